@@ -1,0 +1,200 @@
+// The ports use cases talk through. The Kubernetes gateway (src/kube) implements HiveStore, the queue module
+// (src/jobs) implements JobQueue. Services never import either implementation, so tests and other back ends
+// plug in here.
+import type { Clock } from '../clock.js';
+
+export type { Clock };
+
+/** Every Kubernetes kind Beekeeper reads or writes, by its Kind name. The gateway owns the kind table. */
+export type KindName =
+  | 'ClusterDeployment'
+  | 'ClusterPool'
+  | 'ClusterClaim'
+  | 'ClusterImageSet'
+  | 'ClusterRelocate'
+  | 'ClusterDeprovision'
+  | 'ClusterProvision'
+  | 'MachinePool'
+  | 'DNSZone'
+  | 'Namespace'
+  | 'Secret'
+  | 'ConfigMap'
+  | 'Lease'
+  | 'Role'
+  | 'RoleBinding'
+  | 'Event'
+  | 'CustomResourceDefinition'
+  // Beekeeper's own API group (deploy/crds/), stored on the state hub.
+  | 'HibernationSchedule'
+  | 'ClusterOverride'
+  | 'ExpiryPolicy'
+  | 'WebhookEndpoint';
+
+/** Kinds kept in an informer cache per hub: reads of these never go to the API server. */
+export type CachedKind =
+  | 'ClusterDeployment'
+  | 'ClusterPool'
+  | 'ClusterClaim'
+  | 'ClusterImageSet'
+  | 'ClusterRelocate'
+  | 'HibernationSchedule'
+  | 'ClusterOverride'
+  | 'ExpiryPolicy'
+  | 'WebhookEndpoint';
+
+export interface ObjectMeta {
+  name: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+/** `{hub}/{namespace}/{name}`; namespace is absent for cluster-scoped kinds. */
+export interface ObjectRef {
+  hub: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface HubStatus {
+  name: string;
+  reachable: boolean;
+  hiveCrdsPresent: boolean;
+  /** Why it is unreachable or incomplete, in plain words. */
+  message?: string;
+  counts: Partial<Record<CachedKind, number>>;
+  /** Informer health per kind: synced once, and the last error if the watch is currently broken. */
+  informers: Partial<Record<CachedKind, { synced: boolean; lastError?: string }>>;
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface KubeEvent {
+  type: 'Normal' | 'Warning';
+  /** UpperCamelCase, e.g. `HibernateRequested`. */
+  reason: string;
+  message: string;
+  /** What Beekeeper did, e.g. `Hibernate`. */
+  action: string;
+}
+
+export interface HiveStore {
+  hubNames(): string[];
+  hubStatus(): Promise<HubStatus[]>;
+
+  /** Read from the informer cache. */
+  cached<T extends KubeObject>(kind: CachedKind, ref: ObjectRef): T | undefined;
+  cachedList<T extends KubeObject>(
+    kind: CachedKind,
+    filter?: { hub?: string; namespace?: string; labelSelector?: string },
+  ): Array<{ hub: string; object: T }>;
+
+  /** Live reads and writes. Errors are domain errors (NotFound, Conflict, Invalid, Forbidden, Unavailable). */
+  get<T extends KubeObject>(kind: KindName, ref: ObjectRef): Promise<T | undefined>;
+  list<T extends KubeObject>(kind: KindName, hub: string, opts?: { namespace?: string; labelSelector?: string }): Promise<T[]>;
+  create<T extends KubeObject>(kind: KindName, hub: string, obj: T, opts?: { dryRun?: boolean }): Promise<T>;
+  /** JSON merge patch. `resourceVersion` makes it conditional (409 Conflict when stale). */
+  mergePatch<T extends KubeObject>(
+    kind: KindName,
+    ref: ObjectRef,
+    patch: Record<string, unknown>,
+    opts?: { resourceVersion?: string; subresource?: 'status'; dryRun?: boolean },
+  ): Promise<T>;
+  replace<T extends KubeObject>(kind: KindName, ref: ObjectRef, obj: T): Promise<T>;
+  delete(kind: KindName, ref: ObjectRef, opts?: { resourceVersion?: string; uid?: string; propagation?: 'Background' | 'Foreground'; dryRun?: boolean }): Promise<void>;
+
+  /**
+   * Resolve with the first non-undefined value of `test`, evaluated now and on every informer event for that
+   * object (never by polling). Rejects with Unavailable on timeout or when `signal` aborts.
+   */
+  waitFor<T extends KubeObject, R>(
+    kind: CachedKind,
+    ref: ObjectRef,
+    test: (obj: T | undefined) => R | undefined,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<R>;
+
+  /** Every change of a cached kind on every hub. Returns an unsubscribe function. */
+  onChange<T extends KubeObject>(kind: CachedKind, listener: (hub: string, type: ChangeType, obj: T) => void): () => void;
+
+  /** Record a Kubernetes Event on the object (Hive itself emits none). Never throws: failures are logged. */
+  recordEvent(kind: KindName, ref: ObjectRef, event: KubeEvent): Promise<void>;
+}
+
+export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'waiting-children' | 'prioritized' | 'unknown';
+
+export interface JobStep {
+  /** A short label, e.g. a Hive power state `WaitingForNodes`. */
+  step: string;
+  message?: string;
+  at: string;
+}
+
+export interface JobTarget {
+  kind: KindName;
+  hub: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface JobView {
+  id: string;
+  type: string;
+  state: JobState;
+  target?: JobTarget;
+  steps: JobStep[];
+  result?: unknown;
+  error?: { message: string; reason?: string };
+  attempts: number;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export interface EnqueueOptions {
+  /** While a job with this id is waiting or active, enqueueing again returns that job (no `:` allowed). */
+  dedupId?: string;
+  /** Fixed job id, for work that must happen at most once ever (e.g. a schedule tick). No `:` allowed. */
+  jobId?: string;
+  delayMs?: number;
+  /** The queue partition; per-hub queues give per-hub concurrency limits. Defaults to the target's hub. */
+  hub?: string;
+  parent?: { id: string; queue: string };
+}
+
+export interface JobQueue {
+  enqueue(type: string, payload: Record<string, unknown>, opts?: EnqueueOptions & { target?: JobTarget }): Promise<JobView>;
+  get(id: string): Promise<JobView | undefined>;
+  list(filter?: { state?: JobState; type?: string; limit?: number; offset?: number }): Promise<JobView[]>;
+  /** Resolve when the job ends or `timeoutMs` passes, with the job as it is then. */
+  waitUntilDone(id: string, timeoutMs: number): Promise<JobView>;
+  /** Every change of one job (progress, completion, failure). Returns an unsubscribe function. */
+  watch(id: string, listener: (job: JobView) => void): () => void;
+}
+
+/** What a job handler gets besides its payload. */
+export interface JobContext {
+  jobId: string;
+  attempt: number;
+  /** Record a progress step; callers see it in GET /v1/jobs/{id} and the SSE stream. */
+  step(step: string, message?: string): Promise<void>;
+  signal: AbortSignal;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
