@@ -1,0 +1,73 @@
+// Kubernetes label selector strings (`env=prod,tier!=db,zone in (a,b),!legacy`), matched the way the API server
+// does: `!=` and `notin` also match objects without the key (kube-golden 42, 44).
+import { invalid } from './errors.js';
+
+type Requirement =
+  | { key: string; op: 'in' | 'notin'; values: string[] }
+  | { key: string; op: 'exists' | '!exists' };
+
+const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** Split on commas that are not inside parentheses. */
+function clauses(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out.map((c) => c.trim()).filter((c) => c !== '');
+}
+
+function checkKey(key: string, field: string): string {
+  if (!KEY.test(key)) throw invalid(field, `"${key}" is not a valid label key`);
+  return key;
+}
+
+function checkValue(value: string, field: string): string {
+  if (!VALUE.test(value) || value.length > 63) throw invalid(field, `"${value}" is not a valid label value`);
+  return value;
+}
+
+/** Parse a selector; throws Invalid naming `field` on bad syntax. */
+export function parseLabelSelector(text: string, field = 'labelSelector'): Requirement[] {
+  return clauses(text).map((clause): Requirement => {
+    const set = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(clause);
+    if (set) {
+      const values = set[3]!.split(',').map((v) => checkValue(v.trim(), field));
+      return { key: checkKey(set[1]!, field), op: set[2] as 'in' | 'notin', values };
+    }
+    const eq = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(clause);
+    if (eq) {
+      const op = eq[2] === '!=' ? 'notin' : 'in';
+      return { key: checkKey(eq[1]!, field), op, values: [checkValue(eq[3]!, field)] };
+    }
+    if (clause.startsWith('!')) return { key: checkKey(clause.slice(1).trim(), field), op: '!exists' };
+    if (/^\S+$/.test(clause)) return { key: checkKey(clause, field), op: 'exists' };
+    throw invalid(field, `cannot parse "${clause}"`);
+  });
+}
+
+export function matchesLabels(requirements: Requirement[], labels: Record<string, string> | undefined): boolean {
+  const l = labels ?? {};
+  return requirements.every((r) => {
+    const has = Object.prototype.hasOwnProperty.call(l, r.key);
+    switch (r.op) {
+      case 'exists':
+        return has;
+      case '!exists':
+        return !has;
+      case 'in':
+        return has && r.values.includes(l[r.key]!);
+      case 'notin':
+        return !has || !r.values.includes(l[r.key]!);
+    }
+  });
+}
