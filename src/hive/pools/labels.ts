@@ -1,3 +1,5 @@
+import { ANNOTATIONS, LABELS } from '../constants.js';
+
 // Beekeeper's own label and annotation keys. Labels on a ClusterPool that claims can select by; annotations on a
 // ClusterClaim that Beekeeper's policy reads back (Kubernetes is the source of truth, ARCHITECTURE.md §1).
 
@@ -16,7 +18,7 @@ export const PICKED_BECAUSE_ANNOTATION = 'beekeeper.io/picked-because';
 export const REQUESTED_BY_ANNOTATION = 'beekeeper.io/requested-by';
 
 /** Labels Hive puts on pool ClusterDeployments (REFERENCE.md §3.2; note the CD spelling `clusterpool-name`). */
-export const POOL_NAME_LABEL = 'hive.openshift.io/clusterpool-name';
-export const POOL_NAMESPACE_LABEL = 'hive.openshift.io/clusterpool-namespace';
+export const POOL_NAME_LABEL = LABELS.clusterPoolName;
+export const POOL_NAMESPACE_LABEL = LABELS.clusterPoolNamespace;
 /** Annotation the claim controller writes on a released cluster (REFERENCE.md §3.1). */
-export const REMOVE_FROM_POOL_ANNOTATION = 'hive.openshift.io/remove-cluster-from-pool';
+export const REMOVE_FROM_POOL_ANNOTATION = ANNOTATIONS.removeClusterFromPool;
