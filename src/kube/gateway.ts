@@ -1,0 +1,147 @@
+// The Kubernetes gateway: Beekeeper's only door to its hubs (ARCHITECTURE.md principle 4). Reads of cached kinds come
+// from informers, writes go live, and waits are woken by informer events.
+import type { Clock } from '../clock.js';
+import { NotFound } from '../hive/errors.js';
+import { matchesLabels, parseLabelSelector } from '../hive/label-selector.js';
+import type { CachedKind, HiveStore, KubeObject, ObjectRef } from '../services/ports.js';
+import type { GatewayLog } from './gateway-log.js';
+import { createHub, type Hub } from './hub.js';
+import { hubStatus } from './hub-status.js';
+import type { HubConnection } from './kubeconfig.js';
+import { KINDS } from './kinds.js';
+import { createObject, deleteObject, getObject, listObjects, mergePatchObject, replaceObject } from './live-ops.js';
+import type { RateLimit } from './rate-limiter.js';
+import { buildEvent } from './record-event.js';
+import { createWaiters } from './waiters.js';
+
+export const CACHED_KINDS: readonly CachedKind[] = [
+  'ClusterDeployment',
+  'ClusterPool',
+  'ClusterClaim',
+  'ClusterImageSet',
+  'ClusterRelocate',
+  'HibernationSchedule',
+  'ClusterOverride',
+  'ExpiryPolicy',
+  'WebhookEndpoint',
+];
+
+export interface KubeGatewayOptions {
+  hubs: readonly HubConnection[];
+  log: GatewayLog;
+  clock: Clock;
+  /** Per hub. Defaults to client-go's controller defaults scaled for a service: 50 QPS, burst 100. */
+  rateLimit?: RateLimit;
+  requestTimeoutMs?: number;
+  /** How long start-up waits for the first list of each hub; slower or dead hubs keep syncing in the background. */
+  startupTimeoutMs?: number;
+  /** Kinds to keep in informer caches (default: every CachedKind). */
+  cachedKinds?: readonly CachedKind[];
+}
+
+export type KubeGateway = HiveStore & { close(): Promise<void> };
+
+export async function createKubeGateway({
+  hubs: connections,
+  log,
+  clock,
+  rateLimit = { qps: 50, burst: 100 },
+  requestTimeoutMs = 15_000,
+  startupTimeoutMs = 10_000,
+  cachedKinds = CACHED_KINDS,
+}: KubeGatewayOptions): Promise<KubeGateway> {
+  const waiters = createWaiters({ clock, log });
+  const hubs = new Map<string, Hub>();
+  for (const connection of connections) {
+    hubs.set(
+      connection.name,
+      createHub({
+        connection,
+        kinds: cachedKinds,
+        rateLimit,
+        requestTimeoutMs,
+        log,
+        onEvent: (kind, type, obj) => waiters.dispatch(kind, connection.name, type, obj),
+      }),
+    );
+  }
+
+  const hubOf = (name: string): Hub => {
+    const hub = hubs.get(name);
+    if (!hub) throw new NotFound(`hub "${name}" is not configured`);
+    return hub;
+  };
+
+  const cached = <T extends KubeObject>(kind: CachedKind, ref: ObjectRef): T | undefined => {
+    const inf = hubs.get(ref.hub)?.informers.get(kind);
+    return inf?.get(KINDS[kind].namespaced ? ref.namespace : undefined, ref.name) as T | undefined;
+  };
+
+  const starts = [...hubs.values()].flatMap((hub) => [...hub.informers.values()].map((inf) => inf.start()));
+  let startupTimer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(starts),
+    new Promise<void>((resolve) => {
+      startupTimer = setTimeout(resolve, startupTimeoutMs);
+      startupTimer.unref();
+    }),
+  ]);
+  clearTimeout(startupTimer);
+
+  const store: KubeGateway = {
+    hubNames: () => [...hubs.keys()],
+    hubStatus: () => Promise.all([...hubs.values()].map(hubStatus)),
+
+    cached,
+    cachedList<T extends KubeObject>(kind: CachedKind, filter: { hub?: string; namespace?: string; labelSelector?: string } = {}) {
+      const selector = filter.labelSelector ? parseLabelSelector(filter.labelSelector) : undefined;
+      const out: Array<{ hub: string; object: T }> = [];
+      for (const hub of hubs.values()) {
+        if (filter.hub && hub.name !== filter.hub) continue;
+        const inf = hub.informers.get(kind);
+        if (!inf) continue;
+        for (const object of inf.list(KINDS[kind].namespaced ? filter.namespace : undefined)) {
+          if (selector && !matchesLabels(selector, object.metadata.labels)) continue;
+          out.push({ hub: hub.name, object: object as T });
+        }
+      }
+      return out;
+    },
+
+    get: (kind, ref) => getObject(hubOf(ref.hub), kind, ref),
+    list: (kind, hub, opts) => listObjects(hubOf(hub), kind, opts),
+    create: (kind, hub, obj, opts) => createObject(hubOf(hub), kind, obj, opts),
+    mergePatch: (kind, ref, patch, opts) => mergePatchObject(hubOf(ref.hub), kind, ref, patch, opts),
+    replace: (kind, ref, obj) => replaceObject(hubOf(ref.hub), kind, ref, obj),
+    delete: (kind, ref, opts) => deleteObject(hubOf(ref.hub), kind, ref, opts),
+
+    waitFor<T extends KubeObject, R>(
+      kind: CachedKind,
+      ref: ObjectRef,
+      test: (obj: T | undefined) => R | undefined,
+      opts: { timeoutMs: number; signal?: AbortSignal },
+    ): Promise<R> {
+      hubOf(ref.hub);
+      return waiters.waitFor(kind, ref, () => cached(kind, ref), test as (obj: KubeObject | undefined) => R | undefined, opts);
+    },
+
+    onChange: (kind, listener) => waiters.onChange(kind, listener as Parameters<typeof waiters.onChange>[1]),
+
+    async recordEvent(kind, ref, event) {
+      try {
+        const hub = hubOf(ref.hub);
+        const target =
+          (CACHED_KINDS as readonly string[]).includes(kind) ? cached(kind as CachedKind, ref) : undefined;
+        const involved = target ?? (await getObject(hub, kind, ref).catch(() => undefined));
+        await createObject(hub, 'Event', buildEvent(kind, ref, involved, event, clock));
+      } catch (err) {
+        log.warn({ hub: ref.hub, kind, name: ref.name, reason: event.reason, err: (err as Error).message }, 'could not record event');
+      }
+    },
+
+    async close() {
+      await Promise.all([...hubs.values()].flatMap((hub) => [...hub.informers.values()].map((inf) => inf.stop())));
+    },
+  };
+  return store;
+}

@@ -1,0 +1,101 @@
+// One informer per hub and cached kind. client-node's informer stops for good after a real error (only a clean
+// stream close reconnects, and a 410 Gone relists; STACK.md §3d), so this wrapper restarts it with capped
+// exponential backoff and keeps the health a hub status reports.
+import { makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
+import { apiVersionOf, resourcePath } from './kinds.js';
+import type { RestClient } from './rest-client.js';
+import type { TokenBucket } from './rate-limiter.js';
+import type { GatewayLog } from './gateway-log.js';
+
+export interface InformerHealth {
+  synced: boolean;
+  lastError?: string;
+}
+
+export interface KindInformer {
+  readonly kind: CachedKind;
+  get(namespace: string | undefined, name: string): KubeObject | undefined;
+  list(namespace?: string): KubeObject[];
+  health(): InformerHealth;
+  /** Resolves once the first list and watch are up, or failed (then it keeps retrying in the background). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface KindInformerDeps {
+  hub: string;
+  kind: CachedKind;
+  kc: KubeConfig;
+  rest: RestClient;
+  limiter: TokenBucket;
+  log: GatewayLog;
+  onEvent: (type: ChangeType, obj: KubeObject) => void;
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+export function createKindInformer({ hub, kind, kc, rest, limiter, log, onEvent, backoff = { initialMs: 500, maxMs: 30_000 } }: KindInformerDeps): KindInformer {
+  const path = resourcePath(kind);
+  let synced = false;
+  let lastError: string | undefined;
+  let failures = 0;
+  let errors = 0;
+  let stopped = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const informer = makeInformer<KubernetesObject>(kc, path, async () => {
+    await limiter.take();
+    const list = await rest.request<KubernetesListObject<KubernetesObject>>('GET', path);
+    synced = true;
+    return list;
+  });
+
+  // List items come without apiVersion/kind; fill them in so cached objects look like fetched ones.
+  const typed = (o: KubernetesObject) => {
+    o.apiVersion ??= apiVersionOf(kind);
+    o.kind ??= kind;
+    return o as KubeObject;
+  };
+  informer.on('add', (o) => onEvent('ADDED', typed(o)));
+  informer.on('update', (o) => onEvent('MODIFIED', typed(o)));
+  informer.on('delete', (o) => onEvent('DELETED', typed(o)));
+  informer.on('error', (err: unknown) => {
+    if (stopped) return; // stop() itself reports an AbortError
+    errors++;
+    failures++;
+    const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    if (lastError === undefined) log.warn({ hub, kind, err: message }, 'informer failed; restarting with backoff');
+    lastError = message;
+    if (restartTimer) return;
+    const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** (failures - 1));
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      void run();
+    }, delay);
+    restartTimer.unref();
+  });
+
+  const run = async () => {
+    if (stopped) return;
+    const before = errors;
+    await informer.start();
+    if (errors === before && !stopped) {
+      if (lastError !== undefined) log.info({ hub, kind }, 'informer recovered');
+      lastError = undefined;
+      failures = 0;
+    }
+  };
+
+  return {
+    kind,
+    get: (namespace, name) => informer.get(name, namespace) as KubeObject | undefined,
+    list: (namespace) => informer.list(namespace) as KubeObject[],
+    health: () => ({ synced, ...(lastError !== undefined ? { lastError } : {}) }),
+    start: run,
+    async stop() {
+      stopped = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      await informer.stop();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// One KubeConfig per hub: a kubeconfig file and optional context, inline kubeconfig text (the embedded simulator),
+// or the pod's service account (in-cluster).
+import { KubeConfig } from '@kubernetes/client-node';
+
+export interface HubConnection {
+  name: string;
+  /** Path of a kubeconfig file. */
+  kubeconfig?: string;
+  /** Kubeconfig YAML/JSON text, for hubs started in-process (the simulator). */
+  kubeconfigText?: string;
+  context?: string;
+  inCluster?: boolean;
+}
+
+export function loadKubeConfig(hub: HubConnection): KubeConfig {
+  const kc = new KubeConfig();
+  if (hub.inCluster) kc.loadFromCluster();
+  else if (hub.kubeconfigText) kc.loadFromString(hub.kubeconfigText);
+  else if (hub.kubeconfig) kc.loadFromFile(hub.kubeconfig);
+  else throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
+  if (hub.context) {
+    if (!kc.getContextObject(hub.context)) throw new Error(`hub ${hub.name}: context "${hub.context}" is not in the kubeconfig`);
+    kc.setCurrentContext(hub.context);
+  }
+  if (!kc.getCurrentCluster()) throw new Error(`hub ${hub.name}: the kubeconfig has no current cluster`);
+  return kc;
+}
