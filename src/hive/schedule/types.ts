@@ -1,0 +1,67 @@
+// The schedule model as the engine sees it (the HibernationSchedule CRD's spec maps onto it one to one).
+
+export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/**
+ * When clusters should run. `start` and `end` are local `HH:MM`; `end` may be `24:00`. An `end` earlier than
+ * `start` is an overnight window that ends on the following day (the day listed is the day it starts).
+ */
+export interface RunWindow {
+  days: Weekday[];
+  start: string;
+  end: string;
+}
+
+/**
+ * `skipHibernation`: hibernate actions falling on that local date are skipped (clusters stay up).
+ * `keepHibernated`: resume actions falling on that local date are skipped (clusters stay down).
+ */
+export type ExceptionMode = 'skipHibernation' | 'keepHibernated';
+
+export interface ScheduleException {
+  /** Local date `YYYY-MM-DD` in the schedule's zone. */
+  date: string;
+  mode: ExceptionMode;
+  reason?: string;
+}
+
+export interface HolidayList {
+  name: string;
+  mode: ExceptionMode;
+  dates: string[];
+}
+
+export interface ScheduleSpec {
+  timeZone: string;
+  /** Either windows ... */
+  windows?: RunWindow[];
+  /** ... or explicit cron expressions (five fields, evaluated on the zone's wall clock). */
+  cron?: { hibernate: string; resume: string };
+  exceptions?: ScheduleException[];
+  holidays?: HolidayList[];
+}
+
+export type PowerAction = 'hibernate' | 'resume';
+export type DesiredState = 'Running' | 'Hibernating';
+
+export interface Edge {
+  /** UTC ISO instant. */
+  at: string;
+  /** The same instant in the schedule's zone, with its offset. */
+  local: string;
+  action: PowerAction;
+  /** Why this action happens (the window or cron rule, plus any DST note). */
+  reason: string;
+  /** Set when the edge is not acted on, with the reason (exception date, override, safety rule). */
+  skipped?: string;
+}
+
+export interface Desired {
+  state: DesiredState;
+  /** The edge that put the schedule in this state, if any. */
+  since?: Edge;
+  reason: string;
+}
+
+export const actionState = (action: PowerAction): DesiredState => (action === 'hibernate' ? 'Hibernating' : 'Running');

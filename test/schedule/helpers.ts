@@ -1,0 +1,2 @@
+export { compileSchedule } from '../../src/hive/schedule/index.js';
+export { Invalid } from '../../src/hive/errors.js';
