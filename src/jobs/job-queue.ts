@@ -1,0 +1,185 @@
+// The BullMQ implementation of the JobQueue port (producer side): enqueue, read, list, wait and watch. One queue
+// per hub (see ids.ts); the worker side is in worker.ts.
+import { Queue, type ConnectionOptions, type Job, type JobType } from 'bullmq';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import type { JobsConfig } from '../config.js';
+import { invalid, NotFound } from '../hive/errors.js';
+import type { Logger } from '../logger.js';
+import type { RedisClient } from '../redis/connect.js';
+import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
+import { JOB_CATALOG, jobTypeSpec, type JobCatalog } from './catalog.js';
+import { createJobEvents } from './job-events.js';
+import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
+import { FINAL_STATES, toJobView, type JobData } from './job-view.js';
+import { assertNoSecrets } from './payload-guard.js';
+
+export interface BullJobQueue extends JobQueue {
+  readonly hubs: readonly string[];
+  /** Jobs per hub and state, for metrics. */
+  counts(): Promise<Record<string, Partial<Record<JobState, number>>>>;
+  /** bull-board adapters, one per hub queue. */
+  boardQueues(): BullMQAdapter[];
+  close(): Promise<void>;
+}
+
+export interface JobQueueDeps {
+  /** Fail-fast client for Queue objects (producer flavour of src/redis/connect.ts). */
+  producer: RedisClient;
+  /** Waiting, reconnecting connection for the event readers (worker flavour). */
+  listener: ConnectionOptions;
+  prefix: string;
+  hubs: readonly string[];
+  /** Where jobs without a hub or target go (the state hub). */
+  defaultHub: string;
+  jobs: JobsConfig;
+  catalog?: JobCatalog;
+  log: Logger;
+}
+
+const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-children', 'delayed', 'completed', 'failed'];
+
+export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
+  const catalog = deps.catalog ?? JOB_CATALOG;
+  const queues = new Map<string, Queue>();
+  for (const hub of deps.hubs) {
+    const queue = new Queue(queueName(hub), { connection: deps.producer, prefix: deps.prefix });
+    queue.on('error', (err) => deps.log.warn({ err, hub }, 'job queue connection error'));
+    queues.set(hub, queue);
+  }
+  const events = createJobEvents({ connection: deps.listener, redis: deps.producer, prefix: deps.prefix, queues, log: deps.log });
+
+  const queueFor = (hub: string) => {
+    const q = queues.get(hub);
+    if (!q) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.join(', ')}`);
+    return q;
+  };
+
+  // State first, then the record: the record is then at least as new as the state, so a finished state always
+  // comes with its result or error (the other order can pair `completed` with a pre-completion record).
+  const get = async (id: string): Promise<JobView | undefined> => {
+    const hub = hubOfJobId(id);
+    const queue = hub ? queues.get(hub) : undefined;
+    if (!queue) return undefined;
+    const state = (await queue.getJobState(id)) as JobState;
+    const job: Job<JobData> | undefined = await queue.getJob(id);
+    return job ? toJobView(job, state) : undefined;
+  };
+
+  const watch = (id: string, listener: (job: JobView) => void): (() => void) => {
+    const hub = hubOfJobId(id);
+    let stopped = false;
+    let unsubscribe: (() => void) | undefined;
+    let last = '';
+    // Re-reads are chained so listeners see changes in order, and identical views are not repeated.
+    let chain = Promise.resolve();
+    const refresh = () => {
+      chain = chain.then(async () => {
+        if (stopped) return;
+        const v = await get(id).catch(() => undefined);
+        const text = JSON.stringify(v);
+        if (!v || stopped || text === last) return;
+        last = text;
+        listener(v);
+      });
+    };
+    if (hub && queues.has(hub)) {
+      events
+        .subscribe(hub, id, refresh)
+        .then((unsub) => {
+          if (stopped) unsub();
+          else {
+            unsubscribe = unsub;
+            refresh();
+          }
+        })
+        .catch((err) => deps.log.warn({ err, jobId: id }, 'cannot watch job'));
+    }
+    return () => {
+      stopped = true;
+      unsubscribe?.();
+    };
+  };
+
+  return {
+    hubs: deps.hubs,
+
+    async enqueue(type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) {
+      assertNoSecrets(payload);
+      if (opts.jobId) checkCustomId('jobId', opts.jobId);
+      if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
+      const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
+      const queue = queueFor(hub);
+      const spec = jobTypeSpec(catalog, type);
+      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}) };
+      const parentHub = opts.parent ? hubOfJobId(opts.parent.id) : undefined;
+      const added = await queue.add(type, data, {
+        jobId: newJobId(hub, opts.jobId),
+        attempts: spec.attempts,
+        backoff: { type: 'exponential', delay: spec.backoffMs, jitter: 0.3 },
+        removeOnComplete: { age: deps.jobs.keepCompletedSeconds, count: deps.jobs.keepCompletedCount },
+        removeOnFail: { age: deps.jobs.keepFailedSeconds, count: deps.jobs.keepFailedCount },
+        ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
+        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+        ...(opts.parent && parentHub ? { parent: { id: opts.parent.id, queue: `${deps.prefix}:${queueName(parentHub)}` } } : {}),
+      });
+      // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
+      const existing = await get(added.id!);
+      if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
+      return existing;
+    },
+
+    get,
+
+    async list(filter = {}) {
+      const limit = filter.limit ?? 50;
+      const offset = filter.offset ?? 0;
+      const states: JobType[] = filter.state ? [filter.state as JobType] : ALL_STATES;
+      // History is bounded (removeOnComplete/removeOnFail), so reading every job when filtering by type stays small.
+      const end = filter.type ? -1 : offset + limit - 1;
+      const found: JobView[] = [];
+      for (const queue of queues.values()) {
+        for (const state of states) {
+          const jobs = (await queue.getJobs([state], 0, end, false)) as Array<Job<JobData> | undefined>;
+          for (const job of jobs) {
+            if (job && (!filter.type || job.name === filter.type)) found.push(toJobView(job, state as JobState));
+          }
+        }
+      }
+      found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+      return found.slice(offset, offset + limit);
+    },
+
+    async waitUntilDone(id, timeoutMs) {
+      const first = await get(id);
+      if (!first) throw new NotFound(`job ${id} not found`);
+      if (FINAL_STATES.has(first.state) || timeoutMs <= 0) return first;
+      return new Promise<JobView>((resolve) => {
+        let done = false;
+        const finish = (v: JobView) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          stop();
+          resolve(v);
+        };
+        const stop = watch(id, (v) => FINAL_STATES.has(v.state) && finish(v));
+        const timer = setTimeout(() => void get(id).then((v) => finish(v ?? first), () => finish(first)), timeoutMs);
+      });
+    },
+
+    watch,
+
+    async counts() {
+      const out: Record<string, Partial<Record<JobState, number>>> = {};
+      for (const [hub, queue] of queues) out[hub] = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
+      return out;
+    },
+
+    boardQueues: () => [...queues.values()].map((q) => new BullMQAdapter(q)),
+
+    async close() {
+      await events.close();
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// BullMQ job -> the JobView callers see. Job data is `{ payload, target }`; progress is `{ steps, reason }`
+// where `reason` is the domain error code (or Hive's reason) of the last failure.
+import type { Job } from 'bullmq';
+import type { JobState, JobStep, JobTarget, JobView } from '../services/ports.js';
+
+export interface JobData {
+  payload: Record<string, unknown>;
+  target?: JobTarget;
+}
+
+export interface JobProgressData {
+  steps: JobStep[];
+  reason?: string;
+}
+
+export const FINAL_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed']);
+
+export function progressOf(job: Job): JobProgressData {
+  const p = job.progress;
+  if (p && typeof p === 'object' && Array.isArray((p as JobProgressData).steps)) return p as JobProgressData;
+  return { steps: [] };
+}
+
+const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
+
+export function toJobView(job: Job<JobData>, state: JobState): JobView {
+  const progress = progressOf(job);
+  const view: JobView = {
+    id: job.id!,
+    type: job.name,
+    state,
+    steps: progress.steps,
+    attempts: job.attemptsMade,
+    createdAt: iso(job.timestamp)!,
+  };
+  if (job.data?.target) view.target = job.data.target;
+  if (state === 'completed') view.result = job.returnvalue ?? null;
+  if (job.failedReason && state !== 'completed') view.error = { message: job.failedReason, ...(progress.reason ? { reason: progress.reason } : {}) };
+  const startedAt = iso(job.processedOn);
+  if (startedAt) view.startedAt = startedAt;
+  const finishedAt = FINAL_STATES.has(state) ? iso(job.finishedOn) : undefined;
+  if (finishedAt) view.finishedAt = finishedAt;
+  return view;
+}

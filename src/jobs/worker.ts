@@ -1,0 +1,130 @@
+// Worker dispatch: one BullMQ Worker per hub queue runs handlers from a registry `{ type: handler }`. Handlers get
+// their payload and a JobContext (steps, abort signal, scoped log); their errors go through outcome.ts once.
+import { Queue, UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import type { HubConfig, JobsConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { JobContext, JobHandler, JobStep } from '../services/ports.js';
+import type { Clock } from '../clock.js';
+import { queueName } from './ids.js';
+import { progressOf, type JobData } from './job-view.js';
+import { outcomeOf } from './outcome.js';
+
+/** Steps kept per job; a job that loops on a state change must not grow its record without bound. */
+const MAX_STEPS = 200;
+
+export interface JobMetricsSink {
+  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number): void;
+}
+
+export interface WorkerPool {
+  /** Stop taking jobs; let active ones finish for `jobs.shutdownGraceMs`, then hand them back to the queue. */
+  close(): Promise<void>;
+}
+
+export interface WorkerDeps {
+  connection: ConnectionOptions;
+  prefix: string;
+  hubs: readonly Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency'>[];
+  handlers: Readonly<Record<string, JobHandler>>;
+  jobs: JobsConfig;
+  clock: Clock;
+  log: Logger;
+  metrics?: JobMetricsSink;
+}
+
+export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
+  let closing = false;
+  const workers = deps.hubs.map((hub) => {
+    const log = deps.log.child({ hub: hub.name });
+    const worker = new Worker<JobData>(
+      queueName(hub.name),
+      async (job, token, signal) => run(job, token, signal, log),
+      {
+        connection: deps.connection,
+        prefix: deps.prefix,
+        concurrency: hub.concurrency,
+        // The lock is renewed every lockDuration/2 while the process lives, so long waits on Hive are fine; a
+        // crashed worker's jobs go back to waiting once the lock lapses and the stalled check runs.
+        lockDuration: deps.jobs.lockDurationMs,
+        stalledInterval: deps.jobs.stalledIntervalMs,
+        maxStalledCount: 2,
+      },
+    );
+    worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
+    worker.on('completed', (job) => observe(job, 'completed'));
+    worker.on('failed', (job) => job && job.finishedOn && observe(job, 'failed'));
+    return { hub, worker };
+  });
+  // Global concurrency lives in Redis and applies across every replica's workers for this hub.
+  await Promise.all(
+    workers.map(async ({ hub, worker }) => {
+      await worker.waitUntilReady();
+      const q = new Queue(queueName(hub.name), { connection: deps.connection, prefix: deps.prefix });
+      await q.setGlobalConcurrency(hub.globalConcurrency);
+      await q.close();
+    }),
+  );
+
+  function observe(job: Job<JobData>, outcome: 'completed' | 'failed') {
+    if (job.processedOn && job.finishedOn) deps.metrics?.jobFinished(job.name, outcome, (job.finishedOn - job.processedOn) / 1000);
+  }
+
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hubLog: Logger): Promise<unknown> {
+    const log = hubLog.child({ job: job.name, jobId: job.id });
+    const handler = deps.handlers[job.name];
+    if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
+    const progress = progressOf(job);
+    const steps: JobStep[] = [...progress.steps];
+    const ctx: JobContext = {
+      jobId: job.id!,
+      attempt: job.attemptsMade + 1,
+      signal: signal ?? new AbortController().signal,
+      log,
+      async step(step, message) {
+        steps.push({ step, ...(message ? { message } : {}), at: new Date(deps.clock.now()).toISOString() });
+        if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
+        await job.updateProgress({ steps });
+      },
+    };
+    try {
+      log.info({ attempt: ctx.attempt }, 'job started');
+      const result = await handler(job.data.payload ?? {}, ctx);
+      log.info({}, 'job completed');
+      return result ?? null;
+    } catch (err) {
+      if (closing && signal?.aborted && token) {
+        // Shutting down: hand the job back untouched (no attempt spent) so another worker resumes it.
+        log.info({}, 'job handed back at shutdown');
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      const outcome = outcomeOf(err);
+      if (outcome.kind === 'done') {
+        log.info({ message: outcome.result }, 'job target is gone; nothing to do');
+        return outcome.result;
+      }
+      await job.updateProgress({ steps, reason: outcome.reason });
+      if (outcome.kind === 'give-up') {
+        log.warn({ reason: outcome.reason, message: outcome.message }, 'job failed without retry');
+        throw new UnrecoverableError(outcome.message);
+      }
+      log.warn({ reason: outcome.reason, message: outcome.message, attempt: ctx.attempt }, 'job attempt failed');
+      if (outcome.reason === 'InternalError') log.error({ err }, 'unexpected error in job handler');
+      throw err;
+    }
+  }
+
+  return {
+    async close() {
+      closing = true;
+      const grace = setTimeout(() => {
+        for (const { worker } of workers) worker.cancelAllJobs('shutting down');
+      }, deps.jobs.shutdownGraceMs);
+      try {
+        await Promise.all(workers.map(({ worker }) => worker.close()));
+      } finally {
+        clearTimeout(grace);
+      }
+    },
+  };
+}
