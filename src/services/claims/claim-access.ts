@@ -1,0 +1,44 @@
+// The claimed cluster's kubeconfig and admin credentials, from the Secrets Hive names in
+// spec.clusterMetadata (REFERENCE.md §5, "What the claimant sees"). Read live, returned to the caller, never logged.
+import { SECRET_KEYS } from '../../hive/constants.js';
+import { Conflict } from '../../hive/errors.js';
+import type { Secret } from '../../hive/types.js';
+import type { ClaimDeps } from './claim-create.js';
+import { buildClaimView, claimCluster, claimId, requireClaim, type ClaimRef } from './claim-view.js';
+
+function clusterOf(deps: ClaimDeps, ref: ClaimRef) {
+  const claim = requireClaim(deps.store, ref);
+  const cd = claimCluster(deps.store, ref.hub, claim);
+  const view = buildClaimView(deps, ref.hub, claim);
+  if (!cd || view.phase === 'Releasing' || view.phase === 'ClusterLost') {
+    throw new Conflict(`claim ${claimId(ref)} has no cluster to connect to (${view.phase}: ${view.message})`);
+  }
+  return { cd, view };
+}
+
+async function secretData(deps: ClaimDeps, hub: string, namespace: string, name: string | undefined, what: string): Promise<Record<string, string>> {
+  const secret = name ? await deps.store.get<Secret>('Secret', { hub, namespace, name }) : undefined;
+  if (!secret) throw new Conflict(`the cluster's ${what} Secret is not there yet; Hive writes it when the install completes`);
+  return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+}
+
+export async function claimKubeconfig(deps: ClaimDeps, ref: ClaimRef): Promise<string> {
+  const { cd } = clusterOf(deps, ref);
+  const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name, 'admin kubeconfig');
+  const text = data[SECRET_KEYS.kubeconfig] ?? data[SECRET_KEYS.rawKubeconfig];
+  if (!text) throw new Conflict("the cluster's admin kubeconfig Secret has no kubeconfig key");
+  return text;
+}
+
+export async function claimCredentials(deps: ClaimDeps, ref: ClaimRef) {
+  const { cd, view } = clusterOf(deps, ref);
+  const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
+  return {
+    claim: view.id,
+    cluster: view.cluster?.id,
+    apiURL: cd.status?.apiURL,
+    webConsoleURL: cd.status?.webConsoleURL,
+    username: data[SECRET_KEYS.username],
+    password: data[SECRET_KEYS.password],
+  };
+}

@@ -1,0 +1,87 @@
+// POST /v1/claims: pick the pool (named, or by attributes across hubs), cap the lifetime, write Hive's
+// ClusterClaim and, with a heartbeat timeout, its Lease. Nothing is left half-written when a step fails.
+import { heartbeatTimeoutSeconds } from '../../hive/claims/heartbeat.js';
+import { claimLifetime, lifetimeLimits, type LifetimePolicy } from '../../hive/claims/lifetime.js';
+import { formatDuration } from '../../hive/claims/duration.js';
+import { HIVE_API_VERSION } from '../../hive/constants.js';
+import { Conflict, Invalid } from '../../hive/errors.js';
+import { isPoolChoice, pickPool } from '../../hive/pools/pick-pool.js';
+import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
+import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
+import type { Clock, HiveStore } from '../ports.js';
+import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
+import { audit, type AuditLog } from './audit.js';
+import type { ClaimHistory } from './claim-history.js';
+import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
+import { buildClaimView, claimId, claimRefOf, type ClaimView } from './claim-view.js';
+import { heartbeatLease } from './heartbeat-lease.js';
+
+export interface ClaimDeps {
+  store: HiveStore;
+  clock: Clock;
+  history: ClaimHistory;
+  policy: LifetimePolicy;
+  log: AuditLog;
+}
+
+function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: PoolRef; because?: string } {
+  if (req.pool !== undefined) return { ref: resolvePool(deps.store, req.pool) };
+  const candidates = deps.store.cachedList<ClusterPool>('ClusterPool').map(({ hub, object }) => {
+    const ref = { hub, namespace: object.metadata.namespace!, name: object.metadata.name };
+    return { hub, pool: object, imageSet: imageSetOf(deps.store, hub, object), queuedClaims: poolQueue(deps.store, ref).length };
+  });
+  const choice = pickPool(candidates, req.selector ?? {});
+  if (!isPoolChoice(choice)) {
+    const detail = choice.considered.map((c) => `${c.id}: ${c.verdict}`).join('; ');
+    throw new Invalid(`selector: ${choice.reason}`, [{ field: 'selector', reason: detail ? `${choice.reason} (${detail})` : choice.reason }]);
+  }
+  return { ref: { hub: choice.hub, namespace: choice.pool.metadata.namespace!, name: choice.pool.metadata.name }, because: choice.reason };
+}
+
+export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: string): Promise<ClaimView> {
+  checkClaimRequest(req);
+  const subjects = hiveSubjects(req.subjects);
+  const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
+  const { ref, because } = choosePool(deps, req);
+  const pool = requirePool(deps.store, ref);
+  if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${poolId(ref)} is being deleted and fills no new claims`);
+  const lifetime = claimLifetime(req.lifetime, lifetimeLimits(pool.spec.claimLifetime, deps.policy));
+  const now = new Date(deps.clock.now()).toISOString();
+
+  const annotations: Record<string, string> = {
+    [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify([{ at: now, to: lifetime, ...(actor ? { by: actor } : {}) }]),
+  };
+  if (because) annotations[PICKED_BECAUSE_ANNOTATION] = because;
+  if (actor) annotations[REQUESTED_BY_ANNOTATION] = actor;
+  if (timeoutSeconds !== undefined) annotations[HEARTBEAT_TIMEOUT_ANNOTATION] = formatDuration(timeoutSeconds * 1000);
+
+  const claim: ClusterClaim = {
+    apiVersion: HIVE_API_VERSION,
+    kind: 'ClusterClaim',
+    // A claim must live in its pool's namespace (REFERENCE.md §5).
+    metadata: {
+      ...(req.name ? { name: req.name } : { name: '', generateName: `${ref.name.slice(0, 57)}-` }),
+      namespace: ref.namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'beekeeper' },
+      annotations,
+    },
+    spec: { clusterPoolName: ref.name, lifetime, ...(subjects.length ? { subjects } : {}) },
+  };
+  if (!req.name) delete (claim.metadata as { name?: string }).name;
+  const created = await deps.store.create<ClusterClaim>('ClusterClaim', ref.hub, claim);
+  const createdRef = claimRefOf(ref.hub, created);
+
+  if (timeoutSeconds !== undefined) {
+    try {
+      await deps.store.create('Lease', ref.hub, heartbeatLease(created, timeoutSeconds, actor ?? 'beekeeper', deps.clock.now()));
+    } catch (err) {
+      // Without its Lease the claim could outlive a crashed holder: take the claim back before reporting.
+      await deps.store.delete('ClusterClaim', createdRef, { uid: created.metadata.uid }).catch(() => undefined);
+      throw err;
+    }
+  }
+  const words = `claimed from pool ${poolId(ref)} with lifetime ${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
+  await deps.store.recordEvent('ClusterClaim', createdRef, { type: 'Normal', reason: 'ClaimCreated', action: 'Claim', message: because ? `${words}; ${because}` : words });
+  audit(deps.log, { action: 'create', claim: claimId(createdRef), actor, outcome: 'done', pool: poolId(ref), lifetime, because });
+  return buildClaimView(deps, ref.hub, created);
+}

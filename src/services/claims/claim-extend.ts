@@ -1,0 +1,60 @@
+// PATCH /v1/claims/{id}: extend the lifetime. Hive accepts any edit of spec.lifetime and silently caps it at the
+// pool maximum (REFERENCE.md §5); Beekeeper refuses beyond the cap with the reason, and records every decision
+// as a Kubernetes Event, an audit log line and the claim's lifetime-history annotation.
+import { parseDuration } from '../../hive/claims/duration.js';
+import { extendedLifetime, lifetimeLimits, type ExtensionRequest } from '../../hive/claims/lifetime.js';
+import { Conflict, Invalid } from '../../hive/errors.js';
+import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
+import { condition, type ClusterClaim } from '../../hive/pools/types.js';
+import { cachedPool } from '../pools/pool-lookup.js';
+import { audit } from './audit.js';
+import type { ClaimDeps } from './claim-create.js';
+import { buildClaimView, claimId, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+
+const KEEP_HISTORY = 20;
+
+export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor?: string): Promise<ClaimView> {
+  const claim = requireClaim(deps.store, ref);
+  if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
+  const pool = cachedPool(deps.store, { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName });
+  const limits = lifetimeLimits(pool?.spec.claimLifetime, deps.policy);
+  const current = claim.status?.lifetime ?? claim.spec.lifetime;
+  const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
+  const pending = condition(claim, 'Pending');
+  const claimedAt = pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;
+  const elapsed = claimedAt !== undefined ? deps.clock.now() - claimedAt : undefined;
+
+  let next: string;
+  try {
+    next = extendedLifetime(req, currentMs, elapsed, limits);
+  } catch (err) {
+    if (err instanceof Invalid) {
+      const reason = err.fields[0]?.reason ?? err.message;
+      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Warning', reason: 'LifetimeExtensionRefused', action: 'Extend', message: `extension refused: ${reason}` });
+      audit(deps.log, { action: 'extend', claim: claimId(ref), actor, outcome: 'refused', requested: req, reason });
+    }
+    throw err;
+  }
+
+  const history = parseHistory(claim);
+  history.push({ at: new Date(deps.clock.now()).toISOString(), from: current, to: next, ...(actor ? { by: actor } : {}) });
+  // Conditional on the version read, so two extensions at once cannot both pass the cap (409, retry reads again).
+  const patched = await deps.store.mergePatch<ClusterClaim>(
+    'ClusterClaim',
+    ref,
+    { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify(history.slice(-KEEP_HISTORY)) } }, spec: { lifetime: next } },
+    { resourceVersion: claim.metadata.resourceVersion },
+  );
+  await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'LifetimeExtended', action: 'Extend', message: `lifetime extended from ${current ?? 'the default'} to ${next}${actor ? ` by ${actor}` : ''}` });
+  audit(deps.log, { action: 'extend', claim: claimId(ref), actor, outcome: 'done', from: current, to: next });
+  return buildClaimView(deps, ref.hub, patched);
+}
+
+function parseHistory(claim: ClusterClaim): Array<Record<string, unknown>> {
+  try {
+    const parsed: unknown = JSON.parse(claim.metadata.annotations?.[LIFETIME_HISTORY_ANNOTATION] ?? '[]');
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}

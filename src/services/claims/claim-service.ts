@@ -1,0 +1,93 @@
+// The claims use case: one object of async functions over the ports (ARCHITECTURE.md, plain factories).
+import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetime.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
+import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
+import type { AuditLog } from './audit.js';
+import { claimCredentials, claimKubeconfig } from './claim-access.js';
+import { createClaim, type ClaimDeps } from './claim-create.js';
+import { extendClaim } from './claim-extend.js';
+import { heartbeat } from './claim-heartbeat.js';
+import { createClaimHistory } from './claim-history.js';
+import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
+import type { ClaimRequest } from './claim-request.js';
+import { buildClaimView, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { waitForClaim, watchClaim } from './claim-watch.js';
+import { startHeartbeatReaper } from './heartbeat-reaper.js';
+
+/** Beekeeper's own cap on claims, on top of each pool's claimLifetime (Hive has no global one). */
+export const DEFAULT_CLAIM_POLICY: LifetimePolicy = { defaultLifetime: '4h', maximumLifetime: '72h' };
+
+export interface ClaimServiceDeps {
+  store: HiveStore;
+  queue: JobQueue;
+  clock: Clock;
+  log: AuditLog;
+  policy?: LifetimePolicy;
+  /** Called once per claim that reaches Running, with how long it waited (for the wait histogram). */
+  onClaimWait?: (poolId: string, seconds: number) => void;
+}
+
+export interface ClaimFilter {
+  hub?: string;
+  namespace?: string;
+  /** `hub/namespace/name` of a pool. */
+  pool?: string;
+  phase?: ClaimView['phase'];
+}
+
+export function createClaimService(deps: ClaimServiceDeps) {
+  const history = createClaimHistory({ store: deps.store, onWait: deps.onClaimWait });
+  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, history, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+
+  return {
+    create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
+    list(filter: ClaimFilter = {}): ClaimView[] {
+      return deps.store
+        .cachedList<ClusterClaim>('ClusterClaim', { hub: filter.hub, namespace: filter.namespace })
+        .map(({ hub, object }) => buildClaimView(claimDeps, hub, object))
+        .filter((v) => (!filter.pool || v.pool === filter.pool) && (!filter.phase || v.phase === filter.phase))
+        .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
+    },
+    get: (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, requireClaim(deps.store, ref)),
+    wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
+    watch: (ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
+    kubeconfig: (ref: ClaimRef) => claimKubeconfig(claimDeps, ref),
+    credentials: (ref: ClaimRef) => claimCredentials(claimDeps, ref),
+    extend: (ref: ClaimRef, req: ExtensionRequest, actor?: string) => extendClaim(claimDeps, ref, req, actor),
+    heartbeat: (ref: ClaimRef, holder?: string) => heartbeat(claimDeps, ref, holder),
+    release: (ref: ClaimRef, actor?: string) => releaseClaim(claimDeps, ref, { actor }),
+    /** Pending claims per pool, for the claims-pending gauge. */
+    pendingByPool(): Map<string, number> {
+      const out = new Map<string, number>();
+      for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) {
+        if (object.spec.namespace || object.metadata.deletionTimestamp) continue;
+        const id = `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}`;
+        out.set(id, (out.get(id) ?? 0) + 1);
+      }
+      return out;
+    },
+    close: () => history.close(),
+  };
+}
+
+export type ClaimService = ReturnType<typeof createClaimService>;
+
+/** Job handlers of the claims feature, for the worker's dispatch table. */
+export function claimJobHandlers(deps: { store: HiveStore }): Record<string, JobHandler> {
+  return { [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps) };
+}
+
+/**
+ * The heartbeat reaper, for the process that runs background work (worker or all-in-one). Releasing goes through
+ * the same path as DELETE, so it is recorded and followed by a job the same way.
+ */
+export function startClaimReaper(deps: ClaimServiceDeps) {
+  const history = { recentWaits: () => [], close: () => undefined };
+  const claimDeps = { ...deps, history, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+  return startHeartbeatReaper({
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    release: (ref, why) => releaseClaim(claimDeps, ref, { actor: 'beekeeper-heartbeat-reaper', why }),
+  });
+}

@@ -1,0 +1,97 @@
+// What GET /v1/claims/{hub}/{namespace}/{name} answers: the claim, where it stands and why, its cluster's URLs.
+import { claimStatus, type ClaimStatus } from '../../hive/claims/claim-status.js';
+import { parseDuration } from '../../hive/claims/duration.js';
+import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
+import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
+import { NotFound } from '../../hive/errors.js';
+import type { Clock, HiveStore } from '../ports.js';
+import { cachedPool, poolClusters, poolQueue, type PoolRef } from '../pools/pool-lookup.js';
+import type { ClaimHistory } from './claim-history.js';
+
+export interface ClaimRef {
+  hub: string;
+  namespace: string;
+  name: string;
+}
+
+export const claimId = (ref: ClaimRef) => `${ref.hub}/${ref.namespace}/${ref.name}`;
+
+export interface ClaimView extends ClaimStatus {
+  id: string;
+  hub: string;
+  namespace: string;
+  name: string;
+  pool: string;
+  createdAt?: string;
+  /** Why Beekeeper picked this pool, when the claim asked by attributes. */
+  pickedBecause?: string;
+  requestedBy?: string;
+  subjects: NonNullable<ClusterClaim['spec']['subjects']>;
+  /** The claimed cluster: `{hub}/{namespace}/{name}` and its URLs once Hive reports them. */
+  cluster?: { id: string; apiURL?: string; webConsoleURL?: string; powerState?: string };
+  heartbeatTimeoutSeconds?: number;
+  lifetimeHistory: Array<{ at: string; from?: string; to: string; by?: string }>;
+  links: { self: string; events: string; kubeconfig: string; credentials: string; heartbeat: string };
+}
+
+export function claimRefOf(hub: string, claim: ClusterClaim): ClaimRef {
+  return { hub, namespace: claim.metadata.namespace!, name: claim.metadata.name };
+}
+
+export function claimCluster(store: HiveStore, hub: string, claim: ClusterClaim): ClusterDeployment | undefined {
+  const ns = claim.spec.namespace;
+  return ns ? store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace: ns, name: ns }) : undefined;
+}
+
+function parseHistory(text: string | undefined): ClaimView['lifetimeHistory'] {
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : [];
+    return Array.isArray(parsed) ? (parsed as ClaimView['lifetimeHistory']) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function buildClaimView(deps: { store: HiveStore; clock: Clock; history: ClaimHistory }, hub: string, claim: ClusterClaim): ClaimView {
+  const ref = claimRefOf(hub, claim);
+  const poolRef: PoolRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
+  const cluster = claimCluster(deps.store, hub, claim);
+  const status = claimStatus(claim, {
+    now: deps.clock.now(),
+    pool: cachedPool(deps.store, poolRef),
+    cluster,
+    queue: poolQueue(deps.store, poolRef),
+    poolClusters: claim.spec.namespace ? [] : poolClusters(deps.store, poolRef),
+    recentWaitsMs: deps.history.recentWaits(`${hub}/${poolRef.namespace}/${poolRef.name}`),
+  });
+  const annotations = claim.metadata.annotations ?? {};
+  const self = `/v1/claims/${claimId(ref)}`;
+  const timeout = annotations[HEARTBEAT_TIMEOUT_ANNOTATION];
+  return {
+    id: claimId(ref),
+    ...ref,
+    pool: `${hub}/${poolRef.namespace}/${poolRef.name}`,
+    ...status,
+    createdAt: claim.metadata.creationTimestamp,
+    pickedBecause: annotations[PICKED_BECAUSE_ANNOTATION],
+    requestedBy: annotations[REQUESTED_BY_ANNOTATION],
+    subjects: claim.spec.subjects ?? [],
+    cluster: cluster
+      ? {
+          id: `${hub}/${cluster.metadata.namespace}/${cluster.metadata.name}`,
+          apiURL: cluster.status?.apiURL,
+          webConsoleURL: cluster.status?.webConsoleURL,
+          powerState: cluster.status?.powerState,
+        }
+      : undefined,
+    heartbeatTimeoutSeconds: timeout ? (parseDuration(timeout) ?? 0) / 1000 : undefined,
+    lifetimeHistory: parseHistory(annotations[LIFETIME_HISTORY_ANNOTATION]),
+    links: { self, events: `${self}/events`, kubeconfig: `${self}/kubeconfig`, credentials: `${self}/credentials`, heartbeat: `${self}/heartbeat` },
+  };
+}
+
+export function requireClaim(store: HiveStore, ref: ClaimRef): ClusterClaim {
+  const claim = store.cached<ClusterClaim>('ClusterClaim', ref);
+  if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
+  return claim;
+}

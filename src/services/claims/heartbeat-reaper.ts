@@ -1,0 +1,75 @@
+// Releases claims whose holder stopped heartbeating. Driven by claim events (a claim with a heartbeat timeout
+// appears) and one clock timer per claim at its Lease deadline; when a timer fires the Lease is read live, and a
+// renewal in the meantime (from any replica) just moves the timer. No polling loop.
+import { leaseExpiresAt } from '../../hive/claims/heartbeat.js';
+import { parseDuration } from '../../hive/claims/duration.js';
+import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
+import type { Clock, HiveStore } from '../ports.js';
+import { claimId, claimRefOf, type ClaimRef } from './claim-view.js';
+import { readLease } from './heartbeat-lease.js';
+
+export interface ReaperDeps {
+  store: HiveStore;
+  clock: Clock;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  release(ref: ClaimRef, why: string): Promise<unknown>;
+}
+
+const RETRY_MS = 30_000;
+
+export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
+  const timers = new Map<string, () => void>();
+  let closed = false;
+
+  const cancel = (id: string) => {
+    timers.get(id)?.();
+    timers.delete(id);
+  };
+
+  const arm = (ref: ClaimRef, atMs: number) => {
+    const id = claimId(ref);
+    cancel(id);
+    timers.set(id, deps.clock.at(atMs, () => void check(ref)));
+  };
+
+  const check = async (ref: ClaimRef) => {
+    const id = claimId(ref);
+    // A placeholder while the live read runs, so claim events meanwhile start no second check.
+    timers.set(id, () => undefined);
+    const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref);
+    const timeoutMs = parseDuration(claim?.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] ?? '');
+    if (closed || !claim || claim.metadata.deletionTimestamp || !timeoutMs) return void timers.delete(id);
+    try {
+      const lease = await readLease(deps.store, ref);
+      // A missing Lease means no heartbeat was ever recorded after creation: count from the claim's creation.
+      const deadline = (lease && leaseExpiresAt(lease)) ?? Date.parse(claim.metadata.creationTimestamp ?? '') + timeoutMs;
+      if (deps.clock.now() < deadline) return arm(ref, deadline);
+      const why = `no heartbeat for ${claim.metadata.annotations![HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
+      deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'releasing claim: heartbeat timeout');
+      timers.delete(id);
+      await deps.release(ref, why);
+    } catch (err) {
+      deps.log.warn({ claim: id, err: (err as Error).message }, 'heartbeat check failed; retrying');
+      if (!closed) arm(ref, deps.clock.now() + RETRY_MS);
+    }
+  };
+
+  const consider = (hub: string, claim: ClusterClaim, deleted: boolean) => {
+    const ref = claimRefOf(hub, claim);
+    const id = claimId(ref);
+    if (deleted || claim.metadata.deletionTimestamp || !claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]) return cancel(id);
+    if (!timers.has(id)) void check(ref);
+  };
+
+  const unsubscribe = deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, claim) => consider(hub, claim, type === 'DELETED'));
+  for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) consider(hub, object, false);
+
+  return {
+    close() {
+      closed = true;
+      unsubscribe();
+      for (const id of [...timers.keys()]) cancel(id);
+    },
+  };
+}

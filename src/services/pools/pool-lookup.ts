@@ -1,0 +1,62 @@
+// Reading pools and what belongs to them from the informer cache (never a list call per request).
+import { claimQueue } from '../../hive/claims/claim-queue.js';
+import { POOL_NAME_LABEL, POOL_NAMESPACE_LABEL } from '../../hive/pools/labels.js';
+import type { ClusterClaim, ClusterDeployment, ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
+import { NotFound, invalid } from '../../hive/errors.js';
+import type { HiveStore, ObjectRef } from '../ports.js';
+
+export interface PoolRef {
+  hub: string;
+  namespace: string;
+  name: string;
+}
+
+export const poolId = (ref: PoolRef) => `${ref.hub}/${ref.namespace}/${ref.name}`;
+
+export function cachedPool(store: HiveStore, ref: PoolRef): ClusterPool | undefined {
+  return store.cached<ClusterPool>('ClusterPool', ref);
+}
+
+export function requirePool(store: HiveStore, ref: PoolRef): ClusterPool {
+  const pool = cachedPool(store, ref);
+  if (!pool) throw new NotFound(`pool ${poolId(ref)} not found`);
+  return pool;
+}
+
+export function poolClusters(store: HiveStore, ref: PoolRef): ClusterDeployment[] {
+  return store
+    .cachedList<ClusterDeployment>('ClusterDeployment', { hub: ref.hub, labelSelector: `${POOL_NAME_LABEL}=${ref.name},${POOL_NAMESPACE_LABEL}=${ref.namespace}` })
+    .map((e) => e.object);
+}
+
+export function poolClaims(store: HiveStore, ref: PoolRef): ClusterClaim[] {
+  return store
+    .cachedList<ClusterClaim>('ClusterClaim', { hub: ref.hub, namespace: ref.namespace })
+    .map((e) => e.object)
+    .filter((c) => c.spec.clusterPoolName === ref.name);
+}
+
+export function poolQueue(store: HiveStore, ref: PoolRef): ClusterClaim[] {
+  return claimQueue(poolClaims(store, ref), ref);
+}
+
+export function imageSetOf(store: HiveStore, hub: string, pool: ClusterPool): ClusterImageSet | undefined {
+  return store.cached<ClusterImageSet>('ClusterImageSet', { hub, name: pool.spec.imageSetRef.name } satisfies ObjectRef);
+}
+
+/**
+ * A pool named by the caller: `hub/namespace/name`, or a shorter `namespace/name` or `name` when exactly one pool
+ * across all hubs fits (what a CI user types).
+ */
+export function resolvePool(store: HiveStore, text: string, field = 'pool'): PoolRef {
+  const parts = text.split('/');
+  if (parts.length > 3 || parts.some((p) => p === '')) throw invalid(field, `"${text}" is not a pool: use hub/namespace/name, namespace/name or name`);
+  const [name, namespace, hub] = [...parts].reverse() as [string, string | undefined, string | undefined];
+  const matches = store
+    .cachedList<ClusterPool>('ClusterPool', hub ? { hub } : {})
+    .filter((e) => e.object.metadata.name === name && (!namespace || e.object.metadata.namespace === namespace));
+  if (matches.length === 1) return { hub: matches[0]!.hub, namespace: matches[0]!.object.metadata.namespace!, name };
+  if (matches.length === 0) throw new NotFound(`pool ${text} not found on ${hub ? `hub ${hub}` : 'any hub'}`);
+  const ids = matches.map((m) => poolId({ hub: m.hub, namespace: m.object.metadata.namespace!, name }));
+  throw invalid(field, `"${text}" names ${matches.length} pools (${ids.join(', ')}); say which with hub/namespace/name`);
+}
