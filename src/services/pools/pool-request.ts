@@ -1,0 +1,198 @@
+// POST /v1/pools and PATCH: a compact request -> Hive's ClusterPool spec and its install-config template Secret.
+// Every bad field is named; nothing is written until all checks pass.
+import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
+import { HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
+import { DEFAULT_NETWORKING, installConfigYaml, type InstallPlatform } from '../../hive/install-config.js';
+import { Invalid, type FieldIssue } from '../../hive/errors.js';
+import type { ClusterPool } from '../../hive/pools/types.js';
+import type { Secret } from '../../hive/types.js';
+import { checkName } from '../claims/claim-request.js';
+
+export interface PoolPlatformRequest {
+  /** Pools support aws, gcp and azure here (Hive's pool controller also knows openstack/vsphere). */
+  type: 'aws' | 'gcp' | 'azure';
+  region: string;
+  /** Secret in the pool's namespace; Hive copies it into every cluster namespace (REFERENCE.md §4.1). */
+  credentialsSecretRef: string;
+  gcpProjectID?: string;
+  azureBaseDomainResourceGroupName?: string;
+}
+
+export interface PoolSettings {
+  size?: number;
+  runningCount?: number;
+  /** `null` removes the cap. */
+  maxSize?: number | null;
+  maxConcurrent?: number | null;
+  hibernateAfter?: string | null;
+  claimLifetime?: { default?: string; maximum?: string } | null;
+  /** Labels on the ClusterPool itself: what claims select by (owner, team, anything). */
+  labels?: Record<string, string>;
+  /** Labels Hive copies onto each new cluster of the pool. */
+  clusterLabels?: Record<string, string>;
+}
+
+export interface PoolCreateRequest extends PoolSettings {
+  hub: string;
+  namespace: string;
+  name: string;
+  platform: PoolPlatformRequest;
+  baseDomain: string;
+  imageSetName: string;
+  pullSecretRef?: string;
+  /** An existing install-config template Secret; otherwise Beekeeper writes one from `installConfig`. */
+  installConfigSecretTemplateRef?: string;
+  installConfig?: {
+    controlPlane?: { replicas?: number; instanceType?: string };
+    compute?: { replicas?: number; instanceType?: string };
+    sshKey?: string;
+  };
+  resumeTimeout?: string;
+  skipMachinePools?: boolean;
+}
+
+const count = (issues: FieldIssue[], field: string, value: number | null | undefined, min = 0) => {
+  if (value === undefined || value === null) return;
+  if (!Number.isInteger(value) || value < min) issues.push({ field, reason: `must be a whole number, at least ${min}` });
+};
+const duration = (issues: FieldIssue[], field: string, value: string | null | undefined) => {
+  if (value === undefined || value === null) return;
+  if (parseDuration(value) === undefined) issues.push({ field, reason: `"${value}" is not a duration such as 30m or 8h (units h, m, s; no d)` });
+};
+const labelIssues = (issues: FieldIssue[], field: string, labels: Record<string, string> | undefined) => {
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(k)) issues.push({ field: `${field}.${k}`, reason: 'is not a valid label key' });
+    if (v.length > 63 || !/^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(v)) issues.push({ field: `${field}.${k}`, reason: `"${v}" is not a valid label value` });
+  }
+};
+
+/** Checks the settings as they will be after applying `next` over `current` (so PATCH sees the whole picture). */
+export function settingsIssues(next: PoolSettings, current: PoolSettings = {}): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  count(issues, 'size', next.size);
+  count(issues, 'runningCount', next.runningCount);
+  count(issues, 'maxSize', next.maxSize, 1);
+  count(issues, 'maxConcurrent', next.maxConcurrent, 1);
+  duration(issues, 'hibernateAfter', next.hibernateAfter);
+  duration(issues, 'claimLifetime.default', next.claimLifetime?.default);
+  duration(issues, 'claimLifetime.maximum', next.claimLifetime?.maximum);
+  labelIssues(issues, 'labels', next.labels);
+  labelIssues(issues, 'clusterLabels', next.clusterLabels);
+  const merged = { ...current, ...next };
+  if (typeof merged.maxSize === 'number' && merged.size !== undefined && merged.maxSize < merged.size) {
+    issues.push({ field: next.maxSize !== undefined ? 'maxSize' : 'size', reason: `maxSize ${merged.maxSize} is below size ${merged.size}: the pool could never fill` });
+  }
+  const life = merged.claimLifetime;
+  const def = life?.default ? parseDuration(life.default) : undefined;
+  const max = life?.maximum ? parseDuration(life.maximum) : undefined;
+  if (def !== undefined && max !== undefined && def > max) {
+    issues.push({ field: 'claimLifetime.default', reason: `${life!.default} is longer than claimLifetime.maximum ${life!.maximum}; Hive would silently cut it` });
+  }
+  return issues;
+}
+
+export const templateSecretName = (pool: string) => `${pool}-install-config-template`;
+
+export function checkCreateRequest(req: PoolCreateRequest): void {
+  const issues: FieldIssue[] = [];
+  for (const field of ['hub', 'namespace', 'name', 'baseDomain', 'imageSetName'] as const) {
+    if (!req[field]) issues.push({ field, reason: 'is required' });
+  }
+  try {
+    if (req.name) checkName(req.name, 'name');
+  } catch (err) {
+    issues.push(...(err as Invalid).fields);
+  }
+  if (req.size === undefined) issues.push({ field: 'size', reason: 'is required (the number of unclaimed clusters to keep)' });
+  if (!['aws', 'gcp', 'azure'].includes(req.platform?.type)) issues.push({ field: 'platform.type', reason: 'must be aws, gcp or azure' });
+  if (!req.platform?.region) issues.push({ field: 'platform.region', reason: 'is required' });
+  if (!req.platform?.credentialsSecretRef) issues.push({ field: 'platform.credentialsSecretRef', reason: 'is required: a Secret in the pool namespace' });
+  if (req.platform?.type === 'gcp' && !req.platform.gcpProjectID) issues.push({ field: 'platform.gcpProjectID', reason: 'is required for gcp' });
+  if (req.platform?.type === 'azure' && !req.platform.azureBaseDomainResourceGroupName) {
+    issues.push({ field: 'platform.azureBaseDomainResourceGroupName', reason: 'is required for azure' });
+  }
+  if (req.installConfigSecretTemplateRef && req.installConfig) {
+    issues.push({ field: 'installConfig', reason: 'give installConfig or installConfigSecretTemplateRef, not both' });
+  }
+  count(issues, 'installConfig.controlPlane.replicas', req.installConfig?.controlPlane?.replicas, 1);
+  count(issues, 'installConfig.compute.replicas', req.installConfig?.compute?.replicas, 0);
+  duration(issues, 'resumeTimeout', req.resumeTimeout);
+  issues.push(...settingsIssues(req));
+  if (issues.length) throw new Invalid(`the pool request has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((i) => `${i.field}: ${i.reason}`).join('; ')}`, issues);
+}
+
+/** The install-config template: Hive replaces only metadata.name and baseDomain per cluster (REFERENCE.md §4.1). */
+export function templateSecret(req: PoolCreateRequest): Secret {
+  const yaml = installConfigYaml({
+    name: req.name,
+    baseDomain: req.baseDomain,
+    platform: req.platform.type as InstallPlatform,
+    region: req.platform.region,
+    gcpProjectID: req.platform.gcpProjectID,
+    azureBaseDomainResourceGroupName: req.platform.azureBaseDomainResourceGroupName,
+    controlPlane: { replicas: req.installConfig?.controlPlane?.replicas ?? 3, instanceType: req.installConfig?.controlPlane?.instanceType },
+    compute: { replicas: req.installConfig?.compute?.replicas ?? 3, instanceType: req.installConfig?.compute?.instanceType },
+    networking: DEFAULT_NETWORKING,
+    sshKey: req.installConfig?.sshKey,
+  });
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: templateSecretName(req.name), namespace: req.namespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
+    type: 'Opaque',
+    data: { [SECRET_KEYS.installConfig]: Buffer.from(yaml).toString('base64') },
+  };
+}
+
+export function clusterPool(req: PoolCreateRequest): ClusterPool {
+  const p = req.platform;
+  const platform = {
+    [p.type]: {
+      region: p.region,
+      credentialsSecretRef: { name: p.credentialsSecretRef },
+      ...(p.type === 'azure' ? { baseDomainResourceGroupName: p.azureBaseDomainResourceGroupName } : {}),
+    },
+  };
+  return {
+    apiVersion: HIVE_API_VERSION,
+    kind: 'ClusterPool',
+    metadata: { name: req.name, namespace: req.namespace, labels: { ...req.labels, 'app.kubernetes.io/managed-by': 'beekeeper' } },
+    spec: {
+      platform,
+      size: req.size!,
+      baseDomain: req.baseDomain,
+      imageSetRef: { name: req.imageSetName },
+      installConfigSecretTemplateRef: { name: req.installConfigSecretTemplateRef ?? templateSecretName(req.name) },
+      ...(req.pullSecretRef ? { pullSecretRef: { name: req.pullSecretRef } } : {}),
+      ...(req.runningCount !== undefined ? { runningCount: req.runningCount } : {}),
+      ...(typeof req.maxSize === 'number' ? { maxSize: req.maxSize } : {}),
+      ...(typeof req.maxConcurrent === 'number' ? { maxConcurrent: req.maxConcurrent } : {}),
+      ...(req.hibernateAfter ? { hibernateAfter: normalized(req.hibernateAfter) } : {}),
+      ...(req.claimLifetime ? { claimLifetime: lifetimeSpec(req.claimLifetime) } : {}),
+      ...(req.clusterLabels ? { labels: req.clusterLabels } : {}),
+      ...(req.resumeTimeout ? { hibernationConfig: { resumeTimeout: normalized(req.resumeTimeout) } } : {}),
+      ...(req.skipMachinePools !== undefined ? { skipMachinePools: req.skipMachinePools } : {}),
+    },
+  };
+}
+
+const normalized = (d: string) => formatDuration(parseDuration(d)!);
+const lifetimeSpec = (l: { default?: string; maximum?: string }) => ({
+  ...(l.default ? { default: normalized(l.default) } : {}),
+  ...(l.maximum ? { maximum: normalized(l.maximum) } : {}),
+});
+
+/** The merge patch for PATCH /v1/pools/{id}: `null` removes optional caps (JSON merge patch semantics). */
+export function settingsPatch(s: PoolSettings): Record<string, unknown> {
+  const spec: Record<string, unknown> = {};
+  if (s.size !== undefined) spec.size = s.size;
+  if (s.runningCount !== undefined) spec.runningCount = s.runningCount;
+  if (s.maxSize !== undefined) spec.maxSize = s.maxSize;
+  if (s.maxConcurrent !== undefined) spec.maxConcurrent = s.maxConcurrent;
+  if (s.hibernateAfter !== undefined) spec.hibernateAfter = s.hibernateAfter === null ? null : normalized(s.hibernateAfter);
+  if (s.claimLifetime !== undefined) spec.claimLifetime = s.claimLifetime === null ? null : lifetimeSpec(s.claimLifetime);
+  if (s.clusterLabels !== undefined) spec.labels = s.clusterLabels;
+  const patch: Record<string, unknown> = Object.keys(spec).length ? { spec } : {};
+  if (s.labels !== undefined) patch.metadata = { labels: s.labels };
+  return patch;
+}

@@ -1,0 +1,145 @@
+// The pools use case (REFERENCE.md §4): create a ClusterPool with its install-config template, read it with
+// Hive's counts in plain words, change its settings, delete it when nothing claimed holds it.
+import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
+import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
+import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
+import type { Clock, HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
+import type { AuditLog } from '../claims/audit.js';
+import { cachedPool, poolClusters, poolId, requirePool, type PoolRef } from './pool-lookup.js';
+import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
+import { buildPoolView, type PoolView } from './pool-view.js';
+
+export const POOL_DELETE_JOB = 'pool.delete';
+const POOL_DELETE_WAIT_MS = 3 * 3600_000;
+
+export interface PoolServiceDeps {
+  store: HiveStore;
+  queue: JobQueue;
+  clock: Clock;
+  log: AuditLog;
+}
+
+async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promise<void> {
+  const issues: Array<{ field: string; reason: string }> = [];
+  if (!store.hubNames().includes(req.hub)) throw invalid('hub', `no hub named ${req.hub} (hubs: ${store.hubNames().join(', ')})`);
+  if (cachedPool(store, req)) throw new Conflict(`pool ${poolId(req)} already exists`);
+  if (!(await store.get('Namespace', { hub: req.hub, name: req.namespace }))) issues.push({ field: 'namespace', reason: `namespace ${req.namespace} does not exist on hub ${req.hub}` });
+  if (!store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSetName })) {
+    issues.push({ field: 'imageSetName', reason: `ClusterImageSet ${req.imageSetName} does not exist on hub ${req.hub}` });
+  }
+  const secrets: Array<[string, string | undefined]> = [
+    ['platform.credentialsSecretRef', req.platform.credentialsSecretRef],
+    ['pullSecretRef', req.pullSecretRef],
+    ['installConfigSecretTemplateRef', req.installConfigSecretTemplateRef],
+  ];
+  for (const [field, name] of secrets) {
+    if (name && !(await store.get('Secret', { hub: req.hub, namespace: req.namespace, name }))) {
+      issues.push({ field, reason: `Secret ${req.namespace}/${name} does not exist on hub ${req.hub}` });
+    }
+  }
+  if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+}
+
+export function createPoolService(deps: PoolServiceDeps) {
+  const { store } = deps;
+
+  async function create(req: PoolCreateRequest, actor?: string): Promise<PoolView> {
+    checkCreateRequest(req);
+    await checkReferences(store, req);
+    const pool = clusterPool(req);
+    await store.create('ClusterPool', req.hub, pool, { dryRun: true });
+    const secret = req.installConfigSecretTemplateRef ? undefined : templateSecret(req);
+    if (secret) await store.create('Secret', req.hub, secret);
+    let created: ClusterPool;
+    try {
+      created = await store.create<ClusterPool>('ClusterPool', req.hub, pool);
+    } catch (err) {
+      if (secret) await store.delete('Secret', { hub: req.hub, namespace: req.namespace, name: secret.metadata.name }).catch(() => undefined);
+      throw err;
+    }
+    if (secret) {
+      // Owned by the pool, so deleting the pool also removes the template Beekeeper wrote for it.
+      await store.mergePatch('Secret', { hub: req.hub, namespace: req.namespace, name: secret.metadata.name }, {
+        metadata: { ownerReferences: [{ apiVersion: created.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterPool', name: created.metadata.name, uid: created.metadata.uid! }] },
+      });
+    }
+    deps.log.info({ audit: true, action: 'pool.create', pool: poolId(req), actor, size: req.size }, 'pool created');
+    return buildPoolView(store, req.hub, created);
+  }
+
+  async function update(ref: PoolRef, settings: PoolSettings, actor?: string): Promise<PoolView> {
+    const pool = requirePool(store, ref);
+    const current: PoolSettings = { size: pool.spec.size, maxSize: pool.spec.maxSize, claimLifetime: pool.spec.claimLifetime };
+    const issues = settingsIssues(settings, current);
+    if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+    const patch = settingsPatch(settings);
+    if (Object.keys(patch).length === 0) throw invalid('body', 'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels or clusterLabels');
+    const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, { resourceVersion: pool.metadata.resourceVersion });
+    deps.log.info({ audit: true, action: 'pool.update', pool: poolId(ref), actor, changes: patch }, 'pool updated');
+    return buildPoolView(store, ref.hub, patched);
+  }
+
+  async function remove(ref: PoolRef, actor?: string): Promise<{ pool: PoolView; job: JobView }> {
+    const pool = requirePool(store, ref);
+    const blockers = deletionBlockers(poolClusters(store, ref));
+    if (blockers.length && !pool.metadata.deletionTimestamp) {
+      // Hive would accept the delete and then hang on its finalizer until every claim is gone (REFERENCE.md §4.3).
+      const list = blockers.map((b) => `${b.claim} (cluster ${b.cluster})`).join(', ');
+      throw new Conflict(
+        `pool ${poolId(ref)} still has ${blockers.length} claimed cluster${blockers.length === 1 ? '' : 's'}: ${list}. ` +
+          'Hive keeps a pool until every cluster it made is gone, so release those claims first (DELETE /v1/claims/{hub}/{namespace}/{name}).',
+      );
+    }
+    if (!pool.metadata.deletionTimestamp) {
+      await store.delete('ClusterPool', ref, { uid: pool.metadata.uid, propagation: 'Background' });
+      deps.log.info({ audit: true, action: 'pool.delete', pool: poolId(ref), actor }, 'pool deleted');
+    }
+    const job = await deps.queue.enqueue(POOL_DELETE_JOB, { ...ref }, { target: { kind: 'ClusterPool', ...ref }, dedupId: `pool-delete-${ref.hub}-${ref.namespace}-${ref.name}` });
+    const view = buildPoolView(store, ref.hub, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString() } });
+    return { pool: view, job };
+  }
+
+  return {
+    list(filter: { hub?: string; namespace?: string; labelSelector?: string } = {}): PoolView[] {
+      return store
+        .cachedList<ClusterPool>('ClusterPool', filter)
+        .map(({ hub, object }) => buildPoolView(store, hub, object))
+        .sort((a, b) => a.id.localeCompare(b.id));
+    },
+    get(ref: PoolRef): PoolView {
+      const pool = cachedPool(store, ref);
+      if (!pool) throw new NotFound(`pool ${poolId(ref)} not found`);
+      return buildPoolView(store, ref.hub, pool);
+    },
+    create,
+    update,
+    remove,
+  };
+}
+
+export type PoolService = ReturnType<typeof createPoolService>;
+
+/** Follows a deleted pool until Hive has removed its unclaimed clusters and its finalizer. */
+export function poolJobHandlers(deps: { store: HiveStore }): Record<string, JobHandler> {
+  return {
+    [POOL_DELETE_JOB]: async (payload, ctx) => {
+      const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
+      let last = -1;
+      await deps.store.waitFor<ClusterPool, true>(
+        'ClusterPool',
+        ref,
+        (pool) => {
+          if (!pool) return true;
+          const left = poolClusters(deps.store, ref).length;
+          if (left !== last) {
+            last = left;
+            void ctx.step('Deleting', `Hive is removing the pool's clusters: ${left} left`);
+          }
+          return undefined;
+        },
+        { timeoutMs: POOL_DELETE_WAIT_MS, signal: ctx.signal },
+      );
+      return { deleted: poolId(ref) };
+    },
+  };
+}
