@@ -1,0 +1,64 @@
+import type { Clock } from '../../clock.js';
+import type { AdmissionHook, AdmissionRequest } from './admission.js';
+import type { Faults } from './faults.js';
+import type { Registry } from './registry.js';
+import type { Store } from './store.js';
+import type { Identity, ResourceType } from './types.js';
+import type { SchemaCompiler } from './crd.js';
+import { ApiError } from './status.js';
+
+/** Everything a handler needs, built once per server. */
+export interface ServerContext {
+  store: Store;
+  registry: Registry;
+  clock: Clock;
+  faults: Faults;
+  admission: AdmissionHook[];
+  compile?: SchemaCompiler;
+  /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
+  crdChanged(crd: any, removed: boolean): void;
+}
+
+/** One API request, resolved to its resource. */
+export interface ApiRequest {
+  type: ResourceType;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  query: URLSearchParams;
+  who: Identity;
+  userAgent?: string;
+  contentType?: string;
+  body: string;
+  dryRun: boolean;
+  /** Set by handlers: Warning headers for the response. */
+  warnings: string[];
+}
+
+export interface ApiResponse { code: number; body: string | Record<string, unknown>; headers?: Record<string, string> }
+
+export const q = (t: ResourceType) => ({ group: t.group, resource: t.resource, kind: t.kind });
+
+/** The manager recorded in managedFields: ?fieldManager, else the User-Agent's first token (golden 06: "curl"). */
+export function managerOf(req: ApiRequest): string {
+  const explicit = req.query.get('fieldManager');
+  if (explicit) return explicit;
+  const ua = req.userAgent ?? '';
+  const first = ua.split('/')[0]!.trim();
+  return first || 'unknown';
+}
+
+export async function runAdmission(ctx: ServerContext, req: ApiRequest, operation: AdmissionRequest['operation'],
+  name: string, object: any, oldObject: any): Promise<void> {
+  for (const hook of ctx.admission) {
+    const result = await hook({
+      operation, group: req.type.group, version: req.type.version, resource: req.type.resource, kind: req.type.kind,
+      subresource: req.subresource, namespace: req.namespace, name, object, oldObject, dryRun: req.dryRun,
+      user: { username: req.who.username, groups: req.who.groups },
+    });
+    if (!result.allowed) {
+      const status = result.status as Record<string, unknown>;
+      throw new ApiError(Number(status.code) || 400, status);
+    }
+  }
+}

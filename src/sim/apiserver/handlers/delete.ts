@@ -1,0 +1,84 @@
+import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
+import { q, runAdmission } from '../context.js';
+import { badRequest, notFound, preconditionConflict, successStatus } from '../status.js';
+import { formatTime } from '../meta.js';
+import { objectKey } from '../store.js';
+import { fromStorage, tracksGeneration, wireOrder, toStorage } from '../object-pipeline.js';
+import type { ResourceType } from '../types.js';
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export function deleteOptionsOf(req: ApiRequest): DeleteOptions {
+  let body: any = {};
+  if (req.body.trim()) {
+    try { body = JSON.parse(req.body); } catch { throw badRequest('invalid DeleteOptions body'); }
+  }
+  const policy = req.query.get('propagationPolicy') ?? body.propagationPolicy
+    ?? (body.orphanDependents === true || req.query.get('orphanDependents') === 'true' ? 'Orphan' : undefined);
+  if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
+    throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+  }
+  return { propagationPolicy: policy, preconditions: body.preconditions };
+}
+
+/**
+ * Deletes one stored object the way the registry does: finalizers (and Foreground/Orphan, which add their own)
+ * defer deletion by setting deletionTimestamp (golden 64, 71, 72); otherwise it goes at once (golden 70).
+ * Returns the HTTP answer; `dryRun` computes it without writing.
+ */
+export async function deleteOne(ctx: ServerContext, req: ApiRequest, type: ResourceType, key: string, opts: DeleteOptions): Promise<ApiResponse> {
+  const record = ctx.store.get(type.storageKey, key);
+  const name = key.split('/').pop()!;
+  if (!record) throw notFound(q(type), name);
+  const current = fromStorage(type, record.obj);
+  const pre = opts.preconditions;
+  if (pre?.uid && pre.uid !== current.metadata.uid) {
+    throw preconditionConflict(q(type), name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`);
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+    throw preconditionConflict(q(type), name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
+  }
+  await runAdmission(ctx, req, 'DELETE', name, undefined, current);
+
+  if (type.resource === 'namespaces' && !type.group) {
+    // The namespace controller empties it and then removes the "kubernetes" finalizer (golden 75).
+    if (current.metadata.deletionTimestamp) return { code: 200, body: current };
+    const next = structuredClone(current);
+    next.metadata.deletionTimestamp = formatTime(ctx.clock.now());
+    next.status = { ...next.status, phase: 'Terminating' };
+    if (req.dryRun) return { code: 200, body: next };
+    return { code: 200, body: ctx.store.put(type.storageKey, key, wireOrder(type, next)).obj };
+  }
+
+  const finalizers: string[] = [...(current.metadata.finalizers ?? [])];
+  const policy = opts.propagationPolicy;
+  if (!current.metadata.deletionTimestamp) {
+    if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+    if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+  }
+  if (finalizers.length) {
+    if (current.metadata.deletionTimestamp) return { code: 200, body: current }; // already terminating (golden 65 notes)
+    const next = structuredClone(current);
+    next.metadata.finalizers = finalizers;
+    next.metadata.deletionTimestamp = formatTime(ctx.clock.now());
+    next.metadata.deletionGracePeriodSeconds = 0;
+    if (tracksGeneration(type)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    const ordered = wireOrder(type, next);
+    if (req.dryRun) return { code: 200, body: ordered };
+    return { code: 200, body: fromStorage(type, ctx.store.put(type.storageKey, key, toStorage(type, ordered)).obj) };
+  }
+  const details = { name, group: type.group, kind: type.resource, uid: current.metadata.uid };
+  if (!req.dryRun) {
+    ctx.store.remove(type.storageKey, key);
+    if (type.group === 'apiextensions.k8s.io') ctx.crdChanged(record.obj, true);
+  }
+  return { code: 200, body: successStatus(details) };
+}
+
+export async function deleteObject(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
+  const key = objectKey(req.type.namespaced ? req.namespace : undefined, req.name!);
+  return deleteOne(ctx, req, req.type, key, deleteOptionsOf(req));
+}

@@ -1,0 +1,100 @@
+import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
+import { managerOf, q, runAdmission } from '../context.js';
+import { ApiError, badRequest, conflict, invalid, notFound, statusBody } from '../status.js';
+import { objectKey } from '../store.js';
+import { updateManagedFields } from '../managed-fields.js';
+import { applyPatch, parsePatchBody, patchTypeOf } from '../patch.js';
+import {
+  checkFinalizers, decode, fromStorage, parseJsonBody, revalidate, specChanged, toStorage, tracksGeneration,
+  validateOrThrow, wireOrder,
+} from '../object-pipeline.js';
+import { createObject } from './create.js';
+import { scaleFromObject, scaleIntoObject } from './scale.js';
+
+/** PUT and PATCH, on the main resource, /status or /scale. */
+export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'update' | 'patch'): Promise<ApiResponse> {
+  const type = req.type;
+  const name = req.name!;
+  const key = objectKey(type.namespaced ? req.namespace : undefined, name);
+  const patchType = verb === 'patch' ? patchTypeOf(req.contentType, !!type.builtin) : undefined;
+  if (patchType === 'apply' && !req.query.get('fieldManager')) {
+    throw new ApiError(422, statusBody(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }] }));
+  }
+  const patchBody = patchType ? parsePatchBody(patchType, req.body) : undefined;
+  const record = ctx.store.get(type.storageKey, key);
+  if (!record) {
+    if (patchType === 'apply' && !req.subresource) return createObject(ctx, req, patchBody, true);
+    throw notFound(q(type), name);
+  }
+  const current = fromStorage(type, record.obj);
+  const currentView = req.subresource === 'scale' ? scaleFromObject(type, current) : current;
+
+  let proposed: any;
+  if (verb === 'update') {
+    proposed = parseJsonBody(req.body);
+    if (proposed.metadata?.name !== undefined && proposed.metadata.name !== name) {
+      throw badRequest(`the name of the object (${proposed.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (type.namespaced && proposed.metadata?.namespace && proposed.metadata.namespace !== req.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (!proposed.metadata?.resourceVersion && !type.builtin) {
+      // Custom resources refuse unconditional updates (golden 32).
+      throw invalid(q(type), name, [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }], true);
+    }
+  } else {
+    proposed = applyPatch(patchType === 'apply' ? 'merge' : patchType!, currentView, patchBody);
+  }
+  const precondition = proposed?.metadata?.resourceVersion;
+  if (precondition && precondition !== currentView.metadata.resourceVersion) throw conflict(q(type), name);
+
+  if (req.subresource === 'scale') proposed = scaleIntoObject(type, current, proposed);
+  const { obj, causes: decodeCauses } = decode(ctx, req, proposed);
+  let next = obj;
+  // Server-owned metadata always comes from the stored object.
+  const keep = ['name', 'namespace', 'uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'resourceVersion'];
+  if (req.subresource === 'status') {
+    // Only status changes through /status (golden 37); through the main resource status is ignored (golden 38).
+    next = structuredClone(current);
+    if (obj.status === undefined) delete next.status; else next.status = obj.status;
+  } else {
+    for (const k of keep) {
+      if (current.metadata[k] === undefined) delete next.metadata[k]; else next.metadata[k] = current.metadata[k];
+    }
+    if (type.statusSubresource) {
+      if (current.status === undefined) delete next.status; else next.status = structuredClone(current.status);
+    }
+    next.apiVersion = current.apiVersion;
+    next.kind = current.kind;
+  }
+  type.builtin?.defaults?.(next, 'update');
+  const causes = req.subresource === 'status' ? revalidate(req, next) : decodeCauses;
+  checkFinalizers(type, current, next);
+  if (tracksGeneration(type) && specChanged(type, current, next)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  validateOrThrow(req, next, causes);
+  await runAdmission(ctx, req, 'UPDATE', name, next, current);
+  if (ctx.faults.takeConflict(type.resource, name)) throw conflict(q(type), name);
+
+  const managed = updateManagedFields(type, current, next, {
+    manager: managerOf(req), subresource: req.subresource, apiVersion: current.apiVersion, nowMs: ctx.clock.now(),
+  });
+  if (managed) next.metadata.managedFields = managed; else delete next.metadata.managedFields;
+  const ordered = wireOrder(type, next);
+  const render = (o: any) => (req.subresource === 'scale' ? scaleFromObject(type, o) : o);
+  if (JSON.stringify(ordered) === JSON.stringify(wireOrder(type, current))) return { code: 200, body: render(current) };
+  if (req.dryRun) return { code: 200, body: render(ordered) };
+
+  if (ordered.metadata.deletionTimestamp && !(ordered.metadata.finalizers ?? []).length) {
+    // Removing the last finalizer deletes the object: the answer is the updated object with its old
+    // resourceVersion, and watchers get DELETED carrying the last stored state (goldens 68, 69).
+    ctx.store.remove(type.storageKey, key);
+    if (type.group === 'apiextensions.k8s.io') ctx.crdChanged(record.obj, true);
+    return { code: 200, body: render(ordered) };
+  }
+  const event = ctx.store.put(type.storageKey, key, toStorage(type, ordered));
+  if (type.group === 'apiextensions.k8s.io' && req.subresource !== 'status') ctx.crdChanged(event.obj, false);
+  return { code: 200, body: render(fromStorage(type, event.obj)) };
+}
+
+export { ApiError };

@@ -1,0 +1,106 @@
+// Watch: newline-delimited events over a chunked 200 response. Each stored event is encoded once per API view
+// and the same bytes go to every matching watcher. Resume from a resourceVersion replays the kept history; older
+// versions get one in-band ERROR 410 (golden 59); resourceVersion 0 or none starts with synthetic ADDED events
+// (golden 57). Bookmarks, timeoutSeconds and fault-injected drops end or annotate the stream as upstream does.
+import type { ServerResponse } from 'node:http';
+import type { ApiRequest, ServerContext } from '../context.js';
+import type { StoreEvent } from '../store.js';
+import type { ResourceType } from '../types.js';
+import { statusBody } from '../status.js';
+import { fromStorage } from '../object-pipeline.js';
+import { filterOf } from './read.js';
+
+const MAX_BUFFERED = 32 * 1024 * 1024;
+
+function line(type: string, objectJson: string): Buffer {
+  return Buffer.from(`{"type":"${type}","object":${objectJson}}\n`);
+}
+
+function viewJson(rt: ResourceType, obj: any, json: string): string {
+  return rt.builtin?.fromStorage ? JSON.stringify(fromStorage(rt, obj)) : json;
+}
+
+function bookmark(rt: ResourceType, rv: number): Buffer {
+  const apiVersion = rt.group ? `${rt.group}/${rt.version}` : rt.version;
+  const obj = rt.builtin
+    ? { kind: rt.kind, apiVersion, metadata: { resourceVersion: String(rv) } }
+    : { apiVersion, kind: rt.kind, metadata: { resourceVersion: String(rv) } };
+  return line('BOOKMARK', JSON.stringify(obj));
+}
+
+export function watchObjects(ctx: ServerContext, req: ApiRequest) {
+  const type = req.type;
+  const { match } = filterOf(req); // throws 400 before the stream starts on a bad selector
+  const ns = type.namespaced ? req.namespace : undefined;
+  const view = type.builtin?.fromStorage ? `${type.group}/${type.version}` : '';
+  const wantsBookmarks = req.query.get('allowWatchBookmarks') === 'true';
+  const timeoutSeconds = Number(req.query.get('timeoutSeconds') ?? 0) || 1800;
+  const rvParam = req.query.get('resourceVersion') ?? '';
+
+  return (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+    res.flushHeaders();
+    const timers: NodeJS.Timeout[] = [];
+    let unsubscribe = () => {};
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      timers.forEach(clearTimeout);
+      res.end();
+    };
+    res.on('close', end);
+    const write = (buf: Buffer) => {
+      if (ended) return;
+      res.write(buf);
+      if (res.writableLength > MAX_BUFFERED) end(); // a watcher that cannot keep up is dropped, like upstream
+    };
+
+    const deliver = (e: StoreEvent) => {
+      if (e.storageKey !== type.storageKey) return;
+      if (ns && e.namespace !== ns) return;
+      const nowMatches = match(fromStorage(type, e.obj));
+      const wasMatching = e.type === 'MODIFIED' && e.prev ? match(fromStorage(type, e.prev)) : nowMatches;
+      let kind: string = e.type;
+      if (e.type === 'MODIFIED' && nowMatches !== wasMatching) kind = nowMatches ? 'ADDED' : 'DELETED';
+      else if (!nowMatches) return;
+      if (kind !== e.type) return write(line(kind, viewJson(type, e.obj, e.json)));
+      let buf = e.lines.get(view);
+      if (!buf) e.lines.set(view, (buf = line(e.type, viewJson(type, e.obj, e.json))));
+      write(buf);
+    };
+
+    if (rvParam === '' || rvParam === '0') {
+      const prefix = ns ? `${ns}/` : '';
+      for (const key of ctx.store.sortedKeys(type.storageKey)) {
+        if (prefix && !key.startsWith(prefix)) continue;
+        const record = ctx.store.get(type.storageKey, key)!;
+        if (match(fromStorage(type, record.obj))) write(line('ADDED', viewJson(type, record.obj, record.json)));
+      }
+    } else {
+      const rv = Number(rvParam);
+      if (!Number.isInteger(rv) || rv < ctx.store.compactedRv()) {
+        const status = statusBody(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.compactedRv() + 1})`);
+        write(line('ERROR', JSON.stringify(status)));
+        return end();
+      }
+      for (const e of ctx.store.eventsSince(rv)) deliver(e);
+    }
+    unsubscribe = ctx.store.subscribe(deliver);
+
+    timers.push(setTimeout(end, timeoutSeconds * 1000));
+    if (wantsBookmarks) {
+      // Upstream sends a bookmark about a minute apart and shortly before the timeout (golden 56).
+      const every = setInterval(() => write(bookmark(type, ctx.store.currentRv())), 60_000);
+      timers.push(every as unknown as NodeJS.Timeout);
+      timers.push(setTimeout(() => write(bookmark(type, ctx.store.currentRv())), Math.max(0, timeoutSeconds * 1000 - 1500)));
+    }
+    const drops = ctx.faults.watchDrops();
+    if (drops?.afterMs !== undefined) timers.push(setTimeout(end, drops.afterMs));
+    if (drops?.ratePerSecond) {
+      const rate = drops.ratePerSecond;
+      timers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000) as unknown as NodeJS.Timeout);
+    }
+  };
+}

@@ -1,0 +1,140 @@
+// A Kubernetes API server double: real HTTP, the REST protocol client-node and kubectl speak, the semantics of
+// kube-apiserver 1.26 as recorded in ../shared/kube-golden. Nothing is installed by default besides the built-in
+// kinds and the usual namespaces; callers pass CRDs and admission hooks.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from '../../clock.js';
+import type { AdmissionHook } from './admission.js';
+import { createFaults, type FaultSpec } from './faults.js';
+import { createRegistry } from './registry.js';
+import { createStore } from './store.js';
+import { builtinResources } from './builtins.js';
+import { crdResourceTypes, establishedStatus, loadSchemaCompiler } from './crd.js';
+import { createAuthenticator } from './auth.js';
+import type { ServerContext } from './context.js';
+import type { Identity } from './types.js';
+import { createRequestHandler } from './server.js';
+import { createObject } from './handlers/create.js';
+import { systemRequest, rewrite } from './controllers/system-writes.js';
+import { startGarbageCollector } from './controllers/garbage-collector.js';
+import { startNamespaceController } from './controllers/namespace-controller.js';
+import { formatTime } from './meta.js';
+import { ApiError } from './status.js';
+
+export type { AdmissionHook, AdmissionRequest, AdmissionResult } from './admission.js';
+export type { FaultSpec, FaultMatch } from './faults.js';
+
+export interface ApiServerOptions {
+  host?: string; port?: number;
+  /** Admin token (group system:masters); random when absent. */
+  token?: string;
+  /** Extra identities, RBAC-checked. */
+  users?: Array<{ token: string; username: string; groups?: string[] }>;
+  clock?: Clock;
+  /** CustomResourceDefinition objects installed at boot (Established). */
+  crds?: object[];
+  /** Validating admission, run after schema validation. */
+  admission?: AdmissionHook[];
+  faults?: FaultSpec;
+  /** Change events kept for watch resume (default 10,000). */
+  watchHistory?: number;
+  name?: string;
+}
+
+export interface ApiServer {
+  url: string;
+  token: string;
+  faults: { get(): FaultSpec; set(spec: FaultSpec): void; clear(): void };
+  /** A kubeconfig document (plain object) with one cluster/user/context named `contextName`. */
+  kubeconfig(contextName: string): Record<string, unknown>;
+  /** Drops the kept watch history, as an etcd compaction does: older watches and continue tokens get 410. */
+  compact(): void;
+  close(): Promise<void>;
+}
+
+const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const token = opts.token ?? randomBytes(24).toString('hex');
+  const tokens = new Map<string, Identity>([[token, { username: 'system:admin', groups: ['system:masters'] }]]);
+  for (const u of opts.users ?? []) tokens.set(u.token, { username: u.username, groups: u.groups ?? [] });
+  const registry = createRegistry();
+  registry.add(builtinResources());
+  const store = createStore({ historyLimit: opts.watchHistory ?? 10_000 });
+  const faults = createFaults(opts.faults);
+  const compile = await loadSchemaCompiler();
+  const clock = opts.clock ?? systemClock;
+
+  const ctx: ServerContext = {
+    store, registry, clock, faults, admission: opts.admission ?? [], compile,
+    crdChanged(crd, removed) {
+      const name = crd.metadata.name;
+      registry.removeOwned(name);
+      if (removed) {
+        // Deleting a CRD deletes its custom resources.
+        const storageKey = `${crd.spec.group}/${crd.spec.names.plural}`;
+        for (const key of [...store.sortedKeys(storageKey)]) store.remove(storageKey, key);
+        return;
+      }
+      if (crd.metadata.deletionTimestamp) return;
+      registry.add(crdResourceTypes(crd, compile), name);
+      if (!crd.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True')) {
+        rewrite(ctx, 'apiextensions.k8s.io/customresourcedefinitions', name, (o) => { o.status = establishedStatus(o, formatTime(clock.now())); });
+      }
+    },
+  };
+  const stopGc = startGarbageCollector(ctx);
+  const stopNs = startNamespaceController(ctx);
+
+  const boot = async (resource: string, group: string, obj: any) => {
+    const type = registry.lookup(group, 'v1', resource)!;
+    const req = systemRequest(type, undefined, 'system:apiserver');
+    req.userAgent = 'kube-apiserver/v1.26.5';
+    req.body = JSON.stringify(obj);
+    try {
+      await createObject(ctx, req);
+    } catch (err) {
+      const detail = err instanceof ApiError ? JSON.stringify(err.body) : String(err);
+      throw new Error(`cannot install ${resource} ${obj?.metadata?.name}: ${detail}`);
+    }
+  };
+  for (const ns of BOOT_NAMESPACES) await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
+  store.compact(); // the watch cache starts after boot: watching from an earlier version is 410 (golden 59)
+
+  const server = createServer({ keepAlive: true }, (req, res) => void handler(req, res));
+  let address = '';
+  const handler = createRequestHandler(ctx, { authenticate: createAuthenticator(tokens), serverAddress: () => address });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address: host } = server.address() as AddressInfo;
+  address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `http://${address}`;
+
+  return {
+    url,
+    token,
+    faults: { get: () => faults.get(), set: (spec) => faults.set(spec), clear: () => faults.clear() },
+    kubeconfig(contextName) {
+      return {
+        apiVersion: 'v1', kind: 'Config',
+        clusters: [{ name: contextName, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+        users: [{ name: contextName, user: { token } }],
+        contexts: [{ name: contextName, context: { cluster: contextName, user: contextName } }],
+        'current-context': contextName,
+      };
+    },
+    compact: () => store.compact(),
+    async close() {
+      stopGc();
+      stopNs();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

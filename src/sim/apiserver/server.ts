@@ -1,0 +1,142 @@
+// The HTTP front: authentication, routing, RBAC, fault injection, then the verb handlers; every failure becomes
+// a Status (or the mux's plain-text 404).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRequest, ApiResponse, ServerContext } from './context.js';
+import { q } from './context.js';
+import type { Identity } from './types.js';
+import type { Verb } from './faults.js';
+import { validateFaultSpec } from './faults.js';
+import { ApiError, badRequest, forbidden, internalError, pageNotFound, statusBody } from './status.js';
+import { authorize } from './auth.js';
+import { route } from './router.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { createObject } from './handlers/create.js';
+import { updateObject } from './handlers/update.js';
+import { deleteObject } from './handlers/delete.js';
+import { deleteCollection, getObject, listObjects } from './handlers/read.js';
+import { watchObjects } from './handlers/watch.js';
+
+export interface FrontOptions {
+  authenticate(authorization: string | undefined): Identity;
+  serverAddress(): string;
+}
+
+const MAX_BODY = 16 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new ApiError(413, statusBody(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 16777216')));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
+  if (res.headersSent) return;
+  const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+  const plain = typeof r.body === 'string' && !text.startsWith('{');
+  const headers: Record<string, string | string[]> = {
+    'content-type': plain ? 'text/plain; charset=utf-8' : 'application/json', 'cache-control': 'no-cache, private', ...r.headers,
+  };
+  if (warnings.length) headers.warning = warnings;
+  res.writeHead(r.code, headers);
+  res.end(text);
+}
+
+const errorResponse = (err: ApiError): ApiResponse => ({ code: err.code, body: err.body, headers: err.headers });
+
+function verbOf(method: string, name: string | undefined, watch: boolean): Verb | undefined {
+  switch (method) {
+    case 'GET': return name ? 'get' : watch ? 'watch' : 'list';
+    case 'POST': return name ? undefined : 'create';
+    case 'PUT': return name ? 'update' : undefined;
+    case 'PATCH': return name ? 'patch' : undefined;
+    case 'DELETE': return name ? 'delete' : 'deletecollection';
+    default: return undefined;
+  }
+}
+
+export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const warnings: string[] = [];
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const body = await readBody(req);
+      if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, body));
+      const who = front.authenticate(req.headers.authorization);
+      const r = route(ctx.registry, url.pathname);
+      if (req.method === 'GET') {
+        // Discovery is public (system:discovery / system:public-info-viewer bind it to everyone).
+        if (r.kind === 'version') return send(res, { code: 200, body: versionInfo });
+        if (r.kind === 'api') return send(res, { code: 200, body: apiVersions(front.serverAddress()) });
+        if (r.kind === 'apis') return send(res, { code: 200, body: apiGroupList(ctx.registry) });
+        if (r.kind === 'group') { const g = apiGroup(ctx.registry, r.group); if (g) return send(res, { code: 200, body: g }); }
+        if (r.kind === 'resources') { const l = apiResourceList(ctx.registry, r.group, r.version); if (l) return send(res, { code: 200, body: l }); }
+      }
+      if (r.kind !== 'resource') throw pageNotFound();
+      const { type, namespace, name, subresource } = r;
+      const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+      const verb = verbOf(req.method ?? 'GET', name, watch);
+      if (!verb) throw new ApiError(405, statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
+      const subresourceOk = !subresource || (subresource === 'status' && type.statusSubresource)
+        || (subresource === 'scale' && !!type.scale) || (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
+      if (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb))) throw pageNotFound();
+      if (type.namespaced && !namespace && !['list', 'watch'].includes(verb)) throw pageNotFound();
+      if (!type.verbs.includes(verb)) throw pageNotFound();
+
+      const refusal = authorize(ctx.store, who, { verb, group: type.group, resource: type.resource, subresource, namespace, name });
+      if (refusal) throw forbidden(q(type), name, refusal);
+
+      const latency = ctx.faults.latencyFor(verb, type.resource);
+      if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+      const injected = ctx.faults.errorFor(verb, type.resource);
+      if (injected) throw injected;
+
+      const dryRunParam = url.searchParams.getAll('dryRun');
+      if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
+      const apiReq: ApiRequest = {
+        type, namespace, name, subresource: subresource === 'finalize' ? undefined : subresource, query: url.searchParams, who,
+        userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], body, dryRun: dryRunParam.length > 0, warnings,
+      };
+      if (verb === 'watch') return watchObjects(ctx, apiReq)(res);
+      const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
+        get: () => getObject(ctx, apiReq),
+        list: () => listObjects(ctx, apiReq),
+        create: () => createObject(ctx, apiReq),
+        update: () => updateObject(ctx, apiReq, 'update'),
+        patch: () => updateObject(ctx, apiReq, 'patch'),
+        delete: () => deleteObject(ctx, apiReq),
+        deletecollection: () => deleteCollection(ctx, apiReq),
+      };
+      send(res, await handlers[verb](), warnings);
+    } catch (err) {
+      if (err instanceof ApiError) return send(res, errorResponse(err), warnings);
+      send(res, errorResponse(internalError((err as Error)?.message ?? String(err))));
+    }
+  };
+}
+
+/** GET/PUT/DELETE /_sim/faults: the runtime fault switchboard, for the admin token only. */
+function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMessage, body: string): ApiResponse {
+  const who = front.authenticate(req.headers.authorization);
+  if (!who.groups.includes('system:masters')) {
+    return { code: 403, body: statusBody(403, 'Forbidden', `User "${who.username}" cannot manage fault injection`) };
+  }
+  if (req.method === 'GET') return { code: 200, body: ctx.faults.get() as Record<string, unknown> };
+  if (req.method === 'DELETE') { ctx.faults.clear(); return { code: 200, body: {} }; }
+  if (req.method === 'PUT') {
+    try {
+      ctx.faults.set(validateFaultSpec(JSON.parse(body)));
+    } catch (err) {
+      return errorResponse(badRequest(`invalid fault spec: ${(err as Error).message}`));
+    }
+    return { code: 200, body: ctx.faults.get() as Record<string, unknown> };
+  }
+  return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET, PUT or DELETE') };
+}
