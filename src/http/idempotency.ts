@@ -1,0 +1,100 @@
+// `Idempotency-Key` on every POST: the first request with a key runs and its response is stored in Redis for a
+// day; a retry with the same key, route and body gets the stored response; the same key with a different route
+// or body is a client bug (422). A retry while the first is still running gets 409 (IETF draft
+// "The Idempotency-Key HTTP Header Field", sections 2.6-2.7). Server errors are not stored, so they can be retried.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RedisClient } from '../redis/connect.js';
+import { problem, sendProblem } from './problem.js';
+
+const TTL_SECONDS = 24 * 3600;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+interface Stored {
+  fingerprint: string;
+  status?: number;
+  contentType?: string;
+  location?: string;
+  body?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey?: string;
+  }
+}
+
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same body. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function installIdempotency(app: FastifyInstance, deps: { redis: RedisClient; prefix: string }): void {
+  const keyOf = (request: FastifyRequest, key: string) => `${deps.prefix}:idem:${sha(`${request.principal}\n${key}`)}`;
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (!KEY_FORMAT.test(key)) {
+      return sendProblem(reply, problem(400, 'BadRequest', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+        errors: [{ field: 'Idempotency-Key', reason: 'must be 1-255 visible ASCII characters' }],
+      }));
+    }
+    const fingerprint = sha(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`);
+    const redisKey = keyOf(request, key);
+    const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', TTL_SECONDS, 'NX');
+    if (claimed === 'OK') {
+      request.idempotencyKey = redisKey;
+      return;
+    }
+    const raw = await deps.redis.get(redisKey);
+    const stored = raw ? (JSON.parse(raw) as Stored) : undefined;
+    if (!stored) {
+      // Expired between SET and GET: treat as new next time; ask the client to retry now.
+      return sendProblem(reply, problem(409, 'Conflict', 'the Idempotency-Key is being processed; retry the request'));
+    }
+    if (stored.fingerprint !== fingerprint) {
+      return sendProblem(reply, problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
+        errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
+      }));
+    }
+    if (stored.status === undefined) {
+      return sendProblem(reply, problem(409, 'Conflict', 'a request with this Idempotency-Key is still being processed; retry later'));
+    }
+    reply.code(stored.status).header('idempotent-replayed', 'true');
+    if (stored.contentType) reply.type(stored.contentType);
+    if (stored.location) reply.header('location', stored.location);
+    return reply.send(stored.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const redisKey = request.idempotencyKey;
+    if (!redisKey || reply.getHeader('idempotent-replayed')) return payload;
+    request.idempotencyKey = undefined;
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      await deps.redis.del(redisKey).catch(() => undefined);
+      return payload;
+    }
+    const raw = await deps.redis.get(redisKey).catch(() => null);
+    const fingerprint = raw ? (JSON.parse(raw) as Stored).fingerprint : undefined;
+    if (fingerprint) {
+      const stored: Stored = {
+        fingerprint,
+        status: reply.statusCode,
+        body: payload.toString(),
+        ...(reply.getHeader('content-type') ? { contentType: String(reply.getHeader('content-type')) } : {}),
+        ...(reply.getHeader('location') ? { location: String(reply.getHeader('location')) } : {}),
+      };
+      await deps.redis.set(redisKey, JSON.stringify(stored), 'EX', TTL_SECONDS).catch(() => undefined);
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,59 @@
+// Prometheus metrics. One registry per process (no module-level singleton: tests build as many as they like).
+// Other modules increment the named metrics, e.g. `metrics.powerTransitions.inc({ hub, to: 'Hibernating', outcome: 'completed' })`.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  /** Jobs per hub queue and state, refreshed at each scrape from Redis (so it covers every replica). */
+  jobs: Gauge<'hub' | 'state'>;
+  /** Jobs finished by this process's workers, by type and outcome. */
+  jobsFinished: Counter<'type' | 'outcome'>;
+  jobDuration: Histogram<'type' | 'outcome'>;
+  /** Power state changes carried out (hibernate/resume), by hub, target state and outcome. */
+  powerTransitions: Counter<'hub' | 'to' | 'outcome'>;
+  /** 1 when the informer for a hub and kind has synced and its watch is healthy. */
+  informerHealthy: Gauge<'hub' | 'kind'>;
+  hubReachable: Gauge<'hub'>;
+  /** The worker's sink (src/jobs/worker.ts JobMetricsSink). */
+  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number): void;
+}
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'beekeeper_' });
+  const registers = [registry];
+  const jobsFinished = new Counter({ name: 'beekeeper_jobs_finished_total', help: 'Jobs finished by this process', labelNames: ['type', 'outcome'] as const, registers });
+  const jobDuration = new Histogram({
+    name: 'beekeeper_job_duration_seconds',
+    help: 'Time from a job starting to it ending (last attempt)',
+    labelNames: ['type', 'outcome'] as const,
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 1800, 3600, 7200],
+    registers,
+  });
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'beekeeper_http_request_duration_seconds',
+      help: 'HTTP requests by route template and status',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
+      registers,
+    }),
+    jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub queue and state', labelNames: ['hub', 'state'] as const, registers }),
+    jobsFinished,
+    jobDuration,
+    powerTransitions: new Counter({
+      name: 'beekeeper_power_transitions_total',
+      help: 'Hibernate and resume transitions carried out',
+      labelNames: ['hub', 'to', 'outcome'] as const,
+      registers,
+    }),
+    informerHealthy: new Gauge({ name: 'beekeeper_informer_healthy', help: '1 if the informer synced and its watch is healthy', labelNames: ['hub', 'kind'] as const, registers }),
+    hubReachable: new Gauge({ name: 'beekeeper_hub_reachable', help: '1 if the hub API server answers', labelNames: ['hub'] as const, registers }),
+    jobFinished(type, outcome, seconds) {
+      jobsFinished.inc({ type, outcome });
+      jobDuration.observe({ type, outcome }, seconds);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// The one error table of the HTTP edge (ARCHITECTURE.md, "Errors"): domain errors, Fastify's validation and
+// client errors, and everything else, each to an RFC 9457 problem+json body.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, Invalid, Unavailable, type FieldIssue } from '../hive/errors.js';
+
+export const PROBLEM_TYPE = 'application/problem+json';
+
+export interface Problem {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code: string;
+  errors?: FieldIssue[];
+  correlationId?: string;
+}
+
+const DOMAIN_STATUS: Record<DomainError['code'], number> = {
+  NotFound: 404,
+  Conflict: 409,
+  Invalid: 422,
+  Forbidden: 403,
+  Unavailable: 503,
+};
+
+export function problem(status: number, code: string, detail?: string, extra: Partial<Problem> = {}): Problem {
+  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, code, ...(detail ? { detail } : {}), ...extra };
+}
+
+export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
+  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: reply.request.url });
+}
+
+/** ioredis refusing a command because Redis is down: the client should retry later, nothing failed. */
+function isRedisDown(err: Error): boolean {
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue/.test(err.message)
+  );
+}
+
+export function toProblem(err: unknown, request: FastifyRequest): Problem {
+  if (err instanceof DomainError) {
+    const status = DOMAIN_STATUS[err.code];
+    const fields = err instanceof Invalid && err.fields.length > 0 ? { errors: err.fields } : {};
+    return problem(status, err.code, err.message, fields);
+  }
+  const e = err as FastifyError;
+  if (e && Array.isArray(e.validation)) {
+    const where = e.validationContext ?? 'body';
+    const errors = e.validation.map((v) => ({ field: fieldOf(v.instancePath, v.params), reason: v.message ?? 'is invalid' }));
+    return problem(400, 'BadRequest', `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`, { errors });
+  }
+  if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
+  // Fastify's own client errors (malformed JSON, unsupported media type, body too large) are safe to show.
+  if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return problem(e.statusCode, 'BadRequest', e.message);
+  }
+  return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });
+}
+
+function fieldOf(instancePath: string, params: Record<string, unknown> | undefined): string {
+  const base = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
+  const extra = params?.missingProperty ?? params?.additionalProperty;
+  return typeof extra === 'string' ? (base ? `${base}.${extra}` : extra) : base;
+}
+
+export function retryAfterOf(err: unknown): number | undefined {
+  if (err instanceof Unavailable) return err.retryAfterSeconds ?? 5;
+  if (err instanceof Error && isRedisDown(err)) return 5;
+  return undefined;
+}

@@ -1,0 +1,104 @@
+// GET /v1/jobs, GET /v1/jobs/{id} (?wait), GET /v1/jobs/{id}/events (Server-Sent Events until the job ends).
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { NotFound } from '../../hive/errors.js';
+import type { JobQueue, JobState, JobView } from '../../services/ports.js';
+import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
+
+const ENDED = new Set<JobState>(['completed', 'failed']);
+/** Comment lines keep proxies from closing an idle event stream. */
+const HEARTBEAT_MS = 15_000;
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 300 }) });
+
+export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    const { queue } = deps;
+
+    app.get(
+      '/jobs',
+      {
+        schema: {
+          tags: ['jobs'],
+          summary: 'List jobs, newest first',
+          querystring: Type.Object({
+            state: Type.Optional(JobStateSchema),
+            type: Type.Optional(Type.String({ maxLength: 200 })),
+            limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+            offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0 }),
+          }),
+          response: {
+            200: Type.Object({ items: Type.Array(JobSchema), limit: Type.Integer(), offset: Type.Integer() }),
+            ...problemResponses(400),
+          },
+        },
+      },
+      async (req) => {
+        const { state, type, limit, offset } = req.query;
+        const items = await queue.list({ ...(state ? { state: state as JobState } : {}), ...(type ? { type } : {}), limit, offset });
+        return { items, limit, offset };
+      },
+    );
+
+    app.get(
+      '/jobs/:id',
+      {
+        schema: {
+          tags: ['jobs'],
+          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target',
+          params: IdParams,
+          querystring: WaitQuery,
+          response: { 200: JobEnvelopeSchema, ...problemResponses(400, 404) },
+        },
+      },
+      async (req) => {
+        const job = await queue.get(req.params.id);
+        if (!job) throw new NotFound(`job ${req.params.id} not found`);
+        const wait = req.query.wait;
+        return { job: wait && !ENDED.has(job.state) ? await queue.waitUntilDone(job.id, wait * 1000) : job };
+      },
+    );
+
+    app.get(
+      '/jobs/:id/events',
+      {
+        schema: {
+          tags: ['jobs'],
+          summary: 'Server-Sent Events: an `event: job` with the whole job on every change, until it ends',
+          params: IdParams,
+          produces: ['text/event-stream'],
+          response: {
+            200: { description: 'text/event-stream of `event: job` messages, each `data:` a Job', content: { 'text/event-stream': { schema: Type.String() } } },
+            ...problemResponses(404),
+          },
+        },
+      },
+      async (req, reply) => {
+        const first = await queue.get(req.params.id);
+        if (!first) throw new NotFound(`job ${req.params.id} not found`);
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        await new Promise<void>((resolve) => {
+          let stop: () => void = () => undefined;
+          const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+          const end = () => {
+            clearInterval(heartbeat);
+            stop();
+            if (!res.writableEnded) res.end();
+            resolve();
+          };
+          const send = (job: JobView) => {
+            res.write(`id: ${Date.now()}\nevent: job\ndata: ${JSON.stringify(job)}\n\n`);
+            if (ENDED.has(job.state)) end();
+          };
+          req.raw.once('close', end);
+          // watch() delivers the current state first, then every change.
+          stop = queue.watch(first.id, send);
+        });
+      },
+    );
+  };
+}

@@ -1,0 +1,77 @@
+// Schemas shared by every route: jobs, problems (RFC 9457) and the `?wait` query.
+import { Type, type Static } from 'typebox';
+
+export const JobTargetSchema = Type.Object(
+  {
+    kind: Type.String({ description: 'Kubernetes kind, e.g. ClusterDeployment' }),
+    hub: Type.String(),
+    namespace: Type.Optional(Type.String()),
+    name: Type.String(),
+  },
+  { description: 'The object the job acts on.' },
+);
+
+export const JobStepSchema = Type.Object({
+  step: Type.String({ description: 'A short label, e.g. a Hive power state such as WaitingForNodes' }),
+  message: Type.Optional(Type.String()),
+  at: Type.String({ format: 'date-time' }),
+});
+
+export const JobStateSchema = Type.Union([
+  Type.Literal('waiting'),
+  Type.Literal('delayed'),
+  Type.Literal('active'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+  Type.Literal('waiting-children'),
+  Type.Literal('prioritized'),
+  Type.Literal('unknown'),
+]);
+
+export const JobSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Starts with the hub the job runs for: `<hub>.<id>`' }),
+    type: Type.String({ examples: ['cluster.hibernate'] }),
+    state: JobStateSchema,
+    target: Type.Optional(JobTargetSchema),
+    steps: Type.Array(JobStepSchema),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(Type.Object({ message: Type.String(), reason: Type.Optional(Type.String()) })),
+    attempts: Type.Integer({ minimum: 0, description: 'Attempts made so far' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    startedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { title: 'Job' },
+);
+
+/** `{ job }`: what mutation endpoints and GET /v1/jobs/{id} return. */
+export const JobEnvelopeSchema = Type.Object({ job: JobSchema });
+
+export const FieldIssueSchema = Type.Object({ field: Type.String(), reason: Type.String() });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Always about:blank; `code` names the problem' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.Optional(Type.String()),
+    instance: Type.Optional(Type.String()),
+    code: Type.String({ examples: ['NotFound', 'Conflict', 'Invalid', 'Forbidden', 'Unavailable', 'BadRequest', 'Unauthorized', 'InternalError'] }),
+    errors: Type.Optional(Type.Array(FieldIssueSchema)),
+    correlationId: Type.Optional(Type.String({ description: 'Quote it when reporting a problem; the log has the details' })),
+  },
+  { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },
+);
+
+export const WaitQuery = Type.Object({
+  wait: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 3600, description: 'Seconds to wait for the job to end before answering (202 if it is still running)' }),
+  ),
+});
+
+export type WaitQueryType = Static<typeof WaitQuery>;
+
+/** The error answers every route may give, for the OpenAPI description. */
+export const problemResponses = (...codes: number[]) =>
+  Object.fromEntries([...new Set([...codes, 401, 500, 503])].map((c) => [c, ProblemSchema]));

@@ -1,0 +1,83 @@
+// buildServer(): the whole HTTP edge as a Fastify instance that never listens (only src/main/ listens). Feature
+// route plugins are registered under /v1: write paths relative to it (`/clusters`, not `/v1/clusters`).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { BaseAdapter } from '@bull-board/api/baseAdapter';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { RedisClient } from '../redis/connect.js';
+import type { HiveStore, JobQueue, JobState } from '../services/ports.js';
+import { installAuth } from './auth.js';
+import { installBoard } from './board.js';
+import { installIdempotency } from './idempotency.js';
+import type { Metrics } from './metrics.js';
+import { installOpenApi } from './openapi.js';
+import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
+import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
+
+export interface ServerDeps {
+  config: Config;
+  log: Logger;
+  queue: JobQueue;
+  store: HiveStore;
+  metrics: Metrics;
+  /** Feature routes (clusters, hubs, pools...), each registered under /v1. */
+  routes: FastifyPluginAsync[];
+  /** Fail-fast (producer) client: idempotency records and the readiness probe. */
+  redis: RedisClient;
+  /** bull-board adapters for /admin/queues (src/jobs BullJobQueue.boardQueues()). */
+  queuesForBoard: readonly BaseAdapter[];
+  /** Jobs per hub and state for /metrics (src/jobs BullJobQueue.counts). */
+  jobCounts?: () => Promise<Record<string, Partial<Record<JobState, number>>>>;
+}
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const log = deps.log.child({ component: 'http' });
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    ajv: {
+      // Report every bad field at once, and refuse unknown fields instead of silently dropping them.
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+    },
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const p = toProblem(err, request);
+    if (p.code === 'InternalError') log.error({ err, reqId: request.id, url: request.url }, 'request failed');
+    else log.debug({ reqId: request.id, code: p.code, detail: p.detail }, 'request refused');
+    const retryAfter = retryAfterOf(err);
+    if (p.status === 503 && retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+    return sendProblem(reply, p);
+  });
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem(404, 'NotFound', `no route ${request.method} ${request.url.split('?')[0]}`)));
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    deps.metrics.httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
+    if (route.startsWith('/v1')) {
+      log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime), principal: request.principal }, 'request');
+    }
+  });
+
+  if (deps.config.auth.tokens.length === 0) log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
+  installAuth(app, deps.config.auth.tokens);
+  installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix });
+  await installOpenApi(app);
+
+  await app.register(healthRoutes({ store: deps.store, redis: deps.redis, metrics: deps.metrics, ...(deps.jobCounts ? { jobCounts: deps.jobCounts } : {}) }));
+  await app.register(jobRoutes({ queue: deps.queue }), { prefix: '/v1' });
+  for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
+  await installBoard(app, deps.queuesForBoard);
+
+  await app.ready();
+  return app;
+}
