@@ -1,0 +1,195 @@
+// /v1/claims: claim a cluster from a pool (named or by attributes), follow it (?wait long poll, SSE), get its
+// kubeconfig and credentials, extend, heartbeat, release. Thin: schema -> claim service -> reply.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ClaimService } from '../../services/claims/claim-service.js';
+import type { ClaimView } from '../../services/claims/claim-view.js';
+import { JobSchema, problemResponses } from '../schemas.js';
+import { ClaimCreateSchema, ClaimExtendSchema, ClaimViewSchema, ClaimWaitQuery, HeartbeatSchema, RefParams } from './pool-claim-schemas.js';
+
+/** Comment lines keep proxies from closing an idle event stream. */
+const KEEPALIVE_MS = 15_000;
+
+export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    const { claims } = deps;
+    const tags = ['claims'];
+    const aborted = (raw: { once(event: 'close', fn: () => void): unknown }) => {
+      const ctrl = new AbortController();
+      raw.once('close', () => ctrl.abort());
+      return ctrl.signal;
+    };
+
+    app.post(
+      '/claims',
+      {
+        schema: {
+          tags,
+          summary: 'Claim a cluster from a named pool, or from the best pool matching attributes across hubs',
+          body: ClaimCreateSchema,
+          querystring: ClaimWaitQuery,
+          response: { 201: ClaimViewSchema, 200: ClaimViewSchema, ...problemResponses(400, 404, 409, 422) },
+        },
+      },
+      async (req, reply) => {
+        const created = await claims.create(req.body, req.principal);
+        const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
+        const view = req.query.wait ? await claims.wait(ref, req.query.wait, aborted(req.raw)).catch(() => created) : created;
+        return reply.code(201).header('location', `/v1/claims/${view.id}`).send(view);
+      },
+    );
+
+    app.get(
+      '/claims',
+      {
+        schema: {
+          tags,
+          summary: 'Claims across hubs, oldest first',
+          querystring: Type.Object({
+            hub: Type.Optional(Type.String()),
+            namespace: Type.Optional(Type.String()),
+            pool: Type.Optional(Type.String({ description: '`hub/namespace/name` of a pool' })),
+            phase: Type.Optional(Type.Union(['Pending', 'Starting', 'Running', 'Releasing', 'ClusterLost'].map((p) => Type.Literal(p)))),
+          }),
+          response: { 200: Type.Object({ items: Type.Array(ClaimViewSchema) }), ...problemResponses(400) },
+        },
+      },
+      async (req) => ({ items: claims.list(req.query as Parameters<ClaimService['list']>[0]) }),
+    );
+
+    app.get(
+      '/claims/:hub/:namespace/:name',
+      {
+        schema: {
+          tags,
+          summary: 'A claim: phase, why it is pending (queue position, pool capacity, resume step), ETA, cluster URLs, lifetime',
+          params: RefParams,
+          querystring: ClaimWaitQuery,
+          response: { 200: ClaimViewSchema, ...problemResponses(404) },
+        },
+      },
+      async (req) => (req.query.wait ? claims.wait(req.params, req.query.wait, aborted(req.raw)) : claims.get(req.params)),
+    );
+
+    app.get(
+      '/claims/:hub/:namespace/:name/events',
+      {
+        schema: {
+          tags,
+          summary: 'Server-Sent Events: an `event: claim` with the whole claim on every change, until it is gone',
+          params: RefParams,
+          produces: ['text/event-stream'],
+          response: { 200: { description: 'text/event-stream of `event: claim` messages', content: { 'text/event-stream': { schema: Type.String() } } }, ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        claims.get(req.params); // 404 before the stream starts
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        await new Promise<void>((resolve) => {
+          let stop: () => void = () => undefined;
+          const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
+          const end = () => {
+            clearInterval(keepalive);
+            stop();
+            if (!res.writableEnded) res.end();
+            resolve();
+          };
+          const send = (view: ClaimView) => res.write(`event: claim\ndata: ${JSON.stringify(view)}\n\n`);
+          req.raw.once('close', end);
+          stop = claims.watch(req.params, send, () => {
+            res.write(`event: gone\ndata: ${JSON.stringify({ id: `${req.params.hub}/${req.params.namespace}/${req.params.name}` })}\n\n`);
+            end();
+          });
+        });
+      },
+    );
+
+    app.get(
+      '/claims/:hub/:namespace/:name/kubeconfig',
+      {
+        schema: {
+          tags,
+          summary: "The claimed cluster's admin kubeconfig (YAML text)",
+          params: RefParams,
+          produces: ['application/yaml'],
+          response: { 200: { description: 'kubeconfig', content: { 'application/yaml': { schema: Type.String() } } }, ...problemResponses(404, 409) },
+        },
+      },
+      async (req, reply) => reply.type('application/yaml; charset=utf-8').header('cache-control', 'no-store').send(await claims.kubeconfig(req.params)),
+    );
+
+    app.get(
+      '/claims/:hub/:namespace/:name/credentials',
+      {
+        schema: {
+          tags,
+          summary: "The claimed cluster's API and console URLs and kubeadmin credentials",
+          params: RefParams,
+          response: {
+            200: Type.Object({
+              claim: Type.String(),
+              cluster: Type.Optional(Type.String()),
+              apiURL: Type.Optional(Type.String()),
+              webConsoleURL: Type.Optional(Type.String()),
+              username: Type.Optional(Type.String()),
+              password: Type.Optional(Type.String()),
+            }),
+            ...problemResponses(404, 409),
+          },
+        },
+      },
+      async (req, reply) => reply.header('cache-control', 'no-store').send(await claims.credentials(req.params)),
+    );
+
+    app.patch(
+      '/claims/:hub/:namespace/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond them)',
+          params: RefParams,
+          body: ClaimExtendSchema,
+          response: { 200: ClaimViewSchema, ...problemResponses(400, 404, 409, 422) },
+        },
+      },
+      async (req) => claims.extend(req.params, req.body, req.principal),
+    );
+
+    app.post(
+      '/claims/:hub/:namespace/:name/heartbeat',
+      {
+        schema: {
+          tags,
+          summary: "Renew the claim's heartbeat Lease; without heartbeats the claim is released after its timeout",
+          params: RefParams,
+          body: Type.Optional(HeartbeatSchema),
+          response: {
+            200: Type.Object({ claim: Type.String(), renewedAt: Type.String(), expiresAt: Type.String(), timeoutSeconds: Type.Number() }),
+            ...problemResponses(404, 409),
+          },
+        },
+      },
+      async (req) => claims.heartbeat(req.params, req.body?.holder ?? req.principal),
+    );
+
+    app.delete(
+      '/claims/:hub/:namespace/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Release the claim now; Hive deprovisions the cluster, followed by the returned job',
+          params: RefParams,
+          response: { 202: Type.Object({ claim: ClaimViewSchema, job: JobSchema }), ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        const { claim, job } = await claims.release(req.params, req.principal);
+        return reply.code(202).header('location', `/v1/jobs/${encodeURIComponent(job.id)}`).send({ claim, job });
+      },
+    );
+  };
+}
