@@ -10,6 +10,10 @@ export type { HubConfig, HubDefaults } from './config/hubs.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The simulator's seed data sets (src/sim/seed.ts). */
+export const SIM_SEEDS = ['demo', 'none'] as const;
+export type SimSeed = (typeof SIM_SEEDS)[number];
+
 export interface HostPort {
   host: string;
   port: number;
@@ -54,7 +58,7 @@ export interface Config {
   /** No tokens: the API is open (a warning is logged at start). */
   auth: { tokens: readonly ApiToken[] };
   logLevel: LogLevel;
-  sim: { speed: number; seed: string };
+  sim: { speed: number; seed: SimSeed };
   /** Namespace on the state hub holding Beekeeper's own resources. */
   stateNamespace: string;
   /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
@@ -142,7 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: readEnum(pick('logLevel'), issues, LOG_LEVELS, 'info'),
     sim: {
       speed: readNumber(pick('sim.speed'), issues, { min: 0.01, max: 100_000, fallback: 60 }),
-      seed: readString(pick('sim.seed'), issues, { fallback: 'demo' }),
+      seed: readEnum(pick('sim.seed'), issues, SIM_SEEDS, 'demo'),
     },
     stateNamespace: readString(pick('stateNamespace'), issues, { fallback: 'beekeeper', pattern: HUB_NAME, rule: 'a namespace name' }),
     stateHub,

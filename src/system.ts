@@ -1,0 +1,231 @@
+// The composition root: builds gateway -> services -> queue, then the workers, HTTP edge and timers each role
+// needs, and closes them in reverse. Features plug in below (FEATURES): route plugins for the API role, job
+// handlers for the worker role, ticker tasks for the scheduler role.
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Clock } from './clock.js';
+import { withEmbeddedHub, type Config } from './config.js';
+import { buildServer } from './http/server.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
+import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
+import { createTicker, type Ticker } from './jobs/ticker.js';
+import { startWorkers, type WorkerPool } from './jobs/worker.js';
+import type { Logger } from './logger.js';
+import { bootstrapRedis } from './redis/bootstrap.js';
+import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
+import type { HiveStore, JobHandler } from './services/ports.js';
+import { createKubeGateway } from './kube/gateway.js';
+import { createClusterService, clusterJobHandlers } from './services/clusters/index.js';
+import { clusterRoutes } from './http/routes/clusters.js';
+import { hubRoutes } from './http/routes/hubs.js';
+
+export type Role = 'api' | 'worker' | 'scheduler';
+export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
+
+/** What every feature gets to build its services, routes, handlers and timers from. */
+export interface FeatureDeps {
+  config: Config;
+  store: HiveStore;
+  queue: BullJobQueue;
+  clock: Clock;
+  log: Logger;
+  metrics: Metrics;
+}
+
+export interface Feature {
+  routes?: FastifyPluginAsync[];
+  handlers?: Record<string, JobHandler>;
+  /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
+  tick?: (ticker: Ticker) => void;
+}
+
+/** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
+const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
+  (deps) => {
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), config: {} });
+    return {
+      routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      handlers: clusterJobHandlers({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), config: {} }),
+    };
+  },
+];
+
+export interface System {
+  /** The configuration in effect (in embedded mode, with the simulator's hub filled in). */
+  config: Config;
+  store: HiveStore;
+  queue: BullJobQueue;
+  metrics: Metrics;
+  /** The HTTP edge when the api role runs; it is not listening yet (only src/main/ listens). */
+  app?: FastifyInstance;
+  /** Set in embedded mode: the simulator's kubeconfig, for `oc`/`kubectl` against the demo hub. */
+  simulator?: { kubeconfigYaml(): string };
+  /** `configured`, `local` or `private` (a redis-server started for this process). */
+  redisOrigin: string;
+  close(): Promise<void>;
+}
+
+export interface SystemOptions {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  roles: readonly Role[];
+  /** all-in-one only: start a private redis-server when none is configured or running locally. */
+  allowPrivateRedis?: boolean;
+}
+
+export async function createSystem(opts: SystemOptions): Promise<System> {
+  const { log, clock, roles } = opts;
+  const closers: Array<[string, () => Promise<unknown>]> = [];
+  const close = async () => {
+    // Reverse order of creation: HTTP, timers, workers, informers, queues, Redis, simulator. Workers stop before
+    // the informers because an active job waiting on Hive is woken by informer events.
+    for (const [name, fn] of closers.splice(0).reverse()) {
+      await fn().catch((err) => log.warn({ err, component: name }, 'error while closing'));
+    }
+  };
+  try {
+    const redisBoot = await bootstrapRedis(opts.config.redis, { allowPrivate: opts.allowPrivateRedis ?? false });
+    closers.push(['private redis', redisBoot.close]);
+    if (redisBoot.origin === 'private') log.warn({ url: redisBoot.redis.url }, 'no Redis found: started a private redis-server for this process');
+
+    let config: Config = { ...opts.config, redis: redisBoot.redis };
+    let simulator: System['simulator'];
+    if (config.hubs.length === 0) {
+      const { startSimulator } = await import('./sim/simulator.js');
+      const simLog = log.child({ component: 'sim' });
+      const sim = await startSimulator({
+        hubNames: ['local'],
+        seed: config.sim.seed,
+        speed: config.sim.speed,
+        clock,
+        log: (obj, msg) => simLog.debug(obj, msg),
+      });
+      closers.push(['simulator', () => sim.close()]);
+      simulator = sim;
+      config = withEmbeddedHub(config, { name: 'local', kubeconfigData: sim.kubeconfigYaml() });
+      log.info({ hub: 'local', speed: config.sim.speed, seed: config.sim.seed }, 'embedded Hive simulator started');
+    }
+
+    const producer = createRedis(config.redis, 'producer');
+    const listener = createRedis(config.redis, 'worker');
+    for (const client of [producer, listener] as RedisClient[]) client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
+    closers.push(['redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)])]);
+    await waitReady(producer, 30_000);
+
+    const store = await createKubeGateway({
+      hubs: config.hubs,
+      log: log.child({ component: 'kube' }),
+      clock,
+      stateHub: config.stateHub,
+      rateLimit: { qps: config.hubDefaults.qps, burst: config.hubDefaults.burst },
+    });
+    closers.push(['informers', () => store.close()]);
+
+    const metrics = createMetrics();
+    const queue = createJobQueue({
+      producer,
+      listener,
+      prefix: config.redis.prefix,
+      hubs: config.hubs.map((h) => h.name),
+      defaultHub: config.stateHub,
+      jobs: config.jobs,
+      log: log.child({ component: 'jobs' }),
+    });
+    closers.push(['queues', () => queue.close()]);
+
+    const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
+
+    if (roles.includes('worker')) {
+      const handlers = Object.assign({}, ...features.map((f) => f.handlers ?? {})) as Record<string, JobHandler>;
+      const pool: WorkerPool = await startWorkers({
+        connection: listener,
+        prefix: config.redis.prefix,
+        hubs: config.hubs,
+        handlers,
+        jobs: config.jobs,
+        clock,
+        log: log.child({ component: 'worker' }),
+        metrics,
+      });
+      closers.push(['workers', () => pool.close()]);
+      log.info({ hubs: config.hubs.map((h) => h.name), types: Object.keys(handlers) }, 'workers started');
+    }
+
+    if (roles.includes('scheduler')) {
+      const ticker = createTicker({ queue, log: log.child({ component: 'scheduler' }) });
+      for (const f of features) f.tick?.(ticker);
+      closers.push(['timers', () => ticker.close()]);
+    }
+
+    let app: FastifyInstance | undefined;
+    if (roles.includes('api')) {
+      const server = await buildServer({
+        config,
+        log,
+        queue,
+        store,
+        metrics,
+        routes: features.flatMap((f) => f.routes ?? []),
+        redis: producer,
+        queuesForBoard: queue.boardQueues(),
+        jobCounts: () => queue.counts(),
+      });
+      closers.push(['http', () => server.close()]);
+      app = server;
+    }
+
+    return { config, store, queue, metrics, ...(app ? { app } : {}), ...(simulator ? { simulator } : {}), redisOrigin: redisBoot.origin, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * The OpenAPI document the API role serves, built without Redis or hubs (route registration calls no
+ * dependency). `npm run openapi` writes it to openapi/openapi.json; a test fails when the two differ.
+ */
+export async function describeApi(config: Config, log: Logger, clock: Clock): Promise<unknown> {
+  const { Redis } = await import('ioredis');
+  const { Unavailable } = await import('./hive/errors.js');
+  const offline = (what: string) => () => {
+    throw new Unavailable(`${what} is offline while describing the API`);
+  };
+  const hubs = config.hubs.length > 0 ? config.hubs.map((h) => h.name) : ['local'];
+  const store: HiveStore = {
+    hubNames: () => hubs,
+    hubStatus: async () => [],
+    cached: () => undefined,
+    cachedList: () => [],
+    get: offline('store'),
+    list: offline('store'),
+    create: offline('store'),
+    mergePatch: offline('store'),
+    replace: offline('store'),
+    delete: offline('store'),
+    waitFor: offline('store'),
+    onChange: () => () => undefined,
+    recordEvent: async () => undefined,
+  };
+  const queue: BullJobQueue = {
+    hubs,
+    enqueue: offline('queue'),
+    get: offline('queue'),
+    list: offline('queue'),
+    waitUntilDone: offline('queue'),
+    watch: () => () => undefined,
+    counts: offline('queue'),
+    boardQueues: () => [],
+    close: async () => undefined,
+  };
+  const redis = new Redis({ lazyConnect: true });
+  const metrics = createMetrics({ defaultMetrics: false });
+  const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
+  const app = await buildServer({ config, log, queue, store, metrics, routes: features.flatMap((f) => f.routes ?? []), redis, queuesForBoard: [] });
+  try {
+    return (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  } finally {
+    await app.close();
+    redis.disconnect();
+  }
+}
