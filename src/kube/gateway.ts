@@ -37,7 +37,11 @@ export interface KubeGatewayOptions {
   startupTimeoutMs?: number;
   /** Kinds to keep in informer caches (default: every CachedKind). */
   cachedKinds?: readonly CachedKind[];
+  /** The hub holding Beekeeper's own kinds (beekeeper.io); other hubs do not watch them. Default: every hub. */
+  stateHub?: string;
 }
+
+const OWN_KINDS: readonly CachedKind[] = ['HibernationSchedule', 'ClusterOverride', 'ExpiryPolicy', 'WebhookEndpoint'];
 
 export type KubeGateway = HiveStore & { close(): Promise<void> };
 
@@ -49,6 +53,7 @@ export async function createKubeGateway({
   requestTimeoutMs = 15_000,
   startupTimeoutMs = 10_000,
   cachedKinds = CACHED_KINDS,
+  stateHub,
 }: KubeGatewayOptions): Promise<KubeGateway> {
   const waiters = createWaiters({ clock, log });
   const hubs = new Map<string, Hub>();
@@ -57,7 +62,7 @@ export async function createKubeGateway({
       connection.name,
       createHub({
         connection,
-        kinds: cachedKinds,
+        kinds: stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
         rateLimit,
         requestTimeoutMs,
         log,

@@ -28,7 +28,7 @@ export interface HubDeps {
 }
 
 export function createHub({ connection, kinds, rateLimit, requestTimeoutMs, log, onEvent }: HubDeps): Hub {
-  const limiter = createTokenBucket(rateLimit);
+  const limiter = createTokenBucket({ qps: connection.qps ?? rateLimit.qps, burst: connection.burst ?? rateLimit.burst });
   let kc: KubeConfig;
   try {
     kc = loadKubeConfig(connection);

@@ -7,15 +7,18 @@ export interface HubConnection {
   /** Path of a kubeconfig file. */
   kubeconfig?: string;
   /** Kubeconfig YAML/JSON text, for hubs started in-process (the simulator). */
-  kubeconfigText?: string;
+  kubeconfigData?: string;
   context?: string;
   inCluster?: boolean;
+  /** This hub's client-side rate limit, when it differs from the gateway default. */
+  qps?: number;
+  burst?: number;
 }
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
   const kc = new KubeConfig();
   if (hub.inCluster) kc.loadFromCluster();
-  else if (hub.kubeconfigText) kc.loadFromString(hub.kubeconfigText);
+  else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
   else if (hub.kubeconfig) kc.loadFromFile(hub.kubeconfig);
   else throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
   if (hub.context) {

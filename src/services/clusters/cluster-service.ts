@@ -1,0 +1,172 @@
+// The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
+// writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
+import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS } from '../../hive/constants.js';
+import { Conflict, Invalid, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
+import { isTruthy } from '../../hive/go-bool.js';
+import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
+import type { HubStatus, JobTarget, JobView } from '../ports.js';
+import { adminCredentials, adminKubeconfig } from './access.js';
+import { buildPlan, CLUSTER_LABEL, inlineSecrets, referencedSecrets } from './build-objects.js';
+import { summarize, type ClusterSummary } from './cluster-summary.js';
+import { validateCreate, type CreateClusterRequest } from './create-request.js';
+import type { ClusterServiceDeps } from './deps.js';
+import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
+import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
+import type { DeletePayload } from './delete-job.js';
+import type { PowerPayload, PowerTarget } from './power-job.js';
+
+export interface ClusterRef {
+  hub: string;
+  namespace: string;
+  name: string;
+}
+
+export interface ClusterService {
+  hubs(): Promise<HubStatus[]>;
+  list(q: ListClustersQuery): ClusterPage;
+  get(ref: ClusterRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
+  create(req: CreateClusterRequest): Promise<JobView>;
+  hibernate(ref: ClusterRef): Promise<JobView>;
+  resume(ref: ClusterRef): Promise<JobView>;
+  delete(ref: ClusterRef, opts?: { liftProtection?: boolean }): Promise<JobView>;
+  setExpiry(ref: ClusterRef, req: ExpiryRequest): Promise<ExpiryResult>;
+  kubeconfig(ref: ClusterRef): Promise<string>;
+  credentials(ref: ClusterRef): Promise<{ username: string; password: string; consoleURL?: string; apiURL?: string }>;
+}
+
+/** Job ids and dedup ids may not contain `:` (BullMQ); hubs, namespaces and names never do. */
+export const dedupIds = {
+  power: (r: ClusterRef) => `power.${r.hub}.${r.namespace}.${r.name}`,
+  create: (r: ClusterRef) => `create.${r.hub}.${r.namespace}.${r.name}`,
+  delete: (r: ClusterRef) => `delete.${r.hub}.${r.namespace}.${r.name}`,
+};
+
+const target = (r: ClusterRef): JobTarget => ({ kind: 'ClusterDeployment', hub: r.hub, namespace: r.namespace, name: r.name });
+const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
+
+export function createClusterService(deps: ClusterServiceDeps): ClusterService {
+  const { store, queue, clock, log } = deps;
+
+  const knownHub = (hub: string) => {
+    if (!store.hubNames().includes(hub)) throw new NotFound(`hub "${hub}" is not configured`);
+  };
+
+  /** The cache first; a live read when the cache has not seen it (just created, or the hub's cache is not synced). */
+  const find = async (ref: ClusterRef): Promise<ClusterDeployment> => {
+    knownHub(ref.hub);
+    const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
+    if (!cd) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
+    return cd;
+  };
+
+  /** Checks against the hub that only a live look can make: all problems at once, nothing written. */
+  const checkAgainstHub = async (req: CreateClusterRequest): Promise<{ namespaceExists: boolean }> => {
+    const issues: FieldIssue[] = [];
+    const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
+    if (store.cached('ClusterDeployment', ref) ?? (await store.get('ClusterDeployment', ref))) {
+      throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
+    }
+    const ns = await store.get('Namespace', { hub: req.hub, name: req.namespace });
+    if (ns?.metadata.deletionTimestamp) issues.push({ field: 'namespace', reason: 'the namespace is being deleted' });
+    if (!ns && !req.createNamespace) issues.push({ field: 'namespace', reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it` });
+    if (req.imageSet) {
+      const imageSet = store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ?? (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
+      if (!imageSet) issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
+    }
+    for (const { field, name } of referencedSecrets(req)) {
+      const secret = ns ? await store.get('Secret', { hub: req.hub, namespace: req.namespace, name }) : undefined;
+      if (!secret) issues.push({ field, reason: `no Secret named ${name} in namespace ${req.namespace}` });
+    }
+    if (issues.length > 0) throw new Invalid(`the hub cannot take this cluster: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+    return { namespaceExists: !!ns };
+  };
+
+  /** Inline secrets are written in the request itself, so their values never enter a job payload or Redis. */
+  const writeInlineSecrets = async (req: CreateClusterRequest, namespaceExists: boolean) => {
+    const secrets = inlineSecrets(req);
+    if (secrets.length === 0) return;
+    if (!namespaceExists) {
+      await store.create('Namespace', req.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: req.namespace } }).catch((err: unknown) => {
+        if (!isCode(err, 'Conflict')) throw err;
+      });
+    }
+    for (const secret of secrets) {
+      try {
+        await store.create('Secret', req.hub, secret);
+      } catch (err) {
+        if (!isCode(err, 'Conflict')) throw err;
+        const ref = { hub: req.hub, namespace: req.namespace, name: secret.metadata.name };
+        const existing = await store.get<Secret>('Secret', ref);
+        if (existing?.metadata.labels?.[CLUSTER_LABEL] !== req.name || existing.metadata.labels?.[BEEKEEPER_LABELS.managedBy] !== BEEKEEPER) {
+          throw new Conflict(`Secret ${req.namespace}/${secret.metadata.name} already exists and is not Beekeeper's for this cluster`);
+        }
+        await store.mergePatch('Secret', ref, { data: secret.data ?? {} }, { resourceVersion: existing.metadata.resourceVersion });
+      }
+    }
+  };
+
+  const power = async (ref: ClusterRef, to: PowerTarget): Promise<JobView> => {
+    const cd = await find(ref);
+    if (cd.metadata.deletionTimestamp) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
+    if (!cd.spec.installed) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`);
+    const type = to === 'Hibernating' ? 'cluster.hibernate' : 'cluster.resume';
+    const payload: PowerPayload = { ...ref, target: to };
+    const job = await queue.enqueue(type, { ...payload }, { dedupId: dedupIds.power(ref), target: target(ref) });
+    if (job.type !== type) throw new Conflict(`a ${job.type} job (${job.id}) is already in progress for this cluster; try again when it ends`);
+    log.info({ ...ref, jobId: job.id, type }, 'power change queued');
+    return job;
+  };
+
+  return {
+    hubs: () => store.hubStatus(),
+
+    list: (q) => listClusters(store, q),
+
+    async get(ref, opts = {}) {
+      return summarize(ref.hub, await find(ref), opts);
+    },
+
+    async create(req) {
+      validateCreate(req, clock.now());
+      if (!store.hubNames().includes(req.hub)) throw invalid('hub', `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}`);
+      const { namespaceExists } = await checkAgainstHub(req);
+      const plan = buildPlan(req);
+      await writeInlineSecrets(req, namespaceExists);
+      const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
+      const job = await queue.enqueue('cluster.create', { ...plan }, { dedupId: dedupIds.create(ref), target: target(ref) });
+      log.info({ ...ref, jobId: job.id }, 'cluster create queued');
+      return job;
+    },
+
+    hibernate: (ref) => power(ref, 'Hibernating'),
+    resume: (ref) => power(ref, 'Running'),
+
+    async delete(ref, opts = {}) {
+      const cd = await find(ref);
+      const protectedDelete = isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]);
+      if (protectedDelete && !cd.metadata.deletionTimestamp && !opts.liftProtection) {
+        throw new Conflict(
+          `ClusterDeployment ${ref.namespace}/${ref.name} is protected by ${ANNOTATIONS.protectedDelete}=${cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]}; ` +
+            'repeat with liftProtection=true to lift the protection and delete it',
+        );
+      }
+      const payload: DeletePayload = { ...ref, ...(cd.metadata.uid ? { uid: cd.metadata.uid } : {}), ...(opts.liftProtection ? { liftProtection: true } : {}) };
+      const job = await queue.enqueue('cluster.delete', { ...payload }, { dedupId: dedupIds.delete(ref), target: target(ref) });
+      log.info({ ...ref, jobId: job.id, liftProtection: opts.liftProtection === true }, 'cluster delete queued');
+      return job;
+    },
+
+    async setExpiry(ref, req) {
+      return setExpiry(deps, ref, await find(ref), req);
+    },
+
+    async kubeconfig(ref) {
+      return adminKubeconfig(deps, ref, await find(ref));
+    },
+
+    async credentials(ref) {
+      return adminCredentials(deps, ref, await find(ref));
+    },
+  };
+}
+

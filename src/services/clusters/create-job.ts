@@ -1,0 +1,97 @@
+// The cluster.create job: namespace, install-config Secret, then the ClusterDeployment, and follow Hive until the
+// cluster is installed. Every step is idempotent, so a retried job converges on the same objects.
+import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, CONDITIONS } from '../../hive/constants.js';
+import { deleteAfterFor } from '../../hive/delete-after.js';
+import { Conflict, Invalid } from '../../hive/errors.js';
+import { lifecyclePhase } from '../../hive/phase.js';
+import { findCondition, type ClusterDeployment } from '../../hive/types.js';
+import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../ports.js';
+import { audit } from './audit.js';
+import { installConfigSecret, type CreatePlan } from './build-objects.js';
+import { timeoutsOf, type ClusterJobDeps } from './deps.js';
+import { createStepRecorder } from './step-recorder.js';
+
+const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
+
+/** Create, or accept an existing object Beekeeper made before (a retried job). */
+async function ensure(store: HiveStore, kind: KindName, hub: string, obj: KubeObject): Promise<KubeObject> {
+  try {
+    return await store.create(kind, hub, obj);
+  } catch (err) {
+    if (!isCode(err, 'Conflict')) throw err;
+    const ref = { hub, namespace: obj.metadata.namespace, name: obj.metadata.name };
+    const existing = await store.get(kind, ref);
+    if (!existing) throw err;
+    if (kind !== 'Namespace' && existing.metadata.labels?.[BEEKEEPER_LABELS.managedBy] !== BEEKEEPER) {
+      throw new Conflict(`${kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists and was not made by Beekeeper`);
+    }
+    return existing;
+  }
+}
+
+export interface CreateResult {
+  installed: boolean;
+  phase: string;
+  apiURL?: string;
+  consoleURL?: string;
+}
+
+export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: JobContext): Promise<CreateResult> {
+  const { store } = deps;
+  const ref: ObjectRef = { hub: plan.hub, namespace: plan.namespace, name: plan.name };
+  const steps = createStepRecorder(ctx);
+
+  if (plan.createNamespace) {
+    await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
+    steps.record('NamespaceReady', `namespace ${plan.namespace}`);
+  }
+  await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
+  steps.record('InstallConfigWritten', `Secret ${plan.name}-install-config`);
+
+  const cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
+  steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
+  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+
+  // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
+  const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
+  for (const name of plan.ownedSecrets) {
+    await store.mergePatch('Secret', { hub: plan.hub, namespace: plan.namespace, name }, { metadata: { ownerReferences: [owner] } }).catch((err: unknown) => {
+      if (!isCode(err, 'NotFound')) throw err;
+    });
+  }
+
+  if (plan.expiresAt && !cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]) {
+    // Hive counts delete-after from creationTimestamp, which exists only now (REFERENCE.md §2.6).
+    const value = deleteAfterFor(cd.metadata.creationTimestamp!, new Date(plan.expiresAt));
+    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: value } } });
+    steps.record('ExpirySet', `${ANNOTATIONS.deleteAfter}=${value}`);
+  }
+
+  const done = await store.waitFor<ClusterDeployment, ClusterDeployment>(
+    'ClusterDeployment',
+    ref,
+    (obj) => {
+      if (!obj) return undefined; // not in the cache yet (or deleted: then the timeout tells)
+      if (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid) throw new Conflict('the ClusterDeployment was replaced by another object while provisioning');
+      const phase = lifecyclePhase(obj);
+      steps.record(phase.phase, phase.message);
+      if (obj.spec.installed) return obj;
+      const stopped = findCondition(obj, CONDITIONS.provisionStopped);
+      if (stopped?.status === 'True') {
+        throw Object.assign(new Invalid(`Hive stopped provisioning: ${stopped.reason}: ${stopped.message ?? ''}`.trim()), { reason: stopped.reason });
+      }
+      if (obj.metadata.deletionTimestamp) throw Object.assign(new Invalid('the ClusterDeployment is being deleted'), { reason: 'Deleted' });
+      return undefined;
+    },
+    { timeoutMs: timeoutsOf(deps).provisionMs, signal: ctx.signal },
+  ).finally(() => steps.flush());
+
+  await steps.flush();
+  return {
+    installed: true,
+    phase: lifecyclePhase(done).phase,
+    ...(done.status?.apiURL ? { apiURL: done.status.apiURL } : {}),
+    ...(done.status?.webConsoleURL ? { consoleURL: done.status.webConsoleURL } : {}),
+  };
+}
+

@@ -1,0 +1,230 @@
+// The compact create request and its validation. Every problem is reported at once, named by the field as the
+// caller sent it, before anything is written (bad input changes nothing).
+import { ANNOTATIONS } from '../../hive/constants.js';
+import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
+import { Invalid, type FieldIssue } from '../../hive/errors.js';
+import { DEFAULT_NETWORKING, type InstallPlatform, type NetworkingParams } from '../../hive/install-config.js';
+
+export interface MachinePoolRequest {
+  replicas?: number;
+  instanceType?: string;
+}
+
+export interface CreateClusterRequest {
+  hub: string;
+  namespace: string;
+  name: string;
+  /** Create the namespace when it does not exist. */
+  createNamespace?: boolean;
+  baseDomain: string;
+  platform: {
+    aws?: {
+      region: string;
+      /** Name of an existing Secret with `aws_access_key_id` and `aws_secret_access_key`. */
+      credentialsSecretRef?: string;
+      /** Inline credentials: written to `<name>-aws-creds` during the request, never queued or logged. */
+      credentials?: { accessKeyID: string; secretAccessKey: string };
+      userTags?: Record<string, string>;
+    };
+    gcp?: { region: string; projectID: string; credentialsSecretRef?: string; credentials?: { serviceAccountJSON: string } };
+    azure?: {
+      region: string;
+      baseDomainResourceGroupName: string;
+      cloudName?: 'AzurePublicCloud' | 'AzureUSGovernmentCloud' | 'AzureChinaCloud' | 'AzureGermanCloud';
+      credentialsSecretRef?: string;
+      credentials?: { servicePrincipalJSON: string };
+    };
+    /** A platform Hive cannot power-manage (useful for bare clusters; hibernation reports Unsupported). */
+    none?: Record<string, never>;
+  };
+  /** ClusterImageSet name (cluster-scoped). Exactly one of imageSet and releaseImage. */
+  imageSet?: string;
+  releaseImage?: string;
+  /** Existing Secret of type kubernetes.io/dockerconfigjson in the namespace. */
+  pullSecretRef?: string;
+  /** Inline `.dockerconfigjson` content: written to `<name>-pull-secret` during the request. */
+  pullSecret?: string;
+  controlPlane?: MachinePoolRequest;
+  compute?: MachinePoolRequest;
+  networking?: Partial<NetworkingParams>;
+  sshKey?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  powerState?: 'Running' | 'Hibernating';
+  hibernateAfter?: string;
+  /** Expiry as a Go duration from creation (Hive's own `delete-after` semantics), e.g. `8h`. */
+  expiresIn?: string;
+  /** Expiry as an absolute time (RFC 3339). */
+  expiresAt?: string;
+  installAttemptsLimit?: number;
+  preserveOnDelete?: boolean;
+}
+
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$|^[0-9a-fA-F:]+\/\d{1,3}$/;
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const IMAGE = /^[a-z0-9.-]+(:\d+)?\/[^\s@:]+(:[\w.-]+)?(@sha256:[a-f0-9]{64})?$/;
+const SSH_KEY = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
+
+export const PLATFORMS: readonly InstallPlatform[] = ['aws', 'gcp', 'azure', 'none'];
+
+export function platformOf(req: CreateClusterRequest): InstallPlatform | undefined {
+  const given = PLATFORMS.filter((p) => req.platform?.[p] !== undefined);
+  return given.length === 1 ? given[0] : undefined;
+}
+
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+function checkLabels(map: Record<string, string> | undefined, field: string, issues: FieldIssue[], values = true) {
+  for (const [k, v] of Object.entries(map ?? {})) {
+    if (!LABEL_KEY.test(k) || k.length > 316) issues.push({ field: `${field}.${k}`, reason: 'not a valid key' });
+    else if (values && (typeof v !== 'string' || !LABEL_VALUE.test(v) || v.length > 63)) {
+      issues.push({ field: `${field}.${k}`, reason: 'not a valid label value (63 characters of [A-Za-z0-9-_.], alphanumeric at both ends)' });
+    }
+  }
+}
+
+function checkPool(pool: MachinePoolRequest | undefined, field: string, min: number, max: number, issues: FieldIssue[]) {
+  if (!pool) return;
+  if (pool.replicas !== undefined && (!Number.isInteger(pool.replicas) || pool.replicas < min || pool.replicas > max)) {
+    issues.push({ field: `${field}.replicas`, reason: `must be an integer from ${min} to ${max}` });
+  }
+  if (pool.instanceType !== undefined && !nonEmpty(pool.instanceType)) issues.push({ field: `${field}.instanceType`, reason: 'must not be empty' });
+}
+
+function checkCredentials(
+  p: { credentialsSecretRef?: string; credentials?: unknown } | undefined,
+  field: string,
+  issues: FieldIssue[],
+  inline: (c: Record<string, unknown>) => FieldIssue[],
+) {
+  if (!p) return;
+  const hasRef = p.credentialsSecretRef !== undefined;
+  const hasInline = p.credentials !== undefined;
+  if (hasRef === hasInline) {
+    issues.push({ field: `${field}.credentialsSecretRef`, reason: 'give exactly one of credentialsSecretRef and credentials' });
+  } else if (hasRef && (!nonEmpty(p.credentialsSecretRef) || !DNS_SUBDOMAIN.test(p.credentialsSecretRef))) {
+    issues.push({ field: `${field}.credentialsSecretRef`, reason: 'must be the name of a Secret' });
+  } else if (hasInline) {
+    issues.push(...inline((p.credentials ?? {}) as Record<string, unknown>));
+  }
+}
+
+function checkJson(text: unknown, field: string, issues: FieldIssue[]) {
+  if (!nonEmpty(text)) return issues.push({ field, reason: 'must not be empty' });
+  try {
+    if (typeof JSON.parse(text) !== 'object') throw new Error();
+  } catch {
+    issues.push({ field, reason: 'must be a JSON document' });
+  }
+}
+
+/** Throws one Invalid listing every problem. `now` is for absolute expiry checks. */
+export function validateCreate(req: CreateClusterRequest, now: number): void {
+  const issues: FieldIssue[] = [];
+  const need = (ok: boolean, field: string, reason: string) => {
+    if (!ok) issues.push({ field, reason });
+  };
+
+  need(nonEmpty(req.hub), 'hub', 'is required');
+  need(nonEmpty(req.namespace) && DNS_LABEL.test(req.namespace) && req.namespace.length <= 63, 'namespace', 'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)');
+  // Hive's webhook caps both metadata.name and clusterName at 63 characters (REFERENCE.md §2.1).
+  need(nonEmpty(req.name) && DNS_LABEL.test(req.name) && req.name.length <= 63, 'name', 'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)');
+  need(nonEmpty(req.baseDomain) && DNS_SUBDOMAIN.test(req.baseDomain), 'baseDomain', 'must be a DNS domain such as example.com');
+
+  const given = PLATFORMS.filter((p) => req.platform?.[p] !== undefined);
+  if (given.length !== 1) issues.push({ field: 'platform', reason: `give exactly one of ${PLATFORMS.join(', ')}` });
+  const { aws, gcp, azure } = req.platform ?? {};
+  if (aws) {
+    need(nonEmpty(aws.region), 'platform.aws.region', 'is required');
+    checkCredentials(aws, 'platform.aws', issues, (c) =>
+      ['accessKeyID', 'secretAccessKey'].filter((k) => !nonEmpty(c[k])).map((k) => ({ field: `platform.aws.credentials.${k}`, reason: 'is required' })),
+    );
+    checkLabels(aws.userTags, 'platform.aws.userTags', issues, false);
+  }
+  if (gcp) {
+    need(nonEmpty(gcp.region), 'platform.gcp.region', 'is required');
+    need(nonEmpty(gcp.projectID), 'platform.gcp.projectID', 'is required');
+    checkCredentials(gcp, 'platform.gcp', issues, (c) => {
+      const out: FieldIssue[] = [];
+      checkJson(c.serviceAccountJSON, 'platform.gcp.credentials.serviceAccountJSON', out);
+      return out;
+    });
+  }
+  if (azure) {
+    need(nonEmpty(azure.region), 'platform.azure.region', 'is required');
+    need(nonEmpty(azure.baseDomainResourceGroupName), 'platform.azure.baseDomainResourceGroupName', 'is required');
+    checkCredentials(azure, 'platform.azure', issues, (c) => {
+      const out: FieldIssue[] = [];
+      checkJson(c.servicePrincipalJSON, 'platform.azure.credentials.servicePrincipalJSON', out);
+      return out;
+    });
+  }
+
+  if ((req.imageSet === undefined) === (req.releaseImage === undefined)) {
+    issues.push({ field: 'imageSet', reason: 'give exactly one of imageSet and releaseImage' });
+  } else if (req.imageSet !== undefined) {
+    need(nonEmpty(req.imageSet) && DNS_SUBDOMAIN.test(req.imageSet), 'imageSet', 'must be the name of a ClusterImageSet');
+  } else {
+    need(nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage!), 'releaseImage', 'must be an image reference such as quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64');
+  }
+
+  if (req.pullSecret !== undefined && req.pullSecretRef !== undefined) {
+    issues.push({ field: 'pullSecret', reason: 'give at most one of pullSecret and pullSecretRef' });
+  } else if (req.pullSecret !== undefined) {
+    try {
+      const parsed = JSON.parse(req.pullSecret) as { auths?: unknown };
+      if (typeof parsed?.auths !== 'object' || parsed.auths === null) throw new Error();
+    } catch {
+      issues.push({ field: 'pullSecret', reason: 'must be a .dockerconfigjson document with an "auths" object' });
+    }
+  } else if (req.pullSecretRef !== undefined) {
+    need(nonEmpty(req.pullSecretRef) && DNS_SUBDOMAIN.test(req.pullSecretRef), 'pullSecretRef', 'must be the name of a Secret');
+  }
+
+  checkPool(req.controlPlane, 'controlPlane', 1, 5, issues);
+  checkPool(req.compute, 'compute', 0, 250, issues);
+  const net = req.networking;
+  if (net) {
+    net.clusterNetwork?.forEach((n, i) => {
+      need(CIDR.test(n?.cidr ?? ''), `networking.clusterNetwork[${i}].cidr`, 'must be a CIDR');
+      need(Number.isInteger(n?.hostPrefix) && n.hostPrefix >= 1 && n.hostPrefix <= 128, `networking.clusterNetwork[${i}].hostPrefix`, 'must be an integer prefix length');
+    });
+    net.machineNetwork?.forEach((n, i) => need(CIDR.test(n?.cidr ?? ''), `networking.machineNetwork[${i}].cidr`, 'must be a CIDR'));
+    net.serviceNetwork?.forEach((c, i) => need(CIDR.test(c ?? ''), `networking.serviceNetwork[${i}]`, 'must be a CIDR'));
+    if (net.networkType !== undefined) need(['OVNKubernetes', 'OpenShiftSDN'].includes(net.networkType), 'networking.networkType', 'must be OVNKubernetes or OpenShiftSDN');
+  }
+  if (req.sshKey !== undefined) need(SSH_KEY.test(req.sshKey.trim()), 'sshKey', 'must be an OpenSSH public key (ssh-ed25519 AAAA...)');
+
+  checkLabels(req.labels, 'labels', issues);
+  checkLabels(req.annotations, 'annotations', issues, false);
+  if (req.annotations?.[ANNOTATIONS.deleteAfter] !== undefined) {
+    issues.push({ field: `annotations.${ANNOTATIONS.deleteAfter}`, reason: 'set expiry with expiresIn or expiresAt' });
+  }
+  if (req.powerState !== undefined) need(['Running', 'Hibernating'].includes(req.powerState), 'powerState', 'must be Running or Hibernating');
+  if (req.hibernateAfter !== undefined) need(isCrdDuration(req.hibernateAfter), 'hibernateAfter', 'must be a Go duration such as 8h or 90m (no "d" unit)');
+  if (req.expiresIn !== undefined && req.expiresAt !== undefined) issues.push({ field: 'expiresIn', reason: 'give at most one of expiresIn and expiresAt' });
+  if (req.expiresIn !== undefined) {
+    const ms = isCrdDuration(req.expiresIn) ? parseGoDuration(req.expiresIn) : undefined;
+    need(ms !== undefined && ms > 0, 'expiresIn', 'must be a positive Go duration such as 8h (no "d" unit)');
+  }
+  if (req.expiresAt !== undefined) {
+    const at = Date.parse(req.expiresAt);
+    if (Number.isNaN(at)) issues.push({ field: 'expiresAt', reason: 'must be an RFC 3339 time' });
+    else need(at > now, 'expiresAt', 'must be in the future');
+  }
+  if (req.installAttemptsLimit !== undefined) need(Number.isInteger(req.installAttemptsLimit) && req.installAttemptsLimit >= 1, 'installAttemptsLimit', 'must be an integer of at least 1');
+
+  if (issues.length > 0) throw new Invalid(`invalid cluster request: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+}
+
+export function networkingOf(req: CreateClusterRequest): NetworkingParams {
+  return {
+    clusterNetwork: req.networking?.clusterNetwork ?? DEFAULT_NETWORKING.clusterNetwork,
+    machineNetwork: req.networking?.machineNetwork ?? DEFAULT_NETWORKING.machineNetwork,
+    serviceNetwork: req.networking?.serviceNetwork ?? DEFAULT_NETWORKING.serviceNetwork,
+    networkType: req.networking?.networkType ?? DEFAULT_NETWORKING.networkType,
+  };
+}

@@ -1,0 +1,89 @@
+// cluster.delete: optionally lift delete protection, delete with a uid precondition (never a newer namesake), and
+// follow Hive's deprovision (Provisioned=False/Deprovisioning -> Deprovisioned, finalizer removed) until the object
+// is gone (REFERENCE.md §2.6).
+import { ANNOTATIONS, CONDITIONS } from '../../hive/constants.js';
+import { Invalid } from '../../hive/errors.js';
+import { isTruthy } from '../../hive/go-bool.js';
+import { findCondition, type ClusterDeployment } from '../../hive/types.js';
+import type { JobContext, ObjectRef } from '../ports.js';
+import { audit } from './audit.js';
+import { timeoutsOf, type ClusterJobDeps } from './deps.js';
+import { createStepRecorder } from './step-recorder.js';
+
+export interface DeletePayload {
+  hub: string;
+  namespace: string;
+  name: string;
+  /** The object the caller meant; a re-created namesake is left alone. */
+  uid?: string;
+  liftProtection?: boolean;
+}
+
+export interface DeleteResult {
+  deleted: true;
+  deprovisioned: boolean;
+}
+
+const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
+
+export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: JobContext): Promise<DeleteResult> {
+  const { store } = deps;
+  const ref: ObjectRef = { hub: p.hub, namespace: p.namespace, name: p.name };
+  const steps = createStepRecorder(ctx);
+
+  const cd = await store.get<ClusterDeployment>('ClusterDeployment', ref);
+  if (!cd || (p.uid && cd.metadata.uid !== p.uid)) {
+    steps.record('AlreadyDeleted', 'the ClusterDeployment is gone');
+    await steps.flush();
+    return { deleted: true, deprovisioned: false };
+  }
+
+  if (isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]) && !cd.metadata.deletionTimestamp) {
+    if (!p.liftProtection) {
+      throw Object.assign(new Invalid(`deletion is blocked by ${ANNOTATIONS.protectedDelete}; ask again with liftProtection`), { reason: 'Protected' });
+    }
+    // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
+    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: cd.metadata.resourceVersion });
+    steps.record('ProtectionLifted', `${ANNOTATIONS.protectedDelete} set to "false"`);
+    await audit(store, ctx.log, ref, { type: 'Warning', reason: 'DeleteProtectionLifted', action: 'Delete', message: `Beekeeper set ${ANNOTATIONS.protectedDelete}=false to delete this cluster (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+  }
+
+  let deprovisioned = false;
+  const gone = store.waitFor<ClusterDeployment, true>(
+    'ClusterDeployment',
+    ref,
+    (obj) => {
+      if (!obj || (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid)) return true;
+      const provisioned = findCondition(obj, CONDITIONS.provisioned);
+      if (obj.metadata.deletionTimestamp && provisioned?.reason) {
+        if (provisioned.reason === 'Deprovisioned') deprovisioned = true;
+        if (['Deprovisioning', 'DeprovisionFailed', 'Deprovisioned'].includes(provisioned.reason)) steps.record(provisioned.reason, provisioned.message);
+      }
+      return undefined;
+    },
+    { timeoutMs: timeoutsOf(deps).deprovisionMs, signal: ctx.signal },
+  );
+  gone.catch(() => undefined);
+
+  if (!cd.metadata.deletionTimestamp) {
+    try {
+      await store.delete('ClusterDeployment', ref, { uid: cd.metadata.uid, propagation: 'Background' });
+      steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
+      await audit(store, ctx.log, ref, { type: 'Normal', reason: 'DeleteRequested', action: 'Delete', message: `Beekeeper deleted this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+    } catch (err) {
+      if (!isCode(err, 'NotFound')) throw err;
+    }
+  } else {
+    steps.record('AlreadyDeleting', 'deletion was already under way');
+  }
+
+  try {
+    await gone;
+  } finally {
+    await steps.flush();
+  }
+  steps.record('Deleted', 'the ClusterDeployment is gone');
+  await steps.flush();
+  ctx.log.info({ hub: p.hub, namespace: p.namespace, name: p.name, jobId: ctx.jobId, deprovisioned }, 'cluster deleted');
+  return { deleted: true, deprovisioned };
+}

@@ -1,0 +1,36 @@
+// What the cluster use cases need from the world, all through ports (ARCHITECTURE.md "Shape of the code").
+import type { Clock, HiveStore, JobQueue } from '../ports.js';
+
+export interface ServiceLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ClusterTimeouts {
+  /** How long a hibernate or resume job follows Hive before giving up. Hive itself has no resume timeout. */
+  powerMs: number;
+  /** How long a create job follows provisioning (a real install takes ~40 minutes). */
+  provisionMs: number;
+  /** How long a delete job follows deprovision. */
+  deprovisionMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ClusterTimeouts = {
+  powerMs: 30 * 60_000,
+  provisionMs: 120 * 60_000,
+  deprovisionMs: 60 * 60_000,
+};
+
+export interface ClusterServiceDeps {
+  store: HiveStore;
+  queue: JobQueue;
+  clock: Clock;
+  log: ServiceLog;
+  config?: { clusters?: Partial<ClusterTimeouts> };
+}
+
+export const timeoutsOf = (deps: Pick<ClusterServiceDeps, 'config'>): ClusterTimeouts => ({ ...DEFAULT_TIMEOUTS, ...deps.config?.clusters });
+
+/** Job handlers need no queue. */
+export type ClusterJobDeps = Omit<ClusterServiceDeps, 'queue'>;

@@ -1,0 +1,64 @@
+// GET /v1/clusters: served from the informer cache, filtered, sorted by {hub}/{namespace}/{name} and paged with an
+// opaque cursor (the last key seen), so paging stays stable while clusters come and go.
+import { invalid } from '../../hive/errors.js';
+import type { ClusterDeployment } from '../../hive/types.js';
+import type { HiveStore } from '../ports.js';
+import { summarize, type ClusterSummary } from './cluster-summary.js';
+
+export interface ListClustersQuery {
+  hub?: string;
+  namespace?: string;
+  labelSelector?: string;
+  /** Matches status.powerState (e.g. `Hibernating`, `WaitingForNodes`) or the lifecycle phase (e.g. `Resuming`). */
+  powerState?: string;
+  /** `<name>` or `<namespace>/<name>` of a ClusterPool. */
+  pool?: string;
+  claimed?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ClusterPage {
+  items: ClusterSummary[];
+  /** Pass as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
+  total: number;
+}
+
+const keyOf = (hub: string, cd: ClusterDeployment) => `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`;
+
+function decodeCursor(cursor: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (key.split('/').length !== 3) throw invalid('cursor', 'not a cursor this API returned');
+  return key;
+}
+
+export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPage {
+  const limit = q.limit ?? 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'must be an integer from 1 to 1000');
+  if (q.hub && !store.hubNames().includes(q.hub)) throw invalid('hub', `unknown hub "${q.hub}"`);
+  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const [poolNs, poolName] = q.pool?.includes('/') ? q.pool.split('/', 2) : [undefined, q.pool];
+
+  const rows = store
+    .cachedList<ClusterDeployment>('ClusterDeployment', { hub: q.hub, namespace: q.namespace, labelSelector: q.labelSelector })
+    .filter(({ object: cd }) => {
+      const ref = cd.spec.clusterPoolRef;
+      if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
+      if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;
+      return true;
+    })
+    .map(({ hub, object }) => ({ key: keyOf(hub, object), summary: summarize(hub, object) }))
+    .filter(({ summary }) => !q.powerState || summary.powerState.observed === q.powerState || summary.phase === q.powerState)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+  const start = after ? rows.findIndex((r) => r.key > after) : 0;
+  const page = start < 0 ? [] : rows.slice(start, start + limit);
+  const last = page.at(-1);
+  const more = start >= 0 && start + limit < rows.length;
+  return {
+    items: page.map((r) => r.summary),
+    ...(more && last ? { nextCursor: Buffer.from(last.key, 'utf8').toString('base64url') } : {}),
+    total: rows.length,
+  };
+}

@@ -1,0 +1,111 @@
+// cluster.hibernate / cluster.resume: patch spec.powerState and follow Hive's status.powerState through every step
+// (REFERENCE.md §2.5) until the target is reached. Hive has no hibernate/resume annotations; spec.powerState is the
+// only lever, and Hive may flip it itself (hibernateAfter), so the job watches spec too.
+import { CONDITIONS, POWER_REASONS } from '../../hive/constants.js';
+import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { findCondition, type ClusterDeployment } from '../../hive/types.js';
+import type { JobContext, ObjectRef } from '../ports.js';
+import { audit } from './audit.js';
+import { timeoutsOf, type ClusterJobDeps } from './deps.js';
+import { createStepRecorder } from './step-recorder.js';
+
+export type PowerTarget = 'Hibernating' | 'Running';
+
+export interface PowerPayload {
+  hub: string;
+  namespace: string;
+  name: string;
+  target: PowerTarget;
+}
+
+export interface PowerResult {
+  powerState: PowerTarget;
+  /** False when the cluster was already there and nothing was changed. */
+  changed: boolean;
+}
+
+const desired = (cd: ClusterDeployment): PowerTarget => (cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running');
+
+/** Reached means Hive reports the target, and for Running also Ready=True (both conditions stable, §2.5). */
+function reached(cd: ClusterDeployment, target: PowerTarget): boolean {
+  if (cd.status?.powerState !== target) return false;
+  const cond = findCondition(cd, target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
+  return cond === undefined || cond.status === 'True';
+}
+
+/** Hive's verdicts that no amount of waiting changes. */
+function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | undefined {
+  const hib = findCondition(cd, CONDITIONS.hibernating);
+  const ready = findCondition(cd, CONDITIONS.ready);
+  if (target === 'Hibernating' && hib?.reason === POWER_REASONS.unsupported) {
+    return Object.assign(new Invalid(`Hive cannot hibernate this cluster: ${hib.message ?? 'Unsupported'}`), { reason: POWER_REASONS.unsupported });
+  }
+  if (hib?.reason === POWER_REASONS.powerStatePaused || ready?.reason === POWER_REASONS.powerStatePaused) {
+    return Object.assign(new Invalid('Hive leaves the power state alone: hive.openshift.io/powerstate-pause is set'), { reason: POWER_REASONS.powerStatePaused });
+  }
+  return undefined;
+}
+
+export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobContext): Promise<PowerResult> {
+  const { store } = deps;
+  const ref: ObjectRef = { hub: p.hub, namespace: p.namespace, name: p.name };
+  const verb = p.target === 'Hibernating' ? 'Hibernate' : 'Resume';
+  const steps = createStepRecorder(ctx);
+
+  const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
+  if (!cd) throw new NotFound(`ClusterDeployment ${p.namespace}/${p.name} not found on hub ${p.hub}`);
+  if (desired(cd) === p.target && reached(cd, p.target)) {
+    steps.record(`Already${p.target}`, `status.powerState is already ${p.target}`);
+    await steps.flush();
+    return { powerState: p.target, changed: false };
+  }
+  const verdict = hopeless(cd, p.target);
+  if (verdict) {
+    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Refused`, action: verb, message: verdict.message }, { jobId: ctx.jobId });
+    throw verdict;
+  }
+
+  // Subscribe before patching so no status step slips between the patch and the first event.
+  let patched = false;
+  // Only a spec change seen after our own patch is someone else's doing; the watch may still deliver older events.
+  let sawOurSpec = false;
+  const follow = store.waitFor<ClusterDeployment, ClusterDeployment>(
+    'ClusterDeployment',
+    ref,
+    (obj) => {
+      if (!obj) throw new Conflict('the ClusterDeployment was deleted while its power state was changing');
+      if (obj.status?.powerState) {
+        const cond = findCondition(obj, p.target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
+        if (patched || obj.status.powerState !== cd.status?.powerState) steps.record(obj.status.powerState, cond?.message);
+      }
+      const bad = hopeless(obj, p.target);
+      if (bad) throw bad;
+      if (desired(obj) === p.target) sawOurSpec = true;
+      else if (sawOurSpec) {
+        throw new Conflict(`spec.powerState was changed to ${obj.spec.powerState || 'Running'} by someone else (Hive's hibernateAfter, or another client)`);
+      }
+      return desired(obj) === p.target && reached(obj, p.target) ? obj : undefined;
+    },
+    { timeoutMs: timeoutsOf(deps).powerMs, signal: ctx.signal },
+  );
+  follow.catch(() => undefined); // handled below; avoid an unhandled rejection while the patch is in flight
+
+  if (desired(cd) !== p.target) {
+    await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
+    steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
+    await audit(store, ctx.log, ref, { type: 'Normal', reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+  }
+  patched = true;
+
+  try {
+    await follow;
+  } catch (err) {
+    await steps.flush();
+    const reason = (err as { reason?: string }).reason;
+    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Failed`, action: verb, message: `${verb} did not finish: ${(err as Error).message}` }, { jobId: ctx.jobId, hiveReason: reason });
+    throw err;
+  }
+  await steps.flush();
+  await audit(store, ctx.log, ref, { type: 'Normal', reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}` }, { jobId: ctx.jobId });
+  return { powerState: p.target, changed: true };
+}
