@@ -1,0 +1,105 @@
+import { isNotFound } from './errors.js';
+import type { KubeClient, KubeObject } from './kube-client.js';
+import type { ResourceRef } from './resources.js';
+import type { WatchHandle } from './watch.js';
+
+export type InformerEvent = 'ADDED' | 'MODIFIED' | 'DELETED';
+export type InformerHandler = (type: InformerEvent, obj: KubeObject) => void;
+
+export interface Informer {
+  readonly resource: ResourceRef;
+  /** Resolves after the first successful list (or once the kind turns out not to be served). */
+  readonly synced: Promise<void>;
+  /** False while the API server does not serve this kind (e.g. a real server without that CRD). */
+  served(): boolean;
+  get<T extends KubeObject = KubeObject>(namespace: string | undefined, name: string): T | undefined;
+  list<T extends KubeObject = KubeObject>(namespace?: string): T[];
+  onEvent(handler: InformerHandler): void;
+  stop(): void;
+}
+
+export const keyOf = (obj: KubeObject): string =>
+  obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
+
+/**
+ * List-then-watch cache of one kind across all namespaces. On 410 Gone it relists and reports the difference
+ * as events, so handlers stay level-triggered.
+ */
+export function createInformer(client: KubeClient, resource: ResourceRef, opts: { retryMs?: number } = {}): Informer {
+  const cache = new Map<string, KubeObject>();
+  const handlers: InformerHandler[] = [];
+  let watch: WatchHandle | undefined;
+  let stopped = false;
+  let isServed = true;
+  let timer: NodeJS.Timeout | undefined;
+  let markSynced!: () => void;
+  const synced = new Promise<void>((resolve) => (markSynced = resolve));
+  const retryMs = opts.retryMs ?? 1000;
+
+  const emit = (type: InformerEvent, obj: KubeObject) => {
+    for (const h of handlers) h(type, obj);
+  };
+  const retry = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void relist(), retryMs);
+    timer.unref?.();
+  };
+
+  async function relist() {
+    if (stopped) return;
+    let list;
+    try {
+      list = await client.list(resource);
+    } catch (e) {
+      if (isNotFound(e)) {
+        isServed = false;
+        markSynced();
+      }
+      return retry();
+    }
+    if (stopped) return;
+    isServed = true;
+    const seen = new Set<string>();
+    for (const obj of list.items) {
+      const key = keyOf(obj);
+      seen.add(key);
+      const old = cache.get(key);
+      cache.set(key, obj);
+      if (!old) emit('ADDED', obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emit('MODIFIED', obj);
+    }
+    for (const [key, obj] of cache) {
+      if (!seen.has(key)) {
+        cache.delete(key);
+        emit('DELETED', obj);
+      }
+    }
+    markSynced();
+    watch = client.watch(resource, undefined, {
+      resourceVersion: list.metadata.resourceVersion,
+      onEvent(type, obj) {
+        const key = keyOf(obj);
+        if (type === 'DELETED') cache.delete(key);
+        else cache.set(key, obj);
+        emit(type, obj);
+      },
+      onGone: () => void relist(),
+    });
+  }
+
+  void relist();
+  return {
+    resource,
+    synced,
+    served: () => isServed,
+    get: (namespace, name) => cache.get(namespace ? `${namespace}/${name}` : name) as any,
+    list: (namespace) =>
+      [...cache.values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace) as any,
+    onEvent: (h) => void handlers.push(h),
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      watch?.stop();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { R, type ReconcileResult } from '../client/index.js';
+import { type HiveContext, type Obj, A, F, L, ann, clone, hasFinalizer, isDeleting, splitKey, created } from './context.js';
+import { initConditions, setCdConditions, sortCdConditions } from './conditions.js';
+import { platformLabel, regionLabel } from './cd-platform.js';
+import { isTruthy, parseGoDuration } from './go-values.js';
+import { reconcileDeletedClusterDeployment } from './cd-deletion.js';
+import { reconcileProvisioning } from './cd-provisioning.js';
+import { addFinalizer, writeObject, writeStatus } from './writes.js';
+import type { Stopwatch } from './controller.js';
+import { soonest } from './controller.js';
+
+// clusterDeploymentConditions in pkg/controller/clusterdeployment: the conditions this controller initializes.
+export const CD_CONTROLLER_CONDITIONS = [
+  'DNSNotReady', 'InstallImagesNotResolved', 'ProvisionFailed', 'SyncSetFailed', 'InstallLaunchError',
+  'DeprovisionLaunchError', 'ProvisionStopped', 'AuthenticationFailure', 'RequirementsMet', 'Provisioned',
+  'ClusterInstallFailed', 'ClusterInstallCompleted', 'ClusterInstallStopped', 'ClusterInstallRequirementsMet',
+  'InstallerImageResolutionFailed',
+];
+
+/** One reconcile of a ClusterDeployment, in the order of REFERENCE §2.4. Each write ends the pass; the watch brings us back. */
+export async function reconcileClusterDeployment(ctx: HiveContext, watch: Stopwatch, key: string): Promise<ReconcileResult | void> {
+  const [ns, name] = splitKey(key);
+  const cd = ctx.informers.clusterDeployments.get(ns, name);
+  if (!cd) return;
+  if (isTruthy(ann(cd, A.reconcilePause))) return;
+  const now = ctx.clock.now();
+
+  const conditions = sortCdConditions(initConditions(cd.status?.conditions, CD_CONTROLLER_CONDITIONS, now));
+  if (await writeStatus(ctx, R.clusterDeployment, cd, { ...cd.status, conditions })) return;
+
+  if (await ensurePlatformLabels(ctx, cd)) return;
+
+  if (isDeleting(cd)) return reconcileDeletedClusterDeployment(ctx, watch, cd);
+
+  const expiry = deleteAfterExpiry(ctx, cd);
+  if (expiry === 'invalid') return;
+  if (expiry !== undefined && expiry <= now) {
+    ctx.log({ hub: ctx.hub, cd: key, annotation: ann(cd, A.deleteAfter) }, 'delete-after expired, deleting cluster deployment');
+    await ctx.client.delete(R.clusterDeployment, ns, name, { resourceVersion: cd.metadata.resourceVersion });
+    return;
+  }
+  const expiryRequeue = expiry === undefined ? undefined : { requeueAfter: expiry - now };
+
+  if (!hasFinalizer(cd, F.deprovision)) {
+    await addFinalizer(ctx, R.clusterDeployment, cd, F.deprovision);
+    return;
+  }
+
+  if (cd.spec?.installed) return soonest(await reconcileInstalled(ctx, cd), expiryRequeue);
+
+  // A CD being relocated away stops provisioning (REFERENCE §6 step 4).
+  if ((ann(cd, A.relocate) ?? '').endsWith('/outgoing')) return expiryRequeue;
+
+  return soonest(await reconcileProvisioning(ctx, watch, cd), expiryRequeue);
+}
+
+async function ensurePlatformLabels(ctx: HiveContext, cd: Obj): Promise<boolean> {
+  const labels = { ...(cd.metadata.labels ?? {}) };
+  labels[L.platform] = platformLabel(cd.spec?.platform);
+  const region = regionLabel(cd.spec?.platform);
+  if (region) labels[L.region] = region;
+  return writeObject(ctx, R.clusterDeployment, cd, { ...cd, metadata: { ...cd.metadata, labels } });
+}
+
+/** delete-after counts from creationTimestamp (REFERENCE §2.6); a bad value stalls the CD, as in Hive. */
+function deleteAfterExpiry(ctx: HiveContext, cd: Obj): number | 'invalid' | undefined {
+  const value = ann(cd, A.deleteAfter);
+  if (value === undefined) return undefined;
+  try {
+    return created(cd) + parseGoDuration(value);
+  } catch {
+    ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, value }, 'unparsable delete-after annotation');
+    return 'invalid';
+  }
+}
+
+/** Step 8 of the reconcile: an installed (or adopted) cluster. */
+async function reconcileInstalled(ctx: HiveContext, cd: Obj): Promise<ReconcileResult | void> {
+  const now = ctx.clock.now();
+  const status = clone(cd.status ?? {});
+  // Adopted CDs (installed: true from the start) take their creation time (REFERENCE §2.2).
+  status.installedTimestamp ??= cd.metadata.creationTimestamp;
+  const sync = ctx.informers.clusterSyncs.get(cd.metadata.namespace, cd.metadata.name);
+  const syncChanges: Array<[string, 'True' | 'False', string, string]> =
+    sync || !ctx.informers.clusterSyncs.served()
+      ? [['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful']]
+      : [];
+  status.conditions = setCdConditions(status.conditions, now,
+    ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'], ...syncChanges);
+  const urls = await clusterUrls(ctx, cd);
+  status.apiURL = urls.apiURL;
+  status.webConsoleURL = urls.webConsoleURL;
+  await writeStatus(ctx, R.clusterDeployment, cd, status);
+}
+
+/** apiURL comes from the admin kubeconfig; the console URL from the spoke's console route. */
+async function clusterUrls(ctx: HiveContext, cd: Obj): Promise<{ apiURL: string; webConsoleURL: string }> {
+  const domain = `${cd.spec.clusterName}.${cd.spec.baseDomain}`;
+  let apiURL = `https://api.${domain}:6443`;
+  const secretName = cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name;
+  if (secretName) {
+    const secret = await ctx.client.tryGet(R.secret, cd.metadata.namespace, secretName);
+    const text = secret?.data?.kubeconfig ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8') : '';
+    const m = /server:\s*(\S+)/.exec(text);
+    if (m) apiURL = m[1]!;
+  }
+  return { apiURL, webConsoleURL: `https://console-openshift-console.apps.${domain}` };
+}

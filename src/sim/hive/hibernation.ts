@@ -1,0 +1,185 @@
+import { R, type ReconcileResult } from '../client/index.js';
+import { type HiveContext, type Obj, A, L, ann, clone, isDeleting, lbl, splitKey } from './context.js';
+import { findCondition, initConditions, setCdConditions, sortCdConditions } from './conditions.js';
+import { unsupportedPowerReason } from './cd-platform.js';
+import { fromTime, isTruthy, parseGoDuration } from './go-values.js';
+import { type Stopwatch, soonest } from './controller.js';
+import { writeStatus } from './writes.js';
+
+type Change = [type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string];
+type Step = { powerState: string; changes: Change[] };
+
+const RESUMING: Change = ['Hibernating', 'False', 'ResumingOrRunning', 'Resuming or running'];
+
+/**
+ * pkg/controller/hibernation: drives status.powerState and the Hibernating/Ready conditions through Hive's exact
+ * sequences (REFERENCE §2.5). Each step is one status write, so a watcher sees every state in order.
+ */
+export async function reconcileHibernation(ctx: HiveContext, watch: Stopwatch, key: string): Promise<ReconcileResult | void> {
+  const [ns, name] = splitKey(key);
+  const cd = ctx.informers.clusterDeployments.get(ns, name);
+  if (!cd || isTruthy(ann(cd, A.reconcilePause))) return;
+  const now = ctx.clock.now();
+  const status = clone(cd.status ?? {});
+
+  if (isDeleting(cd)) {
+    const msg = 'ClusterDeployment is being deleted';
+    await apply(ctx, cd, status, { powerState: 'Unknown', changes: [
+      ['Hibernating', 'Unknown', 'ClusterDeploymentDeleted', msg], ['Ready', 'Unknown', 'ClusterDeploymentDeleted', msg]] });
+    return;
+  }
+
+  status.conditions = sortCdConditions(initConditions(status.conditions, ['Hibernating', 'Ready'], now));
+  if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
+
+  if (isTruthy(ann(cd, A.powerStatePause))) {
+    const msg = 'Hibernation capability is paused by annotation';
+    await apply(ctx, cd, status, { powerState: 'Unknown', changes: [
+      ['Hibernating', 'Unknown', 'PowerStatePaused', msg], ['Ready', 'Unknown', 'PowerStatePaused', msg]] });
+    return;
+  }
+  if (!cd.spec?.installed) return;
+
+  const after = hibernateAfter(ctx, cd);
+  if (after === 'hibernate') {
+    ctx.log({ hub: ctx.hub, cd: key }, 'hibernateAfter elapsed, setting spec.powerState=Hibernating');
+    await ctx.client.update(R.clusterDeployment, { ...cd, spec: { ...cd.spec, powerState: 'Hibernating' } });
+    return;
+  }
+
+  // Until the ClusterSync exists Hive only requeues ("clustersync does not exist yet"); its event brings us back.
+  const sync = ctx.informers.clusterSyncs.get(ns, name);
+  if (ctx.informers.clusterSyncs.served() && !sync) return after;
+
+  const unsupported = unsupportedPowerReason(cd);
+  if (unsupported) {
+    await apply(ctx, cd, status, { powerState: 'Running', changes: [
+      ['Hibernating', 'False', 'Unsupported', unsupported],
+      ['Ready', 'True', 'Running', 'No power state actuator -- assuming running']] });
+    return after;
+  }
+
+  const step = cd.spec.powerState === 'Hibernating'
+    ? await stopStep(ctx, watch, cd, status, sync)
+    : await startStep(ctx, watch, cd, status);
+  return soonest(step, after);
+}
+
+async function apply(ctx: HiveContext, cd: Obj, status: Record<string, any>, step: Step): Promise<boolean> {
+  const next = { ...status, powerState: step.powerState, conditions: setCdConditions(status.conditions, ctx.clock.now(), ...step.changes) };
+  return writeStatus(ctx, R.clusterDeployment, cd, next);
+}
+
+/** Moves from `from` to `to` once `from` has lasted `duration`; otherwise says when to look again. */
+async function advance(ctx: HiveContext, watch: Stopwatch, cd: Obj, status: Record<string, any>, duration: number, to: Step) {
+  const id = `power/${cd.metadata.uid}`;
+  const left = duration - watch.elapsed(id, status.powerState);
+  if (left > 0) return { requeueAfter: left };
+  if (await apply(ctx, cd, status, to)) watch.mark(id, to.powerState);
+  return undefined;
+}
+
+async function stopStep(ctx: HiveContext, watch: Stopwatch, cd: Obj, status: Record<string, any>, sync: Obj | undefined) {
+  const d = ctx.durations;
+  const ps = status.powerState;
+  const stopped: Step = { powerState: 'Hibernating', changes: [
+    ['Hibernating', 'True', 'Hibernating', 'Cluster is stopped'], ['Ready', 'False', 'StoppingOrHibernating', 'Cluster is stopped']] };
+  if (ps === 'Hibernating' && findCondition(status.conditions, 'Hibernating')?.status === 'True') return;
+  if (isTruthy(ann(cd, A.fakeCluster)) && !cd.spec.hibernateAfter) {
+    await apply(ctx, cd, status, { powerState: 'Hibernating', changes: [
+      ['Hibernating', 'True', 'Hibernating', 'Fake cluster is stopped'], ['Ready', 'False', 'StoppingOrHibernating', 'Fake cluster is stopped']] });
+    return;
+  }
+  if (ps !== 'Stopping' && ps !== 'WaitingForMachinesToStop') {
+    // SyncSets never applied and the install is recent: wait (REFERENCE §2.5 stopping step 1).
+    const installedAt = fromTime(status.installedTimestamp) ?? 0;
+    const graceLeft = installedAt + d.syncSetsGrace - ctx.clock.now();
+    if (ctx.informers.clusterSyncs.served() && !sync?.status?.firstSuccessTime && graceLeft > 0) {
+      await apply(ctx, cd, status, { powerState: 'SyncSetsNotApplied', changes: [
+        ['Hibernating', 'False', 'SyncSetsNotApplied', 'Cluster SyncSets have not been applied']] });
+      return { requeueAfter: graceLeft };
+    }
+    const to: Step = { powerState: 'Stopping', changes: [
+      ['Hibernating', 'False', 'Stopping', 'Stopping cluster machines'],
+      ['Ready', 'False', 'StoppingOrHibernating', 'Stopping cluster machines']] };
+    if (await apply(ctx, cd, status, to)) watch.mark(`power/${cd.metadata.uid}`, 'Stopping');
+    return { requeueAfter: d.stopping };
+  }
+  if (ps === 'Stopping') {
+    return advance(ctx, watch, cd, status, d.stopping, { powerState: 'WaitingForMachinesToStop', changes: [
+      ['Hibernating', 'False', 'WaitingForMachinesToStop',
+        `Stopping cluster machines. Some machines have not yet stopped: ${machineNames(cd).join(',')}`]] });
+  }
+  return advance(ctx, watch, cd, status, d.machinesStopping, stopped);
+}
+
+async function startStep(ctx: HiveContext, watch: Stopwatch, cd: Obj, status: Record<string, any>) {
+  const d = ctx.durations;
+  const ps = status.powerState;
+  const running: Step = { powerState: 'Running', changes: [RESUMING, ['Ready', 'True', 'Running', 'All machines are started and nodes are ready']] };
+  if (ps === 'Running' && findCondition(status.conditions, 'Ready')?.status === 'True') return;
+  if (isTruthy(ann(cd, A.fakeCluster))) {
+    await apply(ctx, cd, status, { powerState: 'Running', changes: [RESUMING, ['Ready', 'True', 'Running', 'Fake cluster is running']] });
+    return;
+  }
+  const skipOperators = isTruthy(lbl(cd, L.resumeSkipsClusterOperators));
+  const id = `power/${cd.metadata.uid}`;
+  switch (ps) {
+    case 'StartingMachines':
+      return advance(ctx, watch, cd, status, d.startingMachines, { powerState: 'WaitingForMachines', changes: [RESUMING,
+        ['Ready', 'False', 'WaitingForMachines',
+          `Waiting for cluster machines to start. Some machines are not yet running: ${machineNames(cd).join(',')} (step 1/4)`]] });
+    case 'WaitingForMachines':
+      return advance(ctx, watch, cd, status, d.machinesStarting, { powerState: 'WaitingForNodes', changes: [RESUMING,
+        ['Ready', 'False', 'WaitingForNodes', 'Waiting for Nodes to be ready (step 2/4)']] });
+    case 'WaitingForNodes':
+      // resume-skips-cluster-operators skips steps 3 and 4.
+      return advance(ctx, watch, cd, status, d.nodesStarting, skipOperators ? running : { powerState: 'PausingForClusterOperatorsToSettle',
+        changes: [RESUMING, ['Ready', 'False', 'PausingForClusterOperatorsToSettle', 'Pausing 2m0s for ClusterOperators to settle (step 3/4)']] });
+    case 'PausingForClusterOperatorsToSettle':
+      return advance(ctx, watch, cd, status, d.clusterOperatorSettle, { powerState: 'WaitingForClusterOperators', changes: [RESUMING,
+        ['Ready', 'False', 'WaitingForClusterOperators', 'Waiting for ClusterOperators to be ready (step 4/4)']] });
+    case 'WaitingForClusterOperators':
+      return advance(ctx, watch, cd, status, d.clusterOperators, running);
+    default: {
+      // Hibernated, stopping, never started (both conditions Unknown after install): issue the start call.
+      const to: Step = { powerState: 'StartingMachines', changes: [RESUMING, ['Ready', 'False', 'StartingMachines', 'Starting cluster machines (step 1/4)']] };
+      if (await apply(ctx, cd, status, to)) watch.mark(id, 'StartingMachines');
+      return { requeueAfter: d.startingMachines };
+    }
+  }
+}
+
+/**
+ * hibernateAfter: once the latest of installedTimestamp, claimedTimestamp and Ready's transition (if True) is
+ * older than the duration, Hive writes spec.powerState=Hibernating itself. Unclaimed pool CDs are exempt.
+ */
+function hibernateAfter(ctx: HiveContext, cd: Obj): 'hibernate' | ReconcileResult | undefined {
+  const raw = cd.spec.hibernateAfter;
+  if (!raw || cd.spec.powerState === 'Hibernating') return undefined;
+  const pool = cd.spec.clusterPoolRef;
+  if (pool?.poolName && (!pool.claimName || !pool.claimedTimestamp)) return undefined;
+  const hib = findCondition(cd.status?.conditions, 'Hibernating');
+  const ready = findCondition(cd.status?.conditions, 'Ready');
+  const isRunning = !hib || hib.status === 'Unknown' || ready?.status === 'True';
+  if (!isRunning) return undefined;
+  let duration: number;
+  try {
+    duration = parseGoDuration(raw);
+  } catch {
+    return undefined;
+  }
+  const baseline = Math.max(
+    fromTime(cd.status?.installedTimestamp) ?? 0,
+    fromTime(pool?.claimedTimestamp) ?? 0,
+    ready?.status === 'True' ? fromTime(ready.lastTransitionTime) ?? 0 : 0,
+  );
+  const left = baseline + duration - ctx.clock.now();
+  return left <= 0 ? 'hibernate' : { requeueAfter: left };
+}
+
+function machineNames(cd: Obj): string[] {
+  const infra = cd.spec.clusterMetadata?.infraID ?? cd.metadata.name;
+  const zone = `${cd.spec.platform?.aws?.region ?? cd.spec.platform?.gcp?.region ?? 'zone'}a`;
+  return [0, 1, 2].map((i) => `${infra}-master-${i}`).concat([0, 1, 2].map((i) => `${infra}-worker-${zone}-${i}`));
+}

@@ -1,0 +1,45 @@
+import type { ResourceRef } from '../client/index.js';
+import { canonicalJson } from './names.js';
+import type { HiveContext, Obj } from './context.js';
+
+/** Replaces the status (optimistic: the resourceVersion we read is the precondition). False when nothing changed. */
+export async function writeStatus(ctx: HiveContext, r: ResourceRef, obj: Obj, status: Record<string, unknown>): Promise<boolean> {
+  if (canonicalJson(obj.status ?? {}) === canonicalJson(status)) return false;
+  await ctx.client.updateStatus(r, { ...obj, status });
+  return true;
+}
+
+/** Replaces the whole object (spec/metadata) if it differs from what we read. */
+export async function writeObject(ctx: HiveContext, r: ResourceRef, before: Obj, after: Obj): Promise<boolean> {
+  if (canonicalJson(before) === canonicalJson(after)) return false;
+  await ctx.client.update(r, after);
+  return true;
+}
+
+export async function removeFinalizer(ctx: HiveContext, r: ResourceRef, obj: Obj, finalizer: string): Promise<void> {
+  const finalizers = (obj.metadata.finalizers ?? []).filter((f: string) => f !== finalizer);
+  await ctx.client.update(r, { ...obj, metadata: { ...obj.metadata, finalizers } });
+}
+
+export async function addFinalizer(ctx: HiveContext, r: ResourceRef, obj: Obj, finalizer: string): Promise<void> {
+  const finalizers = [...(obj.metadata.finalizers ?? []), finalizer];
+  await ctx.client.update(r, { ...obj, metadata: { ...obj.metadata, finalizers } });
+}
+
+/** Creates, treating AlreadyExists as success (level-triggered controllers re-run creates). */
+export async function ensureCreated(ctx: HiveContext, r: ResourceRef, obj: Obj): Promise<void> {
+  try {
+    await ctx.client.create(r, obj);
+  } catch (e: any) {
+    if (e?.reason !== 'AlreadyExists') throw e;
+  }
+}
+
+/** Deletes, treating NotFound as success. */
+export async function ensureDeleted(ctx: HiveContext, r: ResourceRef, ns: string | undefined, name: string): Promise<void> {
+  try {
+    await ctx.client.delete(r, ns, name, { propagationPolicy: 'Background' });
+  } catch (e: any) {
+    if (e?.code !== 404) throw e;
+  }
+}
