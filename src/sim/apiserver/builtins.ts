@@ -142,6 +142,6 @@ export function builtinResources(): ResourceType[] {
     untrackedPaths: [['status']],
   }, { shortNames: ['crd', 'crds'], statusSubresource: true });
 
-  return [namespace, configMap, coreEvent, secret, serviceAccount, v1Event, role, clusterRole, roleBinding, clusterRoleBinding,
+  return [configMap, coreEvent, namespace, secret, serviceAccount, v1Event, role, clusterRole, roleBinding, clusterRoleBinding,
     lease, crd];
 }

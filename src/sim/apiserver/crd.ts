@@ -1,23 +1,11 @@
 // Serving a CustomResourceDefinition: one ResourceType per served version, with its compiled structural schema.
 import type { CompiledSchema, ResourceType } from './types.js';
 import { storageVersionHash } from './registry.js';
+import { compileSchema } from './schema/index.js';
 
 export type SchemaCompiler = (openAPIV3Schema: object) => CompiledSchema;
 
-/**
- * The schema engine lives in ./schema (written separately). It is loaded by path at start-up so the server still
- * runs, without validation, pruning or defaults, in a checkout where it is missing.
- */
-export async function loadSchemaCompiler(): Promise<SchemaCompiler | undefined> {
-  const path = './schema/index.js';
-  try {
-    const mod = (await import(path)) as { compileSchema?: SchemaCompiler };
-    return mod.compileSchema;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw err;
-  }
-}
+export const defaultCompiler: SchemaCompiler = compileSchema;
 
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 

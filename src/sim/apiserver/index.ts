@@ -10,7 +10,7 @@ import { createFaults, type FaultSpec } from './faults.js';
 import { createRegistry } from './registry.js';
 import { createStore } from './store.js';
 import { builtinResources } from './builtins.js';
-import { crdResourceTypes, establishedStatus, loadSchemaCompiler } from './crd.js';
+import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
 import type { ServerContext } from './context.js';
 import type { Identity } from './types.js';
@@ -63,7 +63,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   registry.add(builtinResources());
   const store = createStore({ historyLimit: opts.watchHistory ?? 10_000 });
   const faults = createFaults(opts.faults);
-  const compile = await loadSchemaCompiler();
+  const compile = defaultCompiler;
   const clock = opts.clock ?? systemClock;
 
   const ctx: ServerContext = {

@@ -158,6 +158,7 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
   let mine = entries.find((e) => e.manager === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource);
   if (!mine && changed.size === 0) return entries.length ? entries : undefined;
   const result: any[] = [];
+  let mineUpdated: any;
   for (const e of entries) {
     const set = treeToFields(e.fieldsV1);
     const before = set.size;
@@ -165,9 +166,14 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
     if (e !== mine) for (const p of changed) set.delete(p);
     else for (const p of changed) set.add(p);
     if (set.size === 0) continue;
-    const touched = e === mine ? changed.size > 0 || set.size !== before : set.size !== before;
-    result.push(touched ? { ...e, time: e === mine ? time : e.time, fieldsV1: fieldsToTree(set) } : e);
+    if (e === mine && changed.size > 0) {
+      // The writer's entry moves to the end of the list (golden 99).
+      mineUpdated = { ...e, time, fieldsV1: fieldsToTree(set) };
+      continue;
+    }
+    result.push(set.size !== before ? { ...e, fieldsV1: fieldsToTree(set) } : e);
   }
+  if (mineUpdated) result.push(mineUpdated);
   if (!mine && changed.size) {
     mine = { manager: who.manager, operation: 'Update', apiVersion: who.apiVersion, time, fieldsType: 'FieldsV1',
       fieldsV1: fieldsToTree(changed), subresource: who.subresource };

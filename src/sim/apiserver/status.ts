@@ -60,7 +60,8 @@ export const preconditionConflict = (q: Qualified, name: string, detail: string)
 
 /** 422 Invalid. `byResource` switches details.kind and the message prefix to the plural (golden 32). */
 export function invalid(q: Qualified, name: string, causes: StatusCause[], byResource = false): ApiError {
-  const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  // The message lists each distinct error once even when a cause repeats (golden 66).
+  const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
   const joined = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
   const prefix = byResource ? qualifiedName(q) : kindGroup(q);
   return new ApiError(422, statusBody(422, 'Invalid', `${prefix} "${name}" is invalid: ${joined}`,

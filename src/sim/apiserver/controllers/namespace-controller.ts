@@ -38,12 +38,11 @@ export function startNamespaceController(ctx: ServerContext): () => void {
       }
     }
     if (remaining.size === 0) {
+      // Dropping the last finalizer lets rewrite() remove the namespace.
       rewrite(ctx, NS, ns, (o) => {
         o.spec = { ...o.spec, finalizers: (o.spec?.finalizers ?? []).filter((f: string) => f !== 'kubernetes') };
         if (!o.spec.finalizers.length) delete o.spec.finalizers;
       });
-      const after = ctx.store.get(NS, ns)?.obj;
-      if (after && !after.spec?.finalizers?.length && !after.metadata.finalizers?.length) ctx.store.remove(NS, ns);
       return;
     }
     const now = formatTime(ctx.clock.now());

@@ -21,7 +21,7 @@ export function rewrite(ctx: ServerContext, storageKey: string, key: string, edi
   const next = structuredClone(record.obj);
   edit(next);
   if (JSON.stringify(next) === record.json) return;
-  if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length) {
+  if (isFinalized(storageKey, next)) {
     ctx.store.remove(storageKey, key);
     if (type.group === 'apiextensions.k8s.io') ctx.crdChanged(record.obj, true);
     return;
@@ -34,4 +34,11 @@ export function rewrite(ctx: ServerContext, storageKey: string, key: string, edi
     if (managed) next.metadata.managedFields = managed;
   }
   ctx.store.put(storageKey, key, wireOrder(type, next));
+}
+
+/** A terminating object with no finalizer left is gone; namespaces also wait for spec.finalizers ("kubernetes"). */
+export function isFinalized(storageKey: string, obj: any): boolean {
+  if (!obj.metadata.deletionTimestamp) return false;
+  const pending = [...(obj.metadata.finalizers ?? []), ...(storageKey === '/namespaces' ? obj.spec?.finalizers ?? [] : [])];
+  return pending.length === 0;
 }

@@ -9,6 +9,7 @@ import {
   validateOrThrow, wireOrder,
 } from '../object-pipeline.js';
 import { createObject } from './create.js';
+import { isFinalized } from '../controllers/system-writes.js';
 import { scaleFromObject, scaleIntoObject } from './scale.js';
 
 /** PUT and PATCH, on the main resource, /status or /scale. */
@@ -85,7 +86,7 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
   if (JSON.stringify(ordered) === JSON.stringify(wireOrder(type, current))) return { code: 200, body: render(current) };
   if (req.dryRun) return { code: 200, body: render(ordered) };
 
-  if (ordered.metadata.deletionTimestamp && !(ordered.metadata.finalizers ?? []).length) {
+  if (isFinalized(type.storageKey, ordered)) {
     // Removing the last finalizer deletes the object: the answer is the updated object with its old
     // resourceVersion, and watchers get DELETED carrying the last stored state (goldens 68, 69).
     ctx.store.remove(type.storageKey, key);

@@ -1,0 +1,32 @@
+// Plain HTTP calls (node:http, so repeated headers such as Warning stay separate) against a server double or a
+// real API server, the way the golden exchanges were recorded with curl.
+import { request } from 'node:http';
+
+export interface RawResponse { status: number; headers: Record<string, string | string[]>; text: string; lines?: string[] }
+
+export interface RawRequest {
+  method: string; url: string; token?: string; contentType?: string; body?: string; userAgent?: string;
+  /** For watches: called once the response headers arrived. */
+  onStart?: () => void;
+}
+
+export function rawCall(r: RawRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': r.userAgent ?? 'curl/7.88.1' };
+    if (r.token) headers.authorization = `Bearer ${r.token}`;
+    if (r.contentType) headers['content-type'] = r.contentType;
+    // Node does not chunk DELETE bodies: without a length the body would be read as the next request.
+    if (r.body !== undefined) headers['content-length'] = String(Buffer.byteLength(r.body));
+    const req = request(r.url, { method: r.method, headers }, (res) => {
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(res.headersDistinct)) if (v) out[k] = v.length === 1 ? v[0]! : v;
+      r.onStart?.();
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
