@@ -4,7 +4,7 @@
 // a "keep awake until 22:00" does not leave the cluster running all night.
 import { describeOverride, keepAwakeActive, type OverridePhase, type PowerOverride } from './overrides.js';
 import type { Schedule } from './schedule.js';
-import { actionState, type DesiredState, type Edge, type PowerAction } from './types.js';
+import { actionState, type DesiredState, type Edge, type PowerAction, type SkipCode } from './types.js';
 import { localIso } from './local-time.js';
 
 const HOUR = 3_600_000;
@@ -65,24 +65,24 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   let reason = 'the schedule';
   const consumed = new Map<string, Edge>();
   const edges: Edge[] = [];
-  const emit = (e: Event, skipped?: string) => {
+  const emit = (e: Event, skipped?: string, skipCode?: SkipCode) => {
     if (e.atMs <= fromMs) return;
-    edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(skipped ? { skipped } : {}) });
+    edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(skipped ? { skipped, skipCode } : {}) });
   };
 
   for (const e of events) {
     if (e.skipped) {
-      emit(e, e.skipped);
+      emit(e, e.skipped, 'ExceptionDate');
       continue;
     }
     if (e.action === 'hibernate') {
       const awake = overrides.find((o) => keepAwakeActive(o, e.atMs));
       if (awake) {
-        emit(e, describeOverride(awake));
+        emit(e, describeOverride(awake), 'KeepAwakeOverride');
         continue;
       }
       if (inGrace(e.atMs)) {
-        emit(e, `installed less than 24h ago (${new Date(input.installedAtMs ?? 0).toISOString()}); hibernating now can break certificate rotation`);
+        emit(e, `installed less than 24h ago (${new Date(input.installedAtMs ?? 0).toISOString()}); hibernating now can break certificate rotation`, 'InstallGracePeriod');
         continue;
       }
       const skipNext = overrides.find(
@@ -90,7 +90,7 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
       );
       if (skipNext) {
         consumed.set(skipNext.name, { at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason });
-        emit(e, describeOverride(skipNext));
+        emit(e, describeOverride(skipNext), 'SkipNextHibernationOverride');
         continue;
       }
     }

@@ -156,7 +156,7 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
     local: localIso(raw.atMs, zone),
     action: raw.action,
     reason: raw.reason,
-    ...(raw.skipped ? { skipped: raw.skipped } : {}),
+    ...(raw.skipped ? { skipped: raw.skipped, skipCode: 'ExceptionDate' as const } : {}),
   });
 
   const lastActed = (atMs: number): RawEdge | undefined => {

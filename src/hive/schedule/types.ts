@@ -55,7 +55,11 @@ export interface Edge {
   reason: string;
   /** Set when the edge is not acted on, with the reason (exception date, override, safety rule). */
   skipped?: string;
+  /** Machine-readable form of `skipped`. */
+  skipCode?: SkipCode;
 }
+
+export type SkipCode = 'ExceptionDate' | 'KeepAwakeOverride' | 'SkipNextHibernationOverride' | 'InstallGracePeriod';
 
 export interface Desired {
   state: DesiredState;

@@ -1,0 +1,49 @@
+// One cluster, outside a schedule-wide sweep: when a keep-awake or the install grace period lapses (a
+// cluster-specific edge), and for `enforce: true` schedules whenever the cluster changes.
+import type { CdLike, PowerAction } from '../../hive/schedule/index.js';
+import { requestedState } from '../../hive/schedule/index.js';
+import type { JobHandler, KubeObject } from '../ports.js';
+import { applyPower, type ApplyOutcome } from './apply-power.js';
+import { governance, listSchedules, planFor } from './cluster-schedule.js';
+import type { ScheduleServiceDeps } from './deps.js';
+
+export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
+
+export interface ReconcilePayload {
+  hub: string;
+  namespace: string;
+  name: string;
+  cause: string;
+  /** Act only if the cluster's own plan has an (unskipped) edge at this instant: edge semantics. */
+  edgeAt?: string;
+}
+
+export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePayload): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
+  const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
+  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
+  if (!cd) return { outcome: 'none', message: 'the cluster no longer exists' };
+  const gov = governance(listSchedules(deps), p.hub, cd);
+  if (!gov.schedule) return { outcome: 'none', message: gov.why };
+  const now = deps.clock.now();
+  let action: PowerAction;
+  let reason: string;
+  if (p.edgeAt) {
+    const at = Date.parse(p.edgeAt);
+    const edge = planFor(deps, gov.schedule, p.hub, cd, at - 1, at).edges.find((e) => Date.parse(e.at) === at && !e.skipped);
+    if (!edge) return { outcome: 'none', message: `no action for this cluster at ${p.edgeAt}` };
+    if (now - at > 3_600_000) return { outcome: 'none', message: `the edge at ${p.edgeAt} is stale; not replayed` };
+    action = edge.action;
+    reason = edge.reason;
+  } else {
+    if (!gov.schedule.spec.enforce) return { outcome: 'none', message: `schedule ${gov.schedule.metadata.name} acts at edges only` };
+    const plan = planFor(deps, gov.schedule, p.hub, cd, now - 1, now);
+    if (plan.state === requestedState(cd)) return { outcome: 'none', message: `already ${plan.state}` };
+    action = plan.state === 'Hibernating' ? 'hibernate' : 'resume';
+    reason = `enforced: ${plan.reason}`;
+  }
+  return applyPower(deps, ref, action, { schedule: gov.schedule.metadata.name, reason, dryRun: gov.schedule.spec.dryRun });
+}
+
+export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {
+  return async (raw) => reconcileCluster(deps, raw as unknown as ReconcilePayload);
+}

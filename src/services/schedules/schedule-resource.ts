@@ -1,0 +1,109 @@
+// HibernationSchedule resources: the CR shape, validation of what people send, and the compiled engine for one.
+import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
+import { Invalid, type FieldIssue } from '../../hive/errors.js';
+import { compileSchedule, INSTALL_GRACE_MS, scheduleSpecIssues, type Schedule, type ScheduleSpec, type ScheduleTargets } from '../../hive/schedule/index.js';
+import type { KubeObject } from '../ports.js';
+
+export interface ScheduleSafety {
+  allowHibernationInFirstDay?: { reason: string };
+  ignoreLongHibernation?: { reason: string };
+}
+
+export interface HibernationScheduleSpec extends ScheduleSpec {
+  targets?: ScheduleTargets;
+  enforce?: boolean;
+  dryRun?: boolean;
+  catchUpDeadline?: string;
+  safety?: ScheduleSafety;
+}
+
+export interface SweepRecord {
+  edge: string;
+  action: string;
+  mode: string;
+  jobId?: string;
+  dryRun?: boolean;
+  startedAt?: string;
+  finishedAt?: string;
+  acted?: number;
+  skipped?: number;
+  failed?: number;
+  skippedReasons?: Record<string, number>;
+}
+
+export interface HibernationScheduleStatus {
+  observedGeneration?: number;
+  nextEdge?: { at: string; local: string; action: string; reason: string };
+  lastSweep?: SweepRecord;
+  lastMissed?: { edge: string; action: string; reason: string; at: string };
+}
+
+export interface HibernationSchedule extends KubeObject {
+  spec: HibernationScheduleSpec;
+  status?: HibernationScheduleStatus;
+}
+
+export const DEFAULT_CATCH_UP_DEADLINE = '1h';
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function checkName(name: unknown, field = 'name'): string {
+  if (typeof name !== 'string' || !NAME.test(name) || name.length > 63) {
+    throw new Invalid(`${field}: must be a DNS label (lowercase letters, digits, "-", at most 63)`, [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }]);
+  }
+  return name;
+}
+
+const ALLOWED = new Set(['timeZone', 'windows', 'cron', 'exceptions', 'holidays', 'targets', 'enforce', 'dryRun', 'catchUpDeadline', 'safety']);
+
+/** Every problem with a spec a person sent, by field; nothing is stored unless this is empty. */
+export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const key of Object.keys(spec)) if (!ALLOWED.has(key)) issues.push({ field: key, reason: 'unknown field' });
+  issues.push(...scheduleSpecIssues(spec));
+  if (spec.catchUpDeadline !== undefined && (!isCrdDuration(spec.catchUpDeadline) || (parseGoDuration(spec.catchUpDeadline) ?? 0) <= 0)) {
+    issues.push({ field: 'catchUpDeadline', reason: `"${spec.catchUpDeadline}" is not a positive duration such as 30m or 2h (units h, m, s; no d)` });
+  }
+  for (const key of ['allowHibernationInFirstDay', 'ignoreLongHibernation'] as const) {
+    const rule = spec.safety?.[key];
+    if (rule !== undefined && (typeof rule.reason !== 'string' || rule.reason.trim() === '')) {
+      issues.push({ field: `safety.${key}.reason`, reason: 'overriding a safety rule needs a reason, recorded with the schedule' });
+    }
+  }
+  for (const key of ['hubs', 'namespaces'] as const) {
+    const list = spec.targets?.[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
+      issues.push({ field: `targets.${key}`, reason: 'must be a list of names' });
+    }
+  }
+  spec.targets?.labelSelector?.matchExpressions?.forEach((req, i) => {
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(req.operator)) {
+      issues.push({ field: `targets.labelSelector.matchExpressions[${i}].operator`, reason: 'must be one of In, NotIn, Exists, DoesNotExist' });
+    }
+  });
+  return issues;
+}
+
+export function validateScheduleSpec(spec: HibernationScheduleSpec): void {
+  const issues = scheduleIssues(spec);
+  if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+}
+
+// Informer objects are replaced on every change, so the object itself is a safe cache key.
+const compiled = new WeakMap<HibernationSchedule, Schedule>();
+
+export function compile(cr: HibernationSchedule): Schedule {
+  let s = compiled.get(cr);
+  if (!s) {
+    s = compileSchedule(cr.spec);
+    compiled.set(cr, s);
+  }
+  return s;
+}
+
+export function catchUpDeadlineMs(cr: HibernationSchedule): number {
+  return parseGoDuration(cr.spec.catchUpDeadline ?? DEFAULT_CATCH_UP_DEADLINE) ?? 3_600_000;
+}
+
+export function installGraceMs(cr: HibernationSchedule): number {
+  return cr.spec.safety?.allowHibernationInFirstDay ? 0 : INSTALL_GRACE_MS;
+}

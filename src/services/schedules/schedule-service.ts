@@ -1,0 +1,170 @@
+// The schedules use case: CRUD over HibernationSchedule resources, previews, per-cluster views and overrides,
+// manual sweeps, and the job handlers the worker runs (ARCHITECTURE.md, plain factories).
+import { parseGoDuration } from '../../hive/duration.js';
+import { Conflict, NotFound, invalid } from '../../hive/errors.js';
+import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
+import type { JobHandler, JobView, KubeObject } from '../ports.js';
+import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
+import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
+import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type SchedulePreview } from './preview.js';
+import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
+import { checkName, compile, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
+import { APPLY_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
+import { governance, listSchedules } from './cluster-schedule.js';
+
+export interface ScheduleView {
+  name: string;
+  spec: HibernationScheduleSpec;
+  status: HibernationScheduleStatus;
+  desiredNow: { state: string; reason: string };
+  nextEdge?: { at: string; local: string; action: string; reason: string };
+  createdAt?: string;
+  resourceVersion?: string;
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;
+
+const MAX_PREVIEW_DAYS = 62;
+
+export function createScheduleService(deps: ScheduleServiceDeps) {
+  const view = (cr: HibernationSchedule): ScheduleView => {
+    const s = compile(cr);
+    const now = deps.clock.now();
+    const desired = s.desiredState(now);
+    const next = s.nextEdge(now);
+    return {
+      name: cr.metadata.name,
+      spec: cr.spec,
+      status: cr.status ?? {},
+      desiredNow: { state: desired.state, reason: desired.reason },
+      ...(next ? { nextEdge: { at: next.at, local: next.local, action: next.action, reason: next.reason } } : {}),
+      ...(cr.metadata.creationTimestamp ? { createdAt: cr.metadata.creationTimestamp } : {}),
+      ...(cr.metadata.resourceVersion ? { resourceVersion: cr.metadata.resourceVersion } : {}),
+    };
+  };
+
+  const fetch = async (name: string): Promise<HibernationSchedule> => {
+    checkName(name);
+    const cr = await deps.store.get<HibernationSchedule>('HibernationSchedule', stateRef(deps, name));
+    if (!cr) throw new NotFound(`schedule ${name} not found`);
+    return cr;
+  };
+
+  const cluster = (hub: string, namespace: string, name: string): CdLike & KubeObject => {
+    if (!deps.store.hubNames().includes(hub)) throw new NotFound(`hub ${hub} is not configured`);
+    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub, namespace, name });
+    if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
+    return cd;
+  };
+
+  const days = (value: number | undefined) => {
+    const d = value ?? 7;
+    if (!Number.isInteger(d) || d < 1 || d > MAX_PREVIEW_DAYS) throw invalid('days', `must be a whole number of days from 1 to ${MAX_PREVIEW_DAYS}`);
+    return d;
+  };
+
+  const specOf = (body: Record<string, unknown>): HibernationScheduleSpec => {
+    const { name: _name, ...spec } = body;
+    validateScheduleSpec(spec as unknown as HibernationScheduleSpec);
+    return spec as unknown as HibernationScheduleSpec;
+  };
+
+  return {
+    async list(): Promise<ScheduleView[]> {
+      return listSchedules(deps).map(view);
+    },
+
+    async get(name: string): Promise<ScheduleView> {
+      return view(await fetch(name));
+    },
+
+    async create(body: Record<string, unknown>): Promise<ScheduleView> {
+      const name = checkName(body.name);
+      const spec = specOf(body);
+      if (await deps.store.get('HibernationSchedule', stateRef(deps, name))) throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
+      const cr = await deps.store.create<HibernationSchedule>('HibernationSchedule', deps.stateHub, {
+        apiVersion: BEEKEEPER_API_VERSION,
+        kind: 'HibernationSchedule',
+        metadata: { name, namespace: deps.stateNamespace },
+        spec,
+      });
+      deps.log.info({ schedule: name, timeZone: spec.timeZone }, 'schedule created');
+      return view(cr);
+    },
+
+    async replace(name: string, body: Record<string, unknown>): Promise<ScheduleView> {
+      if (body.name !== undefined && body.name !== name) throw invalid('name', `the body names ${String(body.name)} but the URL names ${name}`);
+      const spec = specOf(body);
+      const existing = await fetch(name);
+      const cr = await deps.store.replace<HibernationSchedule>('HibernationSchedule', stateRef(deps, name), { ...existing, spec });
+      deps.log.info({ schedule: name }, 'schedule replaced');
+      return view(cr);
+    },
+
+    async remove(name: string): Promise<void> {
+      await fetch(name);
+      await deps.store.delete('HibernationSchedule', stateRef(deps, name));
+      deps.log.info({ schedule: name }, 'schedule deleted');
+    },
+
+    async preview(name: string, d?: number): Promise<SchedulePreview> {
+      return previewSchedule(deps, await fetch(name), days(d));
+    },
+
+    /** Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). */
+    async run(name: string, opts: { dryRun?: boolean }): Promise<JobView> {
+      const cr = await fetch(name);
+      const now = deps.clock.now();
+      const desired = compile(cr).desiredState(now);
+      const payload: SweepPayload = {
+        schedule: name,
+        edgeAt: new Date(now).toISOString(),
+        action: desired.state === 'Hibernating' ? 'hibernate' : 'resume',
+        reason: `manual run: ${desired.reason}`,
+        mode: 'manual',
+        dryRun: Boolean(opts.dryRun),
+      };
+      return deps.queue.enqueue(SWEEP_JOB, { ...payload }, { hub: deps.stateHub });
+    },
+
+    clusterSchedule(hub: string, namespace: string, name: string, d?: number): ClusterScheduleView {
+      return clusterSchedule(deps, hub, cluster(hub, namespace, name), days(d));
+    },
+
+    listOverrides(hub: string, namespace: string, name: string): OverrideView[] {
+      const cd = cluster(hub, namespace, name);
+      return overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
+    },
+
+    async createOverride(hub: string, namespace: string, name: string, body: OverrideRequest): Promise<OverrideView> {
+      const cd = cluster(hub, namespace, name);
+      const now = deps.clock.now();
+      const { untilMs } = parseOverrideRequest(body, now, parseGoDuration);
+      const saved = await saveOverride(deps, { hub, namespace, name }, body, now, untilMs);
+      deps.log.info({ hub, namespace, name, override: saved.metadata.name, type: body.type, by: body.by, until: saved.spec.until }, 'override created');
+      await deps.store.recordEvent('ClusterDeployment', { hub, namespace, name }, {
+        type: 'Normal',
+        reason: 'ScheduleOverride',
+        action: 'Override',
+        message: `${body.type} by ${body.by}${saved.spec.until ? ` until ${saved.spec.until}` : ''}: ${body.reason}`,
+      });
+      const views = overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
+      return views.find((v) => v.name === saved.metadata.name) ?? { name: saved.metadata.name, type: body.type, by: body.by, reason: body.reason, phase: 'Active', ...(saved.spec.until ? { until: saved.spec.until } : {}) };
+    },
+
+    async deleteOverrides(hub: string, namespace: string, name: string, type?: OverrideType): Promise<string[]> {
+      cluster(hub, namespace, name);
+      const removed = await deleteOverrides(deps, { hub, namespace, name }, type);
+      deps.log.info({ hub, namespace, name, removed }, 'overrides deleted');
+      return removed;
+    },
+
+    handlers(): Record<string, JobHandler> {
+      return {
+        [SWEEP_JOB]: sweepHandler(deps),
+        [APPLY_JOB]: applyHandler(deps),
+        [RECONCILE_CLUSTER_JOB]: reconcileClusterHandler(deps),
+      };
+    },
+  };
+}
