@@ -1,17 +1,29 @@
 import { applyDefaults } from './defaults.js';
 import { toCause, type FieldError, type StatusCause } from './field-error.js';
 import { dropNonNullableNulls, prune } from './prune.js';
+import { checkScale, type ScaleSubresource } from './scale.js';
 import { isObject, type SchemaNode } from './schema-node.js';
 import { validateValue } from './validate-value.js';
 
 export type { StatusCause } from './field-error.js';
 export { invalidStatus, type InvalidStatus } from './invalid-status.js';
 export type { SchemaNode } from './schema-node.js';
+export type { ScaleSubresource } from './scale.js';
 
 export interface ValidateOptions {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** Prefix for every reported path (causes and unknownFields); the value is still treated as a resource root. */
   root?: string;
+  /**
+   * Causes the server found itself (ObjectMeta validation: name, generateName, finalizers...). They are listed
+   * first and, as upstream, a blocking one among them also triggers the skipped-CEL `<nil>` cause.
+   */
+  extraCauses?: StatusCause[];
+}
+
+export interface CompileOptions {
+  /** The CRD version's scale subresource, if any: adds apiextensions' replica checks. */
+  scale?: ScaleSubresource;
 }
 
 export interface CompiledSchema {
@@ -29,6 +41,7 @@ export interface CompiledSchema {
  * enum error alone) has no `<nil>` cause, goldens 14-16 and 40 do.
  */
 const blocksCel = new Set<FieldError['type']>(['Required', 'TooLong', 'TooMany', 'TypeInvalid']);
+const blockingReasons = new Set([...blocksCel].map((t) => `FieldValue${t}`));
 const celSkipped: FieldError = {
   type: 'Invalid',
   field: null,
@@ -41,9 +54,10 @@ const celSkipped: FieldError = {
  * coerce metadata to ObjectMeta), drop non-nullable nulls, default, then validate. CEL rules are not evaluated;
  * their presence only decides whether the `<nil>` cause above is added.
  */
-export function compileSchema(openAPIV3Schema: object): CompiledSchema {
+export function compileSchema(openAPIV3Schema: object, options: CompileOptions = {}): CompiledSchema {
   const schema = structuredClone(openAPIV3Schema) as SchemaNode;
   const hasCelRules = containsCelRules(schema);
+  const patterns = new Map<string, { test(s: string): boolean }>();
   return {
     validate(obj, opts) {
       const prefix = opts.root ?? '';
@@ -52,10 +66,13 @@ export function compileSchema(openAPIV3Schema: object): CompiledSchema {
       dropNonNullableNulls(value, schema);
       applyDefaults(value, schema);
       const errs: FieldError[] = [];
-      validateValue(value, schema, prefix, errs);
-      if (hasCelRules && errs.some((e) => blocksCel.has(e.type))) errs.push(celSkipped);
+      validateValue(value, schema, prefix, { errs, patterns });
+      if (options.scale) checkScale(value, options.scale, errs);
+      const extra = opts.extraCauses ?? [];
+      const blocked = errs.some((e) => blocksCel.has(e.type)) || extra.some((c) => blockingReasons.has(c.reason));
+      if (hasCelRules && blocked) errs.push(celSkipped);
       return {
-        causes: errs.map(toCause),
+        causes: [...extra, ...errs.map(toCause)],
         unknownFields: opts.fieldValidation === 'Ignore' ? [] : pruned.sort(),
         value,
       };
