@@ -1,7 +1,7 @@
 // buildServer(): the whole HTTP edge as a Fastify instance that never listens (only src/main/ listens). Feature
 // route plugins are registered under /v1: write paths relative to it (`/clusters`, not `/v1/clusters`).
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -36,7 +36,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const log = deps.log.child({ component: 'http' });
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Requests are logged once, in onResponse below, with the route template and principal.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     ajv: {

@@ -1,0 +1,134 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, withEmbeddedHub } from '../../src/config.js';
+
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
+  return [];
+};
+
+const yamlFile = (text: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bk-config-')), 'beekeeper.yaml');
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('configuration', () => {
+  it('runs embedded with no configuration at all: one local hub from the simulator, open API on loopback', () => {
+    const config = loadConfig({});
+    expect(config.hubs).toEqual([]);
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(config.stateHub).toBe('local');
+    expect(config.redis.prefix).toBe('{beekeeper}');
+    expect(config.sim).toEqual({ speed: 60, seed: 'demo' });
+    expect(Object.isFrozen(config.jobs)).toBe(true);
+    const embedded = withEmbeddedHub(config, { name: 'local', kubeconfigData: 'apiVersion: v1' });
+    expect(embedded.hubs.map((h) => h.name)).toEqual(['local']);
+  });
+
+  it('lists every bad value at once, naming the variable', () => {
+    const issues = problems({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      BEEKEEPER_CONCURRENCY: '0',
+      BEEKEEPER_HUBS: 'east=/k/east.yaml,Bad_Name=/k/x.yaml',
+      REDIS_URL: 'http://nope',
+      BEEKEEPER_API_TOKENS: 'ci=short',
+      BEEKEEPER_SIM_SEED: 'lots',
+      BEEKEEPER_STATE_HUB: 'west',
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT: "eighty" is not an integer/),
+        expect.stringMatching(/^LOG_LEVEL: "loud" must be one of/),
+        expect.stringMatching(/^BEEKEEPER_CONCURRENCY: 0 is outside 1\.\./),
+        expect.stringMatching(/^BEEKEEPER_HUBS: "Bad_Name=\/k\/x.yaml"/),
+        expect.stringMatching(/^REDIS_URL: must be a redis:\/\//),
+        expect.stringMatching(/^BEEKEEPER_API_TOKENS: token for ci must be at least 16/),
+        expect.stringMatching(/^BEEKEEPER_SIM_SEED: "lots" must be one of demo, none/),
+        expect.stringMatching(/^BEEKEEPER_STATE_HUB: "west" is not one of the configured hubs \(east\)/),
+      ]),
+    );
+    expect(issues).toHaveLength(8);
+  });
+
+  it('never echoes a secret in an error', () => {
+    const message = problems({ REDIS_URL: 'http://user:hunter2@host' }).join('\n');
+    expect(message).toContain('REDIS_URL');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('reads hubs, Redis Sentinel and tokens from the environment', () => {
+    const config = loadConfig({
+      BEEKEEPER_HUBS: 'east=/k/east.yaml#admin@east,west=in-cluster',
+      BEEKEEPER_REDIS_SENTINELS: 's1:26379,s2:26379',
+      BEEKEEPER_REDIS_SENTINEL_NAME: 'mymaster',
+      BEEKEEPER_API_TOKENS: 'ci=0123456789abcdef0123',
+      BEEKEEPER_GLOBAL_CONCURRENCY: '7',
+    });
+    expect(config.hubs).toEqual([
+      expect.objectContaining({ name: 'east', kubeconfig: '/k/east.yaml', context: 'admin@east', inCluster: false, globalConcurrency: 7 }),
+      expect.objectContaining({ name: 'west', inCluster: true }),
+    ]);
+    expect(config.stateHub).toBe('east');
+    expect(config.http.host).toBe('0.0.0.0');
+    expect(config.redis.sentinel).toEqual({ sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'mymaster' });
+    expect(config.auth.tokens).toEqual([{ name: 'ci', token: '0123456789abcdef0123' }]);
+  });
+
+  it('requires a hash tag in the key prefix with Redis Cluster, and one Redis mode only', () => {
+    expect(problems({ BEEKEEPER_REDIS_CLUSTER_NODES: 'n1:6379', BEEKEEPER_REDIS_PREFIX: 'beekeeper' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_REDIS_PREFIX: must contain a \{hash tag\}/),
+    ]);
+    expect(problems({ BEEKEEPER_REDIS_CLUSTER_NODES: 'n1:6379', REDIS_URL: 'redis://x:6379' })).toEqual([
+      expect.stringMatching(/^redis: choose one of/),
+    ]);
+  });
+
+  it('reads a YAML file, lets the environment override it, and reports unknown keys and bad entries', () => {
+    const ok = yamlFile(`
+hubs:
+  - name: east
+    kubeconfig: /k/east.yaml
+    concurrency: 3
+  - name: west
+    inCluster: true
+http: { port: 9000 }
+logLevel: debug
+`);
+    const config = loadConfig({ BEEKEEPER_CONFIG: ok, PORT: '9100' });
+    expect(config.hubs.map((h) => [h.name, h.concurrency])).toEqual([['east', 3], ['west', 20]]);
+    expect(config.http.port).toBe(9100);
+    expect(config.logLevel).toBe('debug');
+
+    const bad = yamlFile(`
+concurency: { perHub: 2 }
+hubs:
+  - name: east
+  - name: west
+    kubeconfig: /k/w.yaml
+    inCluster: true
+    qps: fast
+`);
+    const issues = problems({ BEEKEEPER_CONFIG: bad });
+    expect(issues).toEqual([
+      `concurency (${bad}): unknown key`,
+      `hubs[0] (${bad}): set exactly one of kubeconfig (a path) or inCluster: true`,
+      `hubs[1] (${bad}): set exactly one of kubeconfig (a path) or inCluster: true`,
+      `hubs[1].qps (${bad}): "fast" is not a number`,
+    ]);
+  });
+
+  it('reports an unreadable file', () => {
+    expect(problems({ BEEKEEPER_CONFIG: '/nonexistent/beekeeper.yaml' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_CONFIG: cannot read \/nonexistent\/beekeeper.yaml/),
+    ]);
+  });
+});

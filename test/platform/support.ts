@@ -1,0 +1,139 @@
+// Builders shared by the platform tests: a unique Redis prefix per file, real BullMQ queues and workers, and a
+// small in-memory HiveStore stand-in (the platform never looks inside Hive objects).
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig, type Config, type JobsConfig } from '../../src/config.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { buildServer } from '../../src/http/server.js';
+import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
+import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
+import type { JobCatalog } from '../../src/jobs/catalog.js';
+import { createLogger } from '../../src/logger.js';
+import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
+import type { HiveStore, HubStatus, JobHandler } from '../../src/services/ports.js';
+
+export const REDIS_URL = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const quietLog = createLogger({ level: 'silent' });
+
+/** Short locks so a crashed worker's job is recovered in seconds; small backoff so retries are quick. */
+export const FAST_JOBS: JobsConfig = {
+  lockDurationMs: 2000,
+  stalledIntervalMs: 1000,
+  keepCompletedSeconds: 3600,
+  keepCompletedCount: 100,
+  keepFailedSeconds: 3600,
+  keepFailedCount: 100,
+  shutdownGraceMs: 2000,
+};
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ REDIS_URL: REDIS_URL(), BEEKEEPER_REDIS_PREFIX: `{bk-test-${randomUUID().slice(0, 8)}}`, ...env });
+}
+
+export function fakeStore(hubs: HubStatus[] = [{ name: 'local', reachable: true, hiveCrdsPresent: true, counts: {}, informers: {} }]): HiveStore {
+  const no = () => {
+    throw new Error('not used by the platform tests');
+  };
+  return {
+    hubNames: () => hubs.map((h) => h.name),
+    hubStatus: async () => hubs,
+    cached: () => undefined,
+    cachedList: () => [],
+    get: no,
+    list: no,
+    create: no,
+    mergePatch: no,
+    replace: no,
+    delete: no,
+    waitFor: no,
+    onChange: () => () => undefined,
+    recordEvent: async () => undefined,
+  };
+}
+
+export interface Harness {
+  config: Config;
+  producer: RedisClient;
+  listener: RedisClient;
+  queue: BullJobQueue;
+  startWorkers(handlers: Record<string, JobHandler>): Promise<WorkerPool>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(opts: { catalog?: JobCatalog; config?: Config } = {}): Promise<Harness> {
+  const config = opts.config ?? testConfig();
+  const producer = createRedis(config.redis, 'producer');
+  const listener = createRedis(config.redis, 'worker');
+  await waitReady(producer);
+  const queue = createJobQueue({
+    producer,
+    listener,
+    prefix: config.redis.prefix,
+    hubs: ['local'],
+    defaultHub: 'local',
+    jobs: FAST_JOBS,
+    log: quietLog,
+    ...(opts.catalog ? { catalog: opts.catalog } : {}),
+  });
+  const pools: WorkerPool[] = [];
+  return {
+    config,
+    producer,
+    listener,
+    queue,
+    async startWorkers(handlers) {
+      const pool = await startWorkers({
+        connection: listener,
+        prefix: config.redis.prefix,
+        hubs: [{ name: 'local', concurrency: 4, globalConcurrency: 10 }],
+        handlers,
+        jobs: FAST_JOBS,
+        clock: systemClock,
+        log: quietLog,
+      });
+      pools.push(pool);
+      return pool;
+    },
+    async close() {
+      for (const p of pools) await p.close();
+      await queue.close();
+      // Leave nothing behind in the shared Redis.
+      const keys = await producer.keys(`${config.redis.prefix}*`);
+      if (keys.length > 0) await producer.del(...keys);
+      await closeRedis(producer);
+      await closeRedis(listener);
+    },
+  };
+}
+
+export async function buildTestServer(h: Harness, routes: FastifyPluginAsync[] = [], opts: { store?: HiveStore } = {}) {
+  return buildServer({
+    config: h.config,
+    log: quietLog,
+    queue: h.queue,
+    store: opts.store ?? fakeStore(),
+    metrics: createMetrics({ defaultMetrics: false }),
+    routes,
+    redis: h.producer,
+    queuesForBoard: h.queue.boardQueues(),
+    jobCounts: () => h.queue.counts(),
+  });
+}
+
+/** A promise with its resolve function, to hold a job handler until the test lets it go. */
+export function gate<T = void>() {
+  let open!: (v: T) => void;
+  const promise = new Promise<T>((r) => (open = r));
+  return { promise, open };
+}
+
+/** Parse a text/event-stream body into its `data:` JSON payloads. */
+export function sseEvents<T>(body: string): T[] {
+  return body
+    .split('\n\n')
+    .map((block) => block.split('\n').find((l) => l.startsWith('data: ')))
+    .filter((l): l is string => l !== undefined)
+    .map((l) => JSON.parse(l.slice(6)) as T);
+}
