@@ -1,0 +1,142 @@
+// `npm run sim`: N Hive hubs (Kubernetes API server doubles + Hive controllers) in one process, a kubeconfig
+// with one context per hub, exactly one `ready` line on stdout once they serve, and a clean stop on SIGINT/SIGTERM.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createLogger } from '../logger.js';
+import { startSimulator, type SimulatorOptions } from '../sim/simulator.js';
+import { type Durations, defaultDurations, durationNames } from '../sim/durations.js';
+import { formatGoDuration, parseGoDuration } from '../sim/hive/go-values.js';
+import { validateFaultSpec } from '../sim/apiserver/faults.js';
+
+const HELP = `Usage: npm run sim -- [options]
+
+Starts simulated OpenShift Hive hubs: Kubernetes API servers with the Hive CRDs and webhooks, driven by
+simulated Hive controllers. Prints "ready" when every hub serves; stop with Ctrl-C.
+
+Options:
+  --hubs <n>                 number of hubs (default 1); contexts are hub-1, hub-2, ...
+  --hub-names <a,b,...>      explicit hub (context) names instead of hub-1..hub-N
+  --kubeconfig-out <path>    write a kubeconfig with one context per hub (current context: the first)
+  --seed <demo|none>         demo: ClusterImageSets, namespace "demo" with pull/AWS/install-config Secrets
+                             and a ClusterPool demo-aws (size 2, runningCount 1) on every hub (default none)
+  --speed <factor>           divide every simulated duration (default 1 = real Hive timing; 60 = an install
+                             takes ~40 s; 1000 = ~2.4 s)
+  --duration <name>=<value>  override one phase before --speed, as a Go duration (10m, 90s) or milliseconds;
+                             repeatable. Names: ${durationNames.join(', ')}
+  --install-failures <n|always>
+                             make the first n provision attempts of every cluster fail (default 0); one
+                             cluster: annotation sim.hive.openshift.io/install-failures
+  --delete-protection        behave as HiveConfig deleteProtection: enabled (protected-delete on install)
+  --no-controllers           serve the APIs only, without simulated Hive controllers
+  --faults <json>            fault injection spec (latency, errors, watchDrops, conflicts), see docs/simulator.md
+  --host <addr>              listen address (default 127.0.0.1)
+  --port <n>                 first hub's port, hub i gets port+i (default 0 = random free ports)
+  --log-level <level>        fatal|error|warn|info|debug|silent (default info); logs go to stderr
+  -h, --help                 show this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+function parseDurationFlag(text: string): [keyof Durations, number] {
+  const eq = text.indexOf('=');
+  const name = text.slice(0, eq) as keyof Durations;
+  const value = text.slice(eq + 1);
+  if (eq < 0 || !durationNames.includes(name)) fail(`--duration ${text}: expected <name>=<value> with name one of ${durationNames.join(', ')}`);
+  if (/^\d+(\.\d+)?$/.test(value)) return [name, Number(value)];
+  try {
+    return [name, parseGoDuration(value)];
+  } catch {
+    return fail(`--duration ${text}: "${value}" is neither milliseconds nor a Go duration like 10m or 90s`);
+  }
+}
+
+function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: string; logLevel: string } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        hubs: { type: 'string' }, 'hub-names': { type: 'string' }, 'kubeconfig-out': { type: 'string' },
+        seed: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string', multiple: true },
+        'install-failures': { type: 'string' }, 'delete-protection': { type: 'boolean' },
+        'no-controllers': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
+        port: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const int = (flag: string, v: string | undefined, min: number) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) fail(`--${flag} must be an integer >= ${min}, got "${v}"`);
+    return n;
+  };
+  const sim: SimulatorOptions = {};
+  sim.hubs = int('hubs', values.hubs, 1);
+  if (values['hub-names']) sim.hubNames = values['hub-names'].split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.seed !== undefined) {
+    if (values.seed !== 'demo' && values.seed !== 'none') fail(`--seed must be demo or none, got "${values.seed}"`);
+    sim.seed = values.seed;
+  }
+  if (values.speed !== undefined) {
+    const speed = Number(values.speed);
+    if (!(speed > 0) || !Number.isFinite(speed)) fail(`--speed must be a positive number, got "${values.speed}"`);
+    sim.speed = speed;
+  }
+  if (values.duration) sim.durations = Object.fromEntries(values.duration.map(parseDurationFlag));
+  const failures = values['install-failures'];
+  if (failures !== undefined) sim.installFailures = failures === 'always' ? 'always' : int('install-failures', failures, 0);
+  sim.deleteProtection = values['delete-protection'] ?? false;
+  sim.controllers = !values['no-controllers'];
+  if (values.faults) {
+    try {
+      sim.faults = validateFaultSpec(JSON.parse(values.faults));
+    } catch (err) {
+      fail(`--faults: ${(err as Error).message}`);
+    }
+  }
+  sim.host = values.host;
+  sim.port = int('port', values.port, 0);
+  const logLevel = values['log-level'] ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) fail(`--log-level: unknown level "${logLevel}"`);
+  return { sim, kubeconfigOut: values['kubeconfig-out'], logLevel };
+}
+
+const { sim: options, kubeconfigOut, logLevel } = parseOptions(process.argv.slice(2));
+const log = createLogger({ level: logLevel as any, destination: process.stderr, pretty: false }).child({ component: 'sim' });
+options.log = (obj, msg) => log.info(obj, msg);
+
+let sim;
+try {
+  sim = await startSimulator(options);
+} catch (err) {
+  log.fatal({ err }, 'simulator failed to start');
+  process.exit(1);
+}
+if (kubeconfigOut) writeFileSync(kubeconfigOut, sim.kubeconfigYaml(), { mode: 0o600 });
+const d = { ...defaultDurations, ...options.durations };
+log.info({
+  hubs: sim.hubs.map((h) => ({ name: h.name, url: h.url })), kubeconfigOut, seed: options.seed ?? 'none',
+  speed: options.speed ?? 1, install: formatGoDuration(Math.round((d.imageSet + d.provisionInitializing + d.provisionRunning) / (options.speed ?? 1))),
+}, 'simulator serving');
+process.stdout.write('ready\n');
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  log.info({ signal }, 'stopping simulator');
+  await sim.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { R, createKubeClient, type KubeClient } from '../../src/sim/client/index.js';
+import { awsPool, condition, createPrerequisites, waitFor } from './sim-helpers.js';
+
+describe('simulated ClusterPool', () => {
+  let sim: Simulator;
+  let client: KubeClient;
+  beforeAll(async () => {
+    sim = await startSimulator({ speed: 2000 });
+    client = createKubeClient({ server: sim.hubs[0]!.url, token: sim.hubs[0]!.token });
+    await createPrerequisites(client, 'pools');
+  });
+  afterAll(() => sim?.close());
+
+  it('fills a pool of 3 with clusters named and labelled as Hive does, one kept running', async () => {
+    await client.create(R.clusterPool, awsPool('pools', 'team', { size: 3, runningCount: 1 }));
+    const pool = await waitFor(client, R.clusterPool, 'pools', 'team',
+      (p) => p?.status?.size === 3 && p.status.ready === 1 && p.status.standby === 2);
+    expect(condition(pool, 'MissingDependencies')).toMatchObject({ status: 'False', reason: 'Verified' });
+    expect(condition(pool, 'AllClustersCurrent')).toMatchObject({ status: 'True', reason: 'ClusterDeploymentsCurrent' });
+    expect(pool!.metadata.finalizers).toContain('hive.openshift.io/clusters');
+
+    const cds = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' })).items;
+    expect(cds).toHaveLength(3);
+    for (const cd of cds) {
+      expect(cd.metadata.name).toMatch(/^team-[a-z0-9]{5}$/);
+      expect(cd.metadata.namespace).toBe(cd.metadata.name);
+      expect(cd.spec.clusterName).toBe(cd.metadata.name);
+      expect(cd.metadata.labels['hive.openshift.io/clusterpool-namespace']).toBe('pools');
+      expect(cd.metadata.annotations['hive.openshift.io/cluster-pool-spec-hash']).toMatch(/^[0-9a-f]{8}$/);
+      expect(cd.spec.clusterPoolRef).toEqual({ namespace: 'pools', poolName: 'team' });
+      const ns = await client.get(R.namespace, undefined, cd.metadata.name);
+      expect(ns.metadata.labels['hive.openshift.io/cluster-pool-name']).toBe('team');
+      const secrets = (await client.list(R.secret, cd.metadata.namespace)).items.map((s) => s.metadata.name);
+      expect(secrets).toEqual(expect.arrayContaining([`${cd.metadata.name}-install-config`, `${cd.metadata.name}-pull-secret`,
+        `${cd.metadata.name}-aws-creds`, `${cd.metadata.name}-metadata-json`]));
+      expect(await client.get(R.machinePool, cd.metadata.namespace, `${cd.metadata.name}-worker`)).toBeTruthy();
+    }
+    // runningCount 1: the oldest is told to run, the other two to hibernate.
+    const desired = cds.map((cd) => cd.spec.powerState).sort();
+    expect(desired).toEqual(['Hibernating', 'Hibernating', 'Running']);
+    expect(cds.filter((cd) => cd.status.powerState === 'Running')).toHaveLength(1);
+  });
+
+  it('reports missing dependencies and creates nothing until they exist', async () => {
+    await client.create(R.clusterPool, awsPool('pools', 'broken', { size: 1, imageSetRef: { name: 'no-such-imageset' } }));
+    const pool = await waitFor(client, R.clusterPool, 'pools', 'broken', (p) => condition(p, 'MissingDependencies')?.status === 'True');
+    expect(condition(pool, 'MissingDependencies')).toMatchObject({ reason: 'Missing' });
+    expect(condition(pool, 'MissingDependencies')!.message).toContain('no-such-imageset');
+    const cds = await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=broken' });
+    expect(cds.items).toHaveLength(0);
+  });
+
+  it('shrinks when size drops, and deletes all unclaimed clusters before releasing a deleted pool', async () => {
+    await client.mergePatch(R.clusterPool, 'pools', 'team', { spec: { size: 1 } });
+    await waitFor(client, R.clusterPool, 'pools', 'team', (p) => p?.status?.size === 1);
+    await client.delete(R.clusterPool, 'pools', 'team');
+    await waitFor(client, R.clusterPool, 'pools', 'team', (p) => p === undefined);
+    const left = await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' });
+    expect(left.items).toHaveLength(0);
+  });
+});
