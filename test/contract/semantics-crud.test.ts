@@ -1,0 +1,103 @@
+// CRUD semantics through @kubernetes/client-node, against the double (upstream and project CRDs) and, when
+// KUBE_CONTRACT_KUBECONFIG is set, against a real API server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { startTarget, targetNames, type Target } from './support/target.js';
+import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
+
+describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
+  let t: Target;
+  let api: ReturnType<typeof customObjects>;
+  let g: typeof HIVE & { namespace: string };
+  beforeAll(async () => {
+    t = await startTarget(targetName);
+    api = customObjects(t.kc);
+    g = { ...HIVE, namespace: t.namespace };
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('creates with server-set metadata and reads it back', async () => {
+    const created: any = await api.createNamespacedCustomObject({ ...g, body: cd('alpha', t.namespace, { labels: { env: 'prod' } }) });
+    expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata.generation).toBe(1);
+    expect(Number(created.metadata.resourceVersion)).toBeGreaterThan(0);
+    expect(created.metadata.managedFields[0].operation).toBe('Update');
+    const got: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    expect(got).toEqual(created);
+  });
+
+  it('answers AlreadyExists, NotFound and Conflict as Status objects', async () => {
+    const dup = await failure(api.createNamespacedCustomObject({ ...g, body: cd('alpha', t.namespace) }));
+    expect([dup.code, dup.status.reason]).toEqual([409, 'AlreadyExists']);
+    const missing = await failure(api.getNamespacedCustomObject({ ...g, name: 'nope' }));
+    expect([missing.code, missing.status.reason, missing.status.details.kind]).toEqual([404, 'NotFound', 'clusterdeployments']);
+    const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { touched: 'yes' } } } }, mergePatch);
+    const stale = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body: current }));
+    expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
+  });
+
+  it('bumps generation for spec changes only', async () => {
+    const before: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    const labelled: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { more: 'x' } } } }, mergePatch);
+    expect(labelled.metadata.generation).toBe(before.metadata.generation);
+    const hibernating: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { spec: { powerState: 'Hibernating' } } }, mergePatch);
+    expect(hibernating.metadata.generation).toBe(before.metadata.generation + 1);
+    const status: any = await api.patchNamespacedCustomObjectStatus({ ...g, name: 'alpha', body: { status: { powerState: 'Hibernating' } } }, mergePatch);
+    expect(status.status.powerState).toBe('Hibernating');
+    expect(status.metadata.generation).toBe(hibernating.metadata.generation);
+    const ignored: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { status: { powerState: 'Running' } } }, mergePatch);
+    expect(ignored.status.powerState).toBe('Hibernating');
+  });
+
+  it('applies JSON patches and rejects an invalid enum value with field causes', async () => {
+    const patched: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: [{ op: 'replace', path: '/spec/powerState', value: 'Running' }] });
+    expect(patched.spec.powerState).toBe('Running');
+    const bad = await failure(api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { spec: { powerState: 'Bogus' } } }, mergePatch));
+    expect(bad.code).toBe(422);
+    expect(bad.status.details.causes[0]).toMatchObject({ reason: 'FieldValueNotSupported', field: 'spec.powerState' });
+  });
+
+  it('filters by label and field selectors', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('beta', t.namespace, { labels: { env: 'dev' } }) });
+    await api.createNamespacedCustomObject({ ...g, body: cd('gamma', t.namespace) });
+    const names = async (opts: { labelSelector?: string; fieldSelector?: string }) =>
+      ((await api.listNamespacedCustomObject({ ...g, ...opts })) as any).items.map((i: any) => i.metadata.name);
+    expect(await names({ labelSelector: 'env=prod' })).toEqual(['alpha']);
+    expect(await names({ labelSelector: 'env!=prod' })).toEqual(['beta', 'gamma']);
+    expect(await names({ labelSelector: 'env in (prod,dev)' })).toEqual(['alpha', 'beta']);
+    expect(await names({ labelSelector: '!env' })).toEqual(['gamma']);
+    expect(await names({ fieldSelector: 'metadata.name=beta' })).toEqual(['beta']);
+    const unsupported = await failure(api.listNamespacedCustomObject({ ...g, fieldSelector: 'spec.clusterName=beta' }));
+    expect([unsupported.code, unsupported.status.message]).toEqual([400, 'field label not supported: spec.clusterName']);
+  });
+
+  it('pages with limit and continue', async () => {
+    const seen: string[] = [];
+    let token: string | undefined;
+    let first: any;
+    do {
+      const page: any = await api.listNamespacedCustomObject({ ...g, limit: 2, _continue: token });
+      first ??= page;
+      seen.push(...page.items.map((i: any) => i.metadata.name));
+      token = page.metadata.continue || undefined;
+    } while (token);
+    expect(seen).toEqual(['alpha', 'beta', 'gamma']);
+    expect(first.metadata.remainingItemCount).toBe(1);
+  });
+
+  it('serves core kinds: Secrets with stringData, ConfigMaps', async () => {
+    const core = t.kc.makeApiClient(CoreV1Api);
+    const secret = await core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 's1' }, stringData: { password: 'hunter2' } } });
+    expect(secret.data?.password).toBe(Buffer.from('hunter2').toString('base64'));
+    expect(secret.type).toBe('Opaque');
+    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'c1' }, data: { a: '1' } } });
+    const list = await core.listNamespacedConfigMap({ namespace: t.namespace });
+    expect(list.items.map((c) => c.metadata?.name)).toContain('c1');
+  });
+
+  it('rejects creates in a missing namespace', async () => {
+    const err = await failure(api.createNamespacedCustomObject({ ...g, namespace: 'no-such-ns-here', body: cd('x', 'no-such-ns-here') }));
+    expect([err.code, err.status.message]).toEqual([404, 'namespaces "no-such-ns-here" not found']);
+  });
+});

@@ -1,0 +1,83 @@
+// Deletion semantics through client-node: finalizers, propagation policies and the garbage collector, namespace
+// termination cascading to its contents.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { startTarget, targetNames, type Target } from './support/target.js';
+import { HIVE, cd, customObjects, eventually, failure, isNotFound, mergePatch } from './support/k8s.js';
+
+describe.each(targetNames())('lifecycle semantics on %s', (targetName) => {
+  let t: Target;
+  let api: ReturnType<typeof customObjects>;
+  let core: CoreV1Api;
+  let g: typeof HIVE & { namespace: string };
+  beforeAll(async () => {
+    t = await startTarget(targetName);
+    api = customObjects(t.kc);
+    core = t.kc.makeApiClient(CoreV1Api);
+    g = { ...HIVE, namespace: t.namespace };
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('a finalizer defers deletion until it is removed, and no new finalizer may join meanwhile', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('fin', t.namespace, { finalizers: ['example.com/hold'] }) });
+    const deleting: any = await api.deleteNamespacedCustomObject({ ...g, name: 'fin' });
+    expect(deleting.metadata.deletionTimestamp).toBeTruthy();
+    expect(deleting.metadata.generation).toBe(2);
+    const added = await failure(api.patchNamespacedCustomObject({ ...g, name: 'fin', body: { metadata: { finalizers: ['example.com/hold', 'example.com/late'] } } }, mergePatch));
+    expect([added.code, added.status.details.causes[0].reason]).toEqual([422, 'FieldValueForbidden']);
+    await api.patchNamespacedCustomObject({ ...g, name: 'fin', body: { metadata: { finalizers: null } } }, mergePatch);
+    expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'fin' }))).toBe(true);
+  });
+
+  it('a delete precondition on uid or resourceVersion must match', async () => {
+    const obj: any = await api.createNamespacedCustomObject({ ...g, body: cd('pre', t.namespace) });
+    const wrongUid = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'pre', body: { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } } }));
+    expect([wrongUid.code, wrongUid.status.reason]).toEqual([409, 'Conflict']);
+    const ok: any = await api.deleteNamespacedCustomObject({ ...g, name: 'pre', body: { preconditions: { uid: obj.metadata.uid } } });
+    expect(ok).toMatchObject({ kind: 'Status', status: 'Success' });
+  });
+
+  it('garbage-collects dependents of a deleted owner, and orphans them when asked', async () => {
+    const owner: any = await api.createNamespacedCustomObject({ ...g, body: cd('owner', t.namespace) });
+    const ref = { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: 'owner', uid: owner.metadata.uid, blockOwnerDeletion: true };
+    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'dep', ownerReferences: [ref] } } });
+    await api.deleteNamespacedCustomObject({ ...g, name: 'owner', propagationPolicy: 'Background' });
+    await eventually(() => isNotFound(core.readNamespacedConfigMap({ namespace: t.namespace, name: 'dep' })));
+
+    const owner2: any = await api.createNamespacedCustomObject({ ...g, body: cd('owner2', t.namespace) });
+    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'dep2', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata.uid }] } } });
+    await api.deleteNamespacedCustomObject({ ...g, name: 'owner2', propagationPolicy: 'Orphan' });
+    await eventually(() => isNotFound(api.getNamespacedCustomObject({ ...g, name: 'owner2' })));
+    const orphan = await eventually(async () => {
+      const cm = await core.readNamespacedConfigMap({ namespace: t.namespace, name: 'dep2' });
+      return cm.metadata?.ownerReferences ? undefined : cm;
+    });
+    expect(orphan.metadata?.name).toBe('dep2');
+  });
+
+  it('foreground deletion keeps the owner until its dependents are gone', async () => {
+    const owner: any = await api.createNamespacedCustomObject({ ...g, body: cd('fg', t.namespace) });
+    const ref = { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: 'fg', uid: owner.metadata.uid, blockOwnerDeletion: true };
+    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'fg-dep', ownerReferences: [ref] } } });
+    const deleting: any = await api.deleteNamespacedCustomObject({ ...g, name: 'fg', propagationPolicy: 'Foreground' });
+    expect(deleting.metadata.finalizers).toContain('foregroundDeletion');
+    await eventually(() => isNotFound(core.readNamespacedConfigMap({ namespace: t.namespace, name: 'fg-dep' })));
+    await eventually(() => isNotFound(api.getNamespacedCustomObject({ ...g, name: 'fg' })));
+  });
+
+  it('deleting a namespace terminates it, refuses new content and removes everything in it', async () => {
+    const ns = `${t.namespace}-term`;
+    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('inside', ns) });
+    await api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('held', ns, { finalizers: ['example.com/hold'] }) });
+    const terminating = await core.deleteNamespace({ name: ns });
+    expect((terminating as any).status?.phase).toBe('Terminating');
+    const refused = await failure(api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('late', ns) }));
+    expect([refused.code, refused.status.details.causes[0].reason]).toEqual([403, 'NamespaceTerminating']);
+    await eventually(() => isNotFound(api.getNamespacedCustomObject({ ...g, namespace: ns, name: 'inside' })));
+    const conditions = await eventually(async () => (await core.readNamespace({ name: ns })).status?.conditions);
+    expect(conditions.find((c) => c.type === 'NamespaceFinalizersRemaining')?.status).toBe('True');
+    await api.patchNamespacedCustomObject({ ...g, namespace: ns, name: 'held', body: { metadata: { finalizers: null } } }, mergePatch);
+    await eventually(() => isNotFound(core.readNamespace({ name: ns })), 30_000);
+  });
+});
