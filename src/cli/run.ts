@@ -1,0 +1,95 @@
+// `beekeeper <command> …`: global flags, dispatch, and the exit code contract for CI scripts:
+// 0 ok, 1 failure, 2 usage, 3 timed out waiting.
+import { UsageError } from './args.js';
+import { ApiError, createClient } from './client.js';
+import * as commands from './commands.js';
+import { EXIT, type CliContext } from './context.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
+
+export const USAGE = `beekeeper: ephemeral OpenShift clusters from Hive pools, for CI
+
+usage: beekeeper <command> [flags]
+
+  claim      --pool P | --selector key=value[,key=value]…   claim a cluster
+             [--lifetime 2h] [--wait 45m] [--kubeconfig-out FILE] [--heartbeat-timeout 10m]
+             [--name N] [--subject User:alice|Group:g|ServiceAccount:sa:ns] [--keep-on-timeout]
+             selector keys: hub platform region version architecture owner team, others are pool labels
+  status     CLAIM [--wait 10m]                 where the claim stands and why
+  heartbeat  CLAIM [--every 60s] [--once]       keep a claim alive until killed
+  extend     CLAIM --by 1h | --lifetime 6h      extend the lifetime (refused beyond the maximum)
+  release    CLAIM [--wait 30m]                 release now; deprovision continues as a job
+  kubeconfig CLAIM [--out FILE]                 the claimed cluster's kubeconfig
+  hibernate  CLUSTER [--wait 30m]               hibernate a cluster
+  resume     CLUSTER [--wait 30m]               resume a cluster
+
+  CLAIM and CLUSTER are hub/namespace/name.
+global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
+exit codes: 0 ok, 1 failure, 2 usage, 3 timed out waiting`;
+
+const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<number>> = {
+  claim: commands.claim,
+  status: commands.status,
+  heartbeat: commands.heartbeat,
+  extend: commands.extend,
+  release: commands.release,
+  kubeconfig: commands.kubeconfig,
+  hibernate: commands.power('hibernate'),
+  resume: commands.power('resume'),
+};
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out(text: string): void;
+  err(text: string): void;
+  writeSecretFile(path: string, text: string): Promise<void>;
+  signal: AbortSignal;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+/** Pulls the global flags out wherever they appear, so `beekeeper --json claim …` and `claim … --json` both work. */
+function globals(argv: string[]) {
+  const rest: string[] = [];
+  const g: { url?: string; token?: string; json: boolean; help: boolean } = { json: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--json') g.json = true;
+    else if (flag === '--help' || flag === '-h') g.help = true;
+    else if (flag === '--url' || flag === '--token') {
+      const value = inline ?? argv[++i];
+      if (!value) throw new UsageError(`${flag} needs a value`);
+      g[flag === '--url' ? 'url' : 'token'] = value;
+    } else rest.push(a);
+  }
+  return { g, rest };
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { g, rest } = globals(argv);
+    const [name, ...args] = rest;
+    if (g.help || name === 'help') {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    if (!name) throw new UsageError('name a command');
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command "${name}"`);
+    const client = createClient({ url: g.url ?? io.env.BEEKEEPER_URL ?? DEFAULT_URL, token: g.token ?? io.env.BEEKEEPER_TOKEN, fetch: io.fetch });
+    return await command({ client, json: g.json, out: io.out, err: io.err, writeSecretFile: io.writeSecretFile, signal: io.signal, now: io.now ?? Date.now }, args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`beekeeper: ${err.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    if (err instanceof ApiError) {
+      io.err(`beekeeper: ${err.message}`);
+      for (const f of err.problem?.errors ?? []) io.err(`  ${f.field}: ${f.reason}`);
+      return EXIT.failure;
+    }
+    io.err(`beekeeper: ${(err as Error).message}`);
+    return EXIT.failure;
+  }
+}
