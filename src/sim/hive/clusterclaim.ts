@@ -48,6 +48,8 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
     return;
   }
 
+  // RBAC first, so a claimant who sees ClusterClaimed can already read the cluster's Secrets.
+  await ensureRbac(ctx, claim, cd);
   status.conditions = setCondition(status.conditions, 'Pending', 'False', 'ClusterClaimed', 'Cluster claimed', now);
   status.conditions = isDeleting(cd) || isMarkedForRemoval(cd)
     ? setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleting', 'Assigned cluster is being deleted', now)
@@ -59,8 +61,6 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
   if (lifetime !== undefined) status.lifetime = formatGoDuration(lifetime);
   else delete status.lifetime;
   if (await writeStatus(ctx, R.clusterClaim, claim, status)) return;
-
-  await ensureRbac(ctx, claim, cd);
 
   if (lifetime === undefined) return;
   // The clock starts when Pending turned False (claimed), not when the cluster became Running.

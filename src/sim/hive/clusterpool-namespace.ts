@@ -3,6 +3,8 @@ import { type HiveContext, L, created, isDeleting } from './context.js';
 import { isMarkedForRemoval } from './pool-collection.js';
 import { ensureDeleted } from './writes.js';
 
+const MIN_AGE_FLOOR_MS = 10_000;
+
 /**
  * pkg/controller/clusterpoolnamespace: a namespace labelled cluster-pool-name is deleted once it holds no CDs and
  * is at least 5 minutes old; while its pool is gone it also deletes CDs marked remove-cluster-from-pool.
@@ -22,7 +24,10 @@ export async function reconcilePoolNamespace(ctx: HiveContext, key: string): Pro
     }
     return; // a CD event requeues us
   }
-  const left = created(ns) + ctx.durations.poolNamespaceMinAge - ctx.clock.now();
+  // The minimum age is what keeps a namespace alive while the pool fills it, so however fast the simulation
+  // runs it never drops below the few seconds the pool needs to create the CD.
+  const minAge = Math.max(ctx.durations.poolNamespaceMinAge, MIN_AGE_FLOOR_MS);
+  const left = created(ns) + minAge - ctx.clock.now();
   if (left > 0) return { requeueAfter: left };
   ctx.log({ hub: ctx.hub, namespace: key }, 'deleting empty pool namespace');
   await ensureDeleted(ctx, R.namespace, undefined, key);
