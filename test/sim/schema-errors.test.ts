@@ -14,6 +14,9 @@ const specSchema = {
     hibernateAfter: { type: 'string', pattern: DURATION },
     name: { type: 'string', minLength: 2, maxLength: 5 },
     when: { type: 'string', format: 'date-time' },
+    blob: { type: 'string', format: 'byte' },
+    timeout: { type: 'string', format: 'duration' },
+    count: { type: 'integer', format: 'int32' },
     port: { 'x-kubernetes-int-or-string': true },
     tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 2 },
     uniq: { type: 'array', items: { type: 'string' }, uniqueItems: true },
@@ -67,6 +70,14 @@ describe('schema engine: error causes match kube-apiserver 1.26', () => {
       { reason: 'FieldValueInvalid', message: `Invalid value: "1d": spec.hibernateAfter in body should match '${DURATION}'`, field: 'spec.hibernateAfter' },
       { reason: 'FieldValueInvalid', message: 'Invalid value: "a": spec.name in body should be at least 2 chars long', field: 'spec.name' },
       { reason: 'FieldValueTypeInvalid', message: 'Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"', field: 'spec.when' },
+    ]);
+  });
+
+  it('formats: known ones are checked (byte, duration), int32/int64 are not', () => {
+    expect(causesOf({ ...ok, blob: 'eyJhIjoxfQ==', timeout: '1m30s', count: 2 ** 40, when: '2026-01-02T03:04:05Z' })).toEqual([]);
+    expect(causesOf({ ...ok, blob: '{x}', timeout: '5' })).toEqual([
+      { reason: 'FieldValueTypeInvalid', message: 'Invalid value: "{x}": spec.blob in body must be of type byte: "{x}"', field: 'spec.blob' },
+      { reason: 'FieldValueTypeInvalid', message: 'Invalid value: "5": spec.timeout in body must be of type duration: "5"', field: 'spec.timeout' },
     ]);
   });
 
