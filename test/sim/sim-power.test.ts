@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { R, createKubeClient, type KubeClient } from '../../src/sim/client/index.js';
+import { awsClusterDeployment, condition, createPrerequisites, recordChanges, waitFor } from './sim-helpers.js';
+
+const RESUME = ['StartingMachines', 'WaitingForMachines', 'WaitingForNodes', 'PausingForClusterOperatorsToSettle',
+  'WaitingForClusterOperators', 'Running'];
+
+describe('simulated hibernation controller', () => {
+  let sim: Simulator;
+  let client: KubeClient;
+  beforeAll(async () => {
+    sim = await startSimulator({ speed: 2000 });
+    client = createKubeClient({ server: sim.hubs[0]!.url, token: sim.hubs[0]!.token });
+    await createPrerequisites(client, 'power');
+  });
+  afterAll(() => sim?.close());
+
+  it('passes through every upstream power state, in order, after install, on hibernate and on resume', async () => {
+    const states = recordChanges(client, R.clusterDeployment, 'power', 'c1', (cd) => cd.status?.powerState);
+    await client.create(R.clusterDeployment, awsClusterDeployment('power', 'c1'));
+    let cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'True', reason: 'Running' });
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'False', reason: 'ResumingOrRunning' });
+    // Hibernation waits for the first SyncSet apply.
+    await waitFor(client, R.clusterSync, 'power', 'c1', (s) => Boolean(s?.status?.firstSuccessTime));
+
+    await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Hibernating' } });
+    cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Hibernating');
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'True', reason: 'Hibernating' });
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'False', reason: 'StoppingOrHibernating' });
+
+    await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Running' } });
+    await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
+    states.stop();
+    expect(states.seen).toEqual([...RESUME, 'Stopping', 'WaitingForMachinesToStop', 'Hibernating', ...RESUME]);
+  });
+
+  it('skips the ClusterOperator steps when resume-skips-cluster-operators is set', async () => {
+    const states = recordChanges(client, R.clusterDeployment, 'power', 'c2', (cd) => cd.status?.powerState);
+    await client.create(R.clusterDeployment, awsClusterDeployment('power', 'c2', {
+      labels: { 'hive.openshift.io/resume-skips-cluster-operators': 'true' },
+    }));
+    await waitFor(client, R.clusterDeployment, 'power', 'c2', (o) => o?.status?.powerState === 'Running');
+    states.stop();
+    expect(states.seen).toEqual(['StartingMachines', 'WaitingForMachines', 'WaitingForNodes', 'Running']);
+  });
+
+  it('reports Unsupported and assumes running on a platform without a power actuator', async () => {
+    await client.create(R.secret, { metadata: { name: 'os-creds', namespace: 'power' }, data: { 'clouds.yaml': 'eA==' } });
+    const cd = awsClusterDeployment('power', 'os1', { spec: { powerState: 'Hibernating' } });
+    cd.spec.platform = { openstack: { cloud: 'openstack', credentialsSecretRef: { name: 'os-creds' } } };
+    await client.create(R.clusterDeployment, cd);
+    const got = await waitFor(client, R.clusterDeployment, 'power', 'os1', (o) => condition(o, 'Hibernating')?.reason === 'Unsupported');
+    expect(got!.status.powerState).toBe('Running');
+    expect(condition(got, 'Hibernating')).toMatchObject({ status: 'False', message: 'Unsupported platform: no actuator to handle it' });
+    expect(condition(got, 'Ready')).toMatchObject({ status: 'True', reason: 'Running', message: 'No power state actuator -- assuming running' });
+    expect(got!.metadata.labels['hive.openshift.io/cluster-platform']).toBe('openstack');
+    expect(got!.metadata.labels['hive.openshift.io/cluster-region']).toBe('unknown');
+  });
+
+  it('freezes with powerstate-pause: Unknown / PowerStatePaused', async () => {
+    await client.mergePatch(R.clusterDeployment, 'power', 'c2', {
+      metadata: { annotations: { 'hive.openshift.io/powerstate-pause': 'true' } }, spec: { powerState: 'Hibernating' },
+    });
+    const cd = await waitFor(client, R.clusterDeployment, 'power', 'c2', (o) => o?.status?.powerState === 'Unknown');
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'Unknown', reason: 'PowerStatePaused' });
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'PowerStatePaused' });
+  });
+
+  it('hibernates by itself once hibernateAfter has passed since the cluster became ready', async () => {
+    const states = recordChanges(client, R.clusterDeployment, 'power', 'c3', (cd) => cd.spec?.powerState ?? '');
+    await client.create(R.clusterDeployment, awsClusterDeployment('power', 'c3', { spec: { hibernateAfter: '1s' } }));
+    const cd = await waitFor(client, R.clusterDeployment, 'power', 'c3', (o) => o?.status?.powerState === 'Hibernating');
+    states.stop();
+    expect(cd!.spec.powerState).toBe('Hibernating');
+    expect(states.seen).toEqual(['', 'Hibernating']);
+  });
+});
