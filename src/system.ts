@@ -17,6 +17,11 @@ import { createKubeGateway } from './kube/gateway.js';
 import { createClusterService, clusterJobHandlers } from './services/clusters/index.js';
 import { clusterRoutes } from './http/routes/clusters.js';
 import { hubRoutes } from './http/routes/hubs.js';
+import { createClaimService, claimJobHandlers, startClaimReaper } from './services/claims/claim-service.js';
+import { createPoolService, poolJobHandlers } from './services/pools/pool-service.js';
+import { claimRoutes } from './http/routes/claims.js';
+import { poolRoutes } from './http/routes/pools.js';
+import { createPoolClaimMetrics } from './http/routes/pool-claim-metrics.js';
 
 export type Role = 'api' | 'worker' | 'scheduler';
 export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
@@ -36,6 +41,8 @@ export interface Feature {
   handlers?: Record<string, JobHandler>;
   /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
   tick?: (ticker: Ticker) => void;
+  /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
+  background?: () => { close(): void | Promise<void> };
 }
 
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
@@ -45,6 +52,18 @@ const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
       handlers: clusterJobHandlers({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), config: {} }),
+    };
+  },
+  (deps) => {
+    const log = deps.log.child({ component: 'claims' });
+    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
+    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
+    const claims = createClaimService({ ...base, onClaimWait: metrics.observeWait });
+    metrics.setPendingSource(() => claims.pendingByPool());
+    return {
+      routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
+      handlers: { ...poolJobHandlers(base), ...claimJobHandlers(base) },
+      background: () => startClaimReaper(base),
     };
   },
 ];
@@ -155,6 +174,10 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       const ticker = createTicker({ queue, log: log.child({ component: 'scheduler' }) });
       for (const f of features) f.tick?.(ticker);
       closers.push(['timers', () => ticker.close()]);
+      for (const f of features) {
+        const watcher = f.background?.();
+        if (watcher) closers.push(['watchers', async () => watcher.close()]);
+      }
     }
 
     let app: FastifyInstance | undefined;

@@ -12,6 +12,7 @@ import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-re
 import type { ClaimRequest } from './claim-request.js';
 import { buildClaimView, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
+import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
 
 /** Beekeeper's own cap on claims, on top of each pool's claimLifetime (Hive has no global one). */
@@ -73,21 +74,29 @@ export function createClaimService(deps: ClaimServiceDeps) {
 export type ClaimService = ReturnType<typeof createClaimService>;
 
 /** Job handlers of the claims feature, for the worker's dispatch table. */
-export function claimJobHandlers(deps: { store: HiveStore }): Record<string, JobHandler> {
-  return { [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps) };
+export function claimJobHandlers(deps: ClaimServiceDeps): Record<string, JobHandler> {
+  const claimDeps = { ...deps, history: NO_HISTORY, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+  return {
+    [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps),
+    [HEARTBEAT_EXPIRED_JOB]: heartbeatExpiredHandler({
+      ...deps,
+      release: (ref, why) => releaseClaim(claimDeps, ref, { actor: 'beekeeper-heartbeat', why }),
+    }),
+  };
 }
 
+const NO_HISTORY = { recentWaits: () => [], close: () => undefined };
+
 /**
- * The heartbeat reaper, for the process that runs background work (worker or all-in-one). Releasing goes through
- * the same path as DELETE, so it is recorded and followed by a job the same way.
+ * The heartbeat reaper, for the scheduler role: its timers only enqueue, with a job id per claim and deadline so
+ * every replica's report collapses into one job; the job re-checks the Lease before releasing.
  */
-export function startClaimReaper(deps: ClaimServiceDeps) {
-  const history = { recentWaits: () => [], close: () => undefined };
-  const claimDeps = { ...deps, history, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+export function startClaimReaper(deps: Pick<ClaimServiceDeps, 'store' | 'clock' | 'log' | 'queue'>) {
   return startHeartbeatReaper({
     store: deps.store,
     clock: deps.clock,
     log: deps.log,
-    release: (ref, why) => releaseClaim(claimDeps, ref, { actor: 'beekeeper-heartbeat-reaper', why }),
+    onExpired: (ref, deadlineMs, why) =>
+      deps.queue.enqueue(HEARTBEAT_EXPIRED_JOB, { ...ref, why }, { target: { kind: 'ClusterClaim', ...ref }, jobId: `claim-heartbeat-${ref.hub}-${ref.namespace}-${ref.name}-${deadlineMs}` }),
   });
 }

@@ -1,6 +1,7 @@
-// Releases claims whose holder stopped heartbeating. Driven by claim events (a claim with a heartbeat timeout
+// Notices claims whose holder stopped heartbeating. Driven by claim events (a claim with a heartbeat timeout
 // appears) and one clock timer per claim at its Lease deadline; when a timer fires the Lease is read live, and a
-// renewal in the meantime (from any replica) just moves the timer. No polling loop.
+// renewal in the meantime (from any replica) just moves the timer. No polling loop. It runs with the timers
+// (scheduler role) and only reports: the release itself is a job (`onExpired` enqueues it).
 import { leaseExpiresAt } from '../../hive/claims/heartbeat.js';
 import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
@@ -13,7 +14,8 @@ export interface ReaperDeps {
   store: HiveStore;
   clock: Clock;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
-  release(ref: ClaimRef, why: string): Promise<unknown>;
+  /** The deadline passed without a heartbeat. Must be idempotent: every scheduler replica reports it. */
+  onExpired(ref: ClaimRef, deadlineMs: number, why: string): Promise<unknown>;
 }
 
 const RETRY_MS = 30_000;
@@ -46,9 +48,9 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
       const deadline = (lease && leaseExpiresAt(lease)) ?? Date.parse(claim.metadata.creationTimestamp ?? '') + timeoutMs;
       if (deps.clock.now() < deadline) return arm(ref, deadline);
       const why = `no heartbeat for ${claim.metadata.annotations![HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
-      deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'releasing claim: heartbeat timeout');
+      deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'heartbeat timeout: releasing the claim');
       timers.delete(id);
-      await deps.release(ref, why);
+      await deps.onExpired(ref, deadline, why);
     } catch (err) {
       deps.log.warn({ claim: id, err: (err as Error).message }, 'heartbeat check failed; retrying');
       if (!closed) arm(ref, deps.clock.now() + RETRY_MS);
