@@ -27,7 +27,11 @@ export interface CompileOptions {
 }
 
 export interface CompiledSchema {
-  /** Prunes unknown fields, applies defaults, validates. `value` is the pruned+defaulted copy. */
+  /**
+   * Prunes unknown fields, applies defaults, validates. `value` is the pruned+defaulted copy (the input is never
+   * mutated; do not store `value` when there are causes). `unknownFields` are the pruned paths, sorted, for the
+   * Warning headers or the Strict 400; empty with fieldValidation Ignore (pruning still happens).
+   */
   validate(obj: unknown, opts: ValidateOptions): {
     causes: StatusCause[];
     unknownFields: string[];
