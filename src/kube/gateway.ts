@@ -113,12 +113,13 @@ export async function createKubeGateway({
       return out;
     },
 
-    get: (kind, ref) => getObject(hubOf(ref.hub), kind, ref),
-    list: (kind, hub, opts) => listObjects(hubOf(hub), kind, opts),
-    create: (kind, hub, obj, opts) => createObject(hubOf(hub), kind, obj, opts),
-    mergePatch: (kind, ref, patch, opts) => mergePatchObject(hubOf(ref.hub), kind, ref, patch, opts),
-    replace: (kind, ref, obj) => replaceObject(hubOf(ref.hub), kind, ref, obj),
-    delete: (kind, ref, opts) => deleteObject(hubOf(ref.hub), kind, ref, opts),
+    // async, so an unknown hub rejects like any other failure instead of throwing synchronously
+    get: async (kind, ref) => getObject(hubOf(ref.hub), kind, ref),
+    list: async (kind, hub, opts) => listObjects(hubOf(hub), kind, opts),
+    create: async (kind, hub, obj, opts) => createObject(hubOf(hub), kind, obj, opts),
+    mergePatch: async (kind, ref, patch, opts) => mergePatchObject(hubOf(ref.hub), kind, ref, patch, opts),
+    replace: async (kind, ref, obj) => replaceObject(hubOf(ref.hub), kind, ref, obj),
+    delete: async (kind, ref, opts) => deleteObject(hubOf(ref.hub), kind, ref, opts),
 
     waitFor<T extends KubeObject, R>(
       kind: CachedKind,
@@ -126,7 +127,7 @@ export async function createKubeGateway({
       test: (obj: T | undefined) => R | undefined,
       opts: { timeoutMs: number; signal?: AbortSignal },
     ): Promise<R> {
-      hubOf(ref.hub);
+      if (!hubs.has(ref.hub)) return Promise.reject(new NotFound(`hub "${ref.hub}" is not configured`));
       return waiters.waitFor(kind, ref, () => cached(kind, ref), test as (obj: KubeObject | undefined) => R | undefined, opts);
     },
 
