@@ -16,6 +16,8 @@ ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY src ./src
+# Beekeeper's own CRDs: the embedded demo installs them into the simulated hub.
+COPY deploy/crds ./deploy/crds
 USER node
 EXPOSE 8080
 # tini forwards SIGTERM so that the graceful shutdown (finish or hand back active jobs) runs.

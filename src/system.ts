@@ -14,7 +14,9 @@ import { bootstrapRedis } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import type { HiveStore, JobHandler } from './services/ports.js';
 import { createKubeGateway } from './kube/gateway.js';
-import { createClusterService, clusterJobHandlers } from './services/clusters/index.js';
+import { prepareEmbeddedHub } from './system/embedded-hub.js';
+import { createClusterService } from './services/clusters/cluster-service.js';
+import { clusterJobHandlers } from './services/clusters/job-handlers.js';
 import { clusterRoutes } from './http/routes/clusters.js';
 import { hubRoutes } from './http/routes/hubs.js';
 import { createClaimService, claimJobHandlers, startClaimReaper } from './services/claims/claim-service.js';
@@ -48,10 +50,10 @@ export interface Feature {
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
 const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), config: {} });
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
-      handlers: clusterJobHandlers({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), config: {} }),
+      handlers: clusterJobHandlers({ store: deps.store, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) }),
     };
   },
   (deps) => {
@@ -122,6 +124,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       closers.push(['simulator', () => sim.close()]);
       simulator = sim;
       config = withEmbeddedHub(config, { name: 'local', kubeconfigData: sim.kubeconfigYaml() });
+      await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log: log.child({ component: 'kube' }) });
       log.info({ hub: 'local', speed: config.sim.speed, seed: config.sim.seed }, 'embedded Hive simulator started');
     }
 
