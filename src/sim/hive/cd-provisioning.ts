@@ -4,7 +4,8 @@ import { findCondition, setCdConditions } from './conditions.js';
 import { toTime } from './go-values.js';
 import { rand5 } from './names.js';
 import type { Stopwatch } from './controller.js';
-import { writeObject, writeStatus } from './writes.js';
+import { clusterUrls } from './cluster-urls.js';
+import { updateStatusFresh, writeObject, writeStatus } from './writes.js';
 
 const RECHECK_MS = 2000;
 const DAY_IN_MINUTES = 24 * 60; // the backoff cap, in units of provisionRetryBase (1 minute)
@@ -88,24 +89,30 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
     return;
   }
 
-  const name = `${cd.metadata.name}-${restarts}-${rand5()}`;
-  await ctx.client.create(R.clusterProvision, {
-    metadata: {
-      name, namespace: cd.metadata.namespace, labels: { [L.cdName]: cd.metadata.name },
-      ownerReferences: [ownerRef(cd)],
-    },
-    spec: {
-      clusterDeploymentRef: { name: cd.metadata.name }, attempt: restarts, stage: 'initializing',
-      podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
-    },
+  // A provision for this attempt may exist already if recording it failed last time: adopt it.
+  const existing = ctx.informers.clusterProvisions.list(cd.metadata.namespace)
+    .find((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.attempt === restarts);
+  const name = existing?.metadata.name ?? `${cd.metadata.name}-${restarts}-${rand5()}`;
+  if (!existing) {
+    await ctx.client.create(R.clusterProvision, {
+      metadata: {
+        name, namespace: cd.metadata.namespace, labels: { [L.cdName]: cd.metadata.name },
+        ownerReferences: [ownerRef(cd)],
+      },
+      spec: {
+        clusterDeploymentRef: { name: cd.metadata.name }, attempt: restarts, stage: 'initializing',
+        podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
+      },
+    });
+  }
+  await updateStatusFresh(ctx, R.clusterDeployment, cd.metadata.namespace, cd.metadata.name, (s) => {
+    s.provisionRef = { name };
+    s.installStartedTimestamp ??= toTime(now);
+    s.conditions = setCdConditions(s.conditions, now,
+      ['Provisioned', 'False', 'Provisioning', 'Provisioning in progress'],
+      ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped'],
+      ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod']);
   });
-  status.provisionRef = { name };
-  status.installStartedTimestamp ??= toTime(now);
-  status.conditions = setCdConditions(status.conditions, now,
-    ['Provisioned', 'False', 'Provisioning', 'Provisioning in progress'],
-    ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped'],
-    ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod']);
-  await writeStatus(ctx, R.clusterDeployment, cd, status);
   ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, provision: name, attempt: restarts }, 'provision started');
 }
 
@@ -129,6 +136,7 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
   if (stage === 'complete') {
     if (!status.installedTimestamp) {
       status.installedTimestamp = toTime(now);
+      Object.assign(status, await clusterUrls(ctx, cd));
       status.conditions = setCdConditions(status.conditions, now,
         ['ProvisionFailed', 'False', 'ProvisionSucceeded', 'Provisioning succeeded'],
         ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned']);

@@ -8,6 +8,7 @@ import { reconcileProvisioning } from './cd-provisioning.js';
 import { addFinalizer, writeObject, writeStatus } from './writes.js';
 import type { Stopwatch } from './controller.js';
 import { soonest } from './controller.js';
+import { clusterUrls } from './cluster-urls.js';
 
 // clusterDeploymentConditions in pkg/controller/clusterdeployment: the conditions this controller initializes.
 export const CD_CONTROLLER_CONDITIONS = [
@@ -91,18 +92,4 @@ async function reconcileInstalled(ctx: HiveContext, cd: Obj): Promise<ReconcileR
   status.apiURL = urls.apiURL;
   status.webConsoleURL = urls.webConsoleURL;
   await writeStatus(ctx, R.clusterDeployment, cd, status);
-}
-
-/** apiURL comes from the admin kubeconfig; the console URL from the spoke's console route. */
-async function clusterUrls(ctx: HiveContext, cd: Obj): Promise<{ apiURL: string; webConsoleURL: string }> {
-  const domain = `${cd.spec.clusterName}.${cd.spec.baseDomain}`;
-  let apiURL = `https://api.${domain}:6443`;
-  const secretName = cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name;
-  if (secretName) {
-    const secret = await ctx.client.tryGet(R.secret, cd.metadata.namespace, secretName);
-    const text = secret?.data?.kubeconfig ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8') : '';
-    const m = /server:\s*(\S+)/.exec(text);
-    if (m) apiURL = m[1]!;
-  }
-  return { apiURL, webConsoleURL: `https://console-openshift-console.apps.${domain}` };
 }

@@ -43,3 +43,23 @@ export async function ensureDeleted(ctx: HiveContext, r: ResourceRef, ns: string
     if (e?.code !== 404) throw e;
   }
 }
+
+/**
+ * Reads the object fresh and applies `mutate` to its status until the write does not conflict. For the few
+ * writes that must not be lost after a side effect (recording the ClusterProvision just created).
+ */
+export async function updateStatusFresh(
+  ctx: HiveContext, r: ResourceRef, ns: string | undefined, name: string, mutate: (status: Record<string, any>) => void,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const obj = await ctx.client.get(r, ns, name);
+    const status = structuredClone(obj.status ?? {});
+    mutate(status);
+    try {
+      await ctx.client.updateStatus(r, { ...obj, status });
+      return;
+    } catch (e: any) {
+      if (e?.code !== 409 || attempt >= 10) throw e;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { R, createKubeClient, type KubeClient } from '../../src/sim/client/index.js';
+import { awsClusterDeployment, condition, createPrerequisites, waitFor } from './sim-helpers.js';
+
+describe('simulated provisioning', () => {
+  let sim: Simulator;
+  let client: KubeClient;
+  beforeAll(async () => {
+    sim = await startSimulator({ speed: 5000 });
+    client = createKubeClient({ server: sim.hubs[0]!.url, token: sim.hubs[0]!.token });
+    await createPrerequisites(client, 'inst');
+  });
+  afterAll(() => sim?.close());
+
+  it('installs through a ClusterProvision and publishes the admin Secrets, metadata and URLs as Hive does', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'ok'));
+    const cd = (await waitFor(client, R.clusterDeployment, 'inst', 'ok', (o) => o?.spec?.installed === true))!;
+    const prov = cd.status.provisionRef.name as string;
+    expect(prov).toMatch(/^ok-0-[a-z0-9]{5}$/);
+    expect(cd.status).toMatchObject({
+      installVersion: '4.16.3', apiURL: 'https://api.ok.example.com:6443',
+      webConsoleURL: 'https://console-openshift-console.apps.ok.example.com',
+    });
+    expect(cd.status.installedTimestamp).toBeTruthy();
+    expect(condition(cd, 'Provisioned')).toMatchObject({ status: 'True', reason: 'Provisioned' });
+    expect(condition(cd, 'RequirementsMet')).toMatchObject({ status: 'True', reason: 'AllRequirementsMet' });
+    expect(cd.metadata.labels).toMatchObject({ 'hive.openshift.io/cluster-platform': 'aws', 'hive.openshift.io/cluster-region': 'us-east-1' });
+    expect(cd.spec.clusterMetadata).toMatchObject({
+      adminKubeconfigSecretRef: { name: `${prov}-admin-kubeconfig` }, adminPasswordSecretRef: { name: `${prov}-admin-password` },
+      metadataJSONSecretRef: { name: 'ok-metadata-json' },
+    });
+    const kubeconfig = await client.get(R.secret, 'inst', `${prov}-admin-kubeconfig`);
+    expect(kubeconfig.metadata.labels).toMatchObject({ 'hive.openshift.io/secret-type': 'kubeconfig', 'hive.openshift.io/cluster-deployment-name': 'ok' });
+    expect(Object.keys(kubeconfig.data).sort()).toEqual(['kubeconfig', 'raw-kubeconfig']);
+    const password = await client.get(R.secret, 'inst', `${prov}-admin-password`);
+    expect(password.metadata.labels['hive.openshift.io/secret-type']).toBe('kubeadmincreds');
+    expect(Buffer.from(password.data.username, 'base64').toString()).toBe('kubeadmin');
+    const provision = await client.get(R.clusterProvision, 'inst', prov);
+    expect(provision.spec).toMatchObject({ stage: 'complete', attempt: 0, infraID: cd.spec.clusterMetadata.infraID });
+  });
+
+  it('stops after installAttemptsLimit failed attempts', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'bad', {
+      annotations: { 'sim.hive.openshift.io/install-failures': 'always' }, spec: { installAttemptsLimit: 2 },
+    }));
+    const cd = (await waitFor(client, R.clusterDeployment, 'inst', 'bad', (o) => condition(o, 'ProvisionStopped')?.status === 'True'))!;
+    expect(condition(cd, 'ProvisionStopped')).toMatchObject({ reason: 'InstallAttemptsLimitReached' });
+    expect(condition(cd, 'Provisioned')).toMatchObject({ status: 'False', reason: 'ProvisionStopped' });
+    expect(condition(cd, 'ProvisionFailed')).toMatchObject({ status: 'True', reason: 'UnknownError' });
+    expect(cd.status.installRestarts).toBe(2);
+    expect(cd.spec.installed).toBeFalsy();
+    const provisions = (await client.list(R.clusterProvision, 'inst', { labelSelector: 'hive.openshift.io/cluster-deployment-name=bad' })).items;
+    expect(provisions.map((p) => [p.spec.attempt, p.spec.stage]).sort()).toEqual([[0, 'failed'], [1, 'failed']]);
+  });
+
+  it('retries a failed install and succeeds on the next attempt', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'flaky', {
+      annotations: { 'sim.hive.openshift.io/install-failures': '1' },
+    }));
+    const cd = (await waitFor(client, R.clusterDeployment, 'inst', 'flaky', (o) => o?.spec?.installed === true))!;
+    expect(cd.status.installRestarts).toBe(1);
+    expect(cd.status.provisionRef.name).toMatch(/^flaky-1-/);
+    expect(condition(cd, 'ProvisionFailed')).toMatchObject({ status: 'False', reason: 'ProvisionSucceeded' });
+  });
+
+  it('stops after the first failure with try-install-once', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'once', {
+      annotations: { 'sim.hive.openshift.io/install-failures': 'always', 'hive.openshift.io/try-install-once': 'true' },
+    }));
+    const cd = await waitFor(client, R.clusterDeployment, 'inst', 'once', (o) => condition(o, 'ProvisionStopped')?.status === 'True');
+    expect(condition(cd, 'ProvisionStopped')).toMatchObject({ reason: 'InstallOnlyOnceSet' });
+    expect(cd!.status.installRestarts).toBe(1);
+  });
+
+  it('waits with RequirementsMet=False while the ClusterImageSet is missing', async () => {
+    const cd = awsClusterDeployment('inst', 'noimg');
+    cd.spec.provisioning.imageSetRef = { name: 'later' };
+    await client.create(R.clusterDeployment, cd);
+    const got = await waitFor(client, R.clusterDeployment, 'inst', 'noimg', (o) => condition(o, 'RequirementsMet')?.reason === 'ClusterImageSetNotFound');
+    expect(condition(got, 'RequirementsMet')!.status).toBe('False');
+    await client.create(R.clusterImageSet, { metadata: { name: 'later' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
+    const done = await waitFor(client, R.clusterDeployment, 'inst', 'noimg', (o) => o?.spec?.installed === true);
+    expect(done!.status.installVersion).toBe('4.17.9');
+  });
+});
