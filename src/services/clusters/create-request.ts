@@ -35,7 +35,7 @@ export interface CreateClusterRequest {
       credentials?: { servicePrincipalJSON: string };
     };
     /** A platform Hive cannot power-manage (useful for bare clusters; hibernation reports Unsupported). */
-    none?: Record<string, never>;
+    none?: object;
   };
   /** ClusterImageSet name (cluster-scoped). Exactly one of imageSet and releaseImage. */
   imageSet?: string;

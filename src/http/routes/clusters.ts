@@ -1,0 +1,162 @@
+// /v1/clusters: thin routes (schema -> service -> reply). Mutations answer 202 with a job, or 200 once it ended
+// when the caller passes ?wait=<seconds>.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ClusterService } from '../../services/clusters/cluster-service.js';
+import type { JobQueue } from '../../services/ports.js';
+import { replyWithJob } from '../reply-job.js';
+import { JobEnvelopeSchema, problemResponses, WaitQuery } from '../schemas.js';
+import {
+  ClusterCreateSchema,
+  ClusterListQuery,
+  ClusterPageSchema,
+  ClusterParams,
+  ClusterSummarySchema,
+  CredentialsSchema,
+  ExpiryBody,
+  ExpiryResultSchema,
+} from './cluster-schemas.js';
+
+const jobAnswers = { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema };
+
+export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue }): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    const { clusters, queue } = deps;
+    const tags = ['clusters'];
+
+    app.get(
+      '/clusters',
+      {
+        schema: {
+          tags,
+          summary: 'ClusterDeployments across hubs, from the informer cache; filtered and paged',
+          querystring: ClusterListQuery,
+          response: { 200: ClusterPageSchema, ...problemResponses(400, 422) },
+        },
+      },
+      async (req) => clusters.list(req.query),
+    );
+
+    app.post(
+      '/clusters',
+      {
+        schema: {
+          tags,
+          summary: 'Create a cluster: install-config Secret, optional namespace and inline Secrets, the ClusterDeployment; the job follows the install',
+          body: ClusterCreateSchema,
+          querystring: WaitQuery,
+          response: { ...jobAnswers, ...problemResponses(400, 409, 422) },
+        },
+      },
+      async (req, reply) => {
+        await replyWithJob(reply, queue, await clusters.create(req.body), req.query.wait);
+        return reply;
+      },
+    );
+
+    app.get(
+      '/clusters/:hub/:namespace/:name',
+      {
+        schema: {
+          tags,
+          summary: 'One cluster in plain words: phase, power state, URLs, version, pool/claim, expiry, conditions',
+          params: ClusterParams,
+          querystring: Type.Object({ raw: Type.Optional(Type.Boolean({ description: 'Include the ClusterDeployment as stored' })) }),
+          response: { 200: ClusterSummarySchema, ...problemResponses(404) },
+        },
+      },
+      async (req) => clusters.get(req.params, { raw: req.query.raw === true }),
+    );
+
+    for (const [action, run] of [
+      ['hibernate', clusters.hibernate],
+      ['resume', clusters.resume],
+    ] as const) {
+      app.post(
+        `/clusters/:hub/:namespace/:name/${action}`,
+        {
+          schema: {
+            tags,
+            summary:
+              action === 'hibernate'
+                ? "Hibernate: set spec.powerState=Hibernating and follow Hive's status.powerState steps until Hibernating"
+                : "Resume: set spec.powerState=Running and follow Hive's resume steps (1/4..4/4) until Running",
+            params: ClusterParams,
+            querystring: WaitQuery,
+            response: { ...jobAnswers, ...problemResponses(404, 409) },
+          },
+        },
+        async (req, reply) => {
+          await replyWithJob(reply, queue, await run(req.params), req.query.wait);
+          return reply;
+        },
+      );
+    }
+
+    app.delete(
+      '/clusters/:hub/:namespace/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete and follow deprovision to the end; protected clusters answer 409 unless liftProtection=true',
+          params: ClusterParams,
+          querystring: Type.Object({
+            ...WaitQuery.properties,
+            liftProtection: Type.Optional(Type.Boolean({ description: 'First set hive.openshift.io/protected-delete to "false" (recorded as an Event)' })),
+          }),
+          response: { ...jobAnswers, ...problemResponses(404, 409) },
+        },
+      },
+      async (req, reply) => {
+        await replyWithJob(reply, queue, await clusters.delete(req.params, { liftProtection: req.query.liftProtection === true }), req.query.wait);
+        return reply;
+      },
+    );
+
+    app.put(
+      '/clusters/:hub/:namespace/:name/expiry',
+      {
+        schema: {
+          tags,
+          summary: "Set or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp)",
+          params: ClusterParams,
+          body: ExpiryBody,
+          response: { 200: ExpiryResultSchema, ...problemResponses(400, 404, 409, 422) },
+        },
+      },
+      async (req) => clusters.setExpiry(req.params, req.body),
+    );
+
+    app.get(
+      '/clusters/:hub/:namespace/:name/kubeconfig',
+      {
+        schema: {
+          tags,
+          summary: 'The admin kubeconfig Hive stored for the cluster (YAML)',
+          params: ClusterParams,
+          produces: ['application/yaml'],
+          response: { 200: Type.String({ description: 'kubeconfig YAML' }), ...problemResponses(404, 409) },
+        },
+      },
+      async (req, reply) => {
+        const text = await clusters.kubeconfig(req.params);
+        return reply.header('cache-control', 'no-store').type('application/yaml').send(text);
+      },
+    );
+
+    app.get(
+      '/clusters/:hub/:namespace/:name/credentials',
+      {
+        schema: {
+          tags,
+          summary: 'The kubeadmin username and password Hive stored for the cluster',
+          params: ClusterParams,
+          response: { 200: CredentialsSchema, ...problemResponses(404, 409) },
+        },
+      },
+      async (req, reply) => reply.header('cache-control', 'no-store').send(await clusters.credentials(req.params)),
+    );
+  };
+}
