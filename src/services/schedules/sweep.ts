@@ -10,7 +10,7 @@ import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { applyJobId } from './job-ids.js';
 import { overrideName } from './override-store.js';
-import type { HibernationSchedule, SweepRecord } from './schedule-resource.js';
+import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
 
 export const SWEEP_JOB = 'schedule.sweep';
@@ -37,9 +37,13 @@ export interface SweepSummary {
   counts: { acted: number; skipped: number; failed: number; pending: number };
   skippedReasons: Record<string, number>;
   alreadyDone?: SweepRecord;
+  /** Set when the sweep did nothing because its edge was stale. */
+  stale?: string;
 }
 
 const DEFAULT_WAIT_MS = 10 * 60_000;
+/** A sweep starting later than this after its edge is a catch-up. */
+const ON_TIME_MS = 60_000;
 
 export function sweepHandler(deps: ScheduleServiceDeps): JobHandler {
   return async (raw, ctx) => runSweep(deps, raw as unknown as SweepPayload, ctx);
@@ -68,8 +72,19 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
     ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
     return { ...summary, alreadyDone: last };
   }
-  const startedAt = new Date(deps.clock.now()).toISOString();
-  const decisions = planSweep(deps, schedule, listSchedules(deps), { atMs: edgeMs, action: p.action, reason: p.reason }, p.mode, deps.clock.now());
+  const now = deps.clock.now();
+  const startedAt = new Date(now).toISOString();
+  let mode = p.mode;
+  if (mode !== 'manual') {
+    // A sweep that ran late (workers down, queue backed up) must not replay a stale edge: past the deadline it
+    // does nothing; within it, it applies the state the schedule says now; after a newer edge it yields to that.
+    const latest = compile(schedule).lastEdge(now);
+    if (latest && latest.at > p.edgeAt) return { ...summary, stale: `superseded by the edge at ${latest.local}` };
+    if (now - edgeMs > catchUpDeadlineMs(schedule)) return { ...summary, stale: `ran ${Math.round((now - edgeMs) / 60_000)} minutes after the edge, beyond catchUpDeadline` };
+    if (mode === 'edge' && now - edgeMs > ON_TIME_MS) mode = 'catch-up';
+  }
+  summary.mode = mode;
+  const decisions = planSweep(deps, schedule, listSchedules(deps), { atMs: edgeMs, action: p.action, reason: p.reason }, mode, now);
   await ctx.step('Planned', `${decisions.length} clusters considered`);
 
   const children: Array<{ cluster: ClusterRef; action: PowerAction; job: Promise<JobView> }> = [];
@@ -95,7 +110,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
     else {
       const payload = { schedule: p.schedule, edgeAt: p.edgeAt, action: d.action, reason: d.reason, ...d.cluster };
       const job = deps.queue.enqueue(APPLY_JOB, payload, {
-        jobId: p.mode === 'manual' ? undefined : applyJobId(p.schedule, edgeMs, d.cluster.hub, d.cluster.namespace, d.cluster.name),
+        jobId: mode === 'manual' ? undefined : applyJobId(p.schedule, edgeMs, d.cluster.hub, d.cluster.namespace, d.cluster.name),
         hub: d.cluster.hub,
         target: { kind: 'ClusterDeployment', ...d.cluster },
       });
@@ -125,11 +140,11 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
   summary.counts = { acted: summary.acted.length, skipped: summary.skipped.length, failed: summary.failed.length, pending: summary.pending.length };
   await ctx.step('Done', `acted ${summary.counts.acted}, skipped ${summary.counts.skipped}, failed ${summary.counts.failed}`);
 
-  if (p.mode !== 'manual') {
+  if (mode !== 'manual') {
     const record: SweepRecord = {
       edge: p.edgeAt,
       action: p.action,
-      mode: p.mode,
+      mode,
       jobId: ctx.jobId,
       dryRun,
       startedAt,

@@ -1,0 +1,2 @@
+export * from './schedule-timers.js';
+export * from './expiry-timers.js';

@@ -1,0 +1,62 @@
+// ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
+import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
+import type { KubeObject } from '../ports.js';
+import { checkName } from '../schedules/schedule-resource.js';
+import type { ExpiryServiceDeps } from './deps.js';
+
+export interface ExpiryPolicy extends KubeObject {
+  spec: ExpiryPolicySpec;
+  status?: { lastSweep?: { at?: string; jobId?: string; defaulted?: number; capped?: number; dryRun?: boolean } };
+}
+
+const ALLOWED = new Set(['selector', 'teamLabel', 'maxLifetime', 'defaultLifetime', 'warnings', 'dryRun']);
+
+export function listPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>): NamedPolicy[] {
+  return deps.store
+    .cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace })
+    .map((p) => ({ name: p.object.metadata.name, spec: p.object.spec ?? {} }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function policySpecOf(body: Record<string, unknown>): ExpiryPolicySpec {
+  const { name: _name, ...spec } = body;
+  const issues = Object.keys(spec).filter((k) => !ALLOWED.has(k)).map((field) => ({ field, reason: 'unknown field' }));
+  issues.push(...expiryPolicyIssues(spec as ExpiryPolicySpec));
+  if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+  return spec as ExpiryPolicySpec;
+}
+
+export function createPolicyStore(deps: ExpiryServiceDeps) {
+  const ref = (name: string) => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name: checkName(name) });
+  const fetch = async (name: string) => {
+    const p = await deps.store.get<ExpiryPolicy>('ExpiryPolicy', ref(name));
+    if (!p) throw new NotFound(`expiry policy ${name} not found`);
+    return p;
+  };
+  const view = (p: ExpiryPolicy) => ({ name: p.metadata.name, spec: p.spec, status: p.status ?? {}, ...(p.metadata.creationTimestamp ? { createdAt: p.metadata.creationTimestamp } : {}) });
+  return {
+    list: () => deps.store.cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace }).map((p) => view(p.object)),
+    get: async (name: string) => view(await fetch(name)),
+    async create(body: Record<string, unknown>) {
+      const name = checkName(body.name);
+      const spec = policySpecOf(body);
+      if (await deps.store.get('ExpiryPolicy', ref(name))) throw new Conflict(`expiry policy ${name} already exists; use PUT to change it`);
+      const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'ExpiryPolicy', metadata: { name, namespace: deps.stateNamespace }, spec });
+      deps.log.info({ policy: name }, 'expiry policy created');
+      return view(p);
+    },
+    async replace(name: string, body: Record<string, unknown>) {
+      const spec = policySpecOf(body);
+      const existing = await fetch(name);
+      const p = await deps.store.replace<ExpiryPolicy>('ExpiryPolicy', ref(name), { ...existing, spec });
+      deps.log.info({ policy: name }, 'expiry policy replaced');
+      return view(p);
+    },
+    async remove(name: string) {
+      await fetch(name);
+      await deps.store.delete('ExpiryPolicy', ref(name));
+      deps.log.info({ policy: name }, 'expiry policy deleted');
+    },
+  };
+}

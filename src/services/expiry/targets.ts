@@ -1,0 +1,53 @@
+// Things that expire: ClusterDeployments with Hive's delete-after (counted from creationTimestamp, REFERENCE.md
+// §2.6) and ClusterClaims with a lifetime (counted from the Pending=False transition, REFERENCE.md §5).
+import { ANNOTATIONS } from '../../hive/constants.js';
+import { expiresAt } from '../../hive/delete-after.js';
+import { parseGoDuration } from '../../hive/duration.js';
+import type { CdLike, Condition } from '../../hive/schedule/index.js';
+import type { KubeObject } from '../ports.js';
+
+export type ExpiringKind = 'ClusterDeployment' | 'ClusterClaim';
+
+export interface ClaimLike extends KubeObject {
+  spec?: { clusterPoolName?: string; namespace?: string; lifetime?: string };
+  status?: { lifetime?: string; conditions?: Condition[] };
+}
+
+export interface Expiring {
+  kind: ExpiringKind;
+  hub: string;
+  namespace: string;
+  name: string;
+  expiresAtMs: number;
+  /** The cluster concerned (for a claim: its assigned ClusterDeployment). */
+  cluster: { hub: string; namespace: string; name: string };
+  annotations?: Record<string, string>;
+}
+
+export function clusterExpiry(hub: string, cd: CdLike & KubeObject): Expiring | undefined {
+  if (cd.metadata.deletionTimestamp) return undefined;
+  const at = expiresAt(cd.metadata.creationTimestamp ?? '', cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]);
+  if (!at) return undefined;
+  const namespace = cd.metadata.namespace ?? '';
+  return { kind: 'ClusterDeployment', hub, namespace, name: cd.metadata.name, expiresAtMs: at.getTime(), cluster: { hub, namespace, name: cd.metadata.name }, annotations: cd.metadata.annotations };
+}
+
+export function claimExpiry(hub: string, claim: ClaimLike): Expiring | undefined {
+  if (claim.metadata.deletionTimestamp) return undefined;
+  const lifetime = claim.status?.lifetime ? parseGoDuration(claim.status.lifetime) : undefined;
+  const pending = claim.status?.conditions?.find((c) => c.type === 'Pending');
+  // Hive starts the clock when the claim is claimed (Pending=False), not when the cluster runs.
+  if (lifetime === undefined || pending?.status !== 'False' || !pending.lastTransitionTime || !claim.spec?.namespace) return undefined;
+  const start = Date.parse(pending.lastTransitionTime);
+  if (Number.isNaN(start)) return undefined;
+  const namespace = claim.metadata.namespace ?? '';
+  return {
+    kind: 'ClusterClaim',
+    hub,
+    namespace,
+    name: claim.metadata.name,
+    expiresAtMs: start + lifetime,
+    cluster: { hub, namespace: claim.spec.namespace, name: claim.spec.namespace },
+    annotations: claim.metadata.annotations,
+  };
+}

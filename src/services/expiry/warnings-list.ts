@@ -1,0 +1,79 @@
+// GET /v1/warnings: every upcoming deletion with its warnings (delivered, superseded, next due), and clusters
+// flagged for hibernating close to 90 days. Built from the informer cache and the annotations, so it shows
+// what was delivered even after a Redis flush.
+import { formatGoDuration } from '../../hive/duration.js';
+import { effectiveLimits, planWarnings, readWarningRecord } from '../../hive/expiry/index.js';
+import { hibernatingSinceMs, longHibernationFlag, type CdLike } from '../../hive/schedule/index.js';
+import type { KubeObject } from '../ports.js';
+import type { ExpiryServiceDeps } from './deps.js';
+import { listPolicies } from './policy-store.js';
+import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring } from './targets.js';
+
+export interface ExpiryWarningView {
+  kind: Expiring['kind'];
+  hub: string;
+  namespace: string;
+  name: string;
+  cluster: Expiring['cluster'];
+  expiresAt: string;
+  leads: string[];
+  /** Lead -> sink (webhook endpoint name, `kubernetes-event`, or `superseded`) -> when. */
+  delivered: Record<string, Record<string, string>>;
+  nextWarningAt?: string;
+}
+
+export interface LongHibernationView {
+  hub: string;
+  namespace: string;
+  name: string;
+  hibernatedDays: number;
+  message: string;
+}
+
+export function warningLeads(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>, target: Expiring): number[] {
+  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', target.cluster);
+  return effectiveLimits(listPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
+}
+
+export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] {
+  const out: Expiring[] = [];
+  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+    const e = clusterExpiry(hub, object);
+    if (e) out.push(e);
+  }
+  for (const { hub, object } of deps.store.cachedList<ClaimLike>('ClusterClaim')) {
+    const e = claimExpiry(hub, object);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningView[]; longHibernation: LongHibernationView[] } {
+  const now = deps.clock.now();
+  const expiry = allExpiring(deps)
+    .filter((t) => t.expiresAtMs > now)
+    .map((t): ExpiryWarningView => {
+      const leads = warningLeads(deps, t);
+      const record = readWarningRecord(t.annotations, t.expiresAtMs);
+      const plan = planWarnings(t.expiresAtMs, leads, now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded));
+      const nextAt = plan.due ? plan.due.dueAtMs : plan.nextAtMs;
+      return {
+        kind: t.kind,
+        hub: t.hub,
+        namespace: t.namespace,
+        name: t.name,
+        cluster: t.cluster,
+        expiresAt: new Date(t.expiresAtMs).toISOString(),
+        leads: leads.map(formatGoDuration),
+        delivered: record.sent,
+        ...(nextAt !== undefined ? { nextWarningAt: new Date(nextAt).toISOString() } : {}),
+      };
+    })
+    .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
+  const longHibernation: LongHibernationView[] = [];
+  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+    const flag = longHibernationFlag(hibernatingSinceMs(object), now);
+    if (flag) longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
+  }
+  return { expiry, longHibernation };
+}

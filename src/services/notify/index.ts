@@ -1,0 +1,3 @@
+export * from './webhook-endpoint.js';
+export * from './notice.js';
+export * from './deliver.js';
