@@ -20,6 +20,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (doc) => ('openapiObject' in doc ? shareTitledSchemas(doc.openapiObject as Record<string, unknown>) : doc.swaggerObject),
     // The dashboard and the docs are not part of the API.
     transform: ({ schema, url }) => ({
       schema: url.startsWith('/admin') || url.startsWith('/docs') ? { ...(schema ?? {}), hide: true } : schema,
@@ -28,4 +29,31 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * Route schemas are inlined (a TypeBox object used by many routes must not carry an `$id`, or Ajv refuses the
+ * second registration); in the document, every schema with a `title` becomes one component referenced by `$ref`,
+ * which keeps the committed file readable. A different schema reusing a title stays inline.
+ */
+function shareTitledSchemas(doc: Record<string, unknown>): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  const isSchema = (o: Record<string, unknown>) => typeof o.title === 'string' && ('type' in o || 'anyOf' in o || 'properties' in o);
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    const inner = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, walk(v, false)]));
+    if (!top && isSchema(obj)) {
+      const name = String(obj.title).replace(/[^A-Za-z0-9._-]/g, '');
+      const text = JSON.stringify(inner);
+      if (shared[name] === undefined) shared[name] = inner;
+      if (JSON.stringify(shared[name]) === text) return { $ref: `#/components/schemas/${name}` };
+    }
+    return inner;
+  };
+  const paths = walk(doc.paths, false);
+  const components = (doc.components ?? {}) as Record<string, unknown>;
+  const schemas = { ...((components.schemas as Record<string, unknown>) ?? {}), ...shared };
+  return { ...doc, paths, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) } };
 }

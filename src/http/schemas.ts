@@ -72,6 +72,22 @@ export const WaitQuery = Type.Object({
 
 export type WaitQueryType = Static<typeof WaitQuery>;
 
-/** The error answers every route may give, for the OpenAPI description. */
+const PROBLEM_TEXT: Record<number, string> = {
+  400: 'Bad request: `errors` names each invalid field',
+  401: 'Missing or invalid bearer token',
+  403: 'Forbidden by the hub',
+  404: 'Not found',
+  409: 'Conflict with the current state; `detail` says why',
+  422: 'Refused: `errors` names each field and the reason',
+  500: 'Unexpected error; quote `correlationId`',
+  503: 'A hub or Redis is unavailable; retry after `Retry-After` seconds',
+};
+
+/** The error answers a route may give (plus 401, 500, 503, which any route may), as problem+json. */
 export const problemResponses = (...codes: number[]) =>
-  Object.fromEntries([...new Set([...codes, 401, 500, 503])].map((c) => [c, ProblemSchema]));
+  Object.fromEntries(
+    [...new Set([...codes, 401, 500, 503])].map((c) => [
+      c,
+      { description: PROBLEM_TEXT[c] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemSchema } } },
+    ]),
+  );

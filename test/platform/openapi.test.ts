@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { describeApi } from '../../src/system.js';
+import { quietLog } from './support.js';
+
+describe('the committed OpenAPI description', () => {
+  it('matches what the API serves (run `npm run openapi` after changing a route)', async () => {
+    const served = await describeApi(loadConfig({}), quietLog, systemClock);
+    const committed = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8'));
+    expect(served).toEqual(committed);
+  });
+
+  it('describes every route under /v1 with its errors as problem+json', async () => {
+    const spec = (await describeApi(loadConfig({}), quietLog, systemClock)) as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    expect(spec.openapi).toBe('3.1.0');
+    const paths = Object.keys(spec.paths);
+    expect(paths.length).toBeGreaterThan(3);
+    expect(paths.every((p) => p.startsWith('/v1/'))).toBe(true);
+    const notFound = spec.paths['/v1/jobs/{id}']!.get!.responses['404']!;
+    expect(Object.keys(notFound.content ?? {})).toEqual(['application/problem+json']);
+  });
+});
