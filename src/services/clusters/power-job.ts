@@ -20,7 +20,7 @@ export interface PowerPayload {
 
 export interface PowerResult {
   powerState: PowerTarget;
-  /** False when the cluster was already there and nothing was changed. */
+  /** Whether Beekeeper changed spec.powerState (false: it was already requested, or already reached). */
   changed: boolean;
 }
 
@@ -90,7 +90,8 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   );
   follow.catch(() => undefined); // handled below; avoid an unhandled rejection while the patch is in flight
 
-  if (desired(cd) !== p.target) {
+  const changed = desired(cd) !== p.target;
+  if (changed) {
     await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
     await audit(store, ctx.log, ref, { type: 'Normal', reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})` }, { jobId: ctx.jobId });
@@ -107,5 +108,5 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   }
   await steps.flush();
   await audit(store, ctx.log, ref, { type: 'Normal', reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}` }, { jobId: ctx.jobId });
-  return { powerState: p.target, changed: true };
+  return { powerState: p.target, changed };
 }
