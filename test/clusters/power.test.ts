@@ -1,0 +1,88 @@
+// Hibernate and resume through the REST API: the job patches spec.powerState and reports every status.powerState
+// step Hive goes through (REFERENCE.md §2.5), idempotently, and fails with Hive's reason where Hive cannot act.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterDeployment } from '../../src/hive/types.js';
+import type { KubeObject } from '../../src/services/ports.js';
+import { createBody, HUB, prerequisites, runJob, startBed, steps, type Bed } from './support.js';
+
+let bed: Bed;
+const ns = 'power-flow';
+const url = (name: string, action = '') => `/v1/clusters/${HUB}/${ns}/${name}${action}`;
+
+beforeAll(async () => {
+  bed = await startBed();
+  await prerequisites(bed, ns);
+  const [aws, bare] = await Promise.all([
+    runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'sleepy')),
+    runJob(bed.app, 'POST', '/v1/clusters', { ...createBody(ns, 'bare'), platform: { none: {} } }),
+  ]);
+  expect([aws.state, bare.state]).toEqual(['completed', 'completed']);
+});
+afterAll(async () => bed?.close());
+
+describe('power', () => {
+  it('a resume right after install follows Hive\'s post-install resume to Running without changing spec', async () => {
+    const job = await runJob(bed.app, 'POST', url('sleepy', '/resume'));
+    expect(job.state).toBe('completed');
+    expect(job.result).toMatchObject({ powerState: 'Running' });
+    const summary = (await bed.app.inject({ method: 'GET', url: url('sleepy') })).json();
+    expect(summary).toMatchObject({ phase: 'Running', powerState: { desired: 'Running', observed: 'Running' } });
+  });
+
+  it('hibernate reports every stopping step, in order, and ends Hibernating', async () => {
+    const job = await runJob(bed.app, 'POST', url('sleepy', '/hibernate'));
+    expect(job.state).toBe('completed');
+    expect(job.type).toBe('cluster.hibernate');
+    expect(steps(job)).toEqual(['HibernateRequested', 'Stopping', 'WaitingForMachinesToStop', 'Hibernating']);
+    expect(job.result).toEqual({ powerState: 'Hibernating', changed: true });
+    const cd = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!;
+    expect(cd.spec.powerState).toBe('Hibernating');
+    expect(cd.status?.powerState).toBe('Hibernating');
+    expect((await bed.app.inject({ method: 'GET', url: url('sleepy') })).json().phase).toBe('Hibernating');
+  });
+
+  it('hibernating a hibernated cluster completes at once and changes nothing', async () => {
+    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.resourceVersion;
+    const job = await runJob(bed.app, 'POST', url('sleepy', '/hibernate'));
+    expect(job.state).toBe('completed');
+    expect(steps(job)).toEqual(['AlreadyHibernating']);
+    expect(job.result).toEqual({ powerState: 'Hibernating', changed: false });
+    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.resourceVersion).toBe(before);
+  });
+
+  it('resume reports all four resume steps and ends Running', async () => {
+    const job = await runJob(bed.app, 'POST', url('sleepy', '/resume'));
+    expect(job.state).toBe('completed');
+    expect(steps(job)).toEqual([
+      'ResumeRequested',
+      'StartingMachines',
+      'WaitingForMachines',
+      'WaitingForNodes',
+      'PausingForClusterOperatorsToSettle',
+      'WaitingForClusterOperators',
+      'Running',
+    ]);
+    expect(job.steps.find((s) => s.step === 'WaitingForNodes')?.message).toMatch(/step 2\/4/);
+    const events = await bed.system.store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: ns });
+    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['HibernateRequested', 'Hibernated', 'ResumeRequested', 'Resumed']));
+  });
+
+  it('fails with Hive\'s Unsupported reason on a platform without a power actuator, leaving spec alone', async () => {
+    const job = await runJob(bed.app, 'POST', url('bare', '/hibernate'));
+    expect(job.state).toBe('failed');
+    expect(job.error?.reason).toBe('Unsupported');
+    expect(job.error?.message).toMatch(/Unsupported platform/);
+    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'bare' })!.spec.powerState).toBeUndefined();
+    expect((await bed.app.inject({ method: 'GET', url: url('bare') })).json().phase).toBe('Unsupported');
+  });
+
+  it('refuses power changes for clusters that do not exist or are not installed yet', async () => {
+    expect((await bed.app.inject({ method: 'POST', url: url('ghost', '/hibernate') })).statusCode).toBe(404);
+    const create = await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: createBody(ns, 'fresh') });
+    expect(create.statusCode).toBe(202);
+    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name: 'fresh' }, (o) => o, { timeoutMs: 10_000 });
+    const early = await bed.app.inject({ method: 'POST', url: url('fresh', '/hibernate') });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().detail).toMatch(/not installed yet/);
+  });
+});
