@@ -2,6 +2,7 @@
 // kube-apiserver 1.26 as recorded in ../shared/kube-golden. Nothing is installed by default besides the built-in
 // kinds and the usual namespaces; callers pass CRDs and admission hooks.
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../../clock.js';
@@ -21,6 +22,7 @@ import { startGarbageCollector } from './controllers/garbage-collector.js';
 import { startNamespaceController } from './controllers/namespace-controller.js';
 import { formatTime } from './meta.js';
 import { ApiError } from './status.js';
+import { selfSignedCertificate } from './self-signed.js';
 
 export type { AdmissionHook, AdmissionRequest, AdmissionResult } from './admission.js';
 export type { FaultSpec, FaultMatch } from './faults.js';
@@ -40,6 +42,11 @@ export interface ApiServerOptions {
   /** Change events kept for watch resume (default 10,000). */
   watchHistory?: number;
   name?: string;
+  /**
+   * Serve HTTPS with a fresh self-signed certificate (the kubeconfig skips verification). Needed for kubectl,
+   * which never sends a bearer token over plain HTTP. Default false.
+   */
+  tls?: boolean;
 }
 
 export interface ApiServer {
@@ -103,7 +110,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
   store.compact(); // the watch cache starts after boot: watching from an earlier version is 410 (golden 59)
 
-  const server = createServer({ keepAlive: true }, (req, res) => void handler(req, res));
+  const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
+  const server = opts.tls ? createHttpsServer({ ...selfSignedCertificate(), keepAlive: true }, listener) : createServer({ keepAlive: true }, listener);
   let address = '';
   const handler = createRequestHandler(ctx, { authenticate: createAuthenticator(tokens), serverAddress: () => address });
   await new Promise<void>((resolve, reject) => {
@@ -112,7 +120,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   });
   const { port, address: host } = server.address() as AddressInfo;
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const url = `http://${address}`;
+  const url = `${opts.tls ? 'https' : 'http'}://${address}`;
 
   return {
     url,

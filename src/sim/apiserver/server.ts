@@ -10,6 +10,7 @@ import { ApiError, badRequest, forbidden, internalError, pageNotFound, statusBod
 import { authorize } from './auth.js';
 import { route } from './router.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { openApiV3 } from './openapi.js';
 import { createObject } from './handlers/create.js';
 import { updateObject } from './handlers/update.js';
 import { deleteObject } from './handlers/delete.js';
@@ -74,6 +75,10 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       if (req.method === 'GET') {
         // Discovery is public (system:discovery / system:public-info-viewer bind it to everyone).
         if (r.kind === 'version') return send(res, { code: 200, body: versionInfo });
+        if (url.pathname.startsWith('/openapi/v3')) {
+          const doc = openApiV3(ctx.registry, url.pathname);
+          if (doc) return send(res, { code: 200, body: doc as Record<string, unknown> });
+        }
         if (r.kind === 'api') return send(res, { code: 200, body: apiVersions(front.serverAddress()) });
         if (r.kind === 'apis') return send(res, { code: 200, body: apiGroupList(ctx.registry) });
         if (r.kind === 'group') { const g = apiGroup(ctx.registry, r.group); if (g) return send(res, { code: 200, body: g }); }
@@ -100,6 +105,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
 
       const dryRunParam = url.searchParams.getAll('dryRun');
       if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
+      const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      if ((verb === 'create' || verb === 'update') && body && ct && ct !== 'application/json' && ct !== 'application/yaml') {
+        // Only JSON bodies are decoded; client-go retries a refused protobuf body as JSON.
+        throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`));
+      }
       const apiReq: ApiRequest = {
         type, namespace, name, subresource: subresource === 'finalize' ? undefined : subresource, query: url.searchParams, who,
         userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], body, dryRun: dryRunParam.length > 0, warnings,

@@ -1,0 +1,48 @@
+// kubectl works against the double unchanged (over HTTPS: kubectl never sends a bearer token over plain HTTP).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
+import { hiveCrds } from '../../src/sim/crds/index.js';
+
+const run = promisify(execFile);
+const hasKubectl = await run('kubectl', ['version', '--client']).then(() => true, () => false);
+
+describe.skipIf(!hasKubectl)('kubectl against the double', () => {
+  let server: ApiServer;
+  let dir: string;
+  let kubeconfig: string;
+  const kubectl = async (...args: string[]) => (await run('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 })).stdout;
+
+  beforeAll(async () => {
+    server = await startApiServer({ crds: hiveCrds(), tls: true });
+    dir = mkdtempSync(path.join(tmpdir(), 'kubectl-contract-'));
+    kubeconfig = path.join(dir, 'kubeconfig.json');
+    writeFileSync(kubeconfig, JSON.stringify(server.kubeconfig('sim')));
+    writeFileSync(path.join(dir, 'cd.yaml'), [
+      'apiVersion: hive.openshift.io/v1', 'kind: ClusterDeployment', 'metadata:', '  name: k1', '  namespace: default', 'spec:',
+      '  baseDomain: example.com', '  clusterName: k1', '  platform:', '    aws:', '      region: us-east-1',
+      '      credentialsSecretRef:', '        name: aws-creds', '  pullSecretRef:', '    name: pull-secret', ''].join('\n'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gets, creates, patches, watches and deletes a ClusterDeployment', async () => {
+    expect(await kubectl('get', 'namespaces', '-o', 'name')).toContain('namespace/default');
+    expect(await kubectl('create', '-f', path.join(dir, 'cd.yaml'))).toContain('clusterdeployment.hive.openshift.io/k1 created');
+    expect(await kubectl('patch', 'cd', 'k1', '--type', 'merge', '-p', '{"spec":{"powerState":"Hibernating"}}')).toContain('patched');
+    expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.spec.powerState}')).toBe('Hibernating');
+    // A watch that the server ends after its timeout prints the current object first.
+    const watched = await kubectl('get', 'cd', '-w', '--request-timeout=2s', '-o', 'name');
+    expect(watched).toContain('clusterdeployment.hive.openshift.io/k1');
+    const invalid = await kubectl('patch', 'cd', 'k1', '--type', 'merge', '-p', '{"spec":{"powerState":"Bogus"}}').catch((e) => e.stderr as string);
+    expect(invalid).toContain('Unsupported value: "Bogus"');
+    expect(await kubectl('delete', 'cd', 'k1')).toContain('deleted');
+    expect(await kubectl('get', 'cd', '-o', 'name')).toBe('');
+  });
+});
