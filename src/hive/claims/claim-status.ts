@@ -55,7 +55,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const age = (cd: ClusterDeployment) => Date.parse(cd.metadata.creationTimestamp ?? '') || 0;
 
 function lifetimeOf(claim: ClusterClaim): ClaimStatus['lifetime'] {
-  const lifetime = claim.status?.lifetime ?? claim.spec.lifetime;
+  // spec first: Beekeeper refuses lifetimes beyond the cap, so spec is what Hive will enforce, and status lags an
+  // extension until Hive's next reconcile.
+  const lifetime = claim.spec.lifetime ?? claim.status?.lifetime;
   if (!lifetime) return undefined;
   const pending = condition(claim, 'Pending');
   // Hive starts the clock when Pending turns False (ClusterClaimed), not when the cluster runs (REFERENCE.md §5).

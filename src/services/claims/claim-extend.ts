@@ -18,7 +18,7 @@ export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: Extension
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
   const pool = cachedPool(deps.store, { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName });
   const limits = lifetimeLimits(pool?.spec.claimLifetime, deps.policy);
-  const current = claim.status?.lifetime ?? claim.spec.lifetime;
+  const current = claim.spec.lifetime ?? claim.status?.lifetime;
   const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
   const pending = condition(claim, 'Pending');
   const claimedAt = pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;

@@ -1,0 +1,209 @@
+// Pools and claims end to end: HTTP -> services -> gateway -> simulated Hive on two hubs, jobs on the real Redis.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimView } from '../../src/services/claims/claim-view.js';
+import type { ClusterClaim, ClusterPool } from '../../src/hive/pools/types.js';
+import { IMAGE_SETS, poolRequest, startClaimsHarness, type ClaimsHarness } from './support.js';
+
+const MINUTE = 60_000;
+let h: ClaimsHarness;
+let base: string;
+
+async function api<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<{ status: number; body: T; text: string }> {
+  const res = await h.app.inject({ method, url, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const text = res.body;
+  let body: any = undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, body, text };
+}
+
+const poolWhere = (hub: string, name: string, test: (p: ClusterPool) => boolean) =>
+  h.store.waitFor<ClusterPool, true>('ClusterPool', { hub, namespace: 'ci', name }, (p) => (p && test(p) ? true : undefined), { timeoutMs: 30_000 });
+
+beforeAll(async () => {
+  h = await startClaimsHarness();
+  base = await h.app.listen({ host: '127.0.0.1', port: 0 });
+  await h.prerequisites();
+  const pools = [
+    poolRequest('hub-1', 'warm-east', { labels: { 'beekeeper.io/team': 'payments' } }),
+    poolRequest('hub-2', 'warm-west', { size: 2, runningCount: 2, platform: { type: 'aws', region: 'eu-west-1', credentialsSecretRef: 'aws-creds' }, imageSetName: IMAGE_SETS.v417.name, labels: { 'beekeeper.io/team': 'payments' } }),
+    poolRequest('hub-1', 'cold', { runningCount: 0, claimLifetime: { default: '1h', maximum: '2h' } }),
+    poolRequest('hub-2', 'line', { maxConcurrent: 1 }),
+  ];
+  for (const p of pools) {
+    const res = await api('POST', '/v1/pools', p);
+    expect(res.status, res.text).toBe(201);
+  }
+  await Promise.all([
+    poolWhere('hub-1', 'warm-east', (p) => p.status?.ready === 1),
+    poolWhere('hub-2', 'warm-west', (p) => p.status?.ready === 2),
+    poolWhere('hub-1', 'cold', (p) => p.status?.standby === 1),
+    poolWhere('hub-2', 'line', (p) => p.status?.ready === 1),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('pools', () => {
+  it('summarises a pool with Hive counts, its clusters and the install-config template Beekeeper wrote', async () => {
+    const { status, body } = await api('GET', '/v1/pools/hub-1/ci/warm-east');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ id: 'hub-1/ci/warm-east', platform: 'aws', region: 'us-east-1', version: '4.16.3', counts: { size: 1, ready: 1 }, problems: [] });
+    expect(body.clusters).toHaveLength(1);
+    const template = await h.store.get<any>('Secret', { hub: 'hub-1', namespace: 'ci', name: 'warm-east-install-config-template' });
+    expect(Buffer.from(template.data['install-config.yaml'], 'base64').toString()).toContain('region: us-east-1');
+    expect(template.metadata.ownerReferences[0]).toMatchObject({ kind: 'ClusterPool', name: 'warm-east' });
+  });
+
+  it('refuses a bad pool with every field named and creates nothing', async () => {
+    const res = await api('POST', '/v1/pools', poolRequest('hub-1', 'bad', { size: 3, maxSize: 2, imageSetName: 'openshift-v9.9.9', claimLifetime: { default: '3d' } }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['claimLifetime.default', 'maxSize']);
+    const missing = await api('POST', '/v1/pools', poolRequest('hub-1', 'bad', { imageSetName: 'openshift-v9.9.9', pullSecretRef: 'nope' }));
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      { field: 'imageSetName', reason: 'ClusterImageSet openshift-v9.9.9 does not exist on hub hub-1' },
+      { field: 'pullSecretRef', reason: 'Secret ci/nope does not exist on hub hub-1' },
+    ]);
+    expect((await api('GET', '/v1/pools/hub-1/ci/bad')).status).toBe(404);
+    expect(await h.store.get('Secret', { hub: 'hub-1', namespace: 'ci', name: 'bad-install-config-template' })).toBeUndefined();
+  });
+});
+
+describe('claims', () => {
+  it('claims from a warm pool and gets a running cluster, its URLs and kubeconfig', async () => {
+    const res = await api<ClaimView>('POST', '/v1/claims?wait=30', { pool: 'warm-east', lifetime: '2h' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ pool: 'hub-1/ci/warm-east', phase: 'Running', lifetime: { lifetime: '2h' } });
+    expect(res.body.cluster?.apiURL).toMatch(/^https:\/\/api\./);
+    const kubeconfig = await api('GET', `/v1/claims/${res.body.id}/kubeconfig`);
+    expect(kubeconfig.status).toBe(200);
+    expect(kubeconfig.text).toContain('clusters:');
+    const credentials = await api('GET', `/v1/claims/${res.body.id}/credentials`);
+    expect(credentials.body.password).toBeTruthy();
+
+    // The pool cannot be deleted while this claim holds one of its clusters; the answer names the claim.
+    const del = await api('DELETE', '/v1/pools/hub-1/ci/warm-east');
+    expect(del.status).toBe(409);
+    expect(del.body.detail).toContain(res.body.id);
+  });
+
+  it('picks the pool by attributes across hubs and says why', async () => {
+    const west = await api<ClaimView>('POST', '/v1/claims', { selector: { team: 'payments', version: '4.17' } });
+    expect(west.status, west.text).toBe(201);
+    expect(west.body.pool).toBe('hub-2/ci/warm-west');
+    expect(west.body.pickedBecause).toBe('picked hub-2/ci/warm-west for team=payments, version=4.17: the only matching pool');
+    const east = await api<ClaimView>('POST', '/v1/claims', { selector: { region: 'us-east-1', labels: { 'beekeeper.io/team': 'payments' } } });
+    expect(east.body.pool).toBe('hub-1/ci/warm-east');
+
+    const none = await api('POST', '/v1/claims', { selector: { architecture: 'arm64' } });
+    expect(none.status).toBe(422);
+    expect(none.body.errors[0].reason).toContain('no pool matches architecture=arm64');
+    expect(none.body.errors[0].reason).toContain('hub-2/ci/line: not used: architecture is x86_64, not aarch64');
+  });
+
+  it('reports the resume steps while a claim on a hibernating pool waits, then runs', async () => {
+    const created = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-1/ci/cold', name: 'sleepy' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.phase).toBe('Pending');
+    const res = await fetch(`${base}/v1/claims/hub-1/ci/sleepy/events`);
+    const reader = res.body!.getReader();
+    const seen: ClaimView[] = [];
+    let buffer = '';
+    while (!seen.some((v) => v.phase === 'Running')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += Buffer.from(value).toString();
+      const frames = buffer.split('\n\n');
+      buffer = frames.pop()!;
+      for (const f of frames) if (f.startsWith('event: claim')) seen.push(JSON.parse(f.slice(f.indexOf('data: ') + 6)));
+    }
+    await reader.cancel();
+    const resuming = seen.filter((v) => v.reason === 'ClusterResuming');
+    const stepped = resuming.filter((v) => v.step?.step);
+    expect(stepped.length).toBeGreaterThan(0);
+    expect(stepped[0]!.message).toMatch(/^no ready cluster; cold-\w+ is resuming, step [1-4]\/4: /);
+    expect(seen.at(-1)!.phase).toBe('Running');
+  });
+
+  it('refuses an extension beyond the pool maximum with the reason, and records both decisions', async () => {
+    const ref = '/v1/claims/hub-1/ci/sleepy';
+    const refused = await api('PATCH', ref, { extendBy: '2h' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { field: 'extendBy', reason: "would make the lifetime 3h, beyond the maximum 2h (the pool's claimLifetime.maximum); at most 1h more is allowed" },
+    ]);
+    const ok = await api<ClaimView>('PATCH', ref, { extendBy: '30m' });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.lifetime?.lifetime).toBe('1h30m');
+    const claim = await h.store.get<ClusterClaim>('ClusterClaim', { hub: 'hub-1', namespace: 'ci', name: 'sleepy' });
+    expect(claim?.spec.lifetime).toBe('1h30m');
+    expect(JSON.parse(claim!.metadata.annotations!['beekeeper.io/lifetime-history']!).map((e: { to: string }) => e.to)).toEqual(['1h', '1h30m']);
+    const events = await h.store.list<any>('Event', 'hub-1', { namespace: 'ci' });
+    const reasons = events.filter((e) => e.involvedObject?.name === 'sleepy').map((e) => e.reason);
+    expect(reasons).toEqual(expect.arrayContaining(['ClaimCreated', 'LifetimeExtensionRefused', 'LifetimeExtended']));
+  });
+
+  it('releases a claim whose holder stops heartbeating, after its timeout', async () => {
+    const created = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-2/ci/warm-west', name: 'beating', heartbeatTimeout: '5m' });
+    expect(created.status, created.text).toBe(201);
+    const ref = { hub: 'hub-2', namespace: 'ci', name: 'beating' };
+    const lease = await h.store.get<any>('Lease', { ...ref, name: 'beekeeper-claim-beating' });
+    expect(lease.spec.leaseDurationSeconds).toBe(300);
+    expect(lease.metadata.ownerReferences[0]).toMatchObject({ kind: 'ClusterClaim', name: 'beating' });
+
+    h.clock.advance(4 * MINUTE);
+    expect((await api('POST', '/v1/claims/hub-2/ci/beating/heartbeat', {})).status).toBe(200);
+    h.clock.advance(4 * MINUTE);
+    // Renewed 4 minutes ago, so 8 minutes after creation the claim is still held.
+    const beat = await api('POST', '/v1/claims/hub-2/ci/beating/heartbeat', {});
+    expect(beat.status, beat.text).toBe(200);
+
+    h.clock.advance(6 * MINUTE);
+    await h.store.waitFor<ClusterClaim, true>('ClusterClaim', ref, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 20_000 });
+    const events = await h.store.list<any>('Event', 'hub-2', { namespace: 'ci' });
+    const released = events.find((e) => e.involvedObject?.name === 'beating' && e.reason === 'ClaimReleased');
+    expect(released?.message).toContain('no heartbeat for 5m');
+  });
+
+  it('serves many claims on a small pool FIFO with correct queue positions', async () => {
+    const order: string[] = [];
+    const off = h.store.onChange<ClusterClaim>('ClusterClaim', (hub, _type, c) => {
+      if (hub === 'hub-2' && c.spec.clusterPoolName === 'line' && c.spec.namespace && !order.includes(c.metadata.name)) order.push(c.metadata.name);
+    });
+    const names = ['line-a', 'line-b', 'line-c', 'line-d'];
+    for (const name of names) {
+      expect((await api('POST', '/v1/claims', { pool: 'hub-2/ci/line', name })).status).toBe(201);
+      h.clock.advance(1000); // Hive orders by creationTimestamp, which has one-second resolution
+    }
+    await h.store.waitFor('ClusterClaim', { hub: 'hub-2', namespace: 'ci', name: 'line-d' }, (c) => c, { timeoutMs: 5000 });
+    const { body } = await api<{ items: ClaimView[] }>('GET', '/v1/claims?pool=hub-2/ci/line');
+    const pending = body.items.filter((c) => c.phase === 'Pending');
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    pending.forEach((c, i) => expect(c.queue).toEqual({ position: i + 1, ahead: i }));
+    expect(pending.at(-1)!.name).toBe('line-d');
+
+    for (const name of names) {
+      const running = await api<ClaimView>('GET', `/v1/claims/hub-2/ci/${name}?wait=30`);
+      expect(running.body.phase, running.text).toBe('Running');
+    }
+    off();
+    expect(order).toEqual(names);
+  }, 60_000);
+
+  it('releases at once from the caller\'s view while the deprovision continues as a job', async () => {
+    const res = await api('DELETE', '/v1/claims/hub-2/ci/line-a');
+    expect(res.status).toBe(202);
+    expect(res.body.claim.phase).toBe('Releasing');
+    expect(res.body.job.type).toBe('claim.release');
+    const job = await h.queue.waitUntilDone(res.body.job.id, 20_000);
+    expect(job.state).toBe('completed');
+    expect(job.steps.map((s) => s.step)).toContain('Released');
+    expect((await api('GET', '/v1/claims/hub-2/ci/line-a')).status).toBe(404);
+  });
+});

@@ -1,0 +1,130 @@
+// The claims flow harness: a two-hub simulator, the real Kubernetes gateway, BullMQ on the real Redis (a prefix of
+// its own), workers with the pool and claim job handlers, the heartbeat reaper, and the HTTP edge with the pool and
+// claim routes. Only Beekeeper's own wiring is assembled here; nothing is mocked.
+import { randomUUID } from 'node:crypto';
+import { createTestClock, type TestClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { claimRoutes } from '../../src/http/routes/claims.js';
+import { poolRoutes } from '../../src/http/routes/pools.js';
+import { buildServer } from '../../src/http/server.js';
+import { createJobQueue } from '../../src/jobs/job-queue.js';
+import { startWorkers } from '../../src/jobs/worker.js';
+import { createKubeGateway } from '../../src/kube/gateway.js';
+import { createLogger } from '../../src/logger.js';
+import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
+import { claimJobHandlers, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
+import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
+import type { KubeObject } from '../../src/services/ports.js';
+import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
+
+const MINUTE = 60_000;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+export const IMAGE_SETS = {
+  v416: { name: 'openshift-v4.16.3', releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  v417: { name: 'openshift-v4.17.9', releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' },
+};
+
+export async function startClaimsHarness(opts: { durations?: SimulatorOptions['durations'] } = {}) {
+  const clock: TestClock = createTestClock();
+  const log = createLogger({ level: 'silent' });
+  const sim = await startSimulator({
+    hubs: 2,
+    clock,
+    speed: 2000,
+    // Resume steps slow enough (~0.2 s each) that a waiting claim can be seen reporting them.
+    durations: { startingMachines: 6 * MINUTE, machinesStarting: 6 * MINUTE, nodesStarting: 6 * MINUTE, clusterOperatorSettle: 6 * MINUTE, clusterOperators: 6 * MINUTE, ...opts.durations },
+  });
+  const hubNames = sim.hubs.map((h) => h.name);
+  const store = await createKubeGateway({
+    hubs: hubNames.map((name) => ({ name, kubeconfigData: sim.kubeconfigYaml(), context: name })),
+    log,
+    clock,
+  });
+  const config = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-claims-${randomUUID().slice(0, 8)}}` });
+  const producer = createRedis(config.redis, 'producer');
+  const listener = createRedis(config.redis, 'worker');
+  await waitReady(producer);
+  const jobs = { ...config.jobs, lockDurationMs: 5000, stalledIntervalMs: 2000, shutdownGraceMs: 1000 };
+  const queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: hubNames, defaultHub: hubNames[0]!, jobs, log });
+  const base = { store, queue, clock, log };
+  const claims = createClaimService(base);
+  const pools = createPoolService(base);
+  const workers = await startWorkers({
+    connection: listener,
+    prefix: config.redis.prefix,
+    hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40 })),
+    handlers: { ...claimJobHandlers(base), ...poolJobHandlers(base) },
+    jobs,
+    clock,
+    log,
+  });
+  const reaper = startClaimReaper(base);
+  const app = await buildServer({
+    config,
+    log,
+    queue,
+    store,
+    metrics: createMetrics({ defaultMetrics: false }),
+    routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+    redis: producer,
+    queuesForBoard: queue.boardQueues(),
+  });
+
+  /** Namespace `ci` with credentials, pull secret, and both ClusterImageSets, on every hub. */
+  async function prerequisites() {
+    for (const hub of hubNames) {
+      const create = (kind: Parameters<typeof store.create>[0], obj: KubeObject) => store.create(kind, hub, obj);
+      await create('Namespace', { metadata: { name: 'ci' } });
+      await create('Secret', { metadata: { name: 'aws-creds', namespace: 'ci' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
+      await create('Secret', { metadata: { name: 'pull-secret', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as KubeObject);
+      for (const s of Object.values(IMAGE_SETS)) await create('ClusterImageSet', { metadata: { name: s.name }, spec: { releaseImage: s.releaseImage } });
+    }
+    await Promise.all(
+      hubNames.map((hub) => store.waitFor('ClusterImageSet', { hub, name: IMAGE_SETS.v417.name }, (o) => o, { timeoutMs: 10_000 })),
+    );
+  }
+
+  return {
+    clock,
+    sim,
+    store,
+    queue,
+    claims,
+    pools,
+    app,
+    prerequisites,
+    async close() {
+      await app.close();
+      reaper.close();
+      claims.close();
+      await workers.close();
+      await queue.close();
+      const keys = await producer.keys(`${config.redis.prefix}*`);
+      if (keys.length) await producer.del(...keys);
+      await closeRedis(producer);
+      await closeRedis(listener);
+      await store.close();
+      await sim.close();
+    },
+  };
+}
+
+export type ClaimsHarness = Awaited<ReturnType<typeof startClaimsHarness>>;
+
+/** A pool request as a CI admin would send it. */
+export function poolRequest(hub: string, name: string, over: Record<string, unknown> = {}) {
+  return {
+    hub,
+    namespace: 'ci',
+    name,
+    platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+    baseDomain: 'ci.example.com',
+    imageSetName: IMAGE_SETS.v416.name,
+    pullSecretRef: 'pull-secret',
+    size: 1,
+    runningCount: 1,
+    ...over,
+  };
+}
