@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { openRequest, type KubeTarget } from './transport.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -27,7 +28,8 @@ export interface WatchHandle {
 export function startWatch(target: KubeTarget, path: string, opts: WatchOptions): WatchHandle {
   let rv = opts.resourceVersion;
   let stopped = false;
-  let controller: AbortController | undefined;
+  // The open stream; destroyed (without an error) to stop. An AbortSignal would surface stray AbortErrors.
+  let current: IncomingMessage | undefined;
   let timer: NodeJS.Timeout | undefined;
   const reconnectMs = opts.reconnectMs ?? 250;
 
@@ -38,18 +40,20 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
   };
   const gone = () => {
     stopped = true;
-    controller?.abort();
+    current?.destroy();
     opts.onGone();
   };
 
   async function connect() {
     if (stopped) return;
-    controller = new AbortController();
     const q = new URLSearchParams({ watch: 'true', allowWatchBookmarks: 'true' });
     if (rv) q.set('resourceVersion', rv);
     if (opts.labelSelector) q.set('labelSelector', opts.labelSelector);
     try {
-      const res = await openRequest(target, { method: 'GET', path: `${path}?${q}`, signal: controller.signal });
+      const res = await openRequest(target, { method: 'GET', path: `${path}?${q}` });
+      res.on('error', () => {}); // a reset connection ends the loop below, which reconnects
+      if (stopped) return void res.destroy();
+      current = res;
       if (res.statusCode === 410) {
         res.resume();
         return gone();
@@ -72,7 +76,7 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
           if (ev.type === 'ERROR') {
             if (ev.object?.code === 410) return gone();
             opts.onError?.(new Error(`watch ${path}: ${ev.object?.message ?? 'error event'}`));
-            controller.abort();
+            res.destroy();
             return reconnect();
           }
           const version = ev.object?.metadata?.resourceVersion;
@@ -94,7 +98,7 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      controller?.abort();
+      current?.destroy();
     },
     resourceVersion: () => rv,
   };
