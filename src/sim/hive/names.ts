@@ -36,7 +36,6 @@ export function canonicalJson(v: unknown): string {
 export function nameWithSuffix(base: string, suffix: string, maxLength = 63): string {
   const name = `${base}-${suffix}`;
   if (name.length <= maxLength) return name;
-  const hash = fnv32a(base);
-  const keep = maxLength - hash.length - suffix.length - 2;
-  return `${base.slice(0, keep)}${hash}-${suffix}`;
+  const keep = maxLength - 10 - suffix.length; // 10 = "-" + 8 hex + "-"
+  return `${base.slice(0, keep)}-${fnv32a(base)}-${suffix}`;
 }
