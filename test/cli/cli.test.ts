@@ -1,0 +1,115 @@
+// The beekeeper CLI against a running API (two-hub simulator, real Redis): in-process for the details, and once
+// through bin/beekeeper.js as a CI job would run it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSelector } from '../../src/cli/args.js';
+import { runCli } from '../../src/cli/run.js';
+import type { ClusterPool } from '../../src/hive/pools/types.js';
+import { poolRequest, startClaimsHarness, type ClaimsHarness } from '../claims/support.js';
+
+const run = promisify(execFile);
+let h: ClaimsHarness;
+let url: string;
+const dir = mkdtempSync(join(tmpdir(), 'beekeeper-cli-'));
+
+async function cli(args: string[], opts: { signal?: AbortSignal; onErr?: (line: string) => void } = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    env: { BEEKEEPER_URL: url },
+    out: (t) => out.push(t),
+    err: (t) => {
+      err.push(t);
+      opts.onErr?.(t);
+    },
+    writeSecretFile: async (path, text) => (await import('node:fs/promises')).writeFile(path, text, { mode: 0o600 }),
+    signal: opts.signal ?? new AbortController().signal,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+beforeAll(async () => {
+  h = await startClaimsHarness();
+  url = await h.app.listen({ host: '127.0.0.1', port: 0 });
+  await h.prerequisites();
+  for (const p of [poolRequest('hub-1', 'warm', { size: 2, runningCount: 2, claimLifetime: { maximum: '3h' } }), poolRequest('hub-2', 'empty', { size: 0 })]) {
+    expect((await h.app.inject({ method: 'POST', url: '/v1/pools', payload: p })).statusCode).toBe(201);
+  }
+  await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'warm' }, (p) => ((p?.status?.ready ?? 0) >= 2 ? true : undefined), { timeoutMs: 30_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('beekeeper CLI', () => {
+  it('refuses bad usage with exit code 2 and the usage text', async () => {
+    expect((await cli(['claim'])).code).toBe(2);
+    expect((await cli(['claim', '--pool', 'p', '--selector', 'a=b'])).err).toContain('give --pool P or --selector');
+    expect((await cli(['status', 'not-an-id'])).err).toContain('use hub/namespace/name');
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['--help'])).code).toBe(0);
+    expect(parseSelector(['platform=aws,version=4.16', 'arch=arm64', 'tier=ci'])).toEqual({ platform: 'aws', version: '4.16', architecture: 'arm64', labels: { tier: 'ci' } });
+  });
+
+  it('claims, waits, writes the kubeconfig, extends within the cap and releases', async () => {
+    const kubeconfig = join(dir, 'kubeconfig');
+    const claimed = await cli(['claim', '--pool', 'hub-1/ci/warm', '--lifetime', '1h', '--wait', '60s', '--kubeconfig-out', kubeconfig, '--json']);
+    expect(claimed.code, claimed.err).toBe(0);
+    const view = JSON.parse(claimed.out);
+    expect(view).toMatchObject({ phase: 'Running', pool: 'hub-1/ci/warm', kubeconfig });
+    expect(claimed.err).toContain(`claimed ${view.id} from hub-1/ci/warm`);
+    expect(readFileSync(kubeconfig, 'utf8')).toContain('clusters:');
+    expect(statSync(kubeconfig).mode & 0o777).toBe(0o600);
+
+    const extended = await cli(['extend', view.id, '--by', '30m']);
+    expect(extended.code, extended.err).toBe(0);
+    expect(extended.out).toContain('is now 1h30m');
+    const refused = await cli(['extend', view.id, '--by', '2h']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('extendBy: would make the lifetime 3h30m, beyond the maximum 3h');
+
+    const noBeat = await cli(['heartbeat', view.id, '--once']);
+    expect(noBeat.code).toBe(1);
+    expect(noBeat.err).toContain('needs no heartbeat');
+
+    const released = await cli(['release', view.id, '--wait', '30s']);
+    expect(released.code, released.err).toBe(0);
+    expect(released.out).toMatch(/released \(job .+: completed\)/);
+  });
+
+  it('heartbeats every interval until stopped', async () => {
+    const claimed = await cli(['claim', '--pool', 'hub-1/ci/warm', '--heartbeat-timeout', '2m', '--json']);
+    const id = JSON.parse(claimed.out).id;
+    const stop = new AbortController();
+    let beats = 0;
+    const code = await cli(['heartbeat', id, '--every', '1s'], { signal: stop.signal, onErr: (l) => l.includes('renewed') && ++beats === 2 && stop.abort() });
+    expect(code.code).toBe(0);
+    expect(beats).toBe(2);
+    expect((await cli(['release', id])).code).toBe(0);
+  });
+
+  it('exits 3 when no cluster runs within --wait, and releases the pending claim', async () => {
+    const timedOut = await cli(['claim', '--pool', 'hub-2/ci/empty', '--wait', '2s', '--json']);
+    expect(timedOut.code).toBe(3);
+    expect(timedOut.err).toContain('not running within --wait');
+    const id = JSON.parse(timedOut.out).id as string;
+    const [hub, namespace, name] = id.split('/') as [string, string, string];
+    await h.store.waitFor('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 10_000 });
+  });
+
+  it('works as `beekeeper` from the repository, finding the server in BEEKEEPER_URL', async () => {
+    const env = { ...process.env, BEEKEEPER_URL: url };
+    const claimed = await run('node', ['bin/beekeeper.js', 'claim', '--selector', 'hub=hub-1', '--wait', '60s', '--json'], { env });
+    const view = JSON.parse(claimed.stdout);
+    expect(view.phase).toBe('Running');
+    const released = await run('node', ['bin/beekeeper.js', 'release', view.id], { env });
+    expect(released.stdout).toContain(`${view.id} released`);
+    const missing = await run('node', ['bin/beekeeper.js', 'status', 'hub-1/ci/nope'], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('404 claim hub-1/ci/nope not found') });
+  }, 30_000);
+});
