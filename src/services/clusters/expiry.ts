@@ -3,7 +3,7 @@
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { deleteAfterFor } from '../../hive/delete-after.js';
 import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
-import { Invalid, invalid } from '../../hive/errors.js';
+import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import type { ObjectRef } from '../ports.js';
@@ -39,15 +39,35 @@ function targetTime(req: ExpiryRequest, now: number): Date | null {
   return new Date(at);
 }
 
+/**
+ * The write is conditional on the resourceVersion it was computed from, so the duration always matches the
+ * creationTimestamp of the object it lands on; Hive's own status writes make the cache go stale, so a conflict
+ * re-reads the object live and tries again.
+ */
+async function writeDeleteAfter(deps: ClusterServiceDeps, ref: ObjectRef, first: ClusterDeployment, at: Date | null): Promise<{ updated: ClusterDeployment; value: string | null }> {
+  let cd = first;
+  for (let attempt = 1; ; attempt++) {
+    const value = at ? deleteAfterFor(cd.metadata.creationTimestamp!, at) : null;
+    try {
+      const updated = await deps.store.mergePatch<ClusterDeployment>(
+        'ClusterDeployment',
+        ref,
+        { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: value } } },
+        { resourceVersion: cd.metadata.resourceVersion },
+      );
+      return { updated, value };
+    } catch (err) {
+      if (!(err instanceof Conflict) || attempt >= 5) throw err;
+      const live = await deps.store.get<ClusterDeployment>('ClusterDeployment', ref);
+      if (!live) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
+      cd = live;
+    }
+  }
+}
+
 export async function setExpiry(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest): Promise<ExpiryResult> {
   const at = targetTime(req, deps.clock.now());
-  const value = at ? deleteAfterFor(cd.metadata.creationTimestamp!, at) : null;
-  const updated = await deps.store.mergePatch<ClusterDeployment>(
-    'ClusterDeployment',
-    ref,
-    { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: value } } },
-    { resourceVersion: cd.metadata.resourceVersion },
-  );
+  const { updated, value } = await writeDeleteAfter(deps, ref, cd, at);
   await audit(deps.store, deps.log, ref, {
     type: 'Normal',
     reason: value ? 'ExpirySet' : 'ExpiryCleared',
