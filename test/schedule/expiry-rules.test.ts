@@ -23,7 +23,7 @@ describe('expiry policy', () => {
     expect(requestedExpiry({ in: '8h' }, now, created, limits)).toBe(created + 9 * H);
     expect(() => requestedExpiry({ in: '80h' }, now, created, limits)).toThrow(/latest allowed 2026-06-04T00:00:00.000Z/);
     expect(() => requestedExpiry({ in: '2d' }, now, created, limits)).toThrow(/no d/);
-    expect(extendedExpiry({ by: '4h' }, created + 9 * H, now, created, limits)).toBe(created + 13 * H);
+    expect(extendedExpiry({ extendBy: '4h' }, created + 9 * H, now, created, limits)).toBe(created + 13 * H);
     expect(() => extendedExpiry({ until: '2026-06-05T00:00:00Z' }, created + 9 * H, now, created, limits)).toThrow(/until: .*maxLifetime 72h/);
   });
 

@@ -13,8 +13,8 @@ export interface ExpiryRequest {
 }
 
 export interface ExtensionRequest {
-  /** A duration added to the current expiry. */
-  by?: string;
+  /** A duration added to the current expiry (or to now, if that is later). */
+  extendBy?: string;
   /** Or the new absolute expiry. */
   until?: string;
 }
@@ -49,18 +49,18 @@ export function requestedExpiry(req: ExpiryRequest, nowMs: number, createdMs: nu
 
 /** The new expiry for an extension of `currentMs` (which must exist: extend means later). */
 export function extendedExpiry(req: ExtensionRequest, currentMs: number, nowMs: number, createdMs: number, limits: EffectiveLimits): number {
-  if ((req.by === undefined) === (req.until === undefined)) throw invalid('by', 'give exactly one of by (a duration to add) or until (a new time)');
+  if ((req.extendBy === undefined) === (req.until === undefined)) throw invalid('extendBy', 'give exactly one of extendBy (a duration to add) or until (a new time)');
   let target: number;
-  if (req.by !== undefined) {
-    const ms = parseGoDuration(req.by);
-    if (ms === undefined || ms <= 0) throw invalid('by', `"${req.by}" is not a positive duration such as 4h (units h, m, s; no d)`);
+  if (req.extendBy !== undefined) {
+    const ms = parseGoDuration(req.extendBy);
+    if (ms === undefined || ms <= 0) throw invalid('extendBy', `"${req.extendBy}" is not a positive duration such as 4h (units h, m, s; no d)`);
     target = Math.max(currentMs, nowMs) + ms;
   } else {
     target = Date.parse(req.until as string);
     if (Number.isNaN(target)) throw invalid('until', `"${req.until}" is not an ISO 8601 time`);
     if (target <= currentMs) throw invalid('until', `${iso(target)} is not later than the current expiry ${iso(currentMs)}`);
   }
-  capCheck(req.by !== undefined ? 'by' : 'until', target, createdMs, limits);
+  capCheck(req.extendBy !== undefined ? 'extendBy' : 'until', target, createdMs, limits);
   return target;
 }
 

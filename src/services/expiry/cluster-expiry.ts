@@ -112,7 +112,7 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
       const actor = requireActor(req);
       const cd = await load(ref);
       const current = clusterExpiry(ref.hub, cd);
-      if (!current) throw invalid('by', 'the cluster has no expiry to extend; set one first');
+      if (!current) throw invalid('extendBy', 'the cluster has no expiry to extend; set one first (PUT .../expiry)');
       const atMs = extendedExpiry(req, current.expiresAtMs, deps.clock.now(), createdMs(cd), limitsOf(ref, cd));
       return write(ref, cd, atMs, { action: 'extend', ...actor });
     },

@@ -1,3 +1,4 @@
 export * from './webhook-endpoint.js';
 export * from './notice.js';
 export * from './deliver.js';
+export * from './webhook-service.js';

@@ -1,0 +1,113 @@
+// Expiry beyond setting it (PUT /v1/clusters/.../expiry lives with the cluster routes): the view with policy
+// limits and audit history, capped and audited extensions, expiry policies, webhook endpoints and the
+// warnings list.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ExpiryService } from '../../services/expiry/index.js';
+import type { createWebhookService } from '../../services/notify/index.js';
+import { problemResponses } from '../schemas.js';
+import { ClusterParams } from './cluster-schemas.js';
+
+const open = { additionalProperties: true } as const;
+const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
+const Duration = Type.String({ description: 'Go duration (h, m, s; no d)', examples: ['8h'] });
+const ExpiryView = Type.Object({ cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(Type.Object({}, open)) }, open);
+const ExtendBody = Type.Object(
+  {
+    extendBy: Type.Optional(Duration),
+    until: Type.Optional(Type.String({ description: 'New expiry, ISO 8601' })),
+    by: Type.String({ minLength: 1, description: 'Who asks (audited)' }),
+    reason: Type.String({ minLength: 1, description: 'Why (audited)' }),
+  },
+  { additionalProperties: false, description: 'Exactly one of extendBy and until' },
+);
+const PolicyProps = {
+  selector: Type.Optional(
+    Type.Object({
+      hubs: Type.Optional(Type.Array(Type.String())),
+      namespaces: Type.Optional(Type.Array(Type.String())),
+      teams: Type.Optional(Type.Array(Type.String())),
+      labelSelector: Type.Optional(Type.Object({}, open)),
+    }),
+  ),
+  teamLabel: Type.Optional(Type.String({ examples: ['beekeeper.io/team'] })),
+  maxLifetime: Type.Optional(Duration),
+  defaultLifetime: Type.Optional(Duration),
+  warnings: Type.Optional(Type.Array(Duration, { examples: [['24h', '1h']] })),
+  dryRun: Type.Optional(Type.Boolean()),
+};
+const PolicyView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) }, open);
+const WebhookBody = Type.Object(
+  {
+    url: Type.String({ examples: ['https://hooks.example.com/beekeeper'] }),
+    format: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('slack')])),
+    secret: Type.Optional(Type.String({ minLength: 16, description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned' })),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const WebhookView = Type.Object({ name: Type.String(), url: Type.String(), format: Type.String(), signed: Type.Boolean(), disabled: Type.Boolean() }, open);
+
+export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType<typeof createWebhookService> }): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    const { expiry, webhooks } = deps;
+    const tags = ['expiry'];
+    const NameParams = Type.Object({ name: Name });
+
+    app.get(
+      '/clusters/:hub/:namespace/:name/expiry',
+      { schema: { tags, summary: 'Expiry, the policy limits in force, and the audited history of changes', params: ClusterParams, response: { 200: ExpiryView, ...problemResponses(404) } } },
+      async (req) => expiry.get(req.params),
+    );
+
+    app.post(
+      '/clusters/:hub/:namespace/:name/expiry/extend',
+      {
+        schema: {
+          tags,
+          summary: 'Extend expiry, capped by the policy maximum lifetime; audited (Event, log, history annotation)',
+          params: ClusterParams,
+          body: ExtendBody,
+          response: { 200: ExpiryView, ...problemResponses(400, 404, 409, 422) },
+        },
+      },
+      async (req) => expiry.extend(req.params, req.body),
+    );
+
+    app.get('/warnings', { schema: { tags, summary: 'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days', response: { 200: Type.Object({}, open) } } }, async () =>
+      expiry.warnings(),
+    );
+
+    app.get('/expiry-policies', { schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } } }, async () => ({ items: expiry.policies.list() }));
+    app.post(
+      '/expiry-policies',
+      { schema: { tags, summary: 'Create an expiry policy', body: Type.Object({ name: Name, ...PolicyProps }), response: { 201: PolicyView, ...problemResponses(400, 409) } } },
+      async (req, reply) => reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>)),
+    );
+    app.get('/expiry-policies/:name', { schema: { tags, summary: 'One expiry policy', params: NameParams, response: { 200: PolicyView, ...problemResponses(404) } } }, async (req) =>
+      expiry.policies.get(req.params.name),
+    );
+    app.put(
+      '/expiry-policies/:name',
+      { schema: { tags, summary: 'Replace an expiry policy', params: NameParams, body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }), response: { 200: PolicyView, ...problemResponses(400, 404) } } },
+      async (req) => expiry.policies.replace(req.params.name, req.body as Record<string, unknown>),
+    );
+    app.delete('/expiry-policies/:name', { schema: { tags, summary: 'Delete an expiry policy', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
+      await expiry.policies.remove(req.params.name);
+      return reply.code(204).send(null);
+    });
+
+    app.get('/webhooks', { schema: { tags, summary: 'Webhook endpoints for warnings (keys never shown)', response: { 200: Type.Object({ items: Type.Array(WebhookView) }) } } }, async () => ({ items: webhooks.list() }));
+    app.put(
+      '/webhooks/:name',
+      { schema: { tags, summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)', params: NameParams, body: WebhookBody, response: { 200: WebhookView, ...problemResponses(400) } } },
+      async (req) => webhooks.put(req.params.name, req.body),
+    );
+    app.delete('/webhooks/:name', { schema: { tags, summary: 'Delete a webhook endpoint', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
+      await webhooks.remove(req.params.name);
+      return reply.code(204).send(null);
+    });
+  };
+}

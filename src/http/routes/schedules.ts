@@ -1,0 +1,167 @@
+// /v1/schedules and the per-cluster schedule views and overrides: thin routes (schema -> service -> reply).
+// Request bodies are checked field by field by the service (400 with every bad field); the schemas here
+// describe them for OpenAPI and catch wrong types early. Views allow extra properties.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { OverrideType } from '../../hive/schedule/index.js';
+import type { JobQueue } from '../../services/ports.js';
+import type { ScheduleService } from '../../services/schedules/index.js';
+import { replyWithJob } from '../reply-job.js';
+import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
+import { ClusterParams } from './cluster-schemas.js';
+
+const open = { additionalProperties: true } as const;
+const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
+const Weekday = Type.Union(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => Type.Literal(d)));
+const Mode = Type.Union([Type.Literal('skipHibernation'), Type.Literal('keepHibernated')]);
+const Selector = Type.Object({
+  matchLabels: Type.Optional(Type.Record(Type.String(), Type.String())),
+  matchExpressions: Type.Optional(Type.Array(Type.Object({ key: Type.String(), operator: Type.String(), values: Type.Optional(Type.Array(Type.String())) }))),
+});
+const Reason = Type.Object({ reason: Type.String() });
+
+const ScheduleSpecProps = {
+  timeZone: Type.String({ description: 'IANA time zone', examples: ['Europe/Berlin'] }),
+  windows: Type.Optional(Type.Array(Type.Object({ days: Type.Array(Weekday), start: Type.String({ examples: ['07:00'] }), end: Type.String({ examples: ['19:00'] }) }), { description: 'When clusters run; end < start is overnight' })),
+  cron: Type.Optional(Type.Object({ hibernate: Type.String({ examples: ['0 19 * * 1-5'] }), resume: Type.String({ examples: ['0 7 * * 1-5'] }) })),
+  exceptions: Type.Optional(Type.Array(Type.Object({ date: Type.String({ examples: ['2026-12-24'] }), mode: Mode, reason: Type.Optional(Type.String()) }))),
+  holidays: Type.Optional(Type.Array(Type.Object({ name: Type.String(), mode: Mode, dates: Type.Array(Type.String()) }))),
+  targets: Type.Optional(
+    Type.Object({ hubs: Type.Optional(Type.Array(Type.String())), namespaces: Type.Optional(Type.Array(Type.String())), labelSelector: Type.Optional(Selector), requireOptIn: Type.Optional(Type.Boolean()) }),
+  ),
+  enforce: Type.Optional(Type.Boolean({ description: 'Re-apply continuously instead of at window edges only' })),
+  dryRun: Type.Optional(Type.Boolean()),
+  catchUpDeadline: Type.Optional(Type.String({ description: 'Go duration; missed edges older than this are not replayed', examples: ['1h'] })),
+  safety: Type.Optional(Type.Object({ allowHibernationInFirstDay: Type.Optional(Reason), ignoreLongHibernation: Type.Optional(Reason) })),
+};
+const ScheduleBody = Type.Object({ name: Name, ...ScheduleSpecProps }, { description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' });
+const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps });
+const ScheduleView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open), desiredNow: Type.Object({}, open) }, open);
+const PreviewView = Type.Object({ schedule: Type.String(), timeZone: Type.String(), from: Type.String(), to: Type.String(), edges: Type.Array(Type.Object({}, open)), excluded: Type.Array(Type.Object({}, open)) }, open);
+const ClusterScheduleView = Type.Object({ cluster: Type.Object({}, open), why: Type.String(), next: Type.Array(Type.Object({}, open)), overrides: Type.Array(Type.Object({}, open)) }, open);
+const OverrideView = Type.Object({ name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() }, open);
+const OverrideBody = Type.Object(
+  {
+    type: Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')]),
+    until: Type.Optional(Type.String({ description: 'ISO 8601 time' })),
+    for: Type.Optional(Type.String({ description: 'Or a duration from now (Go syntax)', examples: ['4h'] })),
+    by: Type.String({ minLength: 1 }),
+    reason: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false },
+);
+const Days = Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 62, default: 7 })) });
+
+export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQueue }): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    const { schedules } = deps;
+    const tags = ['schedules'];
+    const NameParams = Type.Object({ name: Name });
+
+    app.get('/schedules', { schema: { tags, summary: 'Hibernation schedules with their next action', response: { 200: Type.Object({ items: Type.Array(ScheduleView) }) } } }, async () => ({
+      items: await schedules.list(),
+    }));
+
+    app.post(
+      '/schedules',
+      { schema: { tags, summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)', body: ScheduleBody, response: { 201: ScheduleView, ...problemResponses(400, 409, 422) } } },
+      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>)),
+    );
+
+    app.get('/schedules/:name', { schema: { tags, summary: 'One schedule', params: NameParams, response: { 200: ScheduleView, ...problemResponses(404) } } }, async (req) =>
+      schedules.get(req.params.name),
+    );
+
+    app.put(
+      '/schedules/:name',
+      { schema: { tags, summary: 'Replace a schedule', params: NameParams, body: SchedulePutBody, response: { 200: ScheduleView, ...problemResponses(400, 404, 409, 422) } } },
+      async (req) => schedules.replace(req.params.name, req.body as Record<string, unknown>),
+    );
+
+    app.delete('/schedules/:name', { schema: { tags, summary: 'Delete a schedule', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
+      await schedules.remove(req.params.name);
+      return reply.code(204).send(null);
+    });
+
+    app.get(
+      '/schedules/:name/preview',
+      {
+        schema: {
+          tags,
+          summary: 'Upcoming actions in the zone and UTC, with the clusters each touches or skips (and why)',
+          params: NameParams,
+          querystring: Days,
+          response: { 200: PreviewView, ...problemResponses(400, 404) },
+        },
+      },
+      async (req) => schedules.preview(req.params.name, req.query.days),
+    );
+
+    app.post(
+      '/schedules/:name/run',
+      {
+        schema: {
+          tags,
+          summary: 'Apply the state the schedule says now to its clusters; with dryRun, report what would happen',
+          params: NameParams,
+          querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean()), wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) }),
+          response: { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema, ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun }), req.query.wait);
+        return reply;
+      },
+    );
+
+    app.get(
+      '/clusters/:hub/:namespace/:name/schedule',
+      {
+        schema: {
+          tags,
+          summary: "This cluster's schedule, desired state, overrides, flags and next actions, each with its reason",
+          params: ClusterParams,
+          querystring: Days,
+          response: { 200: ClusterScheduleView, ...problemResponses(400, 404) },
+        },
+      },
+      async (req) => schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, req.query.days),
+    );
+
+    app.get(
+      '/clusters/:hub/:namespace/:name/overrides',
+      { schema: { tags, summary: 'Overrides on this cluster and whether they still hold', params: ClusterParams, response: { 200: Type.Object({ items: Type.Array(OverrideView) }), ...problemResponses(404) } } },
+      async (req) => ({ items: schedules.listOverrides(req.params.hub, req.params.namespace, req.params.name) }),
+    );
+
+    app.post(
+      '/clusters/:hub/:namespace/:name/overrides',
+      {
+        schema: {
+          tags,
+          summary: 'Keep the cluster awake until a time, or skip its next hibernation; lapses by itself',
+          params: ClusterParams,
+          body: OverrideBody,
+          response: { 201: OverrideView, ...problemResponses(400, 404, 422) },
+        },
+      },
+      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body)),
+    );
+
+    app.delete(
+      '/clusters/:hub/:namespace/:name/overrides',
+      {
+        schema: {
+          tags,
+          summary: 'Remove overrides (all, or one type)',
+          params: ClusterParams,
+          querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')])) }),
+          response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
+        },
+      },
+      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type as OverrideType | undefined) }),
+    );
+  };
+}
