@@ -185,6 +185,8 @@ export function validateCreate(req: CreateClusterRequest, now: number): void {
   }
 
   checkPool(req.controlPlane, 'controlPlane', 1, 5, issues);
+  // openshift-install accepts 1 (single-node) or 3 control-plane nodes; 4 and 5 since 4.17.
+  if (req.controlPlane?.replicas === 2) issues.push({ field: 'controlPlane.replicas', reason: 'must be 1, 3, 4 or 5 (openshift-install has no 2-node control plane)' });
   checkPool(req.compute, 'compute', 0, 250, issues);
   const net = req.networking;
   if (net) {

@@ -1,0 +1,111 @@
+// Bad input gets a clear 4xx naming the field, and nothing is created: no namespace, no Secret, no job.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBody, HUB, prerequisites, startBed, type Bed } from './support.js';
+
+let bed: Bed;
+const ns = 'bad-input';
+
+beforeAll(async () => {
+  bed = await startBed();
+  await prerequisites(bed, ns);
+});
+afterAll(async () => bed?.close());
+
+async function post(payload: unknown) {
+  const res = await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: payload as object });
+  const body = res.json();
+  return { status: res.statusCode, fields: ((body.errors ?? []) as Array<{ field: string }>).map((e) => e.field), body };
+}
+
+async function nothingCreated(namespace: string, name: string) {
+  const { store } = bed.system;
+  expect(await store.get('ClusterDeployment', { hub: HUB, namespace, name })).toBeUndefined();
+  expect(await store.get('Secret', { hub: HUB, namespace, name: `${name}-install-config` })).toBeUndefined();
+  expect(await store.get('Secret', { hub: HUB, namespace, name: `${name}-pull-secret` })).toBeUndefined();
+  expect(await store.get('Secret', { hub: HUB, namespace, name: `${name}-aws-creds` })).toBeUndefined();
+  const jobs = await bed.system.queue.list({ type: 'cluster.create' });
+  expect(jobs.filter((j) => j.target?.name === name)).toEqual([]);
+}
+
+describe('bad create requests', () => {
+  it('a body of the wrong shape is 400 naming every field', async () => {
+    const r = await post({ ...createBody(ns, 'shape'), compute: { replicas: 'three' }, surprise: true, hub: undefined });
+    expect(r.status).toBe(400);
+    expect(r.fields).toEqual(expect.arrayContaining(['hub', 'compute.replicas', 'surprise']));
+    await nothingCreated(ns, 'shape');
+  });
+
+  it('values Hive or Kubernetes would reject are 422 naming every field', async () => {
+    const r = await post({
+      ...createBody(ns, 'Not_A_DNS_Name'),
+      platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' }, gcp: { region: 'x', projectID: 'p', credentialsSecretRef: 'g' } },
+      hibernateAfter: '2d',
+      releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64',
+      controlPlane: { replicas: 2 },
+      networking: { clusterNetwork: [{ cidr: 'ten/14', hostPrefix: 23 }] },
+      labels: { 'bad key!': 'x' },
+      sshKey: 'not a key',
+    });
+    expect(r.status).toBe(422);
+    expect(r.fields).toEqual(
+      expect.arrayContaining(['name', 'platform', 'hibernateAfter', 'imageSet', 'controlPlane.replicas', 'networking.clusterNetwork[0].cidr', 'labels.bad key!', 'sshKey']),
+    );
+    expect(r.body.detail).toMatch(/no "d" unit/);
+  });
+
+  it('references the hub does not have are 422 naming them; the namespace is not created', async () => {
+    const r = await post({
+      ...createBody('brand-new', 'orphan'),
+      createNamespace: true,
+      imageSet: 'openshift-v9.9.9',
+      pullSecretRef: 'nope',
+      pullSecret: undefined,
+      platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'missing-creds' } },
+    });
+    expect(r.status).toBe(422);
+    expect(r.fields).toEqual(expect.arrayContaining(['imageSet', 'pullSecretRef', 'platform.aws.credentialsSecretRef']));
+    expect(await bed.system.store.get('Namespace', { hub: HUB, name: 'brand-new' })).toBeUndefined();
+  });
+
+  it('a missing namespace without createNamespace is 422 on namespace; inline secrets are not written', async () => {
+    const r = await post({
+      ...createBody('absent', 'lonely'),
+      pullSecretRef: undefined,
+      pullSecret: '{"auths":{}}',
+      platform: { aws: { region: 'us-east-1', credentials: { accessKeyID: 'a', secretAccessKey: 'b' } } },
+    });
+    expect(r.status).toBe(422);
+    expect(r.fields).toEqual(['namespace']);
+    expect(r.body.detail).toMatch(/createNamespace/);
+    expect(await bed.system.store.get('Namespace', { hub: HUB, name: 'absent' })).toBeUndefined();
+  });
+
+  it('an unknown hub is 422 on hub; an existing cluster is 409', async () => {
+    const unknownHub = await post({ ...createBody(ns, 'where'), hub: 'mars' });
+    expect(unknownHub.status).toBe(422);
+    expect(unknownHub.fields).toEqual(['hub']);
+    await nothingCreated(ns, 'where');
+
+    await bed.system.store.create('ClusterDeployment', HUB, {
+      metadata: { name: 'taken', namespace: ns },
+      spec: { clusterName: 'taken', baseDomain: 'example.com', platform: { none: {} }, provisioning: { installConfigSecretRef: { name: 'x' }, releaseImage: 'quay.io/a/b:1' } },
+    });
+    const dup = await post(createBody(ns, 'taken'));
+    expect(dup.status).toBe(409);
+    expect(await bed.system.store.get('Secret', { hub: HUB, namespace: ns, name: 'taken-install-config' })).toBeUndefined();
+  });
+
+  it('inline credentials are echoed nowhere in an error', async () => {
+    const r = await post({
+      ...createBody(ns, 'leaky'),
+      pullSecretRef: undefined,
+      pullSecret: 'not json but sup3r-s3cret',
+      platform: { aws: { region: 'us-east-1', credentials: { accessKeyID: 'AKIA', secretAccessKey: 'hunter2-top-secret' } } },
+      hibernateAfter: 'soon',
+    });
+    expect(r.status).toBe(422);
+    expect(r.fields).toEqual(expect.arrayContaining(['pullSecret', 'hibernateAfter']));
+    expect(JSON.stringify(r.body)).not.toMatch(/sup3r-s3cret|hunter2/);
+    await nothingCreated(ns, 'leaky');
+  });
+});
