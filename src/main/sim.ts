@@ -29,6 +29,8 @@ Options:
   --delete-protection        behave as HiveConfig deleteProtection: enabled (protected-delete on install)
   --no-controllers           serve the APIs only, without simulated Hive controllers
   --faults <json>            fault injection spec (latency, errors, watchDrops, conflicts), see docs/simulator.md
+  --plain-http               serve plain HTTP instead of HTTPS with a self-signed certificate (kubectl only
+                             sends tokens over HTTPS, so keep the default for a kubectl session)
   --host <addr>              listen address (default 127.0.0.1)
   --port <n>                 first hub's port, hub i gets port+i (default 0 = random free ports)
   --log-level <level>        fatal|error|warn|info|debug|silent (default info); logs go to stderr
@@ -62,7 +64,7 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
         hubs: { type: 'string' }, 'hub-names': { type: 'string' }, 'kubeconfig-out': { type: 'string' },
         seed: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string', multiple: true },
         'install-failures': { type: 'string' }, 'delete-protection': { type: 'boolean' },
-        'no-controllers': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
+        'no-controllers': { type: 'boolean' }, 'plain-http': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
         port: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -104,6 +106,7 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
       fail(`--faults: ${(err as Error).message}`);
     }
   }
+  sim.tls = !values['plain-http'];
   sim.host = values.host;
   sim.port = int('port', values.port, 0);
   const logLevel = values['log-level'] ?? 'info';

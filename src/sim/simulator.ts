@@ -27,6 +27,9 @@ export interface SimulatorOptions {
   /** Default for CDs without `sim.hive.openshift.io/install-failures`: fail the first n attempts, or 'always'. */
   installFailures?: number | 'always';
   host?: string;
+  /** Serve HTTPS with a self-signed certificate (kubeconfig: insecure-skip-tls-verify). kubectl needs it: client-go
+   * never sends a bearer token over plain HTTP. Default false. */
+  tls?: boolean;
   /** First hub's port; hub i listens on port + i. Default 0 (random free ports). */
   port?: number;
 }
@@ -66,7 +69,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     for (const [i, name] of names.entries()) {
       const server = await startApiServer({
         host: opts.host ?? '127.0.0.1', port: opts.port ? opts.port + i : 0, clock, name,
-        crds: hiveCrds(), admission: hiveAdmission, faults: opts.faults,
+        crds: hiveCrds(), admission: hiveAdmission, faults: opts.faults, tls: opts.tls ?? false,
       });
       hubs.push({ name, url: server.url, token: server.token, server });
       const client = createKubeClient({ server: server.url, token: server.token, insecureSkipTLSVerify: true });
