@@ -41,13 +41,17 @@ export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean>
   }
 }
 
-export async function bootstrapRedis(cfg: RedisConfig, opts: { allowPrivate: boolean }): Promise<RedisBootstrap> {
+export async function bootstrapRedis(
+  cfg: RedisConfig,
+  opts: { allowPrivate: boolean; /** Where to look before starting one (tests point it elsewhere). */ localUrl?: string },
+): Promise<RedisBootstrap> {
   const none = async () => undefined;
+  const local = opts.localUrl ?? DEFAULT_REDIS_URL;
   if (cfg.url || cfg.sentinel || cfg.cluster) return { redis: cfg, close: none, origin: 'configured' };
-  if (await pingRedis(DEFAULT_REDIS_URL)) return { redis: { ...cfg, url: DEFAULT_REDIS_URL }, close: none, origin: 'local' };
-  if (!opts.allowPrivate) throw new RedisMissing(`No Redis answers on ${DEFAULT_REDIS_URL} and REDIS_URL is not set.`);
+  if (await pingRedis(local)) return { redis: { ...cfg, url: local }, close: none, origin: 'local' };
+  if (!opts.allowPrivate) throw new RedisMissing(`No Redis answers on ${local} and REDIS_URL is not set.`);
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    throw new RedisMissing(`No Redis answers on ${DEFAULT_REDIS_URL}, REDIS_URL is not set, and there is no redis-server binary to start one.`);
+    throw new RedisMissing(`No Redis answers on ${local}, REDIS_URL is not set, and there is no redis-server binary to start one.`);
   }
   return startPrivateRedis(cfg);
 }

@@ -91,7 +91,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
             resolve();
           };
           const send = (job: JobView) => {
-            res.write(`id: ${Date.now()}\nevent: job\ndata: ${JSON.stringify(job)}\n\n`);
+            res.write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
             if (ENDED.has(job.state)) end();
           };
           req.raw.once('close', end);
