@@ -20,6 +20,8 @@ class RawObjectApi extends KubernetesObjectApi {
   async send(method: HttpMethod, path: string, req: RestRequest, defaultTimeoutMs: number): Promise<unknown> {
     const ctx = this.configuration.baseServer.makeRequestContext(path, method);
     ctx.setHeaderParam('Accept', 'application/json');
+    // The API server names the field manager after the user agent when none is given (managedFields show it).
+    ctx.setHeaderParam('User-Agent', 'beekeeper');
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) ctx.setQueryParam(k, String(v));
     if (req.body !== undefined) {
       ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
