@@ -24,6 +24,13 @@ import { createPoolService, poolJobHandlers } from './services/pools/pool-servic
 import { claimRoutes } from './http/routes/claims.js';
 import { poolRoutes } from './http/routes/pools.js';
 import { createPoolClaimMetrics } from './http/routes/pool-claim-metrics.js';
+import { createScheduleService } from './services/schedules/schedule-service.js';
+import { createExpiryService } from './services/expiry/expiry-service.js';
+import { createWebhookService } from './services/notify/webhook-service.js';
+import { scheduleRoutes } from './http/routes/schedules.js';
+import { expiryRoutes } from './http/routes/expiry.js';
+import { startScheduleTimers } from './schedules/schedule-timers.js';
+import { startExpiryTimers } from './schedules/expiry-timers.js';
 
 export type Role = 'api' | 'worker' | 'scheduler';
 export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
@@ -66,6 +73,25 @@ const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
       handlers: { ...poolJobHandlers(base), ...claimJobHandlers(base) },
       background: () => startClaimReaper(base),
+    };
+  },
+  (deps) => {
+    // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
+    const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, ...state };
+    const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
+    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
+    const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
+    return {
+      routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
+      handlers: { ...schedules.handlers(), ...expiry.handlers() },
+      background: () => {
+        const timers = [
+          startScheduleTimers({ ...base, log: deps.log.child({ component: 'schedule-timers' }) }),
+          startExpiryTimers({ ...base, log: deps.log.child({ component: 'expiry-timers' }) }),
+        ];
+        return { close: () => timers.forEach((t) => t.close()) };
+      },
     };
   },
 ];

@@ -1,0 +1,94 @@
+// One Beekeeper (api + worker roles, so timers are started by the tests themselves) on real Redis, against a
+// fast simulated hub whose clock the test controls. Beekeeper's CRDs are installed as production would.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createTestClock, type TestClock } from '../../src/clock.js';
+import { loadConfig, withEmbeddedHub } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { CdLike } from '../../src/hive/schedule/index.js';
+import type { JobView, KubeObject } from '../../src/services/ports.js';
+import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { createSystem, type System } from '../../src/system.js';
+import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+
+export const HUB = 'east';
+export const STATE_NS = 'beekeeper';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+export interface Bed {
+  sim: Simulator;
+  system: System;
+  app: FastifyInstance;
+  clock: TestClock;
+  timerDeps(): { store: System['store']; queue: System['queue']; clock: TestClock; log: ReturnType<typeof createLogger>; stateHub: string; stateNamespace: string };
+  close(): Promise<void>;
+}
+
+export async function startBed(startMs: number): Promise<Bed> {
+  const clock = createTestClock(startMs);
+  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
+  const base = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}` });
+  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const log = createLogger({ level: 'silent' });
+  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
+  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  return {
+    sim,
+    system,
+    app: system.app!,
+    clock,
+    timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
+    async close() {
+      await system.close();
+      await sim.close();
+    },
+  };
+}
+
+/** An adopted, installed cluster (Hive reaches Running at once), optionally a pool cluster. */
+export async function adoptCluster(bed: Bed, namespace: string, name: string, opts: { labels?: Record<string, string>; pool?: string; annotations?: Record<string, string> } = {}): Promise<void> {
+  const { store } = bed.system;
+  await store.create('Namespace', HUB, { metadata: { name: namespace } }).catch(() => undefined);
+  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } }).catch(() => undefined);
+  await store.create('Secret', HUB, { metadata: { name: `${name}-kubeconfig`, namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+  await store.create('ClusterDeployment', HUB, {
+    apiVersion: 'hive.openshift.io/v1',
+    kind: 'ClusterDeployment',
+    metadata: { name, namespace, labels: opts.labels ?? {}, annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations } },
+    spec: {
+      clusterName: name,
+      baseDomain: 'example.com',
+      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
+      installed: true,
+      clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
+      ...(opts.pool ? { clusterPoolRef: { namespace: 'pools', poolName: opts.pool } } : {}),
+    },
+  } as KubeObject);
+  await waitPower(bed, namespace, name, 'Running');
+}
+
+export function cd(bed: Bed, namespace: string, name: string): CdLike & KubeObject {
+  return bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace, name })!;
+}
+
+/** Resolves when Hive reports the power state (status.powerState). */
+export function waitPower(bed: Bed, namespace: string, name: string, state: 'Running' | 'Hibernating'): Promise<true> {
+  return bed.system.store.waitFor<CdLike & KubeObject, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.status?.powerState === state ? true : undefined), {
+    timeoutMs: 60_000,
+  });
+}
+
+export async function waitJob(bed: Bed, id: string): Promise<JobView> {
+  // The job may not exist yet when the timer has only just enqueued it.
+  for (let i = 0; i < 200; i++) {
+    const job = await bed.system.queue.get(id);
+    if (job) return bed.system.queue.waitUntilDone(id, 30_000);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`job ${id} never appeared`);
+}
+
+export async function events(bed: Bed, namespace: string, name: string): Promise<Array<{ reason?: string; message?: string; type?: string }>> {
+  const all = await bed.system.store.list<KubeObject & { reason?: string; message?: string; type?: string; involvedObject?: { name?: string } }>('Event', HUB, { namespace });
+  return all.filter((e) => e.involvedObject?.name === name);
+}
