@@ -11,6 +11,7 @@ import { authorize } from './auth.js';
 import { route } from './router.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { openApiV3 } from './openapi.js';
+import { parse as parseYaml } from 'yaml';
 import { createObject } from './handlers/create.js';
 import { updateObject } from './handlers/update.js';
 import { deleteObject } from './handlers/delete.js';
@@ -112,7 +113,8 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       }
       const apiReq: ApiRequest = {
         type, namespace, name, subresource: subresource === 'finalize' ? undefined : subresource, query: url.searchParams, who,
-        userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], body, dryRun: dryRunParam.length > 0, warnings,
+        userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
+        body: ct === 'application/yaml' && (verb === 'create' || verb === 'update') ? yamlToJson(body) : body,
       };
       if (verb === 'watch') return watchObjects(ctx, apiReq)(res);
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
@@ -149,4 +151,12 @@ function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMe
     return { code: 200, body: ctx.faults.get() as Record<string, unknown> };
   }
   return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET, PUT or DELETE') };
+}
+
+function yamlToJson(text: string): string {
+  try {
+    return JSON.stringify(parseYaml(text));
+  } catch (err) {
+    throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
 }

@@ -128,7 +128,7 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   for (; i < end; i++) {
     const key = snap.keys[i]!;
     const record = snap.get(key);
-    if (!record || !match(fromStorage(type, record.obj))) continue;
+    if (!record || (filtered && !match(fromStorage(type, record.obj)))) continue;
     if (limit && items.length >= limit) break;
     items.push(itemJson(type, record));
     lastKey = key;
@@ -136,8 +136,9 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   let cont: string | undefined;
   let remaining: number | undefined;
   if (limit && i < end) {
-    let more = 0;
-    for (let j = i; j < end; j++) { const r = snap.get(snap.keys[j]!); if (r && match(fromStorage(type, r.obj))) { more++; if (filtered) break; } }
+    // Unfiltered lists report how many items remain; filtered ones only need to know whether any match.
+    let more = filtered ? 0 : end - i;
+    for (let j = i; filtered && j < end; j++) { const r = snap.get(snap.keys[j]!); if (r && match(fromStorage(type, r.obj))) { more = 1; break; } }
     if (more) {
       cont = encodeContinue(listRv, `${lastKey.slice(prefix.length)}\u0000`);
       if (!filtered) remaining = more;
