@@ -128,6 +128,14 @@ describe('POST /v1/clusters', () => {
     expect(steps(job)).toContain('ProvisionStopped');
   });
 
+  it('reports the hub reachable with Hive present, and its cache counts', async () => {
+    const res = await bed.app.inject({ method: 'GET', url: '/v1/hubs' });
+    expect(res.statusCode).toBe(200);
+    const [hub] = res.json().items;
+    expect(hub).toMatchObject({ name: HUB, reachable: true, hiveCrdsPresent: true, informers: { ClusterDeployment: { synced: true } } });
+    expect(hub.counts.ClusterDeployment).toBe(3);
+  });
+
   it('lists clusters from the cache with filters and cursor paging', async () => {
     const all = await bed.app.inject({ method: 'GET', url: `/v1/clusters?hub=${HUB}&namespace=${ns}` });
     expect(all.json().items.map((c: { name: string }) => c.name)).toEqual(['alpha', 'doomed']);

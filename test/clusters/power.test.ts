@@ -67,6 +67,26 @@ describe('power', () => {
     expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['HibernateRequested', 'Hibernated', 'ResumeRequested', 'Resumed']));
   });
 
+  it('serialises power jobs per cluster: a resume while a hibernate still runs is 409, naming that job', async () => {
+    const ref = { hub: HUB, namespace: ns, name: 'sleepy' };
+    // reconcile-pause makes Hive leave the cluster alone, so the hibernate job keeps waiting.
+    await bed.system.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { 'hive.openshift.io/reconcile-pause': 'true' } } });
+    await bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', ref, (o) => (o?.metadata.annotations?.['hive.openshift.io/reconcile-pause'] ? true : undefined), { timeoutMs: 5000 });
+    const hibernate = await bed.app.inject({ method: 'POST', url: url('sleepy', '/hibernate') });
+    expect(hibernate.statusCode).toBe(202);
+    const again = await bed.app.inject({ method: 'POST', url: url('sleepy', '/hibernate') });
+    expect(again.json().job.id).toBe(hibernate.json().job.id);
+    const resume = await bed.app.inject({ method: 'POST', url: url('sleepy', '/resume') });
+    expect(resume.statusCode).toBe(409);
+    expect(resume.json().detail).toContain(hibernate.json().job.id);
+
+    await bed.system.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { 'hive.openshift.io/reconcile-pause': null } } });
+    const done = await bed.system.queue.waitUntilDone(hibernate.json().job.id, 30_000);
+    expect(done.state).toBe('completed');
+    expect(done.steps.at(-1)?.step).toBe('Hibernating');
+    expect((await runJob(bed.app, 'POST', url('sleepy', '/resume'))).state).toBe('completed');
+  });
+
   it('fails with Hive\'s Unsupported reason on a platform without a power actuator, leaving spec alone', async () => {
     const job = await runJob(bed.app, 'POST', url('bare', '/hibernate'));
     expect(job.state).toBe('failed');
