@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { startApiServer, type ApiServer, type FaultSpec } from './apiserver/index.js';
 import { hiveCrds } from './crds/index.js';
 import { hiveAdmission } from './admission/index.js';
-import { createKubeClient } from './client/index.js';
+import { R, createKubeClient } from './client/index.js';
 import { type Durations, resolveDurations } from './durations.js';
 import { startHiveControllers, type HiveControllers } from './hive/index.js';
 import { seedHub, type SeedName } from './seed.js';
@@ -73,6 +73,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       });
       hubs.push({ name, url: server.url, token: server.token, server });
       const client = createKubeClient({ server: server.url, token: server.token, insecureSkipTLSVerify: true });
+      // Every Hive hub has its HiveConfig `hive`; the controllers read deleteProtection from it.
+      await client.create(R.hiveConfig, {
+        metadata: { name: 'hive' }, spec: opts.deleteProtection ? { deleteProtection: 'enabled' } : {},
+      });
       await seedHub(client, opts.seed ?? 'none');
       if (opts.controllers !== false) {
         const c = startHiveControllers({

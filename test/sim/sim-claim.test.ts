@@ -67,5 +67,7 @@ describe('simulated ClusterClaim', () => {
     await waitFor(client, R.clusterClaim, 'claims', 'alice', (c) => c === undefined);
     expect(await client.tryGet(R.role, ns, 'hive-claim-owner')).toBeUndefined();
     expect(await client.tryGet(R.clusterDeployment, ns, ns)).toBeUndefined();
+    // clusterpoolnamespace removes the emptied pool namespace once it is old enough.
+    await waitFor(client, R.namespace, undefined, ns, (n) => n === undefined || Boolean(n.metadata.deletionTimestamp));
   });
 });

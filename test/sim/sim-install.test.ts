@@ -83,4 +83,17 @@ describe('simulated provisioning', () => {
     const done = await waitFor(client, R.clusterDeployment, 'inst', 'noimg', (o) => o?.spec?.installed === true);
     expect(done!.status.installVersion).toBe('4.17.9');
   });
+
+  it('annotates protected-delete at install completion once HiveConfig enables deleteProtection', async () => {
+    const config = await client.get(R.hiveConfig, undefined, 'hive');
+    expect(config.spec.deleteProtection).toBeUndefined();
+    await client.mergePatch(R.hiveConfig, undefined, 'hive', { spec: { deleteProtection: 'enabled' } });
+    try {
+      await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'guarded'));
+      const cd = await waitFor(client, R.clusterDeployment, 'inst', 'guarded', (o) => o?.spec?.installed === true);
+      expect(cd!.metadata.annotations['hive.openshift.io/protected-delete']).toBe('true');
+    } finally {
+      await client.mergePatch(R.hiveConfig, undefined, 'hive', { spec: { deleteProtection: null } });
+    }
+  });
 });

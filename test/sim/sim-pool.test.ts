@@ -52,6 +52,42 @@ describe('simulated ClusterPool', () => {
     expect(cds.items).toHaveLength(0);
   });
 
+  it('stops at maxSize with CapacityAvailable=False/MaxCapacity', async () => {
+    await client.create(R.clusterPool, awsPool('pools', 'capped', { size: 3, maxSize: 2 }));
+    const pool = await waitFor(client, R.clusterPool, 'pools', 'capped', (p) => condition(p, 'CapacityAvailable')?.status === 'False');
+    expect(condition(pool, 'CapacityAvailable')).toMatchObject({ reason: 'MaxCapacity' });
+    const cds = await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=capped' });
+    expect(cds.items).toHaveLength(2);
+  });
+
+  it('replaces clusters made stale by a pool spec change, one at a time', async () => {
+    await client.create(R.clusterImageSet, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
+    const old = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' })).items
+      .map((cd) => cd.metadata.name);
+    const deleting = new Set<string>();
+    let mostAtOnce = 0;
+    const watch = client.watch(R.clusterDeployment, undefined, {
+      onEvent(type, cd) {
+        if (cd.metadata.labels?.['hive.openshift.io/clusterpool-name'] !== 'team') return;
+        if (type === 'DELETED') deleting.delete(cd.metadata.name);
+        else if (cd.metadata.deletionTimestamp) deleting.add(cd.metadata.name);
+        mostAtOnce = Math.max(mostAtOnce, deleting.size);
+      },
+      onGone() {},
+    });
+    await client.mergePatch(R.clusterPool, 'pools', 'team', { spec: { imageSetRef: { name: 'openshift-v4.17.9' } } });
+    const stale = await waitFor(client, R.clusterPool, 'pools', 'team', (p) => condition(p, 'AllClustersCurrent')?.status === 'False');
+    expect(condition(stale, 'AllClustersCurrent')).toMatchObject({ reason: 'SomeClusterDeploymentsStale' });
+    await waitFor(client, R.clusterPool, 'pools', 'team',
+      (p) => condition(p, 'AllClustersCurrent')?.status === 'True' && p!.status.size === 3 && p!.status.ready === 1, 30_000);
+    watch.stop();
+    expect(mostAtOnce).toBe(1);
+    const now = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' })).items;
+    const current = now.filter((cd) => !cd.metadata.deletionTimestamp);
+    expect(current.map((cd) => cd.metadata.name).filter((n) => old.includes(n))).toEqual([]);
+    expect(current.every((cd) => cd.spec.provisioning.imageSetRef.name === 'openshift-v4.17.9')).toBe(true);
+  });
+
   it('shrinks when size drops, and deletes all unclaimed clusters before releasing a deleted pool', async () => {
     await client.mergePatch(R.clusterPool, 'pools', 'team', { spec: { size: 1 } });
     await waitFor(client, R.clusterPool, 'pools', 'team', (p) => p?.status?.size === 1);

@@ -24,6 +24,7 @@ export const R = {
   clusterClaim: hive('ClusterClaim', 'clusterclaims'),
   clusterRelocate: hive('ClusterRelocate', 'clusterrelocates'),
   clusterImageSet: hive('ClusterImageSet', 'clusterimagesets', false),
+  hiveConfig: hive('HiveConfig', 'hiveconfigs', false),
   clusterProvision: hive('ClusterProvision', 'clusterprovisions'),
   clusterDeprovision: hive('ClusterDeprovision', 'clusterdeprovisions'),
   machinePool: hive('MachinePool', 'machinepools'),

@@ -5,6 +5,7 @@ import { toTime } from './go-values.js';
 import { rand5 } from './names.js';
 import type { Stopwatch } from './controller.js';
 import { clusterUrls } from './cluster-urls.js';
+import { hiveSettings } from './hive-config.js';
 import { updateStatusFresh, writeObject, writeStatus } from './writes.js';
 
 const RECHECK_MS = 2000;
@@ -145,7 +146,8 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     }
     const annotations = { ...(cd.metadata.annotations ?? {}) };
     // deleteProtection annotates at install completion, and never overrides a value already there (REFERENCE §8).
-    if (ctx.options.deleteProtection && !(A.protectedDelete in annotations)) annotations[A.protectedDelete] = 'true';
+    const { deleteProtection } = await hiveSettings(ctx);
+    if (deleteProtection && !(A.protectedDelete in annotations)) annotations[A.protectedDelete] = 'true';
     await ctx.client.update(R.clusterDeployment, {
       ...cd, metadata: { ...cd.metadata, annotations }, spec: { ...cd.spec, installed: true },
     });

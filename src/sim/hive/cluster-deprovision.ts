@@ -4,6 +4,7 @@ import { setCondition } from './conditions.js';
 import { isTruthy } from './go-values.js';
 import type { Stopwatch } from './controller.js';
 import { writeStatus } from './writes.js';
+import { hiveSettings } from './hive-config.js';
 
 /**
  * The uninstall Job of a ClusterDeprovision. Like Hive it only acts for a deprovision controlled by a CD that is
@@ -16,6 +17,7 @@ export async function reconcileClusterDeprovision(ctx: HiveContext, watch: Stopw
   const owner = (cdr.metadata.ownerReferences ?? []).find((o: any) => o.controller && o.kind === 'ClusterDeployment');
   const cd = owner && ctx.informers.clusterDeployments.get(ns, owner.name);
   if (!cd || !isDeleting(cd) || isTruthy(ann(cd, A.protectedDelete))) return;
+  if ((await hiveSettings(ctx)).deprovisionsDisabled) return; // HiveConfig deprovisionsDisabled blocks the uninstall Job
 
   const now = ctx.clock.now();
   let conditions = setCondition(cdr.status?.conditions, 'AuthenticationFailure', 'False', 'AuthenticationSucceeded',
