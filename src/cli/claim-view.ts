@@ -2,7 +2,7 @@
 export interface ClaimView {
   id: string;
   pool: string;
-  phase: 'Pending' | 'Starting' | 'Running' | 'Releasing' | 'ClusterLost';
+  phase: 'Pending' | 'Starting' | 'Running' | 'Hibernating' | 'Releasing' | 'ClusterLost';
   reason: string;
   message: string;
   queue?: { position: number; ahead: number };

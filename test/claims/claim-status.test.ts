@@ -64,5 +64,9 @@ describe('claim status in plain words', () => {
     const running = claimStatus(assigned, ctx([], { cluster: { ...cluster, status: { powerState: 'Running' } } }));
     expect(running).toMatchObject({ phase: 'Running', lifetime: { lifetime: '2h', claimedAt: at(2), expiresAt: new Date(Date.parse(at(2)) + 2 * 3_600_000).toISOString() } });
     expect(claimStatus({ ...assigned, metadata: { ...assigned.metadata, deletionTimestamp: at(9) } }, ctx([])).phase).toBe('Releasing');
+    // Hive says Resuming for a claimed cluster hibernated on purpose; the claim says Hibernating.
+    assigned.status!.conditions![1] = { type: 'ClusterRunning', status: 'False', reason: 'Resuming' };
+    const asleep = claimStatus(assigned, ctx([], { cluster: cd('small-x', 0, { claim: 'a', spec: 'Hibernating', status: 'WaitingForMachinesToStop' }) }));
+    expect(asleep).toMatchObject({ phase: 'Hibernating', message: 'cluster small-x is waiting for machines to stop; resume it to use it' });
   });
 });

@@ -6,6 +6,7 @@ import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import { claimRoutes } from '../../src/http/routes/claims.js';
+import { clusterRoutes } from '../../src/http/routes/clusters.js';
 import { poolRoutes } from '../../src/http/routes/pools.js';
 import { buildServer } from '../../src/http/server.js';
 import { createJobQueue } from '../../src/jobs/job-queue.js';
@@ -14,6 +15,8 @@ import { createKubeGateway } from '../../src/kube/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
 import { claimJobHandlers, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
+import { createClusterService } from '../../src/services/clusters/cluster-service.js';
+import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js';
 import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
@@ -55,7 +58,8 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     connection: listener,
     prefix: config.redis.prefix,
     hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40 })),
-    handlers: { ...claimJobHandlers(base), ...poolJobHandlers(base) },
+    // The cluster power endpoints too, for the CLI's hibernate and resume.
+    handlers: { ...claimJobHandlers(base), ...poolJobHandlers(base), ...clusterJobHandlers(base) },
     jobs,
     clock,
     log,
@@ -67,7 +71,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     queue,
     store,
     metrics: createMetrics({ defaultMetrics: false }),
-    routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+    routes: [poolRoutes({ pools }), claimRoutes({ claims }), clusterRoutes({ clusters: createClusterService(base), queue })],
     redis: producer,
     queuesForBoard: queue.boardQueues(),
   });

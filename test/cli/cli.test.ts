@@ -77,6 +77,15 @@ describe('beekeeper CLI', () => {
     expect(noBeat.code).toBe(1);
     expect(noBeat.err).toContain('needs no heartbeat');
 
+    const hibernated = await cli(['hibernate', view.cluster.id, '--wait', '60s']);
+    expect(hibernated.code, hibernated.err).toBe(0);
+    expect(hibernated.out).toBe(`hibernate ${view.cluster.id}: completed`);
+    const asleep = await cli(['status', view.id, '--json']);
+    expect(JSON.parse(asleep.out)).toMatchObject({ phase: 'Hibernating', message: `cluster ${view.cluster.id.split('/')[1]} is hibernating; resume it to use it` });
+    const resumed = await cli(['resume', view.cluster.id, '--wait', '60s']);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toContain('WaitingForNodes');
+
     const released = await cli(['release', view.id, '--wait', '30s']);
     expect(released.code, released.err).toBe(0);
     expect(released.out).toMatch(/released \(job .+: completed\)/);

@@ -7,7 +7,7 @@ import { parseDuration } from './duration.js';
 import { estimateWait, type Eta } from './eta.js';
 import { powerStep, type PowerStep } from './power-step.js';
 
-export type ClaimPhase = 'Pending' | 'Starting' | 'Running' | 'Releasing' | 'ClusterLost';
+export type ClaimPhase = 'Pending' | 'Starting' | 'Running' | 'Hibernating' | 'Releasing' | 'ClusterLost';
 
 export type ClaimReason =
   | 'PoolNotFound'
@@ -22,6 +22,7 @@ export type ClaimReason =
   | 'AssignmentConflict'
   | 'ClusterStarting'
   | 'Running'
+  | 'ClusterHibernating'
   | 'Released'
   | 'ClusterDeleting'
   | 'ClusterDeleted';
@@ -158,5 +159,9 @@ export function claimStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus
   }
   const step = { ...powerStep(cd), cluster: `${namespace}/${cd.metadata.name}` };
   if (running?.status === 'True') return { phase: 'Running', reason: 'Running', message: `cluster ${namespace} is running`, step, lifetime };
+  // Hive reports a claimed cluster hibernated on purpose as Resuming (REFERENCE.md §5); say what it is.
+  if (cd.spec.powerState === 'Hibernating') {
+    return { phase: 'Hibernating', reason: 'ClusterHibernating', message: `cluster ${namespace} is ${step.words}; resume it to use it`, step, lifetime };
+  }
   return { phase: 'Starting', reason: 'ClusterStarting', message: `cluster ${namespace} assigned; it is ${step.words}`, step, lifetime };
 }

@@ -51,7 +51,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
             hub: Type.Optional(Type.String()),
             namespace: Type.Optional(Type.String()),
             pool: Type.Optional(Type.String({ description: '`hub/namespace/name` of a pool' })),
-            phase: Type.Optional(Type.Union(['Pending', 'Starting', 'Running', 'Releasing', 'ClusterLost'].map((p) => Type.Literal(p)))),
+            phase: Type.Optional(Type.Union(['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'].map((p) => Type.Literal(p)))),
           }),
           response: { 200: Type.Object({ items: Type.Array(ClaimViewSchema) }), ...problemResponses(400) },
         },

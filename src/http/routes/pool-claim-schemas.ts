@@ -64,7 +64,7 @@ export const ClaimViewSchema = Type.Object(
     namespace: Type.String(),
     name: Type.String(),
     pool: Type.String(),
-    phase: Type.String({ examples: ['Pending', 'Starting', 'Running', 'Releasing', 'ClusterLost'] }),
+    phase: Type.String({ examples: ['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'] }),
     reason: Type.String({ examples: ['QueuedBehind', 'ClusterResuming', 'AtCapacity', 'Running'] }),
     message: Type.String({ description: 'Where the claim stands and why, in plain words' }),
     queue: Type.Optional(Type.Object({ position: Type.Integer(), ahead: Type.Integer() })),
