@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, Invalid, Unavailable, type FieldIssue } from '../hive/errors.js';
+import { isRedisDown } from '../redis/connect.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -33,13 +34,6 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
   return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: reply.request.url });
 }
 
-/** ioredis refusing a command because Redis is down: the client should retry later, nothing failed. */
-function isRedisDown(err: Error): boolean {
-  return (
-    err.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue/.test(err.message)
-  );
-}
 
 export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (err instanceof DomainError) {
@@ -69,6 +63,6 @@ function fieldOf(instancePath: string, params: Record<string, unknown> | undefin
 
 export function retryAfterOf(err: unknown): number | undefined {
   if (err instanceof Unavailable) return err.retryAfterSeconds ?? 5;
-  if (err instanceof Error && isRedisDown(err)) return 5;
+  if (isRedisDown(err)) return 5;
   return undefined;
 }

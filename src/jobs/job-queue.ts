@@ -3,9 +3,9 @@
 import { Queue, type ConnectionOptions, type Job, type JobType } from 'bullmq';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { JobsConfig } from '../config.js';
-import { invalid, NotFound } from '../hive/errors.js';
+import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
-import type { RedisClient } from '../redis/connect.js';
+import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
 import { JOB_CATALOG, jobTypeSpec, type JobCatalog } from './catalog.js';
 import { createJobEvents } from './job-events.js';
@@ -48,6 +48,19 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   }
   const events = createJobEvents({ connection: deps.listener, redis: deps.producer, prefix: deps.prefix, queues, log: deps.log });
 
+  // Producers fail fast while Redis is down (BullMQ would wait for the connection), so an API caller gets a 503
+  // with Retry-After at once and services see a domain error they already handle.
+  const storeDown = (cause?: unknown) => new Unavailable('the job store (Redis) is unavailable; retry shortly', 5, { cause });
+  const guarded = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (deps.producer.status !== 'ready') throw storeDown();
+      try {
+        return await fn(...args);
+      } catch (err) {
+        throw isRedisDown(err) ? storeDown(err) : err;
+      }
+    };
+
   const queueFor = (hub: string) => {
     const q = queues.get(hub);
     if (!q) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.join(', ')}`);
@@ -56,14 +69,14 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
   // State first, then the record: the record is then at least as new as the state, so a finished state always
   // comes with its result or error (the other order can pair `completed` with a pre-completion record).
-  const get = async (id: string): Promise<JobView | undefined> => {
+  const get = guarded(async (id: string): Promise<JobView | undefined> => {
     const hub = hubOfJobId(id);
     const queue = hub ? queues.get(hub) : undefined;
     if (!queue) return undefined;
     const state = (await queue.getJobState(id)) as JobState;
     const job: Job<JobData> | undefined = await queue.getJob(id);
     return job ? toJobView(job, state) : undefined;
-  };
+  });
 
   const watch = (id: string, listener: (job: JobView) => void): (() => void) => {
     const hub = hubOfJobId(id);
@@ -103,7 +116,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   return {
     hubs: deps.hubs,
 
-    async enqueue(type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) {
+    enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
       if (opts.jobId) checkCustomId('jobId', opts.jobId);
       if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
@@ -126,11 +139,11 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       const existing = await get(added.id!);
       if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
       return existing;
-    },
+    }),
 
     get,
 
-    async list(filter = {}) {
+    list: guarded(async (filter: Parameters<JobQueue['list']>[0] = {}) => {
       const limit = filter.limit ?? 50;
       const offset = filter.offset ?? 0;
       const states: JobType[] = filter.state ? [filter.state as JobType] : ALL_STATES;
@@ -147,7 +160,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       }
       found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
       return found.slice(offset, offset + limit);
-    },
+    }),
 
     async waitUntilDone(id, timeoutMs) {
       const first = await get(id);
@@ -169,11 +182,11 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
     watch,
 
-    async counts() {
+    counts: guarded(async () => {
       const out: Record<string, Partial<Record<JobState, number>>> = {};
       for (const [hub, queue] of queues) out[hub] = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
       return out;
-    },
+    }),
 
     boardQueues: () => [...queues.values()].map((q) => new BullMQAdapter(q)),
 

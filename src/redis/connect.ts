@@ -67,3 +67,12 @@ export async function closeRedis(client: RedisClient): Promise<void> {
     client.disconnect();
   }
 }
+
+/** ioredis refusing or losing a command because Redis is unreachable (as opposed to a bug or a bad command). */
+export function isRedisDown(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(err.message)
+  );
+}
