@@ -61,9 +61,11 @@ describe('bad create requests', () => {
       pullSecretRef: 'nope',
       pullSecret: undefined,
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'missing-creds' } },
+      hibernateAfter: '1d',
     });
     expect(r.status).toBe(422);
-    expect(r.fields).toEqual(expect.arrayContaining(['imageSet', 'pullSecretRef', 'platform.aws.credentialsSecretRef']));
+    // Problems with the request and with what the hub lacks, all in one answer.
+    expect(r.fields).toEqual(expect.arrayContaining(['hibernateAfter', 'imageSet', 'pullSecretRef', 'platform.aws.credentialsSecretRef']));
     expect(await bed.system.store.get('Namespace', { hub: HUB, name: 'brand-new' })).toBeUndefined();
   });
 

@@ -1,14 +1,14 @@
 // The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
 // writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS } from '../../hive/constants.js';
-import { Conflict, Invalid, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
+import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
 import type { HubStatus, JobTarget, JobView } from '../ports.js';
 import { adminCredentials, adminKubeconfig } from './access.js';
 import { buildPlan, CLUSTER_LABEL, inlineSecrets, referencedSecrets } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
-import { validateCreate, type CreateClusterRequest } from './create-request.js';
+import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from './create-request.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
@@ -59,25 +59,33 @@ export function createClusterService(deps: ClusterServiceDeps): ClusterService {
     return cd;
   };
 
-  /** Checks against the hub that only a live look can make: all problems at once, nothing written. */
-  const checkAgainstHub = async (req: CreateClusterRequest): Promise<{ namespaceExists: boolean }> => {
-    const issues: FieldIssue[] = [];
+  /**
+   * Checks only a live look at the hub can make, for the fields that are valid so far; added to `issues` so the
+   * caller hears about every problem at once. An existing cluster is a 409 of its own.
+   */
+  const checkAgainstHub = async (req: CreateClusterRequest, issues: FieldIssue[]): Promise<{ namespaceExists: boolean }> => {
+    const bad = (field: string) => issues.some((i) => i.field === field || i.field.startsWith(`${field}.`));
+    if (!store.hubNames().includes(req.hub)) {
+      if (!bad('hub')) issues.push({ field: 'hub', reason: `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}` });
+      return { namespaceExists: false };
+    }
+    if (bad('namespace')) return { namespaceExists: false };
     const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
-    if (store.cached('ClusterDeployment', ref) ?? (await store.get('ClusterDeployment', ref))) {
+    if (!bad('name') && (store.cached('ClusterDeployment', ref) ?? (await store.get('ClusterDeployment', ref)))) {
       throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
     }
     const ns = await store.get('Namespace', { hub: req.hub, name: req.namespace });
     if (ns?.metadata.deletionTimestamp) issues.push({ field: 'namespace', reason: 'the namespace is being deleted' });
     if (!ns && !req.createNamespace) issues.push({ field: 'namespace', reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it` });
-    if (req.imageSet) {
+    if (req.imageSet && !bad('imageSet')) {
       const imageSet = store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ?? (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
       if (!imageSet) issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
     }
     for (const { field, name } of referencedSecrets(req)) {
+      if (bad(field)) continue;
       const secret = ns ? await store.get('Secret', { hub: req.hub, namespace: req.namespace, name }) : undefined;
       if (!secret) issues.push({ field, reason: `no Secret named ${name} in namespace ${req.namespace}` });
     }
-    if (issues.length > 0) throw new Invalid(`the hub cannot take this cluster: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
     return { namespaceExists: !!ns };
   };
 
@@ -127,9 +135,9 @@ export function createClusterService(deps: ClusterServiceDeps): ClusterService {
     },
 
     async create(req) {
-      validateCreate(req, clock.now());
-      if (!store.hubNames().includes(req.hub)) throw invalid('hub', `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}`);
-      const { namespaceExists } = await checkAgainstHub(req);
+      const issues = createRequestIssues(req, clock.now());
+      const { namespaceExists } = await checkAgainstHub(req, issues);
+      throwIfIssues(issues);
       const plan = buildPlan(req);
       await writeInlineSecrets(req, namespaceExists);
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };

@@ -67,11 +67,17 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     steps.record('ExpirySet', `${ANNOTATIONS.deleteAfter}=${value}`);
   }
 
+  let seen = false;
   const done = await store.waitFor<ClusterDeployment, ClusterDeployment>(
     'ClusterDeployment',
     ref,
     (obj) => {
-      if (!obj) return undefined; // not in the cache yet (or deleted: then the timeout tells)
+      if (!obj) {
+        // Not in the cache yet, right after the create; gone after having been seen means someone deleted it.
+        if (seen) throw Object.assign(new Invalid('the ClusterDeployment was deleted while provisioning'), { reason: 'Deleted' });
+        return undefined;
+      }
+      seen = true;
       if (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid) throw new Conflict('the ClusterDeployment was replaced by another object while provisioning');
       const phase = lifecyclePhase(obj);
       steps.record(phase.phase, phase.message);

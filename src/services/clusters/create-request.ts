@@ -121,8 +121,8 @@ function checkJson(text: unknown, field: string, issues: FieldIssue[]) {
   }
 }
 
-/** Throws one Invalid listing every problem. `now` is for absolute expiry checks. */
-export function validateCreate(req: CreateClusterRequest, now: number): void {
+/** Every problem with the request on its own (no hub needed). `now` is for absolute expiry checks. */
+export function createRequestIssues(req: CreateClusterRequest, now: number): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const need = (ok: boolean, field: string, reason: string) => {
     if (!ok) issues.push({ field, reason });
@@ -219,6 +219,11 @@ export function validateCreate(req: CreateClusterRequest, now: number): void {
   }
   if (req.installAttemptsLimit !== undefined) need(Number.isInteger(req.installAttemptsLimit) && req.installAttemptsLimit >= 1, 'installAttemptsLimit', 'must be an integer of at least 1');
 
+  return issues;
+}
+
+/** One Invalid listing every problem, or nothing. */
+export function throwIfIssues(issues: FieldIssue[]): void {
   if (issues.length > 0) throw new Invalid(`invalid cluster request: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
 }
 
