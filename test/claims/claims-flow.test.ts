@@ -87,6 +87,10 @@ describe('claims', () => {
     const credentials = await api('GET', `/v1/claims/${res.body.id}/credentials`);
     expect(credentials.body.password).toBeTruthy();
 
+    const metrics = (await api('GET', '/metrics')).text;
+    expect(metrics).toMatch(/beekeeper_claim_wait_seconds_count\{hub="hub-1",namespace="ci",pool="warm-east"\} 1/);
+    expect(metrics).toMatch(/beekeeper_pool_clusters\{hub="hub-2",namespace="ci",pool="warm-west",state="ready"\} 2/);
+
     // The pool cannot be deleted while this claim holds one of its clusters; the answer names the claim.
     const del = await api('DELETE', '/v1/pools/hub-1/ci/warm-east');
     expect(del.status).toBe(409);
@@ -185,6 +189,7 @@ describe('claims', () => {
     const { body } = await api<{ items: ClaimView[] }>('GET', '/v1/claims?pool=hub-2/ci/line');
     const pending = body.items.filter((c) => c.phase === 'Pending');
     expect(pending.length).toBeGreaterThanOrEqual(2);
+    expect((await api('GET', '/metrics')).text).toMatch(/beekeeper_claims_pending\{hub="hub-2",namespace="ci",pool="line"\} [1-4]\n/);
     pending.forEach((c, i) => expect(c.queue).toEqual({ position: i + 1, ahead: i }));
     expect(pending.at(-1)!.name).toBe('line-d');
 

@@ -6,6 +6,7 @@ import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import { claimRoutes } from '../../src/http/routes/claims.js';
+import { createPoolClaimMetrics } from '../../src/http/routes/pool-claim-metrics.js';
 import { clusterRoutes } from '../../src/http/routes/clusters.js';
 import { poolRoutes } from '../../src/http/routes/pools.js';
 import { buildServer } from '../../src/http/server.js';
@@ -52,7 +53,10 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const jobs = { ...config.jobs, lockDurationMs: 5000, stalledIntervalMs: 2000, shutdownGraceMs: 1000 };
   const queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: hubNames, defaultHub: hubNames[0]!, jobs, log });
   const base = { store, queue, clock, log };
-  const claims = createClaimService(base);
+  const metrics = createMetrics({ defaultMetrics: false });
+  const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store });
+  const claims = createClaimService({ ...base, onClaimWait: poolClaimMetrics.observeWait });
+  poolClaimMetrics.setPendingSource(() => claims.pendingByPool());
   const pools = createPoolService(base);
   const workers = await startWorkers({
     connection: listener,
@@ -70,7 +74,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     log,
     queue,
     store,
-    metrics: createMetrics({ defaultMetrics: false }),
+    metrics,
     routes: [poolRoutes({ pools }), claimRoutes({ claims }), clusterRoutes({ clusters: createClusterService(base), queue })],
     redis: producer,
     queuesForBoard: queue.boardQueues(),

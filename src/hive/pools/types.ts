@@ -3,6 +3,7 @@
 
 export type Meta = {
   name: string;
+  generateName?: string;
   namespace?: string;
   uid?: string;
   resourceVersion?: string;

@@ -55,19 +55,20 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   if (actor) annotations[REQUESTED_BY_ANNOTATION] = actor;
   if (timeoutSeconds !== undefined) annotations[HEARTBEAT_TIMEOUT_ANNOTATION] = formatDuration(timeoutSeconds * 1000);
 
+  // A claim must live in its pool's namespace (REFERENCE.md §5). Without a name the API server generates one
+  // (`generateName`), and Kubernetes treats an empty name as absent.
   const claim: ClusterClaim = {
     apiVersion: HIVE_API_VERSION,
     kind: 'ClusterClaim',
-    // A claim must live in its pool's namespace (REFERENCE.md §5).
     metadata: {
-      ...(req.name ? { name: req.name } : { name: '', generateName: `${ref.name.slice(0, 57)}-` }),
+      name: req.name ?? '',
+      ...(req.name ? {} : { generateName: `${ref.name.slice(0, 57)}-` }),
       namespace: ref.namespace,
       labels: { 'app.kubernetes.io/managed-by': 'beekeeper' },
       annotations,
     },
     spec: { clusterPoolName: ref.name, lifetime, ...(subjects.length ? { subjects } : {}) },
   };
-  if (!req.name) delete (claim.metadata as { name?: string }).name;
   const created = await deps.store.create<ClusterClaim>('ClusterClaim', ref.hub, claim);
   const createdRef = claimRefOf(ref.hub, created);
 
