@@ -66,9 +66,10 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
   gone.catch(() => undefined);
 
   if (!cd.metadata.deletionTimestamp) {
+    // Recorded first, so Hive's deprovision steps (which may arrive before the delete answer) come after it.
+    steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
     try {
       await store.delete('ClusterDeployment', ref, { uid: cd.metadata.uid, propagation: 'Background' });
-      steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
       await audit(store, ctx.log, ref, { type: 'Normal', reason: 'DeleteRequested', action: 'Delete', message: `Beekeeper deleted this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
     } catch (err) {
       if (!isCode(err, 'NotFound')) throw err;

@@ -65,8 +65,9 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     throw verdict;
   }
 
-  // Subscribe before patching so no status step slips between the patch and the first event.
-  let patched = false;
+  // Subscribe before patching so no status step slips between the patch and the first event. Steps start at the first state that differs from where the cluster was: events still in flight from before the
+  // patch repeat the old state and are not progress.
+  let moved = false;
   // Only a spec change seen after our own patch is someone else's doing; the watch may still deliver older events.
   let sawOurSpec = false;
   const follow = store.waitFor<ClusterDeployment, ClusterDeployment>(
@@ -76,7 +77,8 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
       if (!obj) throw new Conflict('the ClusterDeployment was deleted while its power state was changing');
       if (obj.status?.powerState) {
         const cond = findCondition(obj, p.target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
-        if (patched || obj.status.powerState !== cd.status?.powerState) steps.record(obj.status.powerState, cond?.message);
+        if (obj.status.powerState !== cd.status?.powerState) moved = true;
+        if (moved) steps.record(obj.status.powerState, cond?.message);
       }
       const bad = hopeless(obj, p.target);
       if (bad) throw bad;
@@ -92,11 +94,11 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
 
   const changed = desired(cd) !== p.target;
   if (changed) {
-    await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
+    // Recorded first, so Hive's first steps (which may arrive before the patch answer) come after it.
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
+    await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
     await audit(store, ctx.log, ref, { type: 'Normal', reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})` }, { jobId: ctx.jobId });
   }
-  patched = true;
 
   try {
     await follow;
