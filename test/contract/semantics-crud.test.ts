@@ -86,6 +86,17 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     expect(first.metadata.remainingItemCount).toBe(1);
   });
 
+  it('reads and scales a ClusterPool through its /scale subresource', async () => {
+    const pools = { ...g, plural: 'clusterpools' };
+    await api.createNamespacedCustomObject({ ...pools, body: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterPool', metadata: { name: 'pool' },
+      spec: { baseDomain: 'example.com', imageSetRef: { name: 'img' }, platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } }, size: 2 } } });
+    const scale: any = await api.getNamespacedCustomObjectScale({ ...pools, name: 'pool' });
+    expect([scale.kind, scale.spec.replicas]).toEqual(['Scale', 2]);
+    await api.patchNamespacedCustomObjectScale({ ...pools, name: 'pool', body: { spec: { replicas: 5 } } }, mergePatch);
+    const pool: any = await api.getNamespacedCustomObject({ ...pools, name: 'pool' });
+    expect([pool.spec.size, pool.metadata.generation]).toEqual([5, 2]);
+  });
+
   it('serves core kinds: Secrets with stringData, ConfigMaps', async () => {
     const core = t.kc.makeApiClient(CoreV1Api);
     const secret = await core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 's1' }, stringData: { password: 'hunter2' } } });

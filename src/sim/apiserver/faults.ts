@@ -27,6 +27,8 @@ export interface Faults {
   /** True (and consumes one) when this write must fail with a conflict. */
   takeConflict(resource: string, name: string): boolean;
   watchDrops(): FaultSpec['watchDrops'];
+  /** Called after every change, so open watch streams pick up new drop settings. */
+  onChange(fn: () => void): () => void;
 }
 
 const matches = (m: FaultMatch, verb: Verb, resource: string) =>
@@ -46,10 +48,13 @@ export function validateFaultSpec(spec: unknown): FaultSpec {
 
 export function createFaults(initial: FaultSpec = {}, random: () => number = Math.random): Faults {
   let spec = validateFaultSpec(initial);
+  const listeners = new Set<() => void>();
+  const changed = () => { for (const fn of listeners) fn(); };
   return {
     get: () => structuredClone(spec),
-    set(next) { spec = validateFaultSpec(next); },
-    clear() { spec = {}; },
+    set(next) { spec = validateFaultSpec(next); changed(); },
+    clear() { spec = {}; changed(); },
+    onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     latencyFor: (verb, resource) => (spec.latency ?? []).filter((l) => matches(l, verb, resource)).reduce((a, l) => a + l.ms, 0),
     errorFor(verb, resource) {
       for (const e of spec.errors ?? []) {

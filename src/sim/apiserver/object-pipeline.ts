@@ -33,6 +33,7 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
   const mode = fieldValidationOf(req);
   const type = req.type;
   const { metadata = {}, ...rest } = input ?? {};
+  checkMetaTypes(type, metadata);
   const unknown: string[] = [];
   const meta: any = {};
   for (const [k, v] of Object.entries(metadata ?? {})) {
@@ -123,3 +124,25 @@ export function wireOrder(type: ResourceType, obj: any): any {
 /** Storage form of a view's object (events.k8s.io/v1 Events are stored as core/v1 Events). */
 export const toStorage = (type: ResourceType, obj: any) => (type.builtin?.toStorage ? type.builtin.toStorage(obj) : obj);
 export const fromStorage = (type: ResourceType, obj: any) => (type.builtin?.fromStorage ? type.builtin.fromStorage(obj) : obj);
+
+/** ObjectMeta fields with the wrong JSON type fail decoding with 400, as the Go decoder does. */
+function checkMetaTypes(type: ResourceType, meta: any): void {
+  const fail = (field: string, goType: string, got: unknown) => {
+    const jsonType = Array.isArray(got) ? 'array' : got === null ? 'null' : typeof got === 'object' ? 'object' : typeof got;
+    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`);
+  };
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) fail('', 'v1.ObjectMeta', meta);
+  for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid']) {
+    if (meta[f] !== undefined && meta[f] !== null && typeof meta[f] !== 'string') fail(f, 'string', meta[f]);
+  }
+  for (const f of ['labels', 'annotations']) {
+    const m = meta[f];
+    if (m === undefined || m === null) continue;
+    if (typeof m !== 'object' || Array.isArray(m)) fail(f, 'map[string]string', m);
+    for (const v of Object.values(m)) if (typeof v !== 'string') fail(f, 'string', v);
+  }
+  if (meta.finalizers != null && (!Array.isArray(meta.finalizers) || meta.finalizers.some((x: unknown) => typeof x !== 'string'))) fail('finalizers', '[]string', meta.finalizers);
+  if (meta.ownerReferences != null && (!Array.isArray(meta.ownerReferences) || meta.ownerReferences.some((x: any) => typeof x !== 'object' || x === null || typeof x.uid !== 'string'))) {
+    fail('ownerReferences', '[]v1.OwnerReference', meta.ownerReferences);
+  }
+}

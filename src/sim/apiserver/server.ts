@@ -6,7 +6,7 @@ import { q } from './context.js';
 import type { Identity } from './types.js';
 import type { Verb } from './faults.js';
 import { validateFaultSpec } from './faults.js';
-import { ApiError, badRequest, forbidden, internalError, pageNotFound, statusBody } from './status.js';
+import { ApiError, badRequest, forbidden, internalError, methodNotSupported, pageNotFound, statusBody } from './status.js';
 import { authorize } from './auth.js';
 import { route } from './router.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -94,7 +94,7 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         || (subresource === 'scale' && !!type.scale) || (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
       if (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb))) throw pageNotFound();
       if (type.namespaced && !namespace && !['list', 'watch'].includes(verb)) throw pageNotFound();
-      if (!type.verbs.includes(verb)) throw pageNotFound();
+      if (!type.verbs.includes(verb)) throw methodNotSupported(q(type), verb);
 
       const refusal = authorize(ctx.store, who, { verb, group: type.group, resource: type.resource, subresource, namespace, name });
       if (refusal) throw forbidden(q(type), name, refusal);
@@ -112,7 +112,7 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`));
       }
       const apiReq: ApiRequest = {
-        type, namespace, name, subresource: subresource === 'finalize' ? undefined : subresource, query: url.searchParams, who,
+        type, namespace, name, subresource, query: url.searchParams, who,
         userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
         body: ct === 'application/yaml' && (verb === 'create' || verb === 'update') ? yamlToJson(body) : body,
       };

@@ -55,7 +55,12 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
   let next = obj;
   // Server-owned metadata always comes from the stored object.
   const keep = ['name', 'namespace', 'uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'resourceVersion'];
-  if (req.subresource === 'status') {
+  if (req.subresource === 'finalize') {
+    // Namespace spec.finalizers change only through /finalize (the namespace controller's door).
+    next = structuredClone(current);
+    next.spec = { ...current.spec, finalizers: obj.spec?.finalizers ?? [] };
+    if (!next.spec.finalizers.length) delete next.spec.finalizers;
+  } else if (req.subresource === 'status') {
     // Only status changes through /status (golden 37); through the main resource status is ignored (golden 38).
     next = structuredClone(current);
     if (obj.status === undefined) delete next.status; else next.status = obj.status;
@@ -68,6 +73,7 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
     }
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
+    if (type.resource === 'namespaces' && !type.group) next.spec = structuredClone(current.spec);
   }
   type.builtin?.defaults?.(next, 'update');
   const causes = req.subresource === 'status' ? revalidate(req, next) : decodeCauses;

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { ApiRequest, ServerContext } from '../context.js';
 import type { StoreEvent } from '../store.js';
 import type { ResourceType } from '../types.js';
-import { statusBody } from '../status.js';
+import { badRequest, statusBody } from '../status.js';
 import { fromStorage } from '../object-pipeline.js';
 import { filterOf } from './read.js';
 
@@ -36,6 +36,7 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
   const wantsBookmarks = req.query.get('allowWatchBookmarks') === 'true';
   const timeoutSeconds = Number(req.query.get('timeoutSeconds') ?? 0) || 1800;
   const rvParam = req.query.get('resourceVersion') ?? '';
+  if (rvParam && !/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
 
   return (res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
@@ -96,11 +97,20 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
       timers.push(every as unknown as NodeJS.Timeout);
       timers.push(setTimeout(() => write(bookmark(type, ctx.store.currentRv())), Math.max(0, timeoutSeconds * 1000 - 1500)));
     }
-    const drops = ctx.faults.watchDrops();
-    if (drops?.afterMs !== undefined) timers.push(setTimeout(end, drops.afterMs));
-    if (drops?.ratePerSecond) {
-      const rate = drops.ratePerSecond;
-      timers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000) as unknown as NodeJS.Timeout);
-    }
+    // Injected drops apply to open streams too: re-armed whenever the fault settings change.
+    let dropTimers: NodeJS.Timeout[] = [];
+    const armDrops = () => {
+      dropTimers.forEach(clearTimeout);
+      dropTimers = [];
+      const drops = ctx.faults.watchDrops();
+      if (drops?.afterMs !== undefined) dropTimers.push(setTimeout(end, drops.afterMs));
+      if (drops?.ratePerSecond) {
+        const rate = drops.ratePerSecond;
+        dropTimers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000) as unknown as NodeJS.Timeout);
+      }
+    };
+    armDrops();
+    const stopFaults = ctx.faults.onChange(armDrops);
+    res.on('close', () => { stopFaults(); dropTimers.forEach(clearTimeout); });
   };
 }
