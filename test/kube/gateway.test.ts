@@ -106,6 +106,25 @@ describe('waitFor', () => {
   });
 });
 
+describe('live writes', () => {
+  it('replaces with the current resourceVersion, patches status through the subresource, and dry-runs without storing', async () => {
+    const ref = { hub: HUB, namespace: ns, name: 'c2' };
+    const live = (await gw.get<ClusterDeployment>('ClusterDeployment', ref))!;
+    const replaced = await gw.replace<ClusterDeployment>('ClusterDeployment', ref, { ...live, spec: { ...live.spec, hibernateAfter: '4h' } });
+    expect(replaced.spec.hibernateAfter).toBe('4h');
+    await expect(gw.replace('ClusterDeployment', ref, live)).rejects.toBeInstanceOf(Conflict); // stale resourceVersion
+
+    const patched = await gw.mergePatch<ClusterDeployment>('ClusterDeployment', ref, { status: { powerState: 'Hibernating' } }, { subresource: 'status' });
+    expect(patched.status?.powerState).toBe('Hibernating');
+    expect(patched.spec.hibernateAfter).toBe('4h');
+
+    await gw.create('ClusterDeployment', HUB, cd('dry', ns), { dryRun: true });
+    expect(await gw.get('ClusterDeployment', { hub: HUB, namespace: ns, name: 'dry' })).toBeUndefined();
+    const listed = await gw.list<ClusterDeployment>('ClusterDeployment', HUB, { namespace: ns, labelSelector: 'team=b' });
+    expect(listed.map((o) => [o.metadata.name, o.kind])).toEqual([['c2', 'ClusterDeployment']]);
+  });
+});
+
 describe('errors become domain errors', () => {
   const ref = { hub: HUB, namespace: ns, name: 'c1' };
 
