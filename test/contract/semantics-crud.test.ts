@@ -1,7 +1,7 @@
 // CRUD semantics through @kubernetes/client-node, against the double (upstream and project CRDs) and, when
 // KUBE_CONTRACT_KUBECONFIG is set, against a real API server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startTarget, targetNames, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
 
@@ -105,6 +105,15 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'c1' }, data: { a: '1' } } });
     const list = await core.listNamespacedConfigMap({ namespace: t.namespace });
     expect(list.items.map((c) => c.metadata?.name)).toContain('c1');
+  });
+
+  it('guards Lease renewals with resourceVersion, as leader election relies on', async () => {
+    const leases = t.kc.makeApiClient(CoordinationV1Api);
+    const lease = await leases.createNamespacedLease({ namespace: t.namespace, body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } } });
+    const renewed = await leases.replaceNamespacedLease({ namespace: t.namespace, name: 'leader', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', leaseTransitions: 1 } } });
+    expect(renewed.spec?.leaseTransitions).toBe(1);
+    const stale = await failure(leases.replaceNamespacedLease({ namespace: t.namespace, name: 'leader', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } }));
+    expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
   });
 
   it('rejects creates in a missing namespace', async () => {

@@ -41,6 +41,7 @@ export interface ApiServerOptions {
   faults?: FaultSpec;
   /** Change events kept for watch resume (default 10,000). */
   watchHistory?: number;
+  /** Names the hub: the certificate's common name when tls is on. */
   name?: string;
   /**
    * Serve HTTPS with a fresh self-signed certificate (the kubeconfig skips verification). Needed for kubectl,
@@ -111,7 +112,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   store.compact(); // the watch cache starts after boot: watching from an earlier version is 410 (golden 59)
 
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
-  const server = opts.tls ? createHttpsServer({ ...selfSignedCertificate(), keepAlive: true }, listener) : createServer({ keepAlive: true }, listener);
+  const server = opts.tls ? createHttpsServer({ ...selfSignedCertificate(opts.name), keepAlive: true }, listener) : createServer({ keepAlive: true }, listener);
   let address = '';
   const handler = createRequestHandler(ctx, { authenticate: createAuthenticator(tokens), serverAddress: () => address });
   await new Promise<void>((resolve, reject) => {

@@ -104,4 +104,3 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
   return { code: 200, body: render(fromStorage(type, event.obj)) };
 }
 
-export { ApiError };
