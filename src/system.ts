@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
+import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { createTicker, type Ticker } from './jobs/ticker.js';
@@ -102,8 +103,8 @@ export interface System {
   store: HiveStore;
   queue: BullJobQueue;
   metrics: Metrics;
-  /** The HTTP edge when the api role runs; it is not listening yet (only src/main/ listens). */
-  app?: FastifyInstance;
+  /** The HTTP edge (api role), or probes and metrics only (other roles); not listening yet (only src/main/ listens). */
+  app: FastifyInstance;
   /** Set in embedded mode: the simulator's kubeconfig, for `oc`/`kubectl` against the demo hub. */
   simulator?: { kubeconfigYaml(): string };
   /** `configured`, `local` or `private` (a redis-server started for this process). */
@@ -209,7 +210,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       }
     }
 
-    let app: FastifyInstance | undefined;
+    let app: FastifyInstance;
     if (roles.includes('api')) {
       const server = await buildServer({
         config,
@@ -224,9 +225,14 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       });
       closers.push(['http', () => server.close()]);
       app = server;
+    } else {
+      // Worker and scheduler processes still answer probes and expose their metrics.
+      const ops = await buildOpsServer({ store, redis: producer, metrics, jobCounts: () => queue.counts(), log });
+      closers.push(['http', () => ops.close()]);
+      app = ops;
     }
 
-    return { config, store, queue, metrics, ...(app ? { app } : {}), ...(simulator ? { simulator } : {}), redisOrigin: redisBoot.origin, close };
+    return { config, store, queue, metrics, app, ...(simulator ? { simulator } : {}), redisOrigin: redisBoot.origin, close };
   } catch (err) {
     await close();
     throw err;

@@ -24,6 +24,14 @@ export async function start(opts: StartOptions): Promise<void> {
     }
     throw err;
   }
+  if (!opts.allInOne && config.hubs.length === 0) {
+    // Each process would start its own simulator and they would not see each other's clusters.
+    process.stderr.write(
+      `the ${opts.roles.join('/')} role needs hubs: set BEEKEEPER_HUBS (e.g. local=/path/to/kubeconfig) or BEEKEEPER_CONFIG. ` +
+        'For the embedded demo run `npm start`; to share one simulator between processes run `npm run sim -- --kubeconfig-out sim.kubeconfig`.\n',
+    );
+    process.exit(2);
+  }
   const log = createLogger({ level: config.logLevel });
 
   let system: System;
@@ -50,27 +58,26 @@ export async function start(opts: StartOptions): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  if (system.app) {
-    const { host, port } = system.config.http;
-    try {
-      await system.app.listen({ host, port });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      log.fatal({ err }, code === 'EADDRINUSE' ? `port ${port} is in use: set PORT to another one` : 'cannot listen');
-      await system.close();
-      process.exit(1);
-    }
-    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const base = `http://${shown}:${(system.app.server.address() as { port: number }).port}`;
-    log.info({ url: `${base}/v1`, docs: `${base}/docs` }, 'API listening');
-    if (opts.allInOne) {
-      process.stdout.write(
-        `\nBeekeeper is running (${system.config.hubs.map((h) => h.name).join(', ')}; Redis: ${system.redisOrigin}).\n` +
-          `  API:  ${base}/v1   (try: curl ${base}/v1/clusters)\n` +
-          `  Docs: ${base}/docs\n` +
-          `  Jobs: ${base}/admin/queues\n` +
-          'Stop with Ctrl-C.\n\n',
-      );
-    }
+  const { host, port } = system.config.http;
+  try {
+    await system.app.listen({ host, port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    log.fatal({ err }, code === 'EADDRINUSE' ? `port ${port} is in use: set PORT to another one` : 'cannot listen');
+    await system.close();
+    process.exit(1);
+  }
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const base = `http://${shown}:${(system.app.server.address() as { port: number }).port}`;
+  if (opts.roles.includes('api')) log.info({ url: `${base}/v1`, docs: `${base}/docs` }, 'API listening');
+  else log.info({ url: `${base}/metrics` }, 'probes and metrics listening');
+  if (opts.allInOne) {
+    process.stdout.write(
+      `\nBeekeeper is running (${system.config.hubs.map((h) => h.name).join(', ')}; Redis: ${system.redisOrigin}).\n` +
+        `  API:  ${base}/v1   (try: curl ${base}/v1/clusters)\n` +
+        `  Docs: ${base}/docs\n` +
+        `  Jobs: ${base}/admin/queues\n` +
+        'Stop with Ctrl-C.\n\n',
+    );
   }
 }

@@ -1,0 +1,12 @@
+// The HTTP face of processes without the API (worker, scheduler): only /healthz, /readyz and /metrics, so that
+// Kubernetes can probe them and Prometheus can scrape their job metrics. Never listens by itself.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from '../logger.js';
+import { healthRoutes, type HealthDeps } from './routes/health.js';
+
+export async function buildOpsServer(deps: HealthDeps & { log: Logger }): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
+  await app.register(healthRoutes(deps));
+  await app.ready();
+  return app;
+}
