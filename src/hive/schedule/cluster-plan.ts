@@ -29,6 +29,8 @@ export interface ClusterPlan {
   reason: string;
   /** Override name -> the edge it consumed (skipNextHibernation). */
   consumed: Map<string, Edge>;
+  /** Set when the cluster is kept Running against the schedule: by what, and in words. */
+  heldBy?: { code: SkipCode; message: string };
 }
 
 interface Event {
@@ -65,7 +67,9 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   let reason = 'the schedule';
   const consumed = new Map<string, Edge>();
   const edges: Edge[] = [];
+  let held: ClusterPlan['heldBy'];
   const emit = (e: Event, skipped?: string, skipCode?: SkipCode) => {
+    if (e.action === 'hibernate' && skipped && skipCode && skipCode !== 'ExceptionDate') held = { code: skipCode, message: skipped };
     if (e.atMs <= fromMs) return;
     edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(skipped ? { skipped, skipCode } : {}) });
   };
@@ -96,13 +100,17 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
     }
     state = actionState(e.action);
     reason = e.reason;
+    held = undefined;
     emit(e);
   }
 
   const awakeNow = overrides.find((o) => keepAwakeActive(o, toMs));
-  if (awakeNow) return { edges, state: 'Running', reason: describeOverride(awakeNow), consumed };
-  if (inGrace(toMs)) return { edges, state: 'Running', reason: 'installed less than 24h ago (install grace period)', consumed };
-  return { edges, state, reason, consumed };
+  if (awakeNow) return { edges, state: 'Running', reason: describeOverride(awakeNow), consumed, heldBy: { code: 'KeepAwakeOverride', message: describeOverride(awakeNow) } };
+  if (inGrace(toMs)) {
+    const message = 'installed less than 24h ago (install grace period)';
+    return { edges, state: 'Running', reason: message, consumed, heldBy: { code: 'InstallGracePeriod', message } };
+  }
+  return { edges, state, reason: held && state === 'Running' ? held.message : reason, consumed, ...(held && state === 'Running' ? { heldBy: held } : {}) };
 }
 
 /** Phase of an override at `nowMs`, given the plan that replayed it. */

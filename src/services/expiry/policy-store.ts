@@ -1,8 +1,8 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
-import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { Conflict, Invalid, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
 import type { KubeObject } from '../ports.js';
-import { checkName } from '../schedules/schedule-resource.js';
+import { checkName, nameIssues } from '../schedules/schedule-resource.js';
 import type { ExpiryServiceDeps } from './deps.js';
 
 export interface ExpiryPolicy extends KubeObject {
@@ -19,9 +19,10 @@ export function listPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' 
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export function policySpecOf(body: Record<string, unknown>): ExpiryPolicySpec {
+export function policySpecOf(body: Record<string, unknown>, more: FieldIssue[] = []): ExpiryPolicySpec {
   const { name: _name, ...spec } = body;
-  const issues = Object.keys(spec).filter((k) => !ALLOWED.has(k)).map((field) => ({ field, reason: 'unknown field' }));
+  const issues = [...more];
+  issues.push(...Object.keys(spec).filter((k) => !ALLOWED.has(k)).map((field) => ({ field, reason: 'unknown field' })));
   issues.push(...expiryPolicyIssues(spec as ExpiryPolicySpec));
   if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
   return spec as ExpiryPolicySpec;
@@ -39,8 +40,8 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
     list: () => deps.store.cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace }).map((p) => view(p.object)),
     get: async (name: string) => view(await fetch(name)),
     async create(body: Record<string, unknown>) {
-      const name = checkName(body.name);
-      const spec = policySpecOf(body);
+      const spec = policySpecOf(body, nameIssues(body.name));
+      const name = body.name as string;
       if (await deps.store.get('ExpiryPolicy', ref(name))) throw new Conflict(`expiry policy ${name} already exists; use PUT to change it`);
       const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'ExpiryPolicy', metadata: { name, namespace: deps.stateNamespace }, spec });
       deps.log.info({ policy: name }, 'expiry policy created');

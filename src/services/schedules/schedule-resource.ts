@@ -46,11 +46,14 @@ export interface HibernationSchedule extends KubeObject {
 export const DEFAULT_CATCH_UP_DEADLINE = '1h';
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+export function nameIssues(name: unknown, field = 'name'): FieldIssue[] {
+  return typeof name === 'string' && NAME.test(name) && name.length <= 63 ? [] : [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }];
+}
+
 export function checkName(name: unknown, field = 'name'): string {
-  if (typeof name !== 'string' || !NAME.test(name) || name.length > 63) {
-    throw new Invalid(`${field}: must be a DNS label (lowercase letters, digits, "-", at most 63)`, [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }]);
-  }
-  return name;
+  const issues = nameIssues(name, field);
+  if (issues.length > 0) throw new Invalid(`${field}: ${issues[0]?.reason}`, issues);
+  return name as string;
 }
 
 const ALLOWED = new Set(['timeZone', 'windows', 'cron', 'exceptions', 'holidays', 'targets', 'enforce', 'dryRun', 'catchUpDeadline', 'safety']);
@@ -83,8 +86,9 @@ export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
   return issues;
 }
 
-export function validateScheduleSpec(spec: HibernationScheduleSpec): void {
-  const issues = scheduleIssues(spec);
+/** Throws one Invalid listing every problem: the spec's, plus any found by the caller (e.g. the name). */
+export function validateScheduleSpec(spec: HibernationScheduleSpec, more: FieldIssue[] = []): void {
+  const issues = [...more, ...scheduleIssues(spec)];
   if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
 }
 

@@ -1,14 +1,14 @@
 // The schedules use case: CRUD over HibernationSchedule resources, previews, per-cluster views and overrides,
 // manual sweeps, and the job handlers the worker runs (ARCHITECTURE.md, plain factories).
 import { parseGoDuration } from '../../hive/duration.js';
-import { Conflict, NotFound, invalid } from '../../hive/errors.js';
+import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
 import type { JobHandler, JobView, KubeObject } from '../ports.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type SchedulePreview } from './preview.js';
 import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
-import { checkName, compile, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
+import { checkName, compile, nameIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
 import { APPLY_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 
@@ -63,9 +63,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     return d;
   };
 
-  const specOf = (body: Record<string, unknown>): HibernationScheduleSpec => {
+  const specOf = (body: Record<string, unknown>, more: FieldIssue[] = []): HibernationScheduleSpec => {
     const { name: _name, ...spec } = body;
-    validateScheduleSpec(spec as unknown as HibernationScheduleSpec);
+    validateScheduleSpec(spec as unknown as HibernationScheduleSpec, more);
     return spec as unknown as HibernationScheduleSpec;
   };
 
@@ -79,8 +79,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     },
 
     async create(body: Record<string, unknown>): Promise<ScheduleView> {
-      const name = checkName(body.name);
-      const spec = specOf(body);
+      const spec = specOf(body, nameIssues(body.name));
+      const name = body.name as string;
       if (await deps.store.get('HibernationSchedule', stateRef(deps, name))) throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
       const cr = await deps.store.create<HibernationSchedule>('HibernationSchedule', deps.stateHub, {
         apiVersion: BEEKEEPER_API_VERSION,

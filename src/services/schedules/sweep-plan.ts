@@ -4,7 +4,7 @@ import { powerEligibility, type CdLike, type PowerAction } from '../../hive/sche
 import { governance, planFor } from './cluster-schedule.js';
 import type { KubeObject } from '../ports.js';
 import type { ScheduleServiceDeps } from './deps.js';
-import type { HibernationSchedule } from './schedule-resource.js';
+import { compile, type HibernationSchedule } from './schedule-resource.js';
 
 export interface ClusterRef {
   hub: string;
@@ -55,6 +55,11 @@ export function planSweep(
     } else {
       // Catch-up and manual runs apply the state the schedule says now, never a stale edge.
       const plan = planFor(deps, schedule, hub, cd, nowMs - 1, nowMs);
+      if (plan.heldBy && plan.state !== compile(schedule).desiredState(nowMs).state) {
+        // Kept awake against the schedule (override, install grace): neither hibernate nor resume it.
+        decisions.push({ kind: 'skip', cluster, action: edge.action, reason: plan.heldBy.code, message: plan.heldBy.message });
+        continue;
+      }
       action = plan.state === 'Hibernating' ? 'hibernate' : 'resume';
       reason = `${mode}: the schedule says ${plan.state} now (${plan.reason})`;
     }
