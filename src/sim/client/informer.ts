@@ -27,6 +27,21 @@ export const keyOf = (obj: KubeObject): string =>
  */
 export function createInformer(client: KubeClient, resource: ResourceRef, opts: { retryMs?: number } = {}): Informer {
   const cache = new Map<string, KubeObject>();
+  // Per-namespace index, so list(ns) stays cheap with thousands of objects in other namespaces.
+  const byNamespace = new Map<string, Map<string, KubeObject>>();
+  const put = (key: string, obj: KubeObject) => {
+    cache.set(key, obj);
+    const ns = obj.metadata.namespace ?? '';
+    let m = byNamespace.get(ns);
+    if (!m) byNamespace.set(ns, (m = new Map()));
+    m.set(key, obj);
+  };
+  const drop = (key: string, obj: KubeObject) => {
+    cache.delete(key);
+    const ns = obj.metadata.namespace ?? '';
+    byNamespace.get(ns)?.delete(key);
+    if (byNamespace.get(ns)?.size === 0) byNamespace.delete(ns);
+  };
   const handlers: InformerHandler[] = [];
   let watch: WatchHandle | undefined;
   let stopped = false;
@@ -64,13 +79,13 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
       const key = keyOf(obj);
       seen.add(key);
       const old = cache.get(key);
-      cache.set(key, obj);
+      put(key, obj);
       if (!old) emit('ADDED', obj);
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) emit('MODIFIED', obj);
     }
     for (const [key, obj] of cache) {
       if (!seen.has(key)) {
-        cache.delete(key);
+        drop(key, obj);
         emit('DELETED', obj);
       }
     }
@@ -79,8 +94,8 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
       resourceVersion: list.metadata.resourceVersion,
       onEvent(type, obj) {
         const key = keyOf(obj);
-        if (type === 'DELETED') cache.delete(key);
-        else cache.set(key, obj);
+        if (type === 'DELETED') drop(key, obj);
+        else put(key, obj);
         emit(type, obj);
       },
       onGone: () => void relist(),
@@ -94,7 +109,7 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
     served: () => isServed,
     get: (namespace, name) => cache.get(namespace ? `${namespace}/${name}` : name) as any,
     list: (namespace) =>
-      [...cache.values()].filter((o) => namespace === undefined || o.metadata.namespace === namespace) as any,
+      [...(namespace === undefined ? cache : byNamespace.get(namespace) ?? new Map()).values()] as any,
     onEvent: (h) => void handlers.push(h),
     stop() {
       stopped = true;

@@ -80,11 +80,13 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
     const claimName = o.spec?.clusterPoolRef?.claimName;
     if (claimName) claim.queue.add(`${o.spec.clusterPoolRef.namespace}/${claimName}`);
     poolNs.queue.add(o.metadata.namespace);
-    for (const p2 of informers.clusterProvisions.list(o.metadata.namespace)) provision.queue.add(keyOf(p2));
+    for (const p2 of informers.clusterProvisions.list(o.metadata.namespace)) {
+      if (p2.metadata.labels?.[L.cdName] === o.metadata.name) provision.queue.add(keyOf(p2));
+    }
   });
   informers.clusterProvisions.onEvent((_t, o) => {
     provision.queue.add(keyOf(o));
-    const owner = o.metadata.labels?.['hive.openshift.io/cluster-deployment-name'];
+    const owner = o.metadata.labels?.[L.cdName];
     if (owner) cd.queue.add(`${o.metadata.namespace}/${owner}`);
   });
   informers.clusterDeprovisions.onEvent((_t, o) => {
