@@ -68,6 +68,9 @@ describe('POST /v1/clusters', () => {
     expect(summary.statusCode).toBe(200);
     expect(summary.json()).toMatchObject({ installed: true, platform: 'aws', region: 'us-east-1', expiry: { deleteAfter: '72h' }, labels: { team: 'payments' } });
     expect(summary.json().apiURL).toMatch(/^https:\/\//);
+    expect(summary.json().raw).toBeUndefined();
+    const raw = await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${ns}/alpha?raw=true` });
+    expect(raw.json().raw.metadata.uid).toBe(cd.metadata.uid);
 
     const events = await bed.system.store.list<KubeObject & { reason?: string; involvedObject?: { uid?: string } }>('Event', HUB, { namespace: ns });
     expect(events.some((e) => e.reason === 'ClusterCreated' && e.involvedObject?.uid === cd.metadata.uid)).toBe(true);
