@@ -36,7 +36,7 @@ beforeAll(async () => {
   h = await startClaimsHarness();
   url = await h.app.listen({ host: '127.0.0.1', port: 0 });
   await h.prerequisites();
-  for (const p of [poolRequest('hub-1', 'warm', { size: 2, runningCount: 2, claimLifetime: { maximum: '3h' } }), poolRequest('hub-2', 'empty', { size: 0 })]) {
+  for (const p of [poolRequest('hub-1', 'warm', { size: 2, runningCount: 2, claimLifetime: { maximum: '3h' } }), poolRequest('hub-2', 'empty', { size: 0 }), poolRequest('hub-2', 'cold', { runningCount: 0 })]) {
     expect((await h.app.inject({ method: 'POST', url: '/v1/pools', payload: p })).statusCode).toBe(201);
   }
   await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'warm' }, (p) => ((p?.status?.ready ?? 0) >= 2 ? true : undefined), { timeoutMs: 30_000 });
@@ -89,6 +89,17 @@ describe('beekeeper CLI', () => {
     const released = await cli(['release', view.id, '--wait', '30s']);
     expect(released.code, released.err).toBe(0);
     expect(released.out).toMatch(/released \(job .+: completed\)/);
+  });
+
+  it('prints the resume steps while waiting on a hibernating pool', async () => {
+    await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-2', namespace: 'ci', name: 'cold' }, (p) => (p?.status?.standby === 1 ? true : undefined), { timeoutMs: 30_000 });
+    const claimed = await cli(['claim', '--pool', 'hub-2/ci/cold', '--wait', '60s']);
+    expect(claimed.code, claimed.err).toBe(0);
+    expect(claimed.err).toMatch(/Pending: no ready cluster; cold-\w+ is resuming, step [1-4]\/4: /);
+    expect(claimed.out).toMatch(/^phase {5}Running: cluster cold-\w+ is running$/m);
+    expect(claimed.out).toMatch(/^api {7}https:\/\/api\.cold-/m);
+    const id = /^claim {5}(\S+)$/m.exec(claimed.out)![1]!;
+    expect((await cli(['release', id])).code).toBe(0);
   });
 
   it('heartbeats every interval until stopped', async () => {

@@ -10,7 +10,7 @@ import { heartbeat } from './claim-heartbeat.js';
 import { createClaimHistory } from './claim-history.js';
 import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
-import { buildClaimView, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, requireClaim, type ClaimRef, type ClaimView, type PoolReads } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
 import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
@@ -43,9 +43,11 @@ export function createClaimService(deps: ClaimServiceDeps) {
   return {
     create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
     list(filter: ClaimFilter = {}): ClaimView[] {
+      const reads: PoolReads = new Map();
       return deps.store
         .cachedList<ClusterClaim>('ClusterClaim', { hub: filter.hub, namespace: filter.namespace })
-        .map(({ hub, object }) => buildClaimView(claimDeps, hub, object))
+        .filter(({ hub, object }) => !filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool)
+        .map(({ hub, object }) => buildClaimView(claimDeps, hub, object, reads))
         .filter((v) => (!filter.pool || v.pool === filter.pool) && (!filter.phase || v.phase === filter.phase))
         .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
     },

@@ -52,17 +52,25 @@ function parseHistory(text: string | undefined): ClaimView['lifetimeHistory'] {
   }
 }
 
-export function buildClaimView(deps: { store: HiveStore; clock: Clock; history: ClaimHistory }, hub: string, claim: ClusterClaim): ClaimView {
+/** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's claims once. */
+export type PoolReads = Map<string, { queue: ReturnType<typeof poolQueue>; clusters?: ReturnType<typeof poolClusters> }>;
+
+export function buildClaimView(deps: { store: HiveStore; clock: Clock; history: ClaimHistory }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
   const ref = claimRefOf(hub, claim);
   const poolRef: PoolRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
+  const poolKey = `${hub}/${poolRef.namespace}/${poolRef.name}`;
   const cluster = claimCluster(deps.store, hub, claim);
+  const read = reads.get(poolKey) ?? { queue: poolQueue(deps.store, poolRef) };
+  reads.set(poolKey, read);
+  // Only a waiting claim needs the pool's clusters (which one is resuming for it).
+  if (!claim.spec.namespace) read.clusters ??= poolClusters(deps.store, poolRef);
   const status = claimStatus(claim, {
     now: deps.clock.now(),
     pool: cachedPool(deps.store, poolRef),
     cluster,
-    queue: poolQueue(deps.store, poolRef),
-    poolClusters: claim.spec.namespace ? [] : poolClusters(deps.store, poolRef),
-    recentWaitsMs: deps.history.recentWaits(`${hub}/${poolRef.namespace}/${poolRef.name}`),
+    queue: read.queue,
+    poolClusters: read.clusters ?? [],
+    recentWaitsMs: deps.history.recentWaits(poolKey),
   });
   const annotations = claim.metadata.annotations ?? {};
   const self = `/v1/claims/${claimId(ref)}`;
