@@ -28,6 +28,8 @@ export interface ClusterServiceDeps {
   clock: Clock;
   log: ServiceLog;
   config?: { clusters?: Partial<ClusterTimeouts> };
+  /** Told of every power job's end, e.g. for the `beekeeper_power_transitions_total` metric. */
+  onPowerTransition?: (t: { hub: string; to: 'Hibernating' | 'Running'; outcome: 'completed' | 'unchanged' | 'failed' }) => void;
 }
 
 export const timeoutsOf = (deps: Pick<ClusterServiceDeps, 'config'>): ClusterTimeouts => ({ ...DEFAULT_TIMEOUTS, ...deps.config?.clusters });

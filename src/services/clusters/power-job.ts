@@ -57,10 +57,12 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   if (desired(cd) === p.target && reached(cd, p.target)) {
     steps.record(`Already${p.target}`, `status.powerState is already ${p.target}`);
     await steps.flush();
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'unchanged' });
     return { powerState: p.target, changed: false };
   }
   const verdict = hopeless(cd, p.target);
   if (verdict) {
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Refused`, action: verb, message: verdict.message }, { jobId: ctx.jobId });
     throw verdict;
   }
@@ -104,11 +106,13 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     await follow;
   } catch (err) {
     await steps.flush();
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     const reason = (err as { reason?: string }).reason;
     await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Failed`, action: verb, message: `${verb} did not finish: ${(err as Error).message}` }, { jobId: ctx.jobId, hiveReason: reason });
     throw err;
   }
   await steps.flush();
+  deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'completed' });
   await audit(store, ctx.log, ref, { type: 'Normal', reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}` }, { jobId: ctx.jobId });
   return { powerState: p.target, changed };
 }
