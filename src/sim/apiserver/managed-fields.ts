@@ -156,7 +156,7 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
   const entries: any[] = structuredClone(oldObj ? oldObj.metadata?.managedFields ?? [] : []);
   const time = formatTime(who.nowMs);
   let mine = entries.find((e) => e.manager === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource);
-  if (!mine && changed.size === 0) return entries.length ? entries : undefined;
+  if (!mine && changed.size === 0 && removed.length === 0) return entries.length ? entries : undefined;
   const result: any[] = [];
   let mineUpdated: any;
   for (const e of entries) {

@@ -6,6 +6,7 @@ import type { StoreEvent } from '../store.js';
 import { deleteOne } from '../handlers/delete.js';
 import { rewrite, systemRequest } from './system-writes.js';
 
+const GC = { manager: 'kube-controller-manager' };
 const ref = (storageKey: string, key: string) => `${storageKey}\u0001${key}`;
 const unref = (r: string) => r.split('\u0001') as [string, string];
 
@@ -44,7 +45,7 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
         const obj = ctx.store.get(storageKey, key)?.obj;
         if (!obj) continue;
         const live = (obj.metadata.ownerReferences ?? []).filter((o: any) => o.uid !== uid && byUid.has(o.uid));
-        if (live.length) rewrite(ctx, storageKey, key, (o) => { o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid); });
+        if (live.length) rewrite(ctx, storageKey, key, (o) => { o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid); }, GC);
         else await deleteDependent(storageKey, key);
       }
       return;
@@ -59,14 +60,14 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
         rewrite(ctx, dk, dkey, (o) => {
           o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid);
           if (!o.metadata.ownerReferences.length) delete o.metadata.ownerReferences;
-        });
+        }, GC);
       }
-      rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'orphan'); });
+      rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'orphan'); }, GC);
     } else if (finalizers.includes('foregroundDeletion')) {
       const remaining = deps.filter((d) => ctx.store.get(...unref(d)));
       for (const d of remaining) await deleteDependent(...unref(d));
       if (!deps.some((d) => ctx.store.get(...unref(d)))) {
-        rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'foregroundDeletion'); });
+        rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'foregroundDeletion'); }, GC);
       }
     }
   };
