@@ -61,7 +61,8 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
 
   const catchUp = (cr: HibernationSchedule, now: number) => {
     const last = compile(cr).lastEdge(now);
-    if (!last) return;
+    // An edge from before the schedule existed was never the schedule's to act on.
+    if (!last || Date.parse(last.at) < Date.parse(cr.metadata.creationTimestamp ?? '')) return;
     const lastSweep = cr.status?.lastSweep;
     if (lastSweep?.finishedAt && lastSweep.edge >= last.at) return;
     const age = now - Date.parse(last.at);
