@@ -43,6 +43,21 @@ describe('simulated ClusterPool', () => {
     expect(cds.filter((cd) => cd.status.powerState === 'Running')).toHaveLength(1);
   });
 
+  it('mirrors pool-admin RoleBindings into every cluster namespace of the pool', async () => {
+    const subjects = [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'pool-admins' }];
+    await client.create(R.roleBinding, {
+      metadata: { name: 'admins', namespace: 'pools' }, subjects,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'hive-cluster-pool-admin' },
+    });
+    await client.mergePatch(R.clusterPool, 'pools', 'team', { metadata: { labels: { touched: 'yes' } } }); // wake the pool
+    const cds = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' })).items;
+    for (const cd of cds) {
+      const binding = await waitFor(client, R.roleBinding, cd.metadata.namespace, 'hive-cluster-pool-admin-binding', Boolean);
+      expect(binding!.subjects).toEqual(subjects);
+      expect(binding!.roleRef).toMatchObject({ kind: 'ClusterRole', name: 'hive-cluster-pool-admin' });
+    }
+  });
+
   it('reports missing dependencies and creates nothing until they exist', async () => {
     await client.create(R.clusterPool, awsPool('pools', 'broken', { size: 1, imageSetRef: { name: 'no-such-imageset' } }));
     const pool = await waitFor(client, R.clusterPool, 'pools', 'broken', (p) => condition(p, 'MissingDependencies')?.status === 'True');

@@ -4,6 +4,7 @@ import { type Condition, initConditions, setCondition } from './conditions.js';
 import { type PoolCollection, byAge, collectPoolCds } from './pool-collection.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';
 import { toTime } from './go-values.js';
+import { reconcilePoolAdminRbac } from './pool-admin-rbac.js';
 import { addFinalizer, ensureDeleted, removeFinalizer, writeObject, writeStatus } from './writes.js';
 
 const POOL_CONDITIONS = ['MissingDependencies', 'CapacityAvailable', 'AllClustersCurrent', 'InventoryValid', 'DeletionPossible'];
@@ -30,6 +31,12 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   if (!hasFinalizer(pool, F.clusters)) {
     await addFinalizer(ctx, R.clusterPool, pool, F.clusters);
     return;
+  }
+
+  // Pools on platforms without hibernation must keep every cluster running (createCloudBuilder).
+  const p = pool.spec.platform ?? {};
+  if ((p.openstack || p.vsphere) && (pool.spec.runningCount ?? 0) !== pool.spec.size) {
+    throw new Error(`ClusterPool ${key}: runningCount must equal size on platforms that cannot hibernate`);
   }
 
   const claims = poolClaims(ctx, pool).filter((c) => !isDeleting(c)).sort(byAge);
@@ -73,6 +80,7 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   }
 
   await reconcileRunningClusters(ctx, pool, cds, pending.length);
+  await reconcilePoolAdminRbac(ctx, pool);
 
   conditions = setCondition(conditions, 'MissingDependencies', missing.length ? 'True' : 'False',
     missing.length ? 'Missing' : 'Verified',
