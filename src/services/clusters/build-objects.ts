@@ -67,7 +67,7 @@ export function referencedSecrets(req: CreateClusterRequest): Array<{ field: str
   const refs: Array<{ field: string; name: string }> = [];
   if (req.pullSecretRef) refs.push({ field: 'pullSecretRef', name: req.pullSecretRef });
   for (const p of ['aws', 'gcp', 'azure'] as const) {
-    const ref = req.platform[p]?.credentialsSecretRef;
+    const ref = req.platform?.[p]?.credentialsSecretRef;
     if (ref) refs.push({ field: `platform.${p}.credentialsSecretRef`, name: ref });
   }
   return refs;
