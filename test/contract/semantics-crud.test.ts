@@ -50,6 +50,19 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     expect(ignored.status.powerState).toBe('Hibernating');
   });
 
+  it('moves field ownership in managedFields to the manager that changed the field', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('owned', t.namespace, { labels: { team: 'a' } }), fieldManager: 'alice' });
+    const patched: any = await api.patchNamespacedCustomObject({ ...g, name: 'owned', fieldManager: 'bob',
+      body: { metadata: { labels: { team: 'b' } }, spec: { powerState: 'Hibernating' } } }, mergePatch);
+    const entry = (m: string) => patched.metadata.managedFields.find((e: any) => e.manager === m);
+    expect(entry('bob').fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:team': {} } }, 'f:spec': { 'f:powerState': {} } });
+    // alice keeps the labels map itself (a member without children encodes as {}) and the spec fields she set.
+    expect(entry('alice').fieldsV1['f:metadata']['f:labels']).toEqual({});
+    expect(entry('alice').fieldsV1['f:spec']['f:clusterName']).toEqual({});
+    expect(patched.metadata.managedFields.map((e: any) => e.manager)).toEqual(['alice', 'bob']);
+    await api.deleteNamespacedCustomObject({ ...g, name: 'owned' });
+  });
+
   it('applies JSON patches and rejects an invalid enum value with field causes', async () => {
     const patched: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: [{ op: 'replace', path: '/spec/powerState', value: 'Running' }] });
     expect(patched.spec.powerState).toBe('Running');
