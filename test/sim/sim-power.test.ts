@@ -20,15 +20,19 @@ describe('simulated hibernation controller', () => {
     const states = recordChanges(client, R.clusterDeployment, 'power', 'c1', (cd) => cd.status?.powerState);
     await client.create(R.clusterDeployment, awsClusterDeployment('power', 'c1'));
     let cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
-    expect(condition(cd, 'Ready')).toMatchObject({ status: 'True', reason: 'Running' });
-    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'False', reason: 'ResumingOrRunning' });
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'True', reason: 'Running', message: 'Cluster is running' });
+    expect(condition(cd, 'Hibernating')).toMatchObject({
+      status: 'False', reason: 'ResumingOrRunning', message: 'Cluster is resuming or running, see Ready condition for details',
+    });
     // Hibernation waits for the first SyncSet apply.
     await waitFor(client, R.clusterSync, 'power', 'c1', (s) => Boolean(s?.status?.firstSuccessTime));
 
     await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Hibernating' } });
     cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Hibernating');
-    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'True', reason: 'Hibernating' });
-    expect(condition(cd, 'Ready')).toMatchObject({ status: 'False', reason: 'StoppingOrHibernating' });
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'True', reason: 'Hibernating', message: 'Cluster is stopped' });
+    expect(condition(cd, 'Ready')).toMatchObject({
+      status: 'False', reason: 'StoppingOrHibernating', message: 'Cluster is shutting down or hibernating, see Hibernating condition for details',
+    });
 
     await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Running' } });
     await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
