@@ -1,6 +1,9 @@
 // Prometheus metrics. One registry per process (no module-level singleton: tests build as many as they like).
-// Other modules increment the named metrics, e.g. `metrics.powerTransitions.inc({ hub, to: 'Hibernating', outcome: 'completed' })`.
+// Features register their own metrics on `registry` (e.g. pool/claim gauges) next to these named ones.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One hibernate or resume job is one requested transition of `spec.powerState` (src/jobs/catalog.ts names). */
+const POWER_JOBS: Record<string, string> = { 'cluster.hibernate': 'Hibernating', 'cluster.resume': 'Running' };
 
 export interface Metrics {
   registry: Registry;
@@ -15,8 +18,8 @@ export interface Metrics {
   /** 1 when the informer for a hub and kind has synced and its watch is healthy. */
   informerHealthy: Gauge<'hub' | 'kind'>;
   hubReachable: Gauge<'hub'>;
-  /** The worker's sink (src/jobs/worker.ts JobMetricsSink). */
-  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number): void;
+  /** The worker's sink (src/jobs/worker.ts JobMetricsSink); power jobs also count as power transitions. */
+  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number, hub: string): void;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -31,6 +34,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 1800, 3600, 7200],
     registers,
   });
+  const powerTransitions = new Counter({
+    name: 'beekeeper_power_transitions_total',
+    help: 'Hibernate and resume transitions carried out',
+    labelNames: ['hub', 'to', 'outcome'] as const,
+    registers,
+  });
   return {
     registry,
     httpRequestDuration: new Histogram({
@@ -43,17 +52,14 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub queue and state', labelNames: ['hub', 'state'] as const, registers }),
     jobsFinished,
     jobDuration,
-    powerTransitions: new Counter({
-      name: 'beekeeper_power_transitions_total',
-      help: 'Hibernate and resume transitions carried out',
-      labelNames: ['hub', 'to', 'outcome'] as const,
-      registers,
-    }),
+    powerTransitions,
     informerHealthy: new Gauge({ name: 'beekeeper_informer_healthy', help: '1 if the informer synced and its watch is healthy', labelNames: ['hub', 'kind'] as const, registers }),
     hubReachable: new Gauge({ name: 'beekeeper_hub_reachable', help: '1 if the hub API server answers', labelNames: ['hub'] as const, registers }),
-    jobFinished(type, outcome, seconds) {
+    jobFinished(type, outcome, seconds, hub) {
       jobsFinished.inc({ type, outcome });
       jobDuration.observe({ type, outcome }, seconds);
+      const to = POWER_JOBS[type];
+      if (to) powerTransitions.inc({ hub, to, outcome });
     },
   };
 }

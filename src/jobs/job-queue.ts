@@ -158,7 +158,10 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
           }
         }
       }
-      found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+      // Latest activity first: the order BullMQ keeps its lists in (finished sets by finish time, the active list by
+      // start, the waiting list by arrival), so taking the head of each list and merging pages correctly.
+      const activity = (j: JobView) => j.finishedAt ?? j.startedAt ?? j.createdAt;
+      found.sort((a, b) => activity(b).localeCompare(activity(a)) || b.id.localeCompare(a.id));
       return found.slice(offset, offset + limit);
     }),
 

@@ -13,7 +13,7 @@ import { outcomeOf } from './outcome.js';
 const MAX_STEPS = 200;
 
 export interface JobMetricsSink {
-  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number): void;
+  jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number, hub: string): void;
 }
 
 export interface WorkerPool {
@@ -38,7 +38,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     const log = deps.log.child({ hub: hub.name });
     const worker = new Worker<JobData>(
       queueName(hub.name),
-      async (job, token, signal) => run(job, token, signal, log),
+      async (job, token, signal) => run(job, token, signal, hub.name, log),
       {
         connection: deps.connection,
         prefix: deps.prefix,
@@ -51,8 +51,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       },
     );
     worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
-    worker.on('completed', (job) => observe(job, 'completed'));
-    worker.on('failed', (job) => job && job.finishedOn && observe(job, 'failed'));
     return { hub, worker };
   });
   // Global concurrency lives in Redis and applies across every replica's workers for this hub.
@@ -65,11 +63,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     }),
   );
 
-  function observe(job: Job<JobData>, outcome: 'completed' | 'failed') {
-    if (job.processedOn && job.finishedOn) deps.metrics?.jobFinished(job.name, outcome, (job.finishedOn - job.processedOn) / 1000);
+  // Observed before BullMQ records the outcome, so a metric is never behind a caller that saw the job end.
+  function observe(job: Job<JobData>, outcome: 'completed' | 'failed', hub: string) {
+    deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hubLog: Logger): Promise<unknown> {
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, hubLog: Logger): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -90,6 +89,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log.info({ attempt: ctx.attempt }, 'job started');
       const result = await handler(job.data.payload ?? {}, ctx);
       log.info({}, 'job completed');
+      observe(job, 'completed', hub);
       return result ?? null;
     } catch (err) {
       if (closing && signal?.aborted && token) {
@@ -101,15 +101,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       const outcome = outcomeOf(err);
       if (outcome.kind === 'done') {
         log.info({ message: outcome.result }, 'job target is gone; nothing to do');
+        observe(job, 'completed', hub);
         return outcome.result;
       }
       await job.updateProgress({ steps, reason: outcome.reason });
       if (outcome.kind === 'give-up') {
         log.warn({ reason: outcome.reason, message: outcome.message }, 'job failed without retry');
+        observe(job, 'failed', hub);
         throw new UnrecoverableError(outcome.message);
       }
       log.warn({ reason: outcome.reason, message: outcome.message, attempt: ctx.attempt }, 'job attempt failed');
       if (outcome.reason === 'InternalError') log.error({ err }, 'unexpected error in job handler');
+      if (ctx.attempt >= (job.opts.attempts ?? 1)) observe(job, 'failed', hub);
       throw err;
     }
   }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, Forbidden, invalid, NotFound, Unavailable } from '../../src/hive/errors.js';
+import { createMetrics } from '../../src/http/metrics.js';
 import { replyWithJob } from '../../src/http/reply-job.js';
 import { WaitQuery } from '../../src/http/schemas.js';
 import type { JobView } from '../../src/services/ports.js';
@@ -32,10 +33,14 @@ describe('HTTP edge', () => {
   let app: FastifyInstance;
   const gates = new Map<string, ReturnType<typeof gate<void>>>();
 
+  const metrics = createMetrics({ defaultMetrics: false });
+
   beforeAll(async () => {
     h = await createHarness();
-    app = await buildTestServer(h, [demoRoutes(h)]);
+    app = await buildTestServer(h, [demoRoutes(h)], { metrics });
     await h.startWorkers({
+      // Stands in for the cluster feature's handler: the platform counts power transitions from these jobs.
+      'cluster.hibernate': async () => ({ powerState: 'Hibernating' }),
       'test.demo': async (p, ctx) => {
         await ctx.step('Started', `for ${String(p.name)}`);
         const g = gates.get(String(p.name));
@@ -43,7 +48,7 @@ describe('HTTP edge', () => {
         await ctx.step('Finished');
         return { name: p.name };
       },
-    });
+    }, metrics);
   });
   afterAll(async () => {
     await app?.close();
@@ -156,7 +161,10 @@ describe('HTTP edge', () => {
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('beekeeper_http_request_duration_seconds_bucket');
     expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",state="completed"\} [1-9]/);
-    expect(metrics.body).toContain('beekeeper_jobs_finished_total');
+    expect(metrics.body).toMatch(/beekeeper_jobs_finished_total\{type="test.demo",outcome="completed"\} [1-9]/);
+    await h.queue.waitUntilDone((await h.queue.enqueue('cluster.hibernate', {}, { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c9' } })).id, 10_000);
+    const after = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(after).toContain('beekeeper_power_transitions_total{hub="local",to="Hibernating",outcome="completed"} 1');
     const spec = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(spec.openapi).toBe('3.1.0');
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/jobs', '/v1/jobs/{id}', '/v1/jobs/{id}/events']));

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig, type Config, type JobsConfig } from '../../src/config.js';
-import { createMetrics } from '../../src/http/metrics.js';
+import { createMetrics, type Metrics } from '../../src/http/metrics.js';
 import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
@@ -58,7 +58,7 @@ export interface Harness {
   producer: RedisClient;
   listener: RedisClient;
   queue: BullJobQueue;
-  startWorkers(handlers: Record<string, JobHandler>): Promise<WorkerPool>;
+  startWorkers(handlers: Record<string, JobHandler>, metrics?: Metrics): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
     producer,
     listener,
     queue,
-    async startWorkers(handlers) {
+    async startWorkers(handlers, metrics) {
       const pool = await startWorkers({
         connection: listener,
         prefix: config.redis.prefix,
@@ -92,6 +92,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
         jobs: FAST_JOBS,
         clock: systemClock,
         log: quietLog,
+        ...(metrics ? { metrics } : {}),
       });
       pools.push(pool);
       return pool;
@@ -108,13 +109,13 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
   };
 }
 
-export async function buildTestServer(h: Harness, routes: FastifyPluginAsync[] = [], opts: { store?: HiveStore } = {}) {
+export async function buildTestServer(h: Harness, routes: FastifyPluginAsync[] = [], opts: { store?: HiveStore; metrics?: Metrics } = {}) {
   return buildServer({
     config: h.config,
     log: quietLog,
     queue: h.queue,
     store: opts.store ?? fakeStore(),
-    metrics: createMetrics({ defaultMetrics: false }),
+    metrics: opts.metrics ?? createMetrics({ defaultMetrics: false }),
     routes,
     redis: h.producer,
     queuesForBoard: h.queue.boardQueues(),

@@ -22,7 +22,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'List jobs, newest first',
+          summary: 'List jobs, latest activity first (finished, started or created)',
           querystring: Type.Object({
             state: Type.Optional(JobStateSchema),
             type: Type.Optional(Type.String({ maxLength: 200 })),
