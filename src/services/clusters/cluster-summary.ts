@@ -11,7 +11,7 @@ export interface ConditionSummary {
   reason?: string;
   message?: string;
   since?: string;
-  /** True when this condition reports a problem, given its polarity. */
+  /** True when Hive counts this status as undesired, given the condition's polarity (REFERENCE.md §2.3). */
   problem: boolean;
   /** The condition in plain words. */
   summary: string;
@@ -54,8 +54,8 @@ function platformOf(cd: ClusterDeployment): { platform?: string; region?: string
 function describeCondition(c: Condition): ConditionSummary {
   const positive = POSITIVE_POLARITY_CONDITIONS.includes(c.type);
   const problem = c.status !== 'Unknown' && (positive ? c.status === 'False' : c.status === 'True');
-  const state = c.status === 'Unknown' ? 'unknown' : problem ? 'problem' : 'ok';
-  const words = c.message && c.message !== 'Condition Initialized' ? `: ${c.message}` : '';
+  const answer = c.status === 'True' ? 'yes' : c.status === 'False' ? 'no' : 'unknown';
+  const words = c.message && c.message !== 'Condition Initialized' ? ` - ${c.message}` : '';
   return {
     type: c.type,
     status: c.status,
@@ -63,7 +63,7 @@ function describeCondition(c: Condition): ConditionSummary {
     ...(c.message ? { message: c.message } : {}),
     ...(c.lastTransitionTime ? { since: c.lastTransitionTime } : {}),
     problem,
-    summary: `${c.type} ${state} (${c.reason ?? 'no reason'})${words}`,
+    summary: `${c.type}: ${answer} (${c.reason ?? 'no reason'})${words}`,
   };
 }
 
