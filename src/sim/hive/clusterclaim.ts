@@ -26,11 +26,34 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
 
   const cdNs: string | undefined = claim.spec?.namespace;
   if (!cdNs) return; // unassigned: the pool controller reports NoClusters
+
+  const lifetime = claimLifetime(ctx, claim);
+  if (lifetime !== undefined) status.lifetime = formatGoDuration(lifetime);
+  else delete status.lifetime;
+  if (await writeStatus(ctx, R.clusterClaim, claim, status)) return;
+  let expiry: ReconcileResult | undefined;
+  const pending = findCondition(status.conditions, 'Pending');
+  if (lifetime !== undefined && pending?.status === 'False') {
+    // The clock starts when Pending turned False (claimed), not when the cluster became Running.
+    const left = (fromTime(pending.lastTransitionTime) ?? now) + lifetime - now;
+    if (left <= 0) {
+      ctx.log({ hub: ctx.hub, claim: key, lifetime: status.lifetime }, 'claim lifetime expired, deleting claim');
+      await ctx.client.delete(R.clusterClaim, ns, name);
+      return;
+    }
+    expiry = { requeueAfter: left };
+  }
+
   const cd = ctx.informers.clusterDeployments.get(cdNs, cdNs);
   if (!cd) {
-    status.conditions = setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleted', 'Assigned cluster was deleted', now);
+    status.conditions = setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleted', 'Assigned cluster has been deleted', now);
     await writeStatus(ctx, R.clusterClaim, claim, status);
-    return;
+    return expiry;
+  }
+  if (isDeleting(cd) || isMarkedForRemoval(cd)) {
+    status.conditions = setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleting', 'Assigned cluster has been marked for deletion', now);
+    await writeStatus(ctx, R.clusterClaim, claim, status);
+    return expiry;
   }
 
   const claimedBy = cd.spec?.clusterPoolRef?.claimName;
@@ -51,24 +74,11 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
   // RBAC first, so a claimant who sees ClusterClaimed can already read the cluster's Secrets.
   await ensureRbac(ctx, claim, cd);
   status.conditions = setCondition(status.conditions, 'Pending', 'False', 'ClusterClaimed', 'Cluster claimed', now);
-  status.conditions = isDeleting(cd) || isMarkedForRemoval(cd)
-    ? setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleting', 'Assigned cluster is being deleted', now)
-    : cd.status?.powerState === 'Running'
-      ? setCondition(status.conditions, 'ClusterRunning', 'True', 'Running', 'Cluster is running', now)
-      : setCondition(status.conditions, 'ClusterRunning', 'False', 'Resuming', 'Waiting for cluster to be running', now);
-
-  const lifetime = claimLifetime(ctx, claim);
-  if (lifetime !== undefined) status.lifetime = formatGoDuration(lifetime);
-  else delete status.lifetime;
+  status.conditions = cd.status?.powerState === 'Running'
+    ? setCondition(status.conditions, 'ClusterRunning', 'True', 'Running', 'Cluster is running', now)
+    : setCondition(status.conditions, 'ClusterRunning', 'False', 'Resuming', 'Waiting for cluster to be running', now);
   if (await writeStatus(ctx, R.clusterClaim, claim, status)) return;
-
-  if (lifetime === undefined) return;
-  // The clock starts when Pending turned False (claimed), not when the cluster became Running.
-  const claimedAt = fromTime(findCondition(status.conditions, 'Pending')?.lastTransitionTime) ?? now;
-  const left = claimedAt + lifetime - now;
-  if (left > 0) return { requeueAfter: left };
-  ctx.log({ hub: ctx.hub, claim: key, lifetime: status.lifetime }, 'claim lifetime expired, deleting claim');
-  await ctx.client.delete(R.clusterClaim, ns, name);
+  return expiry;
 }
 
 /** getClaimLifetime: spec.lifetime, else the pool default; capped at the pool maximum (which alone also applies). */
