@@ -60,6 +60,20 @@ describe('pools', () => {
     expect(template.metadata.ownerReferences[0]).toMatchObject({ kind: 'ClusterPool', name: 'warm-east' });
   });
 
+  it('changes pool settings, removes a cap, and deletes an unclaimed pool through a job', async () => {
+    const created = await api('POST', '/v1/pools', poolRequest('hub-2', 'temp', { size: 0, maxSize: 3, labels: { tier: 'tmp' } }));
+    expect(created.status, created.text).toBe(201);
+    const changed = await api('PATCH', '/v1/pools/hub-2/ci/temp', { runningCount: 1, unset: ['maxSize'], hibernateAfter: '90m', claimLifetime: { maximum: '6h' }, labels: { tier: 'ci' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body).toMatchObject({ runningCount: 1, hibernateAfter: '1h30m', claimLifetime: { maximum: '6h' }, labels: { tier: 'ci' } });
+    expect(changed.body.maxSize).toBeUndefined();
+    const deleted = await api('DELETE', '/v1/pools/hub-2/ci/temp');
+    expect(deleted.status).toBe(202);
+    expect(deleted.body.pool.deleting).toBe(true);
+    expect((await h.queue.waitUntilDone(deleted.body.job.id, 20_000)).state).toBe('completed');
+    expect((await api('GET', '/v1/pools/hub-2/ci/temp')).status).toBe(404);
+  });
+
   it('refuses a bad pool with every field named and creates nothing', async () => {
     const res = await api('POST', '/v1/pools', poolRequest('hub-1', 'bad', { size: 3, maxSize: 2, imageSetName: 'openshift-v9.9.9', claimLifetime: { default: '3d' } }));
     expect(res.status).toBe(422);
@@ -71,6 +85,13 @@ describe('pools', () => {
       { field: 'pullSecretRef', reason: 'Secret ci/nope does not exist on hub hub-1' },
     ]);
     expect((await api('GET', '/v1/pools/hub-1/ci/bad')).status).toBe(404);
+    const zero = await api('PATCH', '/v1/pools/hub-1/ci/warm-east', { maxSize: 0 });
+    expect(zero.status).toBe(400);
+    expect(zero.body.errors[0].field).toBe('maxSize');
+    const both = await api('PATCH', '/v1/pools/hub-1/ci/warm-east', { maxSize: 4, unset: ['maxSize'] });
+    expect(both.body.errors).toEqual([{ field: 'unset', reason: 'maxSize is both set and unset' }]);
+    const below = await api('PATCH', '/v1/pools/hub-1/ci/warm-east', { size: 3, maxSize: 2 });
+    expect(below.body.errors).toEqual([{ field: 'maxSize', reason: 'maxSize 2 is below size 3: the pool could never fill' }]);
     expect(await h.store.get('Secret', { hub: 'hub-1', namespace: 'ci', name: 'bad-install-config-template' })).toBeUndefined();
   });
 });
@@ -192,6 +213,8 @@ describe('claims', () => {
     expect((await api('GET', '/metrics')).text).toMatch(/beekeeper_claims_pending\{hub="hub-2",namespace="ci",pool="line"\} [1-4]\n/);
     pending.forEach((c, i) => expect(c.queue).toEqual({ position: i + 1, ahead: i }));
     expect(pending.at(-1)!.name).toBe('line-d');
+    const pool = await api('GET', '/v1/pools/hub-2/ci/line');
+    expect(pool.body.queue).toEqual(pending.map((c) => c.id));
 
     for (const name of names) {
       const running = await api<ClaimView>('GET', `/v1/claims/hub-2/ci/${name}?wait=30`);

@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 const Duration = (description: string) => Type.String({ minLength: 1, maxLength: 32, description, examples: ['2h', '90m'] });
 const Name = Type.String({ minLength: 1, maxLength: 253 });
 const Labels = Type.Record(Type.String(), Type.String());
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const RefParams = Type.Object({ hub: Name, namespace: Name, name: Name });
 
@@ -93,10 +92,10 @@ const MachineSchema = Type.Object({ replicas: Type.Optional(Type.Integer({ minim
 const settings = {
   size: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   runningCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-  maxSize: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  maxConcurrent: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  hibernateAfter: Type.Optional(Nullable(Duration('Hibernate claimed clusters after this long running'))),
-  claimLifetime: Type.Optional(Nullable(Type.Object({ default: Type.Optional(Duration('')), maximum: Type.Optional(Duration('')) }, { additionalProperties: false }))),
+  maxSize: Type.Optional(Type.Integer({ minimum: 1 })),
+  maxConcurrent: Type.Optional(Type.Integer({ minimum: 1 })),
+  hibernateAfter: Type.Optional(Duration('Hibernate claimed clusters after this long running')),
+  claimLifetime: Type.Optional(Type.Object({ default: Type.Optional(Duration('')), maximum: Type.Optional(Duration('')) }, { additionalProperties: false })),
   labels: Type.Optional(Labels),
   clusterLabels: Type.Optional(Labels),
 };
@@ -119,7 +118,20 @@ export const PoolCreateSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const PoolPatchSchema = Type.Object(settings, { additionalProperties: false, minProperties: 1 });
+// Removing a cap is an explicit `unset` list rather than `null`: Fastify coerces types, and with a nullable
+// integer a 0 or a null can silently turn into the other.
+export const PoolPatchSchema = Type.Object(
+  {
+    ...settings,
+    unset: Type.Optional(
+      Type.Array(Type.Union(['maxSize', 'maxConcurrent', 'hibernateAfter', 'claimLifetime'].map((f) => Type.Literal(f))), {
+        uniqueItems: true,
+        description: 'Optional settings to remove (no cap, no hibernateAfter, no claimLifetime)',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 export const PoolViewSchema = Type.Object(
   {

@@ -55,7 +55,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
       {
         schema: {
           tags,
-          summary: 'Change size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime or labels (null removes a cap)',
+          summary: 'Change size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime or labels (`unset` removes a cap)',
           params: RefParams,
           body: PoolPatchSchema,
           response: { 200: PoolViewSchema, ...problemResponses(400, 404, 409, 422) },

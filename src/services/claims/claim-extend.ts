@@ -3,18 +3,28 @@
 // as a Kubernetes Event, an audit log line and the claim's lifetime-history annotation.
 import { parseDuration } from '../../hive/claims/duration.js';
 import { extendedLifetime, lifetimeLimits, type ExtensionRequest } from '../../hive/claims/lifetime.js';
-import { Conflict, Invalid } from '../../hive/errors.js';
+import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import { condition, type ClusterClaim } from '../../hive/pools/types.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, claimId, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
 
 const KEEP_HISTORY = 20;
 
 export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor?: string): Promise<ClaimView> {
-  const claim = requireClaim(deps.store, ref);
+  // Hive writes the claim's status often; a conflict on our conditional write only means: read again and re-check.
+  for (let attempt = 1; ; attempt++) {
+    const view = await extendOnce(deps, ref, req, actor, attempt === 3);
+    if (view) return view;
+  }
+}
+
+/** The extended claim, or undefined when the claim changed between our read and our write. */
+async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor: string | undefined, last: boolean): Promise<ClaimView | undefined> {
+  const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
+  if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
   const pool = cachedPool(deps.store, { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName });
   const limits = lifetimeLimits(pool?.spec.claimLifetime, deps.policy);
@@ -39,12 +49,18 @@ export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: Extension
   const history = parseHistory(claim);
   history.push({ at: new Date(deps.clock.now()).toISOString(), from: current, to: next, ...(actor ? { by: actor } : {}) });
   // Conditional on the version read, so two extensions at once cannot both pass the cap (409, retry reads again).
-  const patched = await deps.store.mergePatch<ClusterClaim>(
-    'ClusterClaim',
-    ref,
-    { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify(history.slice(-KEEP_HISTORY)) } }, spec: { lifetime: next } },
-    { resourceVersion: claim.metadata.resourceVersion },
-  );
+  let patched: ClusterClaim;
+  try {
+    patched = await deps.store.mergePatch<ClusterClaim>(
+      'ClusterClaim',
+      ref,
+      { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify(history.slice(-KEEP_HISTORY)) } }, spec: { lifetime: next } },
+      { resourceVersion: claim.metadata.resourceVersion },
+    );
+  } catch (err) {
+    if (err instanceof Conflict && !last) return undefined;
+    throw err;
+  }
   await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'LifetimeExtended', action: 'Extend', message: `lifetime extended from ${current ?? 'the default'} to ${next}${actor ? ` by ${actor}` : ''}` });
   audit(deps.log, { action: 'extend', claim: claimId(ref), actor, outcome: 'done', from: current, to: next });
   return buildClaimView(deps, ref.hub, patched);

@@ -18,14 +18,18 @@ export interface PoolPlatformRequest {
   azureBaseDomainResourceGroupName?: string;
 }
 
+export const UNSETTABLE = ['maxSize', 'maxConcurrent', 'hibernateAfter', 'claimLifetime'] as const;
+export type Unsettable = (typeof UNSETTABLE)[number];
+
 export interface PoolSettings {
   size?: number;
   runningCount?: number;
-  /** `null` removes the cap. */
-  maxSize?: number | null;
-  maxConcurrent?: number | null;
-  hibernateAfter?: string | null;
-  claimLifetime?: { default?: string; maximum?: string } | null;
+  maxSize?: number;
+  maxConcurrent?: number;
+  hibernateAfter?: string;
+  claimLifetime?: { default?: string; maximum?: string };
+  /** PATCH only: settings to remove. */
+  unset?: Unsettable[];
   /** Labels on the ClusterPool itself: what claims select by (owner, team, anything). */
   labels?: Record<string, string>;
   /** Labels Hive copies onto each new cluster of the pool. */
@@ -51,12 +55,12 @@ export interface PoolCreateRequest extends PoolSettings {
   skipMachinePools?: boolean;
 }
 
-const count = (issues: FieldIssue[], field: string, value: number | null | undefined, min = 0) => {
-  if (value === undefined || value === null) return;
+const count = (issues: FieldIssue[], field: string, value: number | undefined, min = 0) => {
+  if (value === undefined) return;
   if (!Number.isInteger(value) || value < min) issues.push({ field, reason: `must be a whole number, at least ${min}` });
 };
-const duration = (issues: FieldIssue[], field: string, value: string | null | undefined) => {
-  if (value === undefined || value === null) return;
+const duration = (issues: FieldIssue[], field: string, value: string | undefined) => {
+  if (value === undefined) return;
   if (parseDuration(value) === undefined) issues.push({ field, reason: `"${value}" is not a duration such as 30m or 8h (units h, m, s; no d)` });
 };
 const labelIssues = (issues: FieldIssue[], field: string, labels: Record<string, string> | undefined) => {
@@ -78,7 +82,11 @@ export function settingsIssues(next: PoolSettings, current: PoolSettings = {}): 
   duration(issues, 'claimLifetime.maximum', next.claimLifetime?.maximum);
   labelIssues(issues, 'labels', next.labels);
   labelIssues(issues, 'clusterLabels', next.clusterLabels);
-  const merged = { ...current, ...next };
+  for (const field of next.unset ?? []) {
+    if (next[field] !== undefined) issues.push({ field: 'unset', reason: `${field} is both set and unset` });
+  }
+  const merged: PoolSettings = { ...current, ...next };
+  for (const field of next.unset ?? []) delete merged[field];
   if (typeof merged.maxSize === 'number' && merged.size !== undefined && merged.maxSize < merged.size) {
     issues.push({ field: next.maxSize !== undefined ? 'maxSize' : 'size', reason: `maxSize ${merged.maxSize} is below size ${merged.size}: the pool could never fill` });
   }
@@ -117,6 +125,7 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
   count(issues, 'installConfig.controlPlane.replicas', req.installConfig?.controlPlane?.replicas, 1);
   count(issues, 'installConfig.compute.replicas', req.installConfig?.compute?.replicas, 0);
   duration(issues, 'resumeTimeout', req.resumeTimeout);
+  if (req.unset) issues.push({ field: 'unset', reason: 'only for PATCH' });
   issues.push(...settingsIssues(req));
   if (issues.length) throw new Invalid(`the pool request has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((i) => `${i.field}: ${i.reason}`).join('; ')}`, issues);
 }
@@ -165,8 +174,8 @@ export function clusterPool(req: PoolCreateRequest): ClusterPool {
       installConfigSecretTemplateRef: { name: req.installConfigSecretTemplateRef ?? templateSecretName(req.name) },
       ...(req.pullSecretRef ? { pullSecretRef: { name: req.pullSecretRef } } : {}),
       ...(req.runningCount !== undefined ? { runningCount: req.runningCount } : {}),
-      ...(typeof req.maxSize === 'number' ? { maxSize: req.maxSize } : {}),
-      ...(typeof req.maxConcurrent === 'number' ? { maxConcurrent: req.maxConcurrent } : {}),
+      ...(req.maxSize !== undefined ? { maxSize: req.maxSize } : {}),
+      ...(req.maxConcurrent !== undefined ? { maxConcurrent: req.maxConcurrent } : {}),
       ...(req.hibernateAfter ? { hibernateAfter: normalized(req.hibernateAfter) } : {}),
       ...(req.claimLifetime ? { claimLifetime: lifetimeSpec(req.claimLifetime) } : {}),
       ...(req.clusterLabels ? { labels: req.clusterLabels } : {}),
@@ -182,15 +191,16 @@ const lifetimeSpec = (l: { default?: string; maximum?: string }) => ({
   ...(l.maximum ? { maximum: normalized(l.maximum) } : {}),
 });
 
-/** The merge patch for PATCH /v1/pools/{id}: `null` removes optional caps (JSON merge patch semantics). */
+/** The merge patch for PATCH /v1/pools/{id}; `unset` fields become `null`, which a JSON merge patch removes. */
 export function settingsPatch(s: PoolSettings): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
+  for (const field of s.unset ?? []) spec[field] = null;
   if (s.size !== undefined) spec.size = s.size;
   if (s.runningCount !== undefined) spec.runningCount = s.runningCount;
   if (s.maxSize !== undefined) spec.maxSize = s.maxSize;
   if (s.maxConcurrent !== undefined) spec.maxConcurrent = s.maxConcurrent;
-  if (s.hibernateAfter !== undefined) spec.hibernateAfter = s.hibernateAfter === null ? null : normalized(s.hibernateAfter);
-  if (s.claimLifetime !== undefined) spec.claimLifetime = s.claimLifetime === null ? null : lifetimeSpec(s.claimLifetime);
+  if (s.hibernateAfter !== undefined) spec.hibernateAfter = normalized(s.hibernateAfter);
+  if (s.claimLifetime !== undefined) spec.claimLifetime = lifetimeSpec(s.claimLifetime);
   if (s.clusterLabels !== undefined) spec.labels = s.clusterLabels;
   const patch: Record<string, unknown> = Object.keys(spec).length ? { spec } : {};
   if (s.labels !== undefined) patch.metadata = { labels: s.labels };

@@ -68,15 +68,24 @@ export function createPoolService(deps: PoolServiceDeps) {
   }
 
   async function update(ref: PoolRef, settings: PoolSettings, actor?: string): Promise<PoolView> {
-    const pool = requirePool(store, ref);
-    const current: PoolSettings = { size: pool.spec.size, maxSize: pool.spec.maxSize, claimLifetime: pool.spec.claimLifetime };
-    const issues = settingsIssues(settings, current);
-    if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
     const patch = settingsPatch(settings);
-    if (Object.keys(patch).length === 0) throw invalid('body', 'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels or clusterLabels');
-    const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, { resourceVersion: pool.metadata.resourceVersion });
-    deps.log.info({ audit: true, action: 'pool.update', pool: poolId(ref), actor, changes: patch }, 'pool updated');
-    return buildPoolView(store, ref.hub, patched);
+    if (Object.keys(patch).length === 0) throw invalid('body', 'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels, clusterLabels or unset');
+    // Checked against the live pool and written only if it is still that version: Hive's own status writes
+    // bump the version often, so a conflict just means read again.
+    for (let attempt = 1; ; attempt++) {
+      const pool = await store.get<ClusterPool>('ClusterPool', ref);
+      if (!pool) throw new NotFound(`pool ${poolId(ref)} not found`);
+      const current: PoolSettings = { size: pool.spec.size, maxSize: pool.spec.maxSize, claimLifetime: pool.spec.claimLifetime };
+      const issues = settingsIssues(settings, current);
+      if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+      try {
+        const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, { resourceVersion: pool.metadata.resourceVersion });
+        deps.log.info({ audit: true, action: 'pool.update', pool: poolId(ref), actor, changes: patch }, 'pool updated');
+        return buildPoolView(store, ref.hub, patched);
+      } catch (err) {
+        if (!(err instanceof Conflict) || attempt >= 3) throw err;
+      }
+    }
   }
 
   async function remove(ref: PoolRef, actor?: string): Promise<{ pool: PoolView; job: JobView }> {
