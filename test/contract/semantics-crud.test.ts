@@ -1,7 +1,7 @@
 // CRUD semantics through @kubernetes/client-node, against the double (upstream and project CRDs) and, when
 // KUBE_CONTRACT_KUBECONFIG is set, against a real API server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startTarget, targetNames, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
 
@@ -61,6 +61,23 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     expect(entry('alice').fieldsV1['f:spec']['f:clusterName']).toEqual({});
     expect(patched.metadata.managedFields.map((e: any) => e.manager)).toEqual(['alice', 'bob']);
     await api.deleteNamespacedCustomObject({ ...g, name: 'owned' });
+  });
+
+  it('server-side apply: creates, conflicts on fields another manager owns, force moves them, omitted fields go', async () => {
+    const apply = (body: any, fieldManager: string, force?: boolean) => api.patchNamespacedCustomObject(
+      { ...g, name: 'ssa', body, fieldManager, force }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply));
+    const config = { ...cd('ssa', t.namespace, { labels: { app: 'x' } }) };
+    const created: any = await apply(config, 'tool');
+    expect(created.metadata.managedFields.map((e: any) => [e.manager, e.operation])).toEqual([['tool', 'Apply']]);
+    await api.patchNamespacedCustomObject({ ...g, name: 'ssa', fieldManager: 'human', body: { spec: { baseDomain: 'other.example.com' } } }, mergePatch);
+    const conflict = await failure(apply(config, 'tool'));
+    expect([conflict.code, conflict.status.reason, conflict.status.details.causes[0].field]).toEqual([409, 'Conflict', '.spec.baseDomain']);
+    const { labels, ...metaWithoutLabels } = config.metadata;
+    const forced: any = await apply({ ...config, metadata: metaWithoutLabels }, 'tool', true);
+    expect(forced.spec.baseDomain).toBe('example.com');
+    expect(forced.metadata.labels).toBeUndefined();
+    expect(forced.metadata.managedFields.find((e: any) => e.manager === 'human')).toBeUndefined();
+    await api.deleteNamespacedCustomObject({ ...g, name: 'ssa' });
   });
 
   it('applies JSON patches and rejects an invalid enum value with field causes', async () => {
