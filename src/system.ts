@@ -1,101 +1,24 @@
 // The composition root: builds gateway -> services -> queue, then the workers, HTTP edge and timers each role
-// needs, and closes them in reverse. Features plug in below (FEATURES): route plugins for the API role, job
-// handlers for the worker role, ticker tasks for the scheduler role.
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+// needs, and closes them in reverse. Features (routes, job handlers, timers) are listed in system/features.ts.
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
-import { createTicker, type Ticker } from './jobs/ticker.js';
+import { createTicker } from './jobs/ticker.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
 import { bootstrapRedis } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import type { HiveStore, JobHandler } from './services/ports.js';
+import { FEATURES } from './system/features.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
-import { createClusterService } from './services/clusters/cluster-service.js';
-import { clusterJobHandlers } from './services/clusters/job-handlers.js';
-import { clusterRoutes } from './http/routes/clusters.js';
-import { hubRoutes } from './http/routes/hubs.js';
-import { createClaimService, claimJobHandlers, startClaimReaper } from './services/claims/claim-service.js';
-import { createPoolService, poolJobHandlers } from './services/pools/pool-service.js';
-import { claimRoutes } from './http/routes/claims.js';
-import { poolRoutes } from './http/routes/pools.js';
-import { createPoolClaimMetrics } from './http/routes/pool-claim-metrics.js';
-import { createScheduleService } from './services/schedules/schedule-service.js';
-import { createExpiryService } from './services/expiry/expiry-service.js';
-import { createWebhookService } from './services/notify/webhook-service.js';
-import { scheduleRoutes } from './http/routes/schedules.js';
-import { expiryRoutes } from './http/routes/expiry.js';
-import { startScheduleTimers } from './schedules/schedule-timers.js';
-import { startExpiryTimers } from './schedules/expiry-timers.js';
 
 export type Role = 'api' | 'worker' | 'scheduler';
 export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
-
-/** What every feature gets to build its services, routes, handlers and timers from. */
-export interface FeatureDeps {
-  config: Config;
-  store: HiveStore;
-  queue: BullJobQueue;
-  clock: Clock;
-  log: Logger;
-  metrics: Metrics;
-}
-
-export interface Feature {
-  routes?: FastifyPluginAsync[];
-  handlers?: Record<string, JobHandler>;
-  /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
-  tick?: (ticker: Ticker) => void;
-  /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
-  background?: () => { close(): void | Promise<void> };
-}
-
-/** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
-const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
-  (deps) => {
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) });
-    return {
-      routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
-      handlers: clusterJobHandlers({ store: deps.store, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) }),
-    };
-  },
-  (deps) => {
-    const log = deps.log.child({ component: 'claims' });
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
-    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
-    const claims = createClaimService({ ...base, onClaimWait: metrics.observeWait });
-    metrics.setPendingSource(() => claims.pendingByPool());
-    return {
-      routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
-      handlers: { ...poolJobHandlers(base), ...claimJobHandlers(base) },
-      background: () => startClaimReaper(base),
-    };
-  },
-  (deps) => {
-    // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
-    const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, ...state };
-    const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
-    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
-    const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
-    return {
-      routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
-      handlers: { ...schedules.handlers(), ...expiry.handlers() },
-      background: () => {
-        const timers = [
-          startScheduleTimers({ ...base, log: deps.log.child({ component: 'schedule-timers' }) }),
-          startExpiryTimers({ ...base, log: deps.log.child({ component: 'expiry-timers' }) }),
-        ];
-        return { close: () => timers.forEach((t) => t.close()) };
-      },
-    };
-  },
-];
 
 export interface System {
   /** The configuration in effect (in embedded mode, with the simulator's hub filled in). */
@@ -239,51 +162,5 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
   }
 }
 
-/**
- * The OpenAPI document the API role serves, built without Redis or hubs (route registration calls no
- * dependency). `npm run openapi` writes it to openapi/openapi.json; a test fails when the two differ.
- */
-export async function describeApi(config: Config, log: Logger, clock: Clock): Promise<unknown> {
-  const { Redis } = await import('ioredis');
-  const { Unavailable } = await import('./hive/errors.js');
-  const offline = (what: string) => () => {
-    throw new Unavailable(`${what} is offline while describing the API`);
-  };
-  const hubs = config.hubs.length > 0 ? config.hubs.map((h) => h.name) : ['local'];
-  const store: HiveStore = {
-    hubNames: () => hubs,
-    hubStatus: async () => [],
-    cached: () => undefined,
-    cachedList: () => [],
-    get: offline('store'),
-    list: offline('store'),
-    create: offline('store'),
-    mergePatch: offline('store'),
-    replace: offline('store'),
-    delete: offline('store'),
-    waitFor: offline('store'),
-    onChange: () => () => undefined,
-    recordEvent: async () => undefined,
-  };
-  const queue: BullJobQueue = {
-    hubs,
-    enqueue: offline('queue'),
-    get: offline('queue'),
-    list: offline('queue'),
-    waitUntilDone: offline('queue'),
-    watch: () => () => undefined,
-    counts: offline('queue'),
-    boardQueues: () => [],
-    close: async () => undefined,
-  };
-  const redis = new Redis({ lazyConnect: true });
-  const metrics = createMetrics({ defaultMetrics: false });
-  const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
-  const app = await buildServer({ config, log, queue, store, metrics, routes: features.flatMap((f) => f.routes ?? []), redis, queuesForBoard: [] });
-  try {
-    return (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  } finally {
-    await app.close();
-    redis.disconnect();
-  }
-}
+export { describeApi } from './system/describe-api.js';
+export type { Feature, FeatureDeps } from './system/features.js';

@@ -1,0 +1,88 @@
+// The features Beekeeper is made of. Each one turns the shared dependencies into route plugins (api role), job
+// handlers (worker role) and timers or watchers that only enqueue (scheduler role). A new feature adds one entry.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../http/metrics.js';
+import type { BullJobQueue } from '../jobs/job-queue.js';
+import type { Ticker } from '../jobs/ticker.js';
+import type { Logger } from '../logger.js';
+import type { HiveStore, JobHandler } from '../services/ports.js';
+import { createClusterService } from '../services/clusters/cluster-service.js';
+import { clusterJobHandlers } from '../services/clusters/job-handlers.js';
+import { clusterRoutes } from '../http/routes/clusters.js';
+import { hubRoutes } from '../http/routes/hubs.js';
+import { createClaimService, claimJobHandlers, startClaimReaper } from '../services/claims/claim-service.js';
+import { createPoolService, poolJobHandlers } from '../services/pools/pool-service.js';
+import { claimRoutes } from '../http/routes/claims.js';
+import { poolRoutes } from '../http/routes/pools.js';
+import { createPoolClaimMetrics } from '../http/routes/pool-claim-metrics.js';
+import { createScheduleService } from '../services/schedules/schedule-service.js';
+import { createExpiryService } from '../services/expiry/expiry-service.js';
+import { createWebhookService } from '../services/notify/webhook-service.js';
+import { scheduleRoutes } from '../http/routes/schedules.js';
+import { expiryRoutes } from '../http/routes/expiry.js';
+import { startScheduleTimers } from '../schedules/schedule-timers.js';
+import { startExpiryTimers } from '../schedules/expiry-timers.js';
+
+
+/** What every feature gets to build its services, routes, handlers and timers from. */
+export interface FeatureDeps {
+  config: Config;
+  store: HiveStore;
+  queue: BullJobQueue;
+  clock: Clock;
+  log: Logger;
+  metrics: Metrics;
+}
+
+export interface Feature {
+  routes?: FastifyPluginAsync[];
+  handlers?: Record<string, JobHandler>;
+  /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
+  tick?: (ticker: Ticker) => void;
+  /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
+  background?: () => { close(): void | Promise<void> };
+}
+
+/** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
+export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
+  (deps) => {
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) });
+    return {
+      routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      handlers: clusterJobHandlers({ store: deps.store, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) }),
+    };
+  },
+  (deps) => {
+    const log = deps.log.child({ component: 'claims' });
+    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
+    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
+    const claims = createClaimService({ ...base, onClaimWait: metrics.observeWait });
+    metrics.setPendingSource(() => claims.pendingByPool());
+    return {
+      routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
+      handlers: { ...poolJobHandlers(base), ...claimJobHandlers(base) },
+      background: () => startClaimReaper(base),
+    };
+  },
+  (deps) => {
+    // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
+    const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, ...state };
+    const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
+    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
+    const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
+    return {
+      routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
+      handlers: { ...schedules.handlers(), ...expiry.handlers() },
+      background: () => {
+        const timers = [
+          startScheduleTimers({ ...base, log: deps.log.child({ component: 'schedule-timers' }) }),
+          startExpiryTimers({ ...base, log: deps.log.child({ component: 'expiry-timers' }) }),
+        ];
+        return { close: () => timers.forEach((t) => t.close()) };
+      },
+    };
+  },
+];
