@@ -62,7 +62,7 @@ describe('simulated ClusterPool', () => {
     await client.create(R.clusterPool, awsPool('pools', 'broken', { size: 1, imageSetRef: { name: 'no-such-imageset' } }));
     const pool = await waitFor(client, R.clusterPool, 'pools', 'broken', (p) => condition(p, 'MissingDependencies')?.status === 'True');
     expect(condition(pool, 'MissingDependencies')).toMatchObject({ reason: 'Missing' });
-    expect(condition(pool, 'MissingDependencies')!.message).toContain('no-such-imageset');
+    expect(condition(pool, 'MissingDependencies')!.message).toBe('cluster image set: clusterimagesets.hive.openshift.io "no-such-imageset" not found');
     const cds = await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=broken' });
     expect(cds.items).toHaveLength(0);
   });

@@ -1,6 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, hasFinalizer, isDeleting, splitKey } from './context.js';
-import { type Condition, initConditions, setCondition } from './conditions.js';
+import { type Condition, findCondition, initConditions, setCondition } from './conditions.js';
 import { type PoolCollection, byAge, collectPoolCds } from './pool-collection.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';
 import { toTime } from './go-values.js';
@@ -84,10 +84,11 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
 
   conditions = setCondition(conditions, 'MissingDependencies', missing.length ? 'True' : 'False',
     missing.length ? 'Missing' : 'Verified',
-    missing.length ? `Missing dependencies: ${missing.join(', ')}` : 'Dependencies verified', now);
+    missing.length === 0 ? 'Dependencies verified' : missing.length === 1 ? missing[0]! : `[${missing.join(', ')}]`, now);
   conditions = setCondition(conditions, 'CapacityAvailable', availableCapacity > 0 ? 'True' : 'False',
     availableCapacity > 0 ? 'Available' : 'MaxCapacity',
-    availableCapacity > 0 ? 'Pool is below maximum size' : 'Pool is at maximum capacity', now);
+    availableCapacity > 0 ? 'There is capacity to add more clusters to the pool.'
+      : `Pool is at maximum capacity of ${max} waiting and claimed clusters.`, now);
   const unknownHash = cds.stale.some((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
   conditions = cds.stale.length === 0
     ? setCondition(conditions, 'AllClustersCurrent', 'True', 'ClusterDeploymentsCurrent', 'All unclaimed ClusterDeployments are current', now)
@@ -138,7 +139,9 @@ async function reconcileRunningClusters(ctx: HiveContext, pool: Obj, cds: PoolCo
   const candidates = cds.unassigned.filter((cd) => !cds.broken.includes(cd)).sort(byAge);
   const running = (pool.spec.runningCount ?? 0) + waitingClaims;
   for (const [i, cd] of candidates.entries()) {
-    const powerState = i < running ? 'Running' : 'Hibernating';
+    // A CD that cannot hibernate is always asked to run.
+    const unsupported = findCondition(cd.status?.conditions, 'Hibernating')?.reason === 'Unsupported';
+    const powerState = i < running || unsupported ? 'Running' : 'Hibernating';
     if (cd.spec.powerState === powerState) continue;
     await writeObject(ctx, R.clusterDeployment, cd, { ...cd, spec: { ...cd.spec, powerState } });
   }

@@ -16,17 +16,26 @@ export function poolSpecHash(pool: Obj): string {
   return fnv32a(parts.join('|'));
 }
 
-/** The pool's missing dependencies, as named in the MissingDependencies condition message. */
+/**
+ * The pool's missing dependencies, worded as Hive's addClusters aggregates them ("<dependent>: <error>"), for the
+ * MissingDependencies condition message.
+ */
 export async function missingDependencies(ctx: HiveContext, pool: Obj): Promise<string[]> {
   const ns = pool.metadata.namespace;
   const s = pool.spec ?? {};
   const missing: string[] = [];
-  if (!ctx.informers.clusterImageSets.get(undefined, s.imageSetRef?.name ?? '')) missing.push(`cluster image set: ${s.imageSetRef?.name}`);
-  const secret = async (name: string | undefined, what: string) => {
-    if (name && !(await ctx.client.tryGet(R.secret, ns, name))) missing.push(`${what}: ${name}`);
+  const imageSet = s.imageSetRef?.name ?? '';
+  if (!ctx.informers.clusterImageSets.get(undefined, imageSet)) {
+    missing.push(`cluster image set: clusterimagesets.hive.openshift.io ${JSON.stringify(imageSet)} not found`);
+  }
+  const secret = async (name: string | undefined, dependent: string, key?: string) => {
+    if (!name) return;
+    const found = await ctx.client.tryGet(R.secret, ns, name);
+    if (!found) missing.push(`${dependent}: secrets ${JSON.stringify(name)} not found`);
+    else if (key && !found.data?.[key]) missing.push(`${dependent}: ${dependent === 'pull secret' ? 'pull secret does not contain .dockerconfigjson data' : 'install-config secret does not contain install-config.yaml data'}`);
   };
-  await secret(s.pullSecretRef?.name, 'pull secret');
-  await secret(s.installConfigSecretTemplateRef?.name, 'install config template secret');
+  await secret(s.pullSecretRef?.name, 'pull secret', '.dockerconfigjson');
+  await secret(s.installConfigSecretTemplateRef?.name, 'install config template secret', 'install-config.yaml');
   await secret(credentialsSecretName(s.platform), 'credentials secret');
   return missing;
 }
