@@ -189,6 +189,8 @@ describe('claims', () => {
     const beat = await api('POST', '/v1/claims/hub-2/ci/beating/heartbeat', {});
     expect(beat.status, beat.text).toBe(200);
 
+    // The deadline lives in the Lease on the hub, not in Redis or in the reaper's memory.
+    await h.flushRedisAndRestartReaper();
     h.clock.advance(6 * MINUTE);
     await h.store.waitFor<ClusterClaim, true>('ClusterClaim', ref, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 20_000 });
     const events = await h.store.list<any>('Event', 'hub-2', { namespace: 'ci' });

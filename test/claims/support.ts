@@ -68,7 +68,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     clock,
     log,
   });
-  const reaper = startClaimReaper(base);
+  let reaper = startClaimReaper(base);
   const app = await buildServer({
     config,
     log,
@@ -103,6 +103,13 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     pools,
     app,
     prerequisites,
+    /** What a scheduler restart after losing Redis looks like: every key of ours gone, a fresh reaper. */
+    async flushRedisAndRestartReaper() {
+      reaper.close();
+      const keys = await producer.keys(`${config.redis.prefix}*`);
+      if (keys.length) await producer.del(...keys);
+      reaper = startClaimReaper(base);
+    },
     async close() {
       await app.close();
       reaper.close();
