@@ -2,7 +2,8 @@
 // cluster is installed. Every step is idempotent, so a retried job converges on the same objects.
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, CONDITIONS } from '../../hive/constants.js';
 import { deleteAfterFor } from '../../hive/delete-after.js';
-import { Conflict, Invalid } from '../../hive/errors.js';
+import { formatGoDuration } from '../../hive/duration.js';
+import { Conflict, Invalid, Unavailable } from '../../hive/errors.js';
 import { lifecyclePhase } from '../../hive/phase.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../ports.js';
@@ -68,6 +69,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
   }
 
   let seen = false;
+  let last = 'not seen yet';
   const done = await store.waitFor<ClusterDeployment, ClusterDeployment>(
     'ClusterDeployment',
     ref,
@@ -80,6 +82,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
       seen = true;
       if (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid) throw new Conflict('the ClusterDeployment was replaced by another object while provisioning');
       const phase = lifecyclePhase(obj);
+      last = `${phase.phase}: ${phase.message}`;
       steps.record(phase.phase, phase.message);
       if (obj.spec.installed) return obj;
       const stopped = findCondition(obj, CONDITIONS.provisionStopped);
@@ -90,7 +93,12 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
       return undefined;
     },
     { timeoutMs: timeoutsOf(deps).provisionMs, signal: ctx.signal },
-  ).finally(() => steps.flush());
+  )
+    .catch((err: unknown) => {
+      if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
+      throw new Unavailable(`install not finished after ${formatGoDuration(timeoutsOf(deps).provisionMs)}; last seen ${last}`, err.retryAfterSeconds, { cause: err });
+    })
+    .finally(() => steps.flush());
 
   await steps.flush();
   return {

@@ -2,7 +2,8 @@
 // follow Hive's deprovision (Provisioned=False/Deprovisioning -> Deprovisioned, finalizer removed) until the object
 // is gone (REFERENCE.md §2.6).
 import { ANNOTATIONS, CONDITIONS } from '../../hive/constants.js';
-import { Invalid } from '../../hive/errors.js';
+import { formatGoDuration } from '../../hive/duration.js';
+import { Invalid, Unavailable } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { JobContext, ObjectRef } from '../ports.js';
@@ -49,6 +50,7 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
   }
 
   let deprovisioned = false;
+  let last = 'deletion not yet seen';
   const gone = store.waitFor<ClusterDeployment, true>(
     'ClusterDeployment',
     ref,
@@ -57,7 +59,10 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
       const provisioned = findCondition(obj, CONDITIONS.provisioned);
       if (obj.metadata.deletionTimestamp && provisioned?.reason) {
         if (provisioned.reason === 'Deprovisioned') deprovisioned = true;
-        if (['Deprovisioning', 'DeprovisionFailed', 'Deprovisioned'].includes(provisioned.reason)) steps.record(provisioned.reason, provisioned.message);
+        if (['Deprovisioning', 'DeprovisionFailed', 'Deprovisioned'].includes(provisioned.reason)) {
+          last = `${provisioned.reason}${provisioned.message ? `: ${provisioned.message}` : ''}`;
+          steps.record(provisioned.reason, provisioned.message);
+        }
       }
       return undefined;
     },
@@ -79,7 +84,10 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
   }
 
   try {
-    await gone;
+    await gone.catch((err: unknown) => {
+      if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
+      throw new Unavailable(`deprovision not finished after ${formatGoDuration(timeoutsOf(deps).deprovisionMs)}; last seen ${last}`, err.retryAfterSeconds, { cause: err });
+    });
   } finally {
     await steps.flush();
   }

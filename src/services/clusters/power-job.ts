@@ -2,7 +2,8 @@
 // (REFERENCE.md §2.5) until the target is reached. Hive has no hibernate/resume annotations; spec.powerState is the
 // only lever, and Hive may flip it itself (hibernateAfter), so the job watches spec too.
 import { CONDITIONS, POWER_REASONS } from '../../hive/constants.js';
-import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { formatGoDuration } from '../../hive/duration.js';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { JobContext, ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
@@ -70,6 +71,7 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   // Subscribe before patching so no status step slips between the patch and the first event. Steps start at the first state that differs from where the cluster was: events still in flight from before the
   // patch repeat the old state and are not progress.
   let moved = false;
+  let last = cd.status?.powerState || 'none yet';
   // Only a spec change seen after our own patch is someone else's doing; the watch may still deliver older events.
   let sawOurSpec = false;
   const follow = store.waitFor<ClusterDeployment, ClusterDeployment>(
@@ -78,6 +80,7 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     (obj) => {
       if (!obj) throw new Conflict('the ClusterDeployment was deleted while its power state was changing');
       if (obj.status?.powerState) {
+        last = obj.status.powerState;
         const cond = findCondition(obj, p.target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
         if (obj.status.powerState !== cd.status?.powerState) moved = true;
         if (moved) steps.record(obj.status.powerState, cond?.message);
@@ -103,7 +106,10 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   }
 
   try {
-    await follow;
+    await follow.catch((err: unknown) => {
+      if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
+      throw new Unavailable(`${verb} not finished after ${formatGoDuration(timeoutsOf(deps).powerMs)}: Hive last reported status.powerState ${last}`, err.retryAfterSeconds, { cause: err });
+    });
   } catch (err) {
     await steps.flush();
     deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
