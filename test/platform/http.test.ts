@@ -32,6 +32,7 @@ describe('HTTP edge', () => {
   let h: Harness;
   let app: FastifyInstance;
   const gates = new Map<string, ReturnType<typeof gate<void>>>();
+  const started = new Map<string, ReturnType<typeof gate<void>>>();
 
   const metrics = createMetrics({ defaultMetrics: false });
 
@@ -43,6 +44,7 @@ describe('HTTP edge', () => {
       'cluster.hibernate': async () => ({ powerState: 'Hibernating' }),
       'test.demo': async (p, ctx) => {
         await ctx.step('Started', `for ${String(p.name)}`);
+        started.get(String(p.name))?.open();
         const g = gates.get(String(p.name));
         if (g) await g.promise;
         await ctx.step('Finished');
@@ -116,6 +118,21 @@ describe('HTTP edge', () => {
     const other = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { name: 'c5' } });
     expect(other.statusCode).toBe(422);
     expect(other.json()).toMatchObject({ code: 'Invalid', errors: [{ field: 'Idempotency-Key' }] });
+  });
+
+  it('refuses a retry while the first request with that Idempotency-Key is still running', async () => {
+    const g = gate();
+    const running = gate();
+    gates.set('c6', g);
+    started.set('c6', running);
+    const headers = { 'idempotency-key': 'create-c6' };
+    const first = app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=30', headers, payload: { name: 'c6' } });
+    await running.promise;
+    const retry = await app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=30', headers, payload: { name: 'c6' } });
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json()).toMatchObject({ code: 'Conflict', detail: expect.stringMatching(/still being processed/) });
+    g.open();
+    expect((await first).statusCode).toBe(200);
   });
 
   it('maps each domain error to problem+json with its status', async () => {
