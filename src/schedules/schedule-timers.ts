@@ -47,6 +47,7 @@ export interface ScheduleTimers {
 export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   const timers = new Map<string, { atMs: number; cancel: () => void }>();
   const clusterTimers = new Map<string, { atMs: number; cancel: () => void }>();
+  const enforcedGeneration = new Map<string, string>();
   let closed = false;
 
   const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string) =>
@@ -102,6 +103,13 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       arm(current);
     });
     timers.set(name, { atMs, cancel });
+    // A schedule that enforces (new, changed, or seen for the first time) brings its clusters in line now; at
+    // edges the sweep does that, so status-only changes do not trigger a scan.
+    const seen = `${cr.metadata.uid}/${cr.metadata.generation}`;
+    if (cr.spec.enforce && enforcedGeneration.get(name) !== seen) {
+      enforcedGeneration.set(name, seen);
+      for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) enforce(hub, object);
+    }
     const shown = cr.status?.nextEdge;
     if (shown?.at !== next.at || shown.action !== next.action) {
       const nextEdge = { at: next.at, local: next.local, action: next.action, reason: next.reason };
@@ -112,14 +120,14 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   };
 
   /** A cluster-specific edge (an override or the install grace lapsing) at `atMs`. */
-  const armClusterEdge = (key: string, hub: string, namespace: string, name: string, atMs: number, cause: string) => {
+  const armClusterEdge = (key: string, hub: string, namespace: string, name: string, atMs: number, cause: string, override?: string) => {
     const existing = clusterTimers.get(key);
     if (existing?.atMs === atMs) return;
     existing?.cancel();
     const fire = () => {
       clusterTimers.delete(key);
       const edgeAt = new Date(atMs).toISOString();
-      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt }, deterministicId('lapse', hub, namespace, name, atMs), hub);
+      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub);
     };
     if (atMs <= deps.clock.now()) {
       // Lapsed while the scheduler was down: the reconcile job refuses edges older than an hour.
@@ -138,7 +146,22 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     }
     const p = toPowerOverride(o);
     if (p.untilMs === undefined || p.untilMs < deps.clock.now() - 3_600_000) return;
-    armClusterEdge(key, o.spec.cluster.hub, o.spec.cluster.namespace, o.spec.cluster.name, p.untilMs, `keep-awake override ${o.metadata.name} lapsed`);
+    armClusterEdge(key, o.spec.cluster.hub, o.spec.cluster.namespace, o.spec.cluster.name, p.untilMs, `keep-awake override ${o.metadata.name} lapsed`, o.metadata.name);
+  };
+
+  /** enforce: true re-applies continuously: any change that moves a cluster off its desired state is undone. */
+  const enforce = (hub: string, cd: CdLike & KubeObject) => {
+    const gov = governance(listSchedules(deps), hub, cd);
+    if (!gov.schedule?.spec.enforce) return;
+    const now = deps.clock.now();
+    const desired = planFor(deps, gov.schedule, hub, cd, now - 1, now).state;
+    if (desired === requestedState(cd)) return;
+    void deps.queue
+      .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
+        dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
+        hub,
+      })
+      .catch((err: unknown) => deps.log.error({ err, hub, name: cd.metadata.name }, 'cannot enqueue enforce job'));
   };
 
   const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {
@@ -153,19 +176,8 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     if (installed !== undefined && installed + INSTALL_GRACE_MS > now - 3_600_000) {
       armClusterEdge(key, hub, cd.metadata.namespace ?? '', cd.metadata.name, installed + INSTALL_GRACE_MS, 'install grace period lapsed');
     }
-    // enforce: true re-applies continuously: any change that moves a cluster off its desired state is undone.
-    const gov = governance(listSchedules(deps), hub, cd);
-    if (!gov.schedule?.spec.enforce) return;
-    const desired = planFor(deps, gov.schedule, hub, cd, now - 1, now).state;
-    if (desired === requestedState(cd)) return;
-    void deps.queue
-      .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
-        dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
-        hub,
-      })
-      .catch((err: unknown) => deps.log.error({ err, hub, name: cd.metadata.name }, 'cannot enqueue enforce job'));
+    enforce(hub, cd);
   };
-
   const unsubscribe = [
     deps.store.onChange<HibernationSchedule>('HibernationSchedule', (hub, type, obj) => {
       if (!ours(obj, hub)) return;

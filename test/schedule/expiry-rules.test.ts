@@ -49,3 +49,21 @@ describe('warning plan', () => {
     expect(plan.superseded.map((w) => w.lead)).toEqual(['24h']);
   });
 });
+
+describe('claim expiry', () => {
+  it("counts a claim's lifetime from when it was claimed (Pending=False), as Hive does, and ignores unassigned claims", async () => {
+    const { claimExpiry } = await import('../../src/services/expiry/targets.js');
+    const claimed = {
+      metadata: { name: 'ci-run', namespace: 'pools' },
+      spec: { clusterPoolName: 'ci', namespace: 'ci-abcde' },
+      status: { lifetime: '2h', conditions: [{ type: 'Pending', status: 'False', reason: 'ClusterClaimed', lastTransitionTime: '2026-06-01T10:00:00Z' }] },
+    };
+    expect(claimExpiry('east', claimed)).toMatchObject({
+      kind: 'ClusterClaim',
+      expiresAtMs: Date.parse('2026-06-01T12:00:00Z'),
+      cluster: { hub: 'east', namespace: 'ci-abcde', name: 'ci-abcde' },
+    });
+    const waiting = { ...claimed, status: { lifetime: '2h', conditions: [{ type: 'Pending', status: 'True', reason: 'NoClusters' }] } };
+    expect(claimExpiry('east', waiting)).toBeUndefined();
+  });
+});

@@ -12,10 +12,8 @@ import {
   extendedExpiry,
   policyExpiry,
   readHistory,
-  requestedExpiry,
   type EffectiveLimits,
   type ExpiryHistoryEntry,
-  type ExpiryRequest,
   type ExtensionRequest,
 } from '../../hive/expiry/index.js';
 import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.js';
@@ -101,13 +99,6 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
       return view(ref, await load(ref));
     },
 
-    async set(ref: ObjectRef, req: ExpiryRequest & Partial<Actor>): Promise<ExpiryView> {
-      const actor = requireActor(req);
-      const cd = await load(ref);
-      const atMs = requestedExpiry(req, deps.clock.now(), createdMs(cd), limitsOf(ref, cd));
-      return write(ref, cd, atMs, { action: 'set', ...actor });
-    },
-
     async extend(ref: ObjectRef, req: ExtensionRequest & Partial<Actor>): Promise<ExpiryView> {
       const actor = requireActor(req);
       const cd = await load(ref);
@@ -129,6 +120,12 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
       if (opts.dryRun) return { outcome: change.why, expiresAt };
       const policy = change.why === 'cap' ? limits.maxFrom : limits.defaultFrom ?? limits.maxFrom;
       await write(ref, cd, change.atMs, { action: change.why, by: `policy/${policy}`, reason: change.why === 'cap' ? 'longer than the policy maximum lifetime' : 'no expiry set; policy default lifetime' });
+      if (policy) {
+        const lastApplied = { at: new Date(deps.clock.now()).toISOString(), cluster: `${ref.hub}/${ref.namespace}/${ref.name}`, action: change.why, expiresAt };
+        await deps.store
+          .mergePatch('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace, name: policy }, { status: { lastApplied } }, { subresource: 'status' })
+          .catch((err: unknown) => deps.log.warn({ err, policy }, 'cannot record policy status'));
+      }
       return { outcome: change.why, expiresAt };
     },
   };

@@ -1,6 +1,6 @@
 // The expiry use case: cluster expiry (read, set, extend under policy caps, audited), expiry policies, the
 // warnings list, and the job handlers (warnings, policy enforcement).
-import type { ExpiryRequest, ExtensionRequest } from '../../hive/expiry/index.js';
+import type { ExtensionRequest } from '../../hive/expiry/index.js';
 import type { JobHandler, ObjectRef } from '../ports.js';
 import { createClusterExpiry, type Actor } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
@@ -17,7 +17,6 @@ export function createExpiryService(deps: ExpiryServiceDeps) {
   const policies = createPolicyStore(deps);
   return {
     get: (ref: ObjectRef) => clusters.get(ref),
-    set: (ref: ObjectRef, req: ExpiryRequest & Partial<Actor>) => clusters.set(ref, req),
     extend: (ref: ObjectRef, req: ExtensionRequest & Partial<Actor>) => clusters.extend(ref, req),
     enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean }) => clusters.enforcePolicy(ref, opts),
     policies,

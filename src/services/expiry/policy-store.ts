@@ -7,7 +7,7 @@ import type { ExpiryServiceDeps } from './deps.js';
 
 export interface ExpiryPolicy extends KubeObject {
   spec: ExpiryPolicySpec;
-  status?: { lastSweep?: { at?: string; jobId?: string; defaulted?: number; capped?: number; dryRun?: boolean } };
+  status?: { lastApplied?: { at: string; cluster: string; action: 'default' | 'cap'; expiresAt: string } };
 }
 
 const ALLOWED = new Set(['selector', 'teamLabel', 'maxLifetime', 'defaultLifetime', 'warnings', 'dryRun']);

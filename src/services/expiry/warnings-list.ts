@@ -7,6 +7,7 @@ import { hibernatingSinceMs, longHibernationFlag, type CdLike } from '../../hive
 import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { listPolicies } from './policy-store.js';
+import { governance, listSchedules } from '../schedules/cluster-schedule.js';
 import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring } from './targets.js';
 
 export interface ExpiryWarningView {
@@ -71,8 +72,11 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
     })
     .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
   const longHibernation: LongHibernationView[] = [];
+  const schedules = listSchedules(deps);
   for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
     const flag = longHibernationFlag(hibernatingSinceMs(object), now);
+    // A schedule may lift the flag for its clusters, with a recorded reason (safety.ignoreLongHibernation).
+    if (flag && governance(schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
     if (flag) longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
   }
   return { expiry, longHibernation };

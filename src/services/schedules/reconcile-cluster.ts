@@ -5,7 +5,7 @@ import { requestedState } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome } from './apply-power.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
-import type { ScheduleServiceDeps } from './deps.js';
+import { stateRef, type ScheduleServiceDeps } from './deps.js';
 
 export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
 
@@ -16,10 +16,18 @@ export interface ReconcilePayload {
   cause: string;
   /** Act only if the cluster's own plan has an (unskipped) edge at this instant: edge semantics. */
   edgeAt?: string;
+  /** The ClusterOverride whose lapse this is; its status is set to Expired. */
+  override?: string;
 }
 
 export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePayload): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
+  if (p.override) {
+    const message = `lapsed at ${p.edgeAt ?? new Date(deps.clock.now()).toISOString()}`;
+    await deps.store
+      .mergePatch('ClusterOverride', stateRef(deps, p.override), { status: { phase: 'Expired', message, updatedAt: new Date(deps.clock.now()).toISOString() } }, { subresource: 'status' })
+      .catch((err: unknown) => deps.log.warn({ err, override: p.override }, 'cannot mark override expired'));
+  }
   const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
   if (!cd) return { outcome: 'none', message: 'the cluster no longer exists' };
   const gov = governance(listSchedules(deps), p.hub, cd);
