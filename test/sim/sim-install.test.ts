@@ -61,7 +61,12 @@ describe('simulated provisioning', () => {
     const cd = (await waitFor(client, R.clusterDeployment, 'inst', 'flaky', (o) => o?.spec?.installed === true))!;
     expect(cd.status.installRestarts).toBe(1);
     expect(cd.status.provisionRef.name).toMatch(/^flaky-1-/);
-    expect(condition(cd, 'ProvisionFailed')).toMatchObject({ status: 'False', reason: 'ProvisionSucceeded' });
+    expect(condition(cd, 'ProvisionFailed')).toMatchObject({
+      status: 'False', reason: 'ProvisionSucceeded', message: `Provision ${cd.status.provisionRef.name} succeeded.`,
+    });
+    const second = await client.get(R.clusterProvision, 'inst', cd.status.provisionRef.name);
+    expect(second.spec.prevProvisionName).toMatch(/^flaky-0-/);
+    expect(second.spec.prevInfraID).toMatch(/^flaky-/);
   });
 
   it('stops after the first failure with try-install-once', async () => {

@@ -97,11 +97,13 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
   if (!existing) {
     await ctx.client.create(R.clusterProvision, {
       metadata: {
-        name, namespace: cd.metadata.namespace, labels: { [L.cdName]: cd.metadata.name },
+        name, namespace: cd.metadata.namespace, labels: { ...(cd.metadata.labels ?? {}), [L.cdName]: cd.metadata.name },
         ownerReferences: [ownerRef(cd)],
       },
       spec: {
         clusterDeploymentRef: { name: cd.metadata.name }, attempt: restarts, stage: 'initializing',
+        // Carried over so a failed install's leftovers can be cleaned up by the next attempt.
+        ...previousAttempt(ctx, cd),
         podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
       },
     });
@@ -110,9 +112,8 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
     s.provisionRef = { name };
     s.installStartedTimestamp ??= toTime(now);
     s.conditions = setCdConditions(s.conditions, now,
-      ['Provisioned', 'False', 'Provisioning', 'Provisioning in progress'],
-      ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped'],
-      ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod']);
+      ['Provisioned', 'False', 'Provisioning', 'Cluster provision created'],
+      ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped']);
   });
   ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, provision: name, attempt: restarts }, 'provision started');
 }
@@ -139,7 +140,7 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
       status.installedTimestamp = toTime(now);
       Object.assign(status, await clusterUrls(ctx, cd));
       status.conditions = setCdConditions(status.conditions, now,
-        ['ProvisionFailed', 'False', 'ProvisionSucceeded', 'Provisioning succeeded'],
+        ['ProvisionFailed', 'False', 'ProvisionSucceeded', `Provision ${provision.metadata.name} succeeded.`],
         ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned']);
       await writeStatus(ctx, R.clusterDeployment, cd, status);
       return;
@@ -159,7 +160,7 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     const failed = findCondition(provision.status?.conditions, 'ClusterProvisionFailed');
     const reason = failed?.status === 'True' ? failed.reason ?? 'UnknownError' : 'MissingCondition';
     status.conditions = setCdConditions(status.conditions, now,
-      ['ProvisionFailed', 'True', reason, failed?.message ?? `Provision ${provision.metadata.name} failed`]);
+      ['ProvisionFailed', 'True', reason, failed?.status === 'True' ? failed.message ?? '' : `Provision ${provision.metadata.name} failed. Next provision will begin soon.`]);
     if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
     // Next attempt after 2^installRestarts minutes, capped at 24h, counted from the failure.
     const restarts: number = status.installRestarts ?? 0;
@@ -172,6 +173,24 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     return;
   }
 
-  status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Provisioning', 'Provisioning in progress']);
+  // Still running: the install pod is up once the provision reaches `provisioning`.
+  status.conditions = stage === 'provisioning'
+    ? setCdConditions(status.conditions, now,
+      ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod'],
+      ['Provisioned', 'False', 'Provisioning', 'Cluster is provisioning'])
+    : setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Provisioning', 'Cluster provision initializing']);
   await writeStatus(ctx, R.clusterDeployment, cd, status);
+}
+
+/** prevProvisionName/prevClusterID/prevInfraID from the most recent failed attempt, as startNewProvision copies them. */
+function previousAttempt(ctx: HiveContext, cd: Obj): Record<string, string> {
+  const failed = ctx.informers.clusterProvisions.list(cd.metadata.namespace)
+    .filter((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.stage === 'failed')
+    .sort((a, b) => (a.spec.attempt ?? 0) - (b.spec.attempt ?? 0))
+    .at(-1);
+  if (!failed) return {};
+  const out: Record<string, string> = { prevProvisionName: failed.metadata.name };
+  if (failed.spec.clusterID) out.prevClusterID = failed.spec.clusterID;
+  if (failed.spec.infraID) out.prevInfraID = failed.spec.infraID;
+  return out;
 }

@@ -29,6 +29,7 @@ export async function reconcileClusterProvision(ctx: HiveContext, watch: Stopwat
       spec: {
         ...provision.spec, stage: 'provisioning', infraID: identity.infraID, clusterID: identity.clusterID,
         adminKubeconfigSecretRef: { name: identity.kubeconfig }, adminPasswordSecretRef: { name: identity.password },
+        metadataJSON: Buffer.from(identity.metadataJson).toString('base64'),
       },
     });
     return;
@@ -93,7 +94,7 @@ async function uploadClusterSecrets(ctx: HiveContext, cd: Obj, provision: Obj) {
     },
     type: 'Opaque', data: { 'metadata.json': b64(metadataJson) },
   });
-  return { clusterID, infraID, kubeconfig, password };
+  return { clusterID, infraID, kubeconfig, password, metadataJson };
 }
 
 function platformMetadata(cd: Obj): Record<string, unknown> {
