@@ -4,6 +4,7 @@
 import { makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
 import { apiVersionOf, resourcePath } from './kinds.js';
+import { toDomainError } from './map-error.js';
 import type { RestClient } from './rest-client.js';
 import type { TokenBucket } from './rate-limiter.js';
 import type { GatewayLog } from './gateway-log.js';
@@ -63,7 +64,8 @@ export function createKindInformer({ hub, kind, kc, rest, limiter, log, onEvent,
     if (stopped) return; // stop() itself reports an AbortError
     errors++;
     failures++;
-    const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    const mapped = toDomainError(err, `${kind} on hub ${hub}`);
+    const message = mapped instanceof Error ? mapped.message.split('\n')[0]! : String(mapped);
     if (lastError === undefined) log.warn({ hub, kind, err: message }, 'informer failed; restarting with backoff');
     lastError = message;
     if (restartTimer) return;
