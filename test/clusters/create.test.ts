@@ -78,11 +78,12 @@ describe('POST /v1/clusters', () => {
 
   it('writes inline credentials during the request, and keeps them out of the job and its payload', async () => {
     const pullSecret = '{"auths":{"quay.io":{"auth":"c2VjcmV0LXB1bGw="}}}';
+    const expiresAt = new Date(bed.clock.now() + 26 * 3_600_000 + 1234).toISOString();
     const res = await bed.app.inject({
       method: 'POST',
       url: '/v1/clusters?wait=60',
       payload: {
-        ...createBody('inline-ns', 'beta', { createNamespace: true, pullSecret, pullSecretRef: undefined }),
+        ...createBody('inline-ns', 'beta', { createNamespace: true, pullSecret, pullSecretRef: undefined, expiresAt }),
         platform: { aws: { region: 'eu-west-1', credentials: { accessKeyID: 'AKIAEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI-very-secret' } } },
       },
     });
@@ -101,6 +102,11 @@ describe('POST /v1/clusters', () => {
     const cd = (await bed.system.store.get<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'inline-ns', name: 'beta' }))!;
     expect(cd.spec.pullSecretRef).toEqual({ name: 'beta-pull-secret' });
     expect(cd.spec.platform.aws?.credentialsSecretRef).toEqual({ name: 'beta-aws-creds' });
+    // An absolute expiry becomes delete-after once the CD has its creationTimestamp, never before the time asked.
+    const expiry = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/inline-ns/beta` })).json().expiry;
+    expect(Date.parse(expiry.expiresAt) - Date.parse(expiresAt)).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(expiry.expiresAt) - Date.parse(expiresAt)).toBeLessThan(1000);
+    expect(steps(job)).toContain('ExpirySet');
 
     const stored = await bed.app.inject({ method: 'GET', url: `/v1/jobs/${encodeURIComponent(job.id)}` });
     expect(stored.body).not.toContain('very-secret');
