@@ -6,7 +6,7 @@ import { runCli } from '../../src/cli/run.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { closeRedis, createRedis } from '../../src/redis/connect.js';
+import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
 import { ALL_ROLES, createSystem, type System } from '../../src/system.js';
 
 let system: System;
@@ -40,6 +40,7 @@ afterAll(async () => {
   await system?.close();
   // Leave nothing behind in the shared Redis.
   const redis = createRedis(config.redis, 'producer');
+  await waitReady(redis);
   const keys = await redis.keys(`${config.redis.prefix}*`);
   if (keys.length) await redis.del(...keys);
   await closeRedis(redis);
