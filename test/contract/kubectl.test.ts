@@ -45,4 +45,15 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
     expect(await kubectl('delete', 'cd', 'k1')).toContain('deleted');
     expect(await kubectl('get', 'cd', '-o', 'name')).toBe('');
   });
+
+  it('runs the imperative generators, which send built-in kinds as protobuf', async () => {
+    expect(await kubectl('create', 'namespace', 'team-a')).toContain('namespace/team-a created');
+    await kubectl('create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=hunter2');
+    await kubectl('create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=mode=fast');
+    await kubectl('create', 'rolebinding', 'rb', '-n', 'team-a', '--clusterrole=view', '--serviceaccount=team-a:bot');
+    expect(Buffer.from(await kubectl('get', 'secret', 'creds', '-n', 'team-a', '-o', 'jsonpath={.data.password}'), 'base64').toString()).toBe('hunter2');
+    expect(await kubectl('get', 'configmap', 'settings', '-n', 'team-a', '-o', 'jsonpath={.data.mode}')).toBe('fast');
+    expect(JSON.parse(await kubectl('get', 'rolebinding', 'rb', '-n', 'team-a', '-o', 'json')).subjects)
+      .toEqual([{ kind: 'ServiceAccount', name: 'bot', namespace: 'team-a' }]);
+  });
 });

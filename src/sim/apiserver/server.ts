@@ -12,6 +12,7 @@ import { route } from './router.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { openApiV3 } from './openapi.js';
 import { parse as parseYaml } from 'yaml';
+import { decodeKubernetesProtobuf } from './protobuf.js';
 import { createObject } from './handlers/create.js';
 import { updateObject } from './handlers/update.js';
 import { deleteObject } from './handlers/delete.js';
@@ -25,7 +26,7 @@ export interface FrontOptions {
 
 const MAX_BODY = 16 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -34,7 +35,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY) reject(new ApiError(413, statusBody(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 16777216')));
       else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -69,7 +70,9 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
     const warnings: string[] = [];
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const body = await readBody(req);
+      const raw = await readBody(req);
+      const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      let body = raw.toString('utf8');
       if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, body));
       const who = front.authenticate(req.headers.authorization);
       const r = route(ctx.registry, url.pathname);
@@ -106,15 +109,17 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
 
       const dryRunParam = url.searchParams.getAll('dryRun');
       if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
-      const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-      if ((verb === 'create' || verb === 'update') && body && ct && ct !== 'application/json' && ct !== 'application/yaml') {
-        // Only JSON bodies are decoded; client-go retries a refused protobuf body as JSON.
-        throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`));
+      if ((verb === 'create' || verb === 'update') && body && ct) {
+        if (ct === 'application/vnd.kubernetes.protobuf') body = protobufToJson(raw);
+        else if (ct === 'application/yaml') body = yamlToJson(body);
+        else if (ct !== 'application/json') {
+          throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'));
+        }
       }
       const apiReq: ApiRequest = {
         type, namespace, name, subresource, query: url.searchParams, who,
         userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
-        body: ct === 'application/yaml' && (verb === 'create' || verb === 'update') ? yamlToJson(body) : body,
+        body,
       };
       if (verb === 'watch') return watchObjects(ctx, apiReq)(res);
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
@@ -158,5 +163,13 @@ function yamlToJson(text: string): string {
     return JSON.stringify(parseYaml(text));
   } catch (err) {
     throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
+}
+
+function protobufToJson(raw: Buffer): string {
+  try {
+    return JSON.stringify(decodeKubernetesProtobuf(raw));
+  } catch (err) {
+    throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `cannot decode the protobuf body: ${(err as Error).message}`));
   }
 }
