@@ -78,14 +78,20 @@ export function waitPower(bed: Bed, namespace: string, name: string, state: 'Run
   });
 }
 
-export async function waitJob(bed: Bed, id: string): Promise<JobView> {
-  // The job may not exist yet when the timer has only just enqueued it.
-  for (let i = 0; i < 200; i++) {
-    const job = await bed.system.queue.get(id);
-    if (job) return bed.system.queue.waitUntilDone(id, 30_000);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} never appeared`);
+/** Resolves with the job once it has ended; it may not exist yet (a timer is about to enqueue it). */
+export function waitJob(bed: Bed, id: string, timeoutMs = 30_000): Promise<JobView> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`job ${id} did not end within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = bed.system.queue.watch(id, (job) => {
+      if (job.state !== 'completed' && job.state !== 'failed') return;
+      clearTimeout(timer);
+      off();
+      resolve(job);
+    });
+  });
 }
 
 export async function events(bed: Bed, namespace: string, name: string): Promise<Array<{ reason?: string; message?: string; type?: string }>> {

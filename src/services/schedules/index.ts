@@ -7,5 +7,4 @@ export * from './sweep.js';
 export * from './job-ids.js';
 export * from './reconcile-cluster.js';
 export * from './preview.js';
-export * from './crds.js';
 export * from './schedule-service.js';
