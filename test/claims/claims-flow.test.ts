@@ -226,6 +226,17 @@ describe('claims', () => {
     expect(order).toEqual(names);
   }, 60_000);
 
+  it('answers a long poll when the wait ends, with the claim still pending and why', async () => {
+    expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'nothing', { size: 0, runningCount: 0 }))).status).toBe(201);
+    await poolWhere('hub-1', 'nothing', (p) => p.status !== undefined);
+    expect((await api('POST', '/v1/claims', { pool: 'hub-1/ci/nothing', name: 'patient' })).status).toBe(201);
+    const res = await fetch(`${base}/v1/claims/hub-1/ci/patient?wait=1`);
+    const view = (await res.json()) as ClaimView;
+    // Hive builds a cluster for the waiting claim (its drift counts pending claims); an install outlasts the wait.
+    expect(view).toMatchObject({ phase: 'Pending', reason: 'ClustersInstalling', queue: { position: 1, ahead: 0 }, message: 'no ready cluster; 1 cluster installing' });
+    expect((await api('DELETE', '/v1/claims/hub-1/ci/patient')).status).toBe(202);
+  });
+
   it('releases at once from the caller\'s view while the deprovision continues as a job', async () => {
     const res = await api('DELETE', '/v1/claims/hub-2/ci/line-a');
     expect(res.status).toBe(202);

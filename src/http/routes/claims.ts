@@ -16,9 +16,10 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { claims } = deps;
     const tags = ['claims'];
-    const aborted = (raw: { once(event: 'close', fn: () => void): unknown }) => {
+    // The response's 'close' fires when the caller hangs up (or once we answered): stop waiting for them.
+    const aborted = (res: { once(event: 'close', fn: () => void): unknown }) => {
       const ctrl = new AbortController();
-      raw.once('close', () => ctrl.abort());
+      res.once('close', () => ctrl.abort());
       return ctrl.signal;
     };
 
@@ -36,7 +37,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       async (req, reply) => {
         const created = await claims.create(req.body, req.principal);
         const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
-        const view = req.query.wait ? await claims.wait(ref, req.query.wait, aborted(req.raw)).catch(() => created) : created;
+        const view = req.query.wait ? await claims.wait(ref, req.query.wait, aborted(reply.raw)).catch(() => created) : created;
         return reply.code(201).header('location', `/v1/claims/${view.id}`).send(view);
       },
     );
@@ -70,7 +71,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           response: { 200: ClaimViewSchema, ...problemResponses(404) },
         },
       },
-      async (req) => (req.query.wait ? claims.wait(req.params, req.query.wait, aborted(req.raw)) : claims.get(req.params)),
+      async (req, reply) => (req.query.wait ? claims.wait(req.params, req.query.wait, aborted(reply.raw)) : claims.get(req.params)),
     );
 
     app.get(
@@ -99,7 +100,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
             resolve();
           };
           const send = (view: ClaimView) => res.write(`event: claim\ndata: ${JSON.stringify(view)}\n\n`);
-          req.raw.once('close', end);
+          res.once('close', end);
           stop = claims.watch(req.params, send, () => {
             res.write(`event: gone\ndata: ${JSON.stringify({ id: `${req.params.hub}/${req.params.namespace}/${req.params.name}` })}\n\n`);
             end();
