@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, L, ann, clone, ownerRef } from './context.js';
 import { findCondition, setCdConditions } from './conditions.js';
@@ -35,9 +36,9 @@ export async function reconcileProvisioning(ctx: HiveContext, watch: Stopwatch, 
   if (!status.installerImage) {
     const left = ctx.durations.imageSet - watch.elapsed(`imageset/${cd.metadata.uid}`, 'running');
     if (left > 0) return { requeueAfter: left };
-    const digest = Buffer.from(`${releaseImage}`).toString('hex').padEnd(64, '0').slice(0, 64);
-    status.installerImage = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digest}`;
-    status.cliImage = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${[...digest].reverse().join('')}`;
+    const digest = (component: string) => createHash('sha256').update(`${releaseImage}/${component}`).digest('hex');
+    status.installerImage = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digest('installer')}`;
+    status.cliImage = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digest('cli')}`;
     const version = /:(\d+\.\d+\.\d+[^-@]*)/.exec(releaseImage ?? '')?.[1];
     if (version) status.installVersion = version;
     status.conditions = setCdConditions(status.conditions, now,
