@@ -130,7 +130,22 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
     : [];
   const exceptions = exceptionIndex(spec);
 
-  const rawEdges = (fromMs: number, toMs: number): RawEdge[] => {
+  // A sweep or preview asks the same questions once per cluster; the answers depend only on the arguments.
+  const memo = <A extends number[], T>(fn: (...args: A) => T) => {
+    const cache = new Map<string, T>();
+    return (...args: A): T => {
+      const key = args.join('|');
+      let value = cache.get(key);
+      if (value === undefined) {
+        if (cache.size >= 512) cache.clear();
+        value = fn(...args);
+        cache.set(key, value);
+      }
+      return value;
+    };
+  };
+
+  const computeRawEdges = (fromMs: number, toMs: number): RawEdge[] => {
     // Windows last at most ~25h, so two days of padding catch every interval that touches the range.
     const first = addDays(localDateOf(fromMs, zone), -2);
     const last = addDays(localDateOf(toMs, zone), 1);
@@ -151,6 +166,8 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
       });
   };
 
+  const rawEdges = memo(computeRawEdges);
+
   const toEdge = (raw: RawEdge): Edge => ({
     at: new Date(raw.atMs).toISOString(),
     local: localIso(raw.atMs, zone),
@@ -159,15 +176,15 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
     ...(raw.skipped ? { skipped: raw.skipped, skipCode: 'ExceptionDate' as const } : {}),
   });
 
-  const lastActed = (atMs: number): RawEdge | undefined => {
+  const lastActed = memo((atMs: number): RawEdge | null => {
     for (const days of [8, 32, 128, 400]) {
       const acted = rawEdges(atMs - days * DAY, atMs).filter((e) => !e.skipped);
-      if (acted.length > 0) return acted.at(-1);
+      if (acted.length > 0) return acted.at(-1) ?? null;
     }
-    return undefined;
-  };
+    return null;
+  });
 
-  const desiredState = (atMs: number): Desired => {
+  const desiredState = memo((atMs: number): Desired => {
     const last = lastActed(atMs);
     if (last) {
       const edge = toEdge(last);
@@ -181,7 +198,7 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
         : { state: 'Hibernating', reason: 'no window has started in the past year' };
     }
     return { state: 'Running', reason: 'no scheduled action in the past year' };
-  };
+  });
 
   // Every edge not skipped is acted on, even when the schedule is already in that state: people reason in
   // window edges ("resume at 07:00"), and a cluster someone hibernated by hand overnight resumes at 07:00.
