@@ -4,7 +4,6 @@ import type { Faults } from './faults.js';
 import type { Registry } from './registry.js';
 import type { Store } from './store.js';
 import type { Identity, ResourceType } from './types.js';
-import type { SchemaCompiler } from './crd.js';
 import { ApiError } from './status.js';
 
 /** Everything a handler needs, built once per server. */
@@ -14,7 +13,6 @@ export interface ServerContext {
   clock: Clock;
   faults: Faults;
   admission: AdmissionHook[];
-  compile?: SchemaCompiler;
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }

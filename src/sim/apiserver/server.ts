@@ -8,11 +8,10 @@ import type { Verb } from './faults.js';
 import { validateFaultSpec } from './faults.js';
 import { ApiError, badRequest, forbidden, internalError, methodNotSupported, pageNotFound, statusBody } from './status.js';
 import { authorize } from './auth.js';
-import { route } from './router.js';
+import { route, type Route } from './router.js';
+import { bodyAsJson, readBody } from './request-body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { openApiV3 } from './openapi.js';
-import { parse as parseYaml } from 'yaml';
-import { decodeKubernetesProtobuf } from './protobuf.js';
 import { createObject } from './handlers/create.js';
 import { updateObject } from './handlers/update.js';
 import { deleteObject } from './handlers/delete.js';
@@ -22,22 +21,6 @@ import { watchObjects } from './handlers/watch.js';
 export interface FrontOptions {
   authenticate(authorization: string | undefined): Identity;
   serverAddress(): string;
-}
-
-const MAX_BODY = 16 * 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) reject(new ApiError(413, statusBody(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 16777216')));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
@@ -71,23 +54,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const raw = await readBody(req);
-      const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-      let body = raw.toString('utf8');
-      if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, body));
+      if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, raw.toString('utf8')));
       const who = front.authenticate(req.headers.authorization);
       const r = route(ctx.registry, url.pathname);
-      if (req.method === 'GET') {
-        // Discovery is public (system:discovery / system:public-info-viewer bind it to everyone).
-        if (r.kind === 'version') return send(res, { code: 200, body: versionInfo });
-        if (url.pathname.startsWith('/openapi/v3')) {
-          const doc = openApiV3(ctx.registry, url.pathname);
-          if (doc) return send(res, { code: 200, body: doc as Record<string, unknown> });
-        }
-        if (r.kind === 'api') return send(res, { code: 200, body: apiVersions(front.serverAddress()) });
-        if (r.kind === 'apis') return send(res, { code: 200, body: apiGroupList(ctx.registry) });
-        if (r.kind === 'group') { const g = apiGroup(ctx.registry, r.group); if (g) return send(res, { code: 200, body: g }); }
-        if (r.kind === 'resources') { const l = apiResourceList(ctx.registry, r.group, r.version); if (l) return send(res, { code: 200, body: l }); }
-      }
+      const doc = req.method === 'GET' ? discovery(ctx, front, r, url.pathname) : undefined;
+      if (doc) return send(res, { code: 200, body: doc });
       if (r.kind !== 'resource') throw pageNotFound();
       const { type, namespace, name, subresource } = r;
       const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
@@ -109,17 +80,10 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
 
       const dryRunParam = url.searchParams.getAll('dryRun');
       if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
-      if ((verb === 'create' || verb === 'update') && body && ct) {
-        if (ct === 'application/vnd.kubernetes.protobuf') body = protobufToJson(raw);
-        else if (ct === 'application/yaml') body = yamlToJson(body);
-        else if (ct !== 'application/json') {
-          throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'));
-        }
-      }
       const apiReq: ApiRequest = {
         type, namespace, name, subresource, query: url.searchParams, who,
         userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
-        body,
+        body: bodyAsJson(raw, req.headers['content-type'], verb === 'create' || verb === 'update'),
       };
       if (verb === 'watch') return watchObjects(ctx, apiReq)(res);
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
@@ -137,6 +101,17 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       send(res, errorResponse(internalError((err as Error)?.message ?? String(err))));
     }
   };
+}
+
+/** Discovery documents and OpenAPI are public (system:discovery / system:public-info-viewer bind them to everyone). */
+function discovery(ctx: ServerContext, front: FrontOptions, r: Route, path: string): Record<string, unknown> | undefined {
+  if (r.kind === 'version') return versionInfo;
+  if (path.startsWith('/openapi/v3')) return openApiV3(ctx.registry, path) as Record<string, unknown> | undefined;
+  if (r.kind === 'api') return apiVersions(front.serverAddress());
+  if (r.kind === 'apis') return apiGroupList(ctx.registry);
+  if (r.kind === 'group') return apiGroup(ctx.registry, r.group);
+  if (r.kind === 'resources') return apiResourceList(ctx.registry, r.group, r.version);
+  return undefined;
 }
 
 /** GET/PUT/DELETE /_sim/faults: the runtime fault switchboard, for the admin token only. */
@@ -158,18 +133,3 @@ function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMe
   return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET, PUT or DELETE') };
 }
 
-function yamlToJson(text: string): string {
-  try {
-    return JSON.stringify(parseYaml(text));
-  } catch (err) {
-    throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
-  }
-}
-
-function protobufToJson(raw: Buffer): string {
-  try {
-    return JSON.stringify(decodeKubernetesProtobuf(raw));
-  } catch (err) {
-    throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `cannot decode the protobuf body: ${(err as Error).message}`));
-  }
-}
