@@ -46,6 +46,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
   });
 
+  const closing = new AbortController();
+  app.decorate('closing', closing.signal);
+  app.addHook('preClose', async () => closing.abort());
+
   app.setErrorHandler((err, request, reply) => {
     const p = toProblem(err, request);
     if (p.code === 'InternalError') log.error({ err, reqId: request.id, url: request.url }, 'request failed');

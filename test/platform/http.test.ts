@@ -7,7 +7,8 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { replyWithJob } from '../../src/http/reply-job.js';
 import { WaitQuery } from '../../src/http/schemas.js';
 import type { JobView } from '../../src/services/ports.js';
-import { buildTestServer, createHarness, gate, sseEvents, testConfig, type Harness } from './support.js';
+import { buildServer } from '../../src/http/server.js';
+import { buildTestServer, createHarness, fakeStore, gate, quietLog, sseEvents, testConfig, type Harness } from './support.js';
 
 // A feature-style route plugin: validate, enqueue, answer with the job (how cluster/pool routes use the platform).
 const demoRoutes = (h: Harness): FastifyPluginAsync => async (plain) => {
@@ -212,5 +213,57 @@ describe('HTTP edge with API tokens', () => {
     expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: 'Bearer ci-token-0123456789abcdef' } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
+
+describe('HTTP edge shutting down', () => {
+  let h: Harness;
+  const hold = gate();
+  beforeAll(async () => {
+    h = await createHarness();
+    await h.startWorkers({
+      'test.demo': async (_p, ctx) => {
+        await ctx.step('Started');
+        await hold.promise;
+        return 'done';
+      },
+    });
+  });
+  afterAll(async () => {
+    hold.open();
+    await h?.close();
+  });
+
+  it('ends event streams and long waits at once instead of holding the shutdown', async () => {
+    // Count the waits the three requests below start, so the server closes only once all are waiting.
+    let waits = 0;
+    const allWaiting = gate();
+    const counted = <A extends unknown[], R>(fn: (...a: A) => R) => (...a: A): R => {
+      if (++waits === 3) allWaiting.open();
+      return fn(...a);
+    };
+    const queue = { ...h.queue, watch: counted(h.queue.watch), waitUntilDone: counted(h.queue.waitUntilDone) };
+    const app = await buildServer({
+      config: h.config,
+      log: quietLog,
+      queue,
+      store: fakeStore(),
+      metrics: createMetrics({ defaultMetrics: false }),
+      routes: [demoRoutes({ ...h, queue })],
+      redis: h.producer,
+      queuesForBoard: [],
+    });
+    const post = await app.inject({ method: 'POST', url: '/v1/demo-jobs', payload: { name: 'held' } });
+    const id = post.json<{ job: JobView }>().job.id;
+    const stream = app.inject({ method: 'GET', url: `/v1/jobs/${id}/events` });
+    const waiting = app.inject({ method: 'GET', url: `/v1/jobs/${id}?wait=3600` });
+    const posting = app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=3600', payload: { name: 'held-too' } });
+    await allWaiting.promise;
+    await app.close();
+    const [s, w, p] = await Promise.all([stream, waiting, posting]);
+    expect(sseEvents<JobView>(s.body).at(-1)).toMatchObject({ id });
+    expect(w.json<{ job: JobView }>().job).toMatchObject({ id });
+    expect(w.json<{ job: JobView }>().job.state).not.toBe('completed');
+    expect(p.statusCode).toBe(202);
   });
 });

@@ -86,7 +86,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
         },
       },
       async (req, reply) => {
-        claims.get(req.params); // 404 before the stream starts
+        await claims.get(req.params); // 404 before the stream starts, and the cache has the claim
         reply.hijack();
         const res = reply.raw;
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });

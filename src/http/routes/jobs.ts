@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { NotFound } from '../../hive/errors.js';
 import type { JobQueue, JobState, JobView } from '../../services/ports.js';
+import { waitForJob } from '../reply-job.js';
 import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
 
 const ENDED = new Set<JobState>(['completed', 'failed']);
@@ -53,11 +54,10 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
           response: { 200: JobEnvelopeSchema, ...problemResponses(400, 404) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const job = await queue.get(req.params.id);
         if (!job) throw new NotFound(`job ${req.params.id} not found`);
-        const wait = req.query.wait;
-        return { job: wait && !ENDED.has(job.state) ? await queue.waitUntilDone(job.id, wait * 1000) : job };
+        return { job: await waitForJob(reply, queue, job, req.query.wait) };
       },
     );
 
@@ -83,20 +83,28 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
         await new Promise<void>((resolve) => {
           let stop: () => void = () => undefined;
+          let ended = false;
           const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+          const write = (job: JobView) => !res.writableEnded && res.write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
           const end = () => {
+            if (ended) return;
+            ended = true;
+            reply.server.closing.removeEventListener('abort', endAtShutdown);
             clearInterval(heartbeat);
             stop();
             if (!res.writableEnded) res.end();
             resolve();
           };
-          const send = (job: JobView) => {
-            res.write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
-            if (ENDED.has(job.state)) end();
-          };
+          // At shutdown the stream ends with the job as it is now; the client reconnects to another replica.
+          const endAtShutdown = () => void queue.get(first.id).then((v) => write(v ?? first), () => write(first)).finally(end);
           req.raw.once('close', end);
+          if (reply.server.closing.aborted) return endAtShutdown();
+          reply.server.closing.addEventListener('abort', endAtShutdown, { once: true });
           // watch() delivers the current state first, then every change.
-          stop = queue.watch(first.id, send);
+          stop = queue.watch(first.id, (job) => {
+            write(job);
+            if (ENDED.has(job.state)) end();
+          });
         });
       },
     );
