@@ -21,7 +21,7 @@ export const JOB_CATALOG: JobCatalog = {
   // Schedules: a sweep re-plans from the cache and its per-cluster jobs have fixed ids, so a retry converges.
   'schedule.sweep': { attempts: 3, backoffMs: 5000 },
   'schedule.apply': { attempts: 8, backoffMs: 2000 },
-  // A receiver may be down for a while: ten tries over about an hour; delivered endpoints are not re-sent.
+  // A receiver may be down for a while: ten tries over about half an hour; delivered endpoints are not re-sent.
   'expiry.warn': { attempts: 10, backoffMs: 3000 },
 };
 
