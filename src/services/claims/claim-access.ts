@@ -4,10 +4,10 @@ import { SECRET_KEYS } from '../../hive/constants.js';
 import { Conflict } from '../../hive/errors.js';
 import type { Secret } from '../../hive/types.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, claimCluster, claimId, requireClaim, type ClaimRef } from './claim-view.js';
+import { buildClaimView, claimCluster, claimId, loadClaim, type ClaimRef } from './claim-view.js';
 
-function clusterOf(deps: ClaimDeps, ref: ClaimRef) {
-  const claim = requireClaim(deps.store, ref);
+async function clusterOf(deps: ClaimDeps, ref: ClaimRef) {
+  const claim = await loadClaim(deps.store, ref);
   const cd = claimCluster(deps.store, ref.hub, claim);
   const view = buildClaimView(deps, ref.hub, claim);
   if (!cd || view.phase === 'Releasing' || view.phase === 'ClusterLost') {
@@ -23,7 +23,7 @@ async function secretData(deps: ClaimDeps, hub: string, namespace: string, name:
 }
 
 export async function claimKubeconfig(deps: ClaimDeps, ref: ClaimRef): Promise<string> {
-  const { cd } = clusterOf(deps, ref);
+  const { cd } = await clusterOf(deps, ref);
   const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name, 'admin kubeconfig');
   const text = data[SECRET_KEYS.kubeconfig] ?? data[SECRET_KEYS.rawKubeconfig];
   if (!text) throw new Conflict("the cluster's admin kubeconfig Secret has no kubeconfig key");
@@ -31,7 +31,7 @@ export async function claimKubeconfig(deps: ClaimDeps, ref: ClaimRef): Promise<s
 }
 
 export async function claimCredentials(deps: ClaimDeps, ref: ClaimRef) {
-  const { cd, view } = clusterOf(deps, ref);
+  const { cd, view } = await clusterOf(deps, ref);
   const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
   return {
     claim: view.id,

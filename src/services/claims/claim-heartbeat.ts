@@ -5,7 +5,7 @@ import { parseDuration } from '../../hive/claims/duration.js';
 import { Conflict } from '../../hive/errors.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClaimDeps } from './claim-create.js';
-import { claimId, requireClaim, type ClaimRef } from './claim-view.js';
+import { claimId, loadClaim, type ClaimRef } from './claim-view.js';
 import { heartbeatLease, leaseRef, readLease } from './heartbeat-lease.js';
 
 export interface HeartbeatResult {
@@ -16,7 +16,7 @@ export interface HeartbeatResult {
 }
 
 export async function heartbeat(deps: ClaimDeps, ref: ClaimRef, holder?: string): Promise<HeartbeatResult> {
-  const claim = requireClaim(deps.store, ref);
+  const claim = await loadClaim(deps.store, ref);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
   const timeout = claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION];
   const timeoutMs = timeout ? parseDuration(timeout) : undefined;

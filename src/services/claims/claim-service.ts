@@ -10,7 +10,7 @@ import { heartbeat } from './claim-heartbeat.js';
 import { createClaimHistory } from './claim-history.js';
 import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
-import { buildClaimView, requireClaim, type ClaimRef, type ClaimView, type PoolReads } from './claim-view.js';
+import { buildClaimView, loadClaim, type ClaimRef, type ClaimView, type PoolReads } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
 import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
@@ -51,7 +51,7 @@ export function createClaimService(deps: ClaimServiceDeps) {
         .filter((v) => (!filter.pool || v.pool === filter.pool) && (!filter.phase || v.phase === filter.phase))
         .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
     },
-    get: (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, requireClaim(deps.store, ref)),
+    get: async (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
     watch: (ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
     kubeconfig: (ref: ClaimRef) => claimKubeconfig(claimDeps, ref),

@@ -103,3 +103,17 @@ export function requireClaim(store: HiveStore, ref: ClaimRef): ClusterClaim {
   if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
   return claim;
 }
+
+/** How long a read waits for the informer to catch up with an object the API server already has. */
+const CACHE_LAG_MS = 5000;
+
+/**
+ * The claim from the cache; when the cache has not seen it yet (a GET right after the POST that created it),
+ * confirm it exists live and wait for the informer, so every later read agrees.
+ */
+export async function loadClaim(store: HiveStore, ref: ClaimRef): Promise<ClusterClaim> {
+  const cached = store.cached<ClusterClaim>('ClusterClaim', ref);
+  if (cached) return cached;
+  if (!(await store.get<ClusterClaim>('ClusterClaim', ref))) throw new NotFound(`claim ${claimId(ref)} not found`);
+  return store.waitFor<ClusterClaim, ClusterClaim>('ClusterClaim', ref, (c) => c, { timeoutMs: CACHE_LAG_MS });
+}

@@ -3,13 +3,13 @@
 import { Unavailable } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../../hive/pools/types.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, claimId, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, loadClaim, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
 
 /** A claim is done waiting when it runs, or when it will never run (released, cluster lost). */
 export const settled = (view: ClaimView) => view.phase !== 'Pending' && view.phase !== 'Starting';
 
 export async function waitForClaim(deps: ClaimDeps, ref: ClaimRef, seconds: number, signal?: AbortSignal): Promise<ClaimView> {
-  const first = buildClaimView(deps, ref.hub, requireClaim(deps.store, ref));
+  const first = buildClaimView(deps, ref.hub, await loadClaim(deps.store, ref));
   if (seconds <= 0 || settled(first)) return first;
   try {
     await deps.store.waitFor<ClusterClaim, true>(
@@ -25,7 +25,7 @@ export async function waitForClaim(deps: ClaimDeps, ref: ClaimRef, seconds: numb
 }
 
 /**
- * Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone.
+ * The claim must be in the cache (read it with loadClaim first). Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone.
  * Returns an unsubscribe function.
  */
 export function watchClaim(deps: ClaimDeps, ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void): () => void {

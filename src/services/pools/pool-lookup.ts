@@ -23,6 +23,14 @@ export function requirePool(store: HiveStore, ref: PoolRef): ClusterPool {
   return pool;
 }
 
+/** The pool from the cache, waiting for the informer when the API server already has it (read after create). */
+export async function loadPool(store: HiveStore, ref: PoolRef): Promise<ClusterPool> {
+  const cached = cachedPool(store, ref);
+  if (cached) return cached;
+  if (!(await store.get<ClusterPool>('ClusterPool', ref))) throw new NotFound(`pool ${poolId(ref)} not found`);
+  return store.waitFor<ClusterPool, ClusterPool>('ClusterPool', ref, (p) => p, { timeoutMs: 5000 });
+}
+
 export function poolClusters(store: HiveStore, ref: PoolRef): ClusterDeployment[] {
   return store
     .cachedList<ClusterDeployment>('ClusterDeployment', { hub: ref.hub, labelSelector: `${POOL_NAME_LABEL}=${ref.name},${POOL_NAMESPACE_LABEL}=${ref.namespace}` })

@@ -5,7 +5,7 @@ import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
-import { cachedPool, poolClusters, poolId, requirePool, type PoolRef } from './pool-lookup.js';
+import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool-lookup.js';
 import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
 
@@ -89,7 +89,7 @@ export function createPoolService(deps: PoolServiceDeps) {
   }
 
   async function remove(ref: PoolRef, actor?: string): Promise<{ pool: PoolView; job: JobView }> {
-    const pool = requirePool(store, ref);
+    const pool = await loadPool(store, ref);
     const blockers = deletionBlockers(poolClusters(store, ref));
     if (blockers.length && !pool.metadata.deletionTimestamp) {
       // Hive would accept the delete and then hang on its finalizer until every claim is gone (REFERENCE.md §4.3).
@@ -115,10 +115,8 @@ export function createPoolService(deps: PoolServiceDeps) {
         .map(({ hub, object }) => buildPoolView(store, hub, object))
         .sort((a, b) => a.id.localeCompare(b.id));
     },
-    get(ref: PoolRef): PoolView {
-      const pool = cachedPool(store, ref);
-      if (!pool) throw new NotFound(`pool ${poolId(ref)} not found`);
-      return buildPoolView(store, ref.hub, pool);
+    async get(ref: PoolRef): Promise<PoolView> {
+      return buildPoolView(store, ref.hub, await loadPool(store, ref));
     },
     create,
     update,
