@@ -1,5 +1,5 @@
 // Shared by the simulator scenario tests: wait on watch events (never sleep) and build Hive objects.
-import { R, type KubeClient, type KubeObject, type ResourceRef } from '../../src/sim/client/index.js';
+import { R, createInformer, type KubeClient, type KubeObject, type ResourceRef } from '../../src/sim/client/index.js';
 
 /** Resolves with the first state of ns/name (undefined once deleted) that satisfies `pred`, as seen by a watch. */
 export async function waitFor(
@@ -94,4 +94,25 @@ export function awsPool(ns: string, name: string, spec: Record<string, unknown>)
       size: 1, ...spec,
     },
   };
+}
+
+/** Resolves once `pred` holds for all objects of a kind (kept current by an informer), with those objects. */
+export async function waitForAll(
+  client: KubeClient, r: ResourceRef, pred: (objs: KubeObject[]) => boolean, timeoutMs = 20_000,
+): Promise<KubeObject[]> {
+  const informer = createInformer(client, r);
+  try {
+    await informer.synced;
+    if (pred(informer.list())) return informer.list();
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting on ${r.plural}`)), timeoutMs);
+      informer.onEvent(() => {
+        if (!pred(informer.list())) return;
+        clearTimeout(timer);
+        resolve(informer.list());
+      });
+    });
+  } finally {
+    informer.stop();
+  }
 }

@@ -1,7 +1,8 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, hasFinalizer, isDeleting, splitKey } from './context.js';
 import { type Condition, findCondition, initConditions, setCondition } from './conditions.js';
-import { type PoolCollection, byAge, collectPoolCds } from './pool-collection.js';
+import { type PoolCollection, byAge, collectPoolCds, resumeDeadline } from './pool-collection.js';
+import { soonest } from './controller.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';
 import { toTime } from './go-values.js';
 import { reconcilePoolAdminRbac } from './pool-admin-rbac.js';
@@ -98,7 +99,9 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   await writeStatus(ctx, R.clusterPool, pool, {
     ...pool.status, size: cds.unassigned.length, standby: cds.standby.length, ready: cds.ready.length, conditions,
   });
-  return missing.length ? { requeueAfter: RECHECK_MS } : undefined;
+  // Look again when a resuming cluster would pass resumeTimeout, so it is replaced even if nothing else changes.
+  const deadlines = cds.unassigned.map((cd) => resumeDeadline(cd, pool, now)).filter((d): d is number => d !== undefined && d >= 0);
+  return soonest(missing.length ? { requeueAfter: RECHECK_MS } : undefined, ...deadlines.map((d) => ({ requeueAfter: d + 1 })));
 }
 
 /**

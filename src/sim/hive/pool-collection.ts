@@ -24,24 +24,32 @@ export const isMarkedForRemoval = (cd: Obj): boolean =>
   isTruthy(ann(cd, A.removeFromPool)) || isTruthy(ann(cd, A.removeClaimedFromPool));
 
 /**
- * isBroken: ProvisionStopped=True, or a resume that has outlasted hibernationConfig.resumeTimeout
- * (Hibernating reason ResumingOrRunning for longer than the timeout while not yet Running).
+ * When an unclaimed CD that is resuming would outlast hibernationConfig.resumeTimeout (ms from now), or
+ * undefined when no timeout applies. The resume is measured from the Hibernating condition's move to
+ * ResumingOrRunning.
  */
-export function isBroken(cd: Obj, pool: Obj, now: number): boolean {
-  if (findCondition(cd.status?.conditions, 'ProvisionStopped')?.status === 'True') return true;
+export function resumeDeadline(cd: Obj, pool: Obj, now: number): number | undefined {
   const raw = pool.spec?.hibernationConfig?.resumeTimeout;
-  if (!raw || !cd.spec?.installed || cd.spec.powerState !== 'Running') return false;
+  if (!raw || !cd.spec?.installed || cd.spec.powerState !== 'Running') return undefined;
   const ps = cd.status?.powerState;
-  if (ps === 'Hibernating' || ps === 'Running') return false;
+  if (ps === 'Hibernating' || ps === 'Running') return undefined;
   const hib = findCondition(cd.status?.conditions, 'Hibernating');
-  if (hib?.reason !== 'ResumingOrRunning') return false;
+  if (hib?.reason !== 'ResumingOrRunning') return undefined;
   let timeout: number;
   try {
     timeout = parseGoDuration(raw);
   } catch {
-    return false;
+    return undefined;
   }
-  return timeout > 0 && (fromTime(hib.lastTransitionTime) ?? now) + timeout < now;
+  if (!(timeout > 0)) return undefined;
+  return (fromTime(hib.lastTransitionTime) ?? now) + timeout - now;
+}
+
+/** isBroken: ProvisionStopped=True, or a resume that has outlasted hibernationConfig.resumeTimeout. */
+export function isBroken(cd: Obj, pool: Obj, now: number): boolean {
+  if (findCondition(cd.status?.conditions, 'ProvisionStopped')?.status === 'True') return true;
+  const left = resumeDeadline(cd, pool, now);
+  return left !== undefined && left < 0;
 }
 
 export function collectPoolCds(cds: Obj[], pool: Obj, poolHash: string, now: number): PoolCollection {
