@@ -48,6 +48,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
         lockDuration: deps.jobs.lockDurationMs,
         stalledInterval: deps.jobs.stalledIntervalMs,
         maxStalledCount: 2,
+        // Started below, once this hub's global concurrency is in place.
+        autorun: false,
       },
     );
     worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
@@ -60,6 +62,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       const q = new Queue(queueName(hub.name), { connection: deps.connection, prefix: deps.prefix });
       await q.setGlobalConcurrency(hub.globalConcurrency);
       await q.close();
+      worker.run().catch((err) => deps.log.error({ err, hub: hub.name }, 'worker stopped unexpectedly'));
     }),
   );
 

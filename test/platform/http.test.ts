@@ -51,7 +51,7 @@ describe('HTTP edge', () => {
         await ctx.step('Finished');
         return { name: p.name };
       },
-    }, metrics);
+    }, { metrics });
   });
   afterAll(async () => {
     await app?.close();

@@ -58,7 +58,7 @@ export interface Harness {
   producer: RedisClient;
   listener: RedisClient;
   queue: BullJobQueue;
-  startWorkers(handlers: Record<string, JobHandler>, metrics?: Metrics): Promise<WorkerPool>;
+  startWorkers(handlers: Record<string, JobHandler>, opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number }): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
@@ -83,16 +83,16 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
     producer,
     listener,
     queue,
-    async startWorkers(handlers, metrics) {
+    async startWorkers(handlers, opts = {}) {
       const pool = await startWorkers({
         connection: listener,
         prefix: config.redis.prefix,
-        hubs: [{ name: 'local', concurrency: 4, globalConcurrency: 10 }],
+        hubs: [{ name: 'local', concurrency: opts.concurrency ?? 4, globalConcurrency: opts.globalConcurrency ?? 10 }],
         handlers,
         jobs: FAST_JOBS,
         clock: systemClock,
         log: quietLog,
-        ...(metrics ? { metrics } : {}),
+        ...(opts.metrics ? { metrics: opts.metrics } : {}),
       });
       pools.push(pool);
       return pool;
