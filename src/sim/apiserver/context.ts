@@ -33,7 +33,7 @@ export interface ApiRequest {
   warnings: string[];
 }
 
-export interface ApiResponse { code: number; body: string | Record<string, unknown>; headers?: Record<string, string> }
+export interface ApiResponse { code: number; body: string | Buffer | Record<string, unknown>; headers?: Record<string, string> }
 
 export const q = (t: ResourceType) => ({ group: t.group, resource: t.resource, kind: t.kind });
 

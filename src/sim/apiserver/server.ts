@@ -25,14 +25,15 @@ export interface FrontOptions {
 
 function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
   if (res.headersSent) return;
-  const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
-  const plain = typeof r.body === 'string' && !text.startsWith('{');
+  const payload = Buffer.isBuffer(r.body) ? r.body : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+  // The only non-JSON answer is the mux's plain-text 404 (golden 12).
+  const plain = typeof r.body === 'string' && !r.body.startsWith('{');
   const headers: Record<string, string | string[]> = {
     'content-type': plain ? 'text/plain; charset=utf-8' : 'application/json', 'cache-control': 'no-cache, private', ...r.headers,
   };
   if (warnings.length) headers.warning = warnings;
   res.writeHead(r.code, headers);
-  res.end(text);
+  res.end(payload);
 }
 
 const errorResponse = (err: ApiError): ApiResponse => ({ code: err.code, body: err.body, headers: err.headers });

@@ -4,7 +4,8 @@
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-export interface StoredRecord { obj: any; json: string }
+/** A stored object, its JSON, and (built on first LIST) the bytes of its list-item form. */
+export interface StoredRecord { obj: any; json: string; item?: Buffer }
 
 export interface StoreEvent {
   type: EventType;

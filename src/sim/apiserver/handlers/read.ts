@@ -67,28 +67,41 @@ async function waitForRv(ctx: ServerContext, rv: number): Promise<void> {
   }
 }
 
-function itemJson(type: ResourceType, record: StoredRecord): string {
+/** A list item's bytes, cached on the record: LISTs of thousands of objects concatenate buffers, nothing else. */
+function itemBytes(type: ResourceType, record: StoredRecord): Buffer {
   if (type.builtin?.fromStorage) {
     const { kind, apiVersion, ...bare } = fromStorage(type, record.obj);
-    return JSON.stringify(bare);
+    return Buffer.from(JSON.stringify(bare));
   }
-  if (!type.builtin) return record.json;
-  // Built-in list items carry no kind/apiVersion (golden 96); both come first in wire order.
-  return `{${record.json.slice(record.json.indexOf('"metadata":'))}`;
+  if (!record.item) {
+    // Built-in list items carry no kind/apiVersion (golden 96); both come first in wire order.
+    record.item = Buffer.from(type.builtin ? `{${record.json.slice(record.json.indexOf('"metadata":'))}` : record.json);
+  }
+  return record.item;
 }
 
-export function renderList(type: ResourceType, items: string[], rv: number, cont?: string, remaining?: number): string {
+const COMMA = Buffer.from(',');
+
+export function renderList(type: ResourceType, items: Buffer[], rv: number, cont?: string, remaining?: number): Buffer {
   const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
+  let head: string, tail: string;
   if (type.builtin) {
     const meta: any = { resourceVersion: String(rv) };
     if (cont) meta.continue = cont;
     if (remaining !== undefined) meta.remainingItemCount = remaining;
-    return `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(meta)},"items":[${items.join(',')}]}`;
+    head = `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(meta)},"items":[`;
+    tail = ']}';
+  } else {
+    const meta: any = { continue: cont ?? '' };
+    if (remaining !== undefined) meta.remainingItemCount = remaining;
+    meta.resourceVersion = String(rv);
+    head = `{"apiVersion":"${apiVersion}","items":[`;
+    tail = `],"kind":"${type.listKind}","metadata":${JSON.stringify(meta)}}`;
   }
-  const meta: any = { continue: cont ?? '' };
-  if (remaining !== undefined) meta.remainingItemCount = remaining;
-  meta.resourceVersion = String(rv);
-  return `{"apiVersion":"${apiVersion}","items":[${items.join(',')}],"kind":"${type.listKind}","metadata":${JSON.stringify(meta)}}`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  items.forEach((item, i) => { if (i) parts.push(COMMA); parts.push(item); });
+  parts.push(Buffer.from(tail));
+  return Buffer.concat(parts);
 }
 
 export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
@@ -123,14 +136,14 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   const prefix = type.namespaced && req.namespace ? `${req.namespace}/` : '';
   const end = prefix ? lowerBound(snap.keys, `${req.namespace}0`) : snap.keys.length; // '0' sorts right after '/'
   let i = lowerBound(snap.keys, prefix + start);
-  const items: string[] = [];
+  const items: Buffer[] = [];
   let lastKey = '';
   for (; i < end; i++) {
     const key = snap.keys[i]!;
     const record = snap.get(key);
     if (!record || (filtered && !match(fromStorage(type, record.obj)))) continue;
     if (limit && items.length >= limit) break;
-    items.push(itemJson(type, record));
+    items.push(itemBytes(type, record));
     lastKey = key;
   }
   let cont: string | undefined;
@@ -153,11 +166,11 @@ export async function deleteCollection(ctx: ServerContext, req: ApiRequest): Pro
   const opts = deleteOptionsOf(req);
   const prefix = type.namespaced && req.namespace ? `${req.namespace}/` : '';
   const keys = ctx.store.sortedKeys(type.storageKey).filter((k) => k.startsWith(prefix));
-  const items: string[] = [];
+  const items: Buffer[] = [];
   for (const key of keys) {
     const record = ctx.store.get(type.storageKey, key);
     if (!record || !match(fromStorage(type, record.obj))) continue;
-    items.push(itemJson(type, record));
+    items.push(itemBytes(type, record));
     try {
       await deleteOne(ctx, req, type, key, opts);
     } catch (err) {
