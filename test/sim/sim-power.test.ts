@@ -30,13 +30,16 @@ describe('simulated hibernation controller', () => {
     await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Hibernating' } });
     cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Hibernating');
     expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'True', reason: 'Hibernating', message: 'Cluster is stopped' });
+    // A hibernated cluster's API cannot answer.
+    await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => condition(o, 'Unreachable')?.reason === 'ErrorConnectingToCluster');
     expect(condition(cd, 'Ready')).toMatchObject({
       status: 'False', reason: 'StoppingOrHibernating', message: 'Cluster is shutting down or hibernating, see Hibernating condition for details',
     });
 
     await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Running' } });
-    await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
+    cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
     states.stop();
+    await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => condition(o, 'Unreachable')?.reason === 'ClusterReachable');
     expect(states.seen).toEqual([...RESUME, 'Stopping', 'WaitingForMachinesToStop', 'Hibernating', ...RESUME]);
   });
 
