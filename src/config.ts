@@ -22,7 +22,8 @@ export interface HostPort {
 export interface RedisConfig {
   /** A single server (`redis://` or `rediss://`). Absent: 127.0.0.1:6379, and all-in-one may start a private one. */
   url?: string;
-  sentinel?: { sentinels: HostPort[]; name: string };
+  /** `password` authenticates to the sentinels themselves (the data password is `password` below). */
+  sentinel?: { sentinels: HostPort[]; name: string; password?: string };
   cluster?: { nodes: HostPort[] };
   /** For Sentinel or Cluster (a single server carries it in the URL). */
   password?: string;
@@ -81,6 +82,7 @@ const ENV: Record<string, string> = {
   'redis.prefix': 'BEEKEEPER_REDIS_PREFIX',
   'redis.sentinel.sentinels': 'BEEKEEPER_REDIS_SENTINELS',
   'redis.sentinel.name': 'BEEKEEPER_REDIS_SENTINEL_NAME',
+  'redis.sentinel.password': 'BEEKEEPER_REDIS_SENTINEL_PASSWORD',
   'redis.cluster.nodes': 'BEEKEEPER_REDIS_CLUSTER_NODES',
   'http.host': 'BEEKEEPER_HTTP_HOST',
   'http.port': 'PORT',
@@ -183,6 +185,9 @@ function readRedis(pick: (path: string) => Source | undefined, issues: ReturnTyp
   const nodesSrc = pick('redis.cluster.nodes');
   const nodes = readHostPorts(nodesSrc, issues);
   const password = pick('redis.password') ? readString(pick('redis.password'), issues, { fallback: '', secret: true }) : undefined;
+  const sentinelPassword = pick('redis.sentinel.password')
+    ? readString(pick('redis.sentinel.password'), issues, { fallback: '', secret: true })
+    : undefined;
   const prefixSrc = pick('redis.prefix');
   const prefix = readString(prefixSrc, issues, { fallback: '{beekeeper}', pattern: NO_COLON, rule: 'free of spaces and ":" (BullMQ joins keys with ":")' });
 
@@ -195,7 +200,9 @@ function readRedis(pick: (path: string) => Source | undefined, issues: ReturnTyp
   }
   return {
     ...(url ? { url } : {}),
-    ...(sentinelsSrc && nameSrc ? { sentinel: { sentinels, name: readString(nameSrc, issues, { fallback: '' }) } } : {}),
+    ...(sentinelsSrc && nameSrc
+      ? { sentinel: { sentinels, name: readString(nameSrc, issues, { fallback: '' }), ...(sentinelPassword ? { password: sentinelPassword } : {}) } }
+      : {}),
     ...(nodesSrc ? { cluster: { nodes } } : {}),
     ...(password ? { password } : {}),
     prefix,

@@ -8,7 +8,7 @@ type Shape = { [key: string]: Shape | 'leaf' };
 
 const KNOWN: Shape = {
   hubs: 'leaf',
-  redis: { url: 'leaf', password: 'leaf', prefix: 'leaf', sentinel: { sentinels: 'leaf', name: 'leaf' }, cluster: { nodes: 'leaf' } },
+  redis: { url: 'leaf', password: 'leaf', prefix: 'leaf', sentinel: { sentinels: 'leaf', name: 'leaf', password: 'leaf' }, cluster: { nodes: 'leaf' } },
   http: { host: 'leaf', port: 'leaf' },
   auth: { tokens: 'leaf' },
   concurrency: { perHub: 'leaf', global: 'leaf' },

@@ -31,7 +31,8 @@ export function createRedis(cfg: RedisConfig, flavour: RedisFlavour, name = `bee
       retryStrategy,
       sentinels: cfg.sentinel.sentinels,
       name: cfg.sentinel.name,
-      ...(cfg.password ? { password: cfg.password, sentinelPassword: cfg.password } : {}),
+      ...(cfg.password ? { password: cfg.password } : {}),
+      ...(cfg.sentinel.password ? { sentinelPassword: cfg.sentinel.password } : {}),
     });
   }
   return new Redis(cfg.url ?? DEFAULT_REDIS_URL, { ...behaviour, retryStrategy });
