@@ -46,7 +46,8 @@ function requireActor(a: Partial<Actor>): Actor {
 
 export function createClusterExpiry(deps: ExpiryServiceDeps) {
   const load = async (ref: ObjectRef): Promise<Cd> => {
-    const cd = deps.store.cached<Cd>('ClusterDeployment', ref) ?? (await deps.store.get<Cd>('ClusterDeployment', ref));
+    // Live, not cached: the write below is conditional on this version, and the cache may lag a moment.
+    const cd = await deps.store.get<Cd>('ClusterDeployment', ref);
     if (!cd) throw new NotFound(`cluster ${ref.hub}/${ref.namespace}/${ref.name} not found`);
     return cd;
   };

@@ -2,7 +2,7 @@
 // record of what was delivered lives in an annotation on the target, keyed by the expiry it concerns, and is
 // written after each successful delivery: a retry (or a replica, or a Redis flush) sends only what is missing.
 import { formatGoDuration } from '../../hive/duration.js';
-import { Invalid, Unavailable } from '../../hive/errors.js';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
 import type { CdLike } from '../../hive/schedule/index.js';
 import { deliver, listEndpoints, type Notice } from '../notify/index.js';
@@ -44,14 +44,30 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
   if (!target || new Date(target.expiresAtMs).toISOString() !== p.expiresAt) return { delivered: [], already: [], outcome: 'stale: the expiry changed or the object is gone' };
   const now = deps.clock.now();
   if (now >= target.expiresAtMs) return { delivered: [], already: [], outcome: 'expired before the warning could go out' };
-  const record: WarningRecord = readWarningRecord(target.annotations, target.expiresAtMs);
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
-  const save = async () => {
-    await deps.store.mergePatch(p.kind, ref, { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(record) } } });
+  // Read-modify-write against the live object with its resourceVersion: warnings for other lead times (or
+  // replicas) write the same annotation, and the informer cache may not have seen their writes yet.
+  const read = async () => {
+    const live = await deps.store.get<KubeObject>(p.kind, ref);
+    if (!live) throw new NotFound(`${p.kind} ${p.namespace}/${p.name} is gone`);
+    return { live, rec: readWarningRecord(live.metadata.annotations, target.expiresAtMs) };
   };
-  const mark = (lead: string, sink: string) => {
-    record.sent[lead] = { ...record.sent[lead], [sink]: new Date(deps.clock.now()).toISOString() };
+  const update = async (change: (rec: WarningRecord) => void): Promise<WarningRecord> => {
+    for (let attempt = 0; ; attempt++) {
+      const { live, rec } = await read();
+      change(rec);
+      try {
+        await deps.store.mergePatch(p.kind, ref, { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } }, { resourceVersion: live.metadata.resourceVersion });
+        return rec;
+      } catch (err) {
+        if (!(err instanceof Conflict) || attempt >= 4) throw err;
+      }
+    }
   };
+  const stamp = (lead: string, sink: string) => (rec: WarningRecord) => {
+    rec.sent[lead] = { ...rec.sent[lead], [sink]: new Date(deps.clock.now()).toISOString() };
+  };
+  let record = (await read()).rec;
   const left = human(target.expiresAtMs - now);
   const what = p.kind === 'ClusterClaim' ? `Claim ${p.namespace}/${p.name} (cluster ${target.cluster.namespace}/${target.cluster.name})` : `Cluster ${p.hub}/${p.namespace}/${p.name}`;
   const notice: Notice = {
@@ -65,13 +81,13 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
     message: `${what} will be deleted at ${p.expiresAt} (in ${left}). Extend it if you still need it.`,
   };
 
-  for (const s of p.superseded ?? []) if (!record.sent[s]) record.sent[s] = { superseded: notice.at };
+  const superseded = (p.superseded ?? []).filter((lead) => !record.sent[lead]);
+  if (superseded.length > 0) record = await update((rec) => superseded.forEach((lead) => (rec.sent[lead] ??= { superseded: notice.at })));
   const delivered: string[] = [];
   const already: string[] = [];
   if (!record.sent[p.lead]?.[EVENT_SINK]) {
     await deps.store.recordEvent(p.kind, ref, { type: 'Warning', reason: 'ExpiryWarning', action: 'Warn', message: notice.message });
-    mark(p.lead, EVENT_SINK);
-    await save();
+    record = await update(stamp(p.lead, EVENT_SINK));
   }
   const failures: Array<{ endpoint: string; err: unknown }> = [];
   for (const ep of listEndpoints(deps)) {
@@ -82,8 +98,7 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
     }
     try {
       const res = await deliver({ ...deps, timeoutMs: deps.webhookTimeoutMs }, ep, notice);
-      mark(p.lead, name);
-      await save();
+      record = await update(stamp(p.lead, name));
       delivered.push(name);
       await deps.store.mergePatch('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace, name }, { status: { lastDelivery: { at: notice.at, ok: true, statusCode: res.statusCode, message: notice.id } } }, { subresource: 'status' }).catch(() => undefined);
     } catch (err) {

@@ -1,0 +1,88 @@
+// Warnings before a claim's lifetime ends: Hive starts the clock when the claim is claimed and deletes the
+// claim when it runs out (REFERENCE.md §5); Beekeeper warns the claimant first, once per lead time.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExpiryTimers } from '../../src/schedules/expiry-timers.js';
+import type { KubeObject } from '../../src/services/ports.js';
+import { HUB, startBed, type Bed } from './support.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+let bed: Bed;
+let receiver: Server;
+const posts: Array<Record<string, unknown>> = [];
+const waiters: Array<() => void> = [];
+let timers: { close(): void } | undefined;
+
+const arrived = (n: number) =>
+  new Promise<void>((resolve) => {
+    const check = () => (posts.length >= n ? resolve() : waiters.push(check));
+    check();
+  });
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      posts.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(204).end();
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  bed = await startBed(Date.parse('2026-11-23T09:00:00Z'));
+  const { store } = bed.system;
+  await store.create('Namespace', HUB, { metadata: { name: 'pools' } });
+  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'pools' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
+  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'pools' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as KubeObject);
+  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
+  await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.17.9' }, (o) => o, { timeoutMs: 10_000 });
+  const pool = await bed.app.inject({
+    method: 'POST',
+    url: '/v1/pools',
+    payload: {
+      hub: HUB, namespace: 'pools', name: 'ci',
+      platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+      baseDomain: 'ci.example.com', imageSetName: 'openshift-v4.17.9', pullSecretRef: 'pull-secret', size: 1, runningCount: 1,
+    },
+  });
+  expect(pool.statusCode, pool.body).toBe(201);
+  const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/ci', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, secret: 'another-long-hmac-key-for-tests' } });
+  expect(hook.statusCode, hook.body).toBe(200);
+  await store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ci' }, (o) => o, { timeoutMs: 10_000 });
+}, 120_000);
+
+afterAll(async () => {
+  timers?.close();
+  await bed?.close();
+  await new Promise((r) => receiver?.close(r));
+});
+
+describe("warnings before a claim's lifetime ends", () => {
+  it('warns the claimant at each lead time, with the claim and its cluster, and records an Event on the claim', async () => {
+    const res = await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: 'ci', name: 'run-42', lifetime: '2h' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const claim = await bed.system.store.waitFor<KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } }, KubeObject>(
+      'ClusterClaim',
+      { hub: HUB, namespace: 'pools', name: 'run-42' },
+      (o) => (o?.status?.conditions?.some((c) => c.type === 'Pending' && c.status === 'False') ? o : undefined),
+      { timeoutMs: 60_000 },
+    );
+    const claimedAt = Date.parse((claim as { status: { conditions: Array<{ type: string; lastTransitionTime: string }> } }).status.conditions.find((c) => c.type === 'Pending')!.lastTransitionTime);
+
+    timers = startExpiryTimers(bed.timerDeps());
+    // 2h lifetime: the 24h warning is due at once; the 1h one an hour later.
+    await arrived(1);
+    expect(posts[0]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '24h', claim: { namespace: 'pools', name: 'run-42' }, expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString() });
+    bed.clock.set(claimedAt + 3_600_000 + 1000);
+    await arrived(2);
+    expect(posts[1]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '1h' });
+    expect((posts[1]!.cluster as { namespace: string }).namespace).toMatch(/^ci-/);
+
+    const events = await bed.system.store.list<KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', HUB, { namespace: 'pools' });
+    expect(events.filter((e) => e.reason === 'ExpiryWarning' && e.involvedObject?.kind === 'ClusterClaim' && e.involvedObject.name === 'run-42')).toHaveLength(2);
+    const warnings = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
+    expect(warnings).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', delivered: expect.objectContaining({ '24h': expect.objectContaining({ ci: expect.any(String) }) }) }));
+  });
+});
