@@ -1,4 +1,5 @@
 // Small builders for Hive objects as the informer cache holds them.
+import type { PowerState, SpecPowerState } from '../../src/hive/constants.js';
 import type { ClusterClaim, ClusterDeployment, ClusterImageSet, ClusterPool, Condition } from '../../src/hive/pools/types.js';
 
 export const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -25,10 +26,13 @@ export function claim(name: string, createdMin: number, over: { pool?: string; n
   };
 }
 
-export function cd(name: string, createdMin: number, over: { installed?: boolean; spec?: string; status?: string; claim?: string; deleting?: boolean } = {}): ClusterDeployment {
+export function cd(name: string, createdMin: number, over: { installed?: boolean; spec?: SpecPowerState; status?: PowerState; claim?: string; deleting?: boolean } = {}): ClusterDeployment {
   return {
     metadata: { name, namespace: name, creationTimestamp: at(createdMin), deletionTimestamp: over.deleting ? at(createdMin + 1) : undefined },
     spec: {
+      clusterName: name,
+      baseDomain: 'example.com',
+      platform: { aws: { region: 'us-east-1' } },
       installed: over.installed ?? true,
       powerState: over.spec,
       clusterPoolRef: { namespace: 'pools', poolName: 'small', claimName: over.claim },

@@ -1,26 +1,13 @@
-// The slices of Hive's kinds that pool and claim rules read (REFERENCE.md §4-5; JSON names exactly as Hive's).
-// Type aliases, not interfaces, so they satisfy the gateway's index-signature object type.
+// ClusterPool and ClusterClaim as pool and claim rules read them (REFERENCE.md §4-5; JSON names exactly as
+// Hive's); ClusterDeployment and ClusterImageSet are the shared ones (../types.ts). Type aliases, not
+// interfaces, so they satisfy the gateway's index-signature object type.
 
-export type Meta = {
-  name: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-};
+import type { ClusterDeployment, ClusterImageSet, Condition, Meta as HiveMeta } from '../types.js';
 
-export type Condition = {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-};
+export type { ClusterDeployment, ClusterImageSet, Condition };
+
+/** Object metadata as Beekeeper writes it: Hive's, plus `generateName` for claims named by the API server. */
+export type Meta = HiveMeta & { generateName?: string };
 
 export type PlatformSpec = Record<string, { region?: string; credentialsSecretRef?: { name: string }; [key: string]: unknown } | undefined>;
 
@@ -60,38 +47,6 @@ export type ClusterClaim = {
     lifetime?: string;
   };
   status?: { conditions?: Condition[]; lifetime?: string };
-};
-
-export type ClusterDeployment = {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
-  spec: {
-    clusterName?: string;
-    installed?: boolean;
-    powerState?: string;
-    platform?: PlatformSpec;
-    clusterPoolRef?: { namespace: string; poolName: string; claimName?: string; claimedTimestamp?: string };
-    clusterMetadata?: {
-      adminKubeconfigSecretRef?: { name: string };
-      adminPasswordSecretRef?: { name: string };
-      metadataJSONSecretRef?: { name: string };
-    };
-  };
-  status?: {
-    powerState?: string;
-    apiURL?: string;
-    webConsoleURL?: string;
-    installedTimestamp?: string;
-    conditions?: Condition[];
-  };
-};
-
-export type ClusterImageSet = {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
-  spec: { releaseImage: string };
 };
 
 export function condition(obj: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined {
