@@ -1,17 +1,18 @@
 // Where a cluster is on its way to Running, in plain words, from Hive's `status.powerState` (REFERENCE.md §2.5,
-// resume sequence; the step numbers are Hive's own "(step n/4)").
-import type { ClusterDeployment } from '../pools/types.js';
+// resume sequence; the step numbers are Hive's own "(step n/4)", from the shared constants).
+import { RESUME_STEP_COUNT, RESUME_STEPS, type PowerState } from '../constants.js';
+import type { ClusterDeployment } from '../types.js';
 
-const RESUME_STEPS: Record<string, { step: string; words: string }> = {
-  StartingMachines: { step: '1/4', words: 'starting machines' },
-  WaitingForMachines: { step: '1/4', words: 'waiting for machines' },
-  WaitingForNodes: { step: '2/4', words: 'waiting for nodes' },
-  PausingForClusterOperatorsToSettle: { step: '3/4', words: 'letting cluster operators settle' },
-  WaitingForClusterOperators: { step: '4/4', words: 'waiting for cluster operators' },
-  FailedToStartMachines: { step: '1/4', words: 'failed to start machines, Hive retries' },
+const RESUME_WORDS: Partial<Record<PowerState, string>> = {
+  StartingMachines: 'starting machines',
+  WaitingForMachines: 'waiting for machines',
+  WaitingForNodes: 'waiting for nodes',
+  PausingForClusterOperatorsToSettle: 'letting cluster operators settle',
+  WaitingForClusterOperators: 'waiting for cluster operators',
+  FailedToStartMachines: 'failed to start machines, Hive retries',
 };
 
-const STOPPING: Record<string, string> = {
+const STOPPING_WORDS: Partial<Record<PowerState, string>> = {
   Stopping: 'stopping',
   WaitingForMachinesToStop: 'waiting for machines to stop',
   SyncSetsNotApplied: 'waiting for SyncSets before hibernating',
@@ -28,14 +29,18 @@ export interface PowerStep {
 }
 
 export function powerStep(cd: ClusterDeployment): PowerStep {
-  const state = cd.status?.powerState ?? '';
+  const state = (cd.status?.powerState ?? '') as PowerState | '';
   if (!cd.spec.installed) return { state: state || 'Installing', words: 'installing' };
-  const resume = RESUME_STEPS[state];
-  if (resume) return { state, step: resume.step, words: `resuming, step ${resume.step}: ${resume.words}` };
+  const index = state ? RESUME_STEPS[state] : undefined;
+  if (index !== undefined) {
+    const step = `${index}/${RESUME_STEP_COUNT}`;
+    return { state, step, words: `resuming, step ${step}: ${RESUME_WORDS[state as PowerState] ?? state}` };
+  }
   if (state === 'Running') return { state, words: 'running' };
   if (state === 'Hibernating') {
     return { state, words: cd.spec.powerState === 'Running' ? 'hibernating, resume requested' : 'hibernating' };
   }
-  if (STOPPING[state]) return { state, words: STOPPING[state]! };
+  const stopping = state ? STOPPING_WORDS[state] : undefined;
+  if (stopping) return { state, words: stopping };
   return { state: state || 'Unknown', words: state ? `power state ${state}` : 'waiting for Hive to report the power state' };
 }
