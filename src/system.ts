@@ -10,7 +10,7 @@ import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { createTicker } from './jobs/ticker.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
-import { bootstrapRedis } from './redis/bootstrap.js';
+import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import type { HiveStore, JobHandler } from './services/ports.js';
 import { FEATURES } from './system/features.js';
@@ -82,7 +82,9 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     const listener = createRedis(config.redis, 'worker');
     for (const client of [producer, listener] as RedisClient[]) client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
     closers.push(['redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)])]);
-    await waitReady(producer, 30_000);
+    await waitReady(producer, 30_000).catch(() => {
+      throw new RedisMissing(`Redis at ${whereIs(config.redis)} did not answer within 30 s.`);
+    });
 
     const store = await createKubeGateway({
       hubs: config.hubs,

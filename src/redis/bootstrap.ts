@@ -28,6 +28,18 @@ export class RedisMissing extends Error {
   }
 }
 
+/** Where Redis is, for messages: never the password. */
+export function whereIs(cfg: RedisConfig): string {
+  if (cfg.cluster) return `cluster ${cfg.cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  if (cfg.sentinel) return `sentinel ${cfg.sentinel.name} via ${cfg.sentinel.sentinels.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  try {
+    const url = new URL(cfg.url ?? DEFAULT_REDIS_URL);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return 'the configured URL';
+  }
+}
+
 export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: timeoutMs });
   client.on('error', () => undefined);
