@@ -1,12 +1,22 @@
 // "What will happen, and to whom": a schedule's upcoming actions with the clusters each one touches (and those it
 // skips, with the reason), and one cluster's own upcoming actions. Both come from the same per-cluster plan the
 // sweep uses, so the preview cannot promise what the sweep will not do.
-import { hibernatingSinceMs, longHibernationFlag, powerEligibility, requestedState, type CdLike, type Edge, type LongHibernationFlag } from '../../hive/schedule/index.js';
+import {
+  hibernatingSinceMs,
+  installedAtMs,
+  longHibernationFlag,
+  overridePhase,
+  planCluster,
+  powerEligibility,
+  requestedState,
+  type CdLike,
+  type Edge,
+  type LongHibernationFlag,
+} from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
-import { overridePhase, planCluster, installedAtMs } from '../../hive/schedule/index.js';
 import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
 import type { ClusterRef } from './sweep-plan.js';
 
