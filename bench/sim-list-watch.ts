@@ -30,13 +30,6 @@ function call(url: string, method = 'GET', token?: string, body?: string, conten
   });
 }
 
-/** Median of `runs` timings (single runs are noisy on a shared machine). */
-async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push((await time(fn))[0]);
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = performance.now();
   const result = await fn();
@@ -76,7 +69,7 @@ function cdBody(i: number) {
 }
 
 /** The baseline: a bare node:http server answering with pre-serialised bytes; PATCH /event/<i> writes line i to every watch. */
-async function startBaseline(routes: Map<string, Buffer>, watchLines: Buffer[]): Promise<{ url: string; server: Server }> {
+async function startBaseline(routes: Map<string, Buffer>, watchLines: Buffer[]): Promise<{ url: string; server: Server; watchLines: Buffer[] }> {
   const streams: Array<import('node:http').ServerResponse> = [];
   const server = createServer((req, res) => {
     if (req.url?.includes('watch=true')) {
@@ -100,7 +93,7 @@ async function startBaseline(routes: Map<string, Buffer>, watchLines: Buffer[]):
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, watchLines };
 }
 
 const sim = await startApiServer({ crds: hiveCrds(), watchHistory: 20_000 });
@@ -114,21 +107,33 @@ const [createMs] = await time(async () => {
   }));
 });
 
-// Warm up both paths once, then measure.
+// Collect the bytes the baseline will serve (the full list and every page), then time both servers alternately
+// (median of 7 each), so load from other processes hits both sides alike.
 const fullBody = await call(base, 'GET', sim.token);
 const list = fullBody;
-const listMs = await median(5, () => call(base, 'GET', sim.token));
 const items = JSON.parse(list).items.length;
-let pages: string[] = [];
-const pagedMs = await median(5, async () => {
-  pages = [];
+const pagedList = async (url: string, pageUrl?: (i: number) => string) => {
+  const out: string[] = [];
   let token = '';
   do {
-    const page = await call(`${base}?limit=${PAGE}${token ? `&continue=${token}` : ''}`, 'GET', sim.token);
-    pages.push(page);
+    const page = await call(pageUrl ? pageUrl(out.length) : `${url}?limit=${PAGE}${token ? `&continue=${token}` : ''}`, 'GET', sim.token);
+    out.push(page);
     token = /"continue":"([^"]*)"/.exec(page.slice(-400))![1]!;
   } while (token);
-});
+  return out;
+};
+const pages = await pagedList(base);
+const routes = new Map<string, Buffer>([['/full', Buffer.from(fullBody)], ...pages.map((p, i) => [`/page/${i}`, Buffer.from(p)] as [string, Buffer])]);
+const baseline = await startBaseline(routes, []);
+const samples = { list: [] as number[], baseList: [] as number[], paged: [] as number[], basePaged: [] as number[] };
+for (let i = 0; i < 7; i++) {
+  samples.list.push((await time(() => call(base, 'GET', sim.token)))[0]);
+  samples.baseList.push((await time(() => call(`${baseline.url}/full`)))[0]);
+  samples.paged.push((await time(() => pagedList(base)))[0]);
+  samples.basePaged.push((await time(() => pagedList(base, (n) => `${baseline.url}/page/${n}`)))[0]);
+}
+const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const [listMs, baseListMs, pagedMs, basePagedMs] = [mid(samples.list), mid(samples.baseList), mid(samples.paged), mid(samples.basePaged)];
 
 // Watch fan-out: 50 watchers from "now", 1,000 merge patches (8 in flight).
 const watchers = Array.from({ length: WATCHERS }, () => watcher(`${base}?watch=true&resourceVersion=${JSON.parse(list).metadata.resourceVersion}`, sim.token, UPDATES));
@@ -148,12 +153,8 @@ const [watchMs] = await time(async () => {
 });
 watchers.forEach((w) => w.close());
 
-// Baseline: the same bytes from a bare server.
-const routes = new Map<string, Buffer>([['/full', Buffer.from(fullBody)], ...pages.map((p, i) => [`/page/${i}`, Buffer.from(p)] as [string, Buffer])]);
-const baseline = await startBaseline(routes, watchLines);
-await call(`${baseline.url}/full`);
-const baseListMs = await median(5, () => call(`${baseline.url}/full`));
-const basePagedMs = await median(5, async () => { for (let i = 0; i < pages.length; i++) await call(`${baseline.url}/page/${i}`); });
+// Baseline watch: the same event lines, written by the bare server as it receives 1,000 PATCH requests.
+baseline.watchLines.push(...watchLines);
 const baseWatchers = Array.from({ length: WATCHERS }, () => watcher(`${baseline.url}/?watch=true`, undefined, UPDATES));
 await Promise.all(baseWatchers.map((w) => w.ready));
 const [baseWatchMs] = await time(async () => {

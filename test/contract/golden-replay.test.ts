@@ -70,7 +70,7 @@ describe.skipIf(!available)('golden exchanges replayed against the double', () =
       url.searchParams.set('continue', Buffer.from(JSON.stringify(token)).toString('base64url'));
     }
     const t = url.searchParams.get('timeoutSeconds');
-    if (t && Number(t) > 3) url.searchParams.set('timeoutSeconds', '3'); // keep the suite fast; bookmarks still come before the end
+    if (t && Number(t) > 2) url.searchParams.set('timeoutSeconds', '2'); // keep the suite fast; bookmarks still come before the end
     let body = g.request.body;
     if (body && typeof body === 'object' && (body as any).metadata?.resourceVersion) {
       body = structuredClone(body);
