@@ -3,7 +3,7 @@
 import { heartbeatTimeoutSeconds } from '../../hive/claims/heartbeat.js';
 import { claimLifetime, lifetimeLimits, type LifetimePolicy } from '../../hive/claims/lifetime.js';
 import { formatDuration } from '../../hive/claims/duration.js';
-import { HIVE_API_VERSION } from '../../hive/constants.js';
+import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
 import { Conflict, Invalid } from '../../hive/errors.js';
 import { isPoolChoice, pickPool } from '../../hive/pools/pick-pool.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
@@ -64,7 +64,7 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
       name: req.name ?? '',
       ...(req.name ? {} : { generateName: `${ref.name.slice(0, 57)}-` }),
       namespace: ref.namespace,
-      labels: { 'app.kubernetes.io/managed-by': 'beekeeper' },
+      labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER },
       annotations,
     },
     spec: { clusterPoolName: ref.name, lifetime, ...(subjects.length ? { subjects } : {}) },

@@ -1,7 +1,7 @@
 // The heartbeat Lease of a claim (coordination.k8s.io/v1): renewTime + leaseDurationSeconds is the deadline. It
 // is owned by the claim, so Kubernetes garbage-collects it with the claim; it lives on the claim's hub, so the
 // deadline survives Beekeeper restarts and any loss of Redis.
-import { HIVE_API_VERSION } from '../../hive/constants.js';
+import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
 import { microTime, type Lease } from '../../hive/claims/heartbeat.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { HiveStore } from '../ports.js';
@@ -18,7 +18,7 @@ export function heartbeatLease(claim: ClusterClaim, timeoutSeconds: number, hold
     metadata: {
       name: leaseName(claim.metadata.name),
       namespace: claim.metadata.namespace,
-      labels: { 'app.kubernetes.io/managed-by': 'beekeeper', 'beekeeper.io/claim': claim.metadata.name },
+      labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER, 'beekeeper.io/claim': claim.metadata.name },
       ownerReferences: [{ apiVersion: HIVE_API_VERSION, kind: 'ClusterClaim', name: claim.metadata.name, uid: claim.metadata.uid! }],
     },
     spec: { holderIdentity: holder, leaseDurationSeconds: timeoutSeconds, acquireTime: now, renewTime: now },

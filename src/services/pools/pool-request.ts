@@ -1,7 +1,7 @@
 // POST /v1/pools and PATCH: a compact request -> Hive's ClusterPool spec and its install-config template Secret.
 // Every bad field is named; nothing is written until all checks pass.
 import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
-import { HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
+import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
 import { DEFAULT_NETWORKING, installConfigYaml, type InstallPlatform } from '../../hive/install-config.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
@@ -147,7 +147,7 @@ export function templateSecret(req: PoolCreateRequest): Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: templateSecretName(req.name), namespace: req.namespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
+    metadata: { name: templateSecretName(req.name), namespace: req.namespace, labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER } },
     type: 'Opaque',
     data: { [SECRET_KEYS.installConfig]: Buffer.from(yaml).toString('base64') },
   };
@@ -165,7 +165,7 @@ export function clusterPool(req: PoolCreateRequest): ClusterPool {
   return {
     apiVersion: HIVE_API_VERSION,
     kind: 'ClusterPool',
-    metadata: { name: req.name, namespace: req.namespace, labels: { ...req.labels, 'app.kubernetes.io/managed-by': 'beekeeper' } },
+    metadata: { name: req.name, namespace: req.namespace, labels: { ...req.labels, [BEEKEEPER_LABELS.managedBy]: BEEKEEPER } },
     spec: {
       platform,
       size: req.size!,
