@@ -97,7 +97,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
           };
           // At shutdown the stream ends with the job as it is now; the client reconnects to another replica.
           const endAtShutdown = () => void queue.get(first.id).then((v) => write(v ?? first), () => write(first)).finally(end);
-          req.raw.once('close', end);
+          res.once('close', end);
           if (reply.server.closing.aborted) return endAtShutdown();
           reply.server.closing.addEventListener('abort', endAtShutdown, { once: true });
           // watch() delivers the current state first, then every change.
