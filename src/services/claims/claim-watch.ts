@@ -25,8 +25,8 @@ export async function waitForClaim(deps: ClaimDeps, ref: ClaimRef, seconds: numb
 }
 
 /**
- * The claim must be in the cache (read it with loadClaim first). Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone.
- * Returns an unsubscribe function.
+ * Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone. The claim
+ * must already be in the cache (read it with loadClaim first). Returns an unsubscribe function.
  */
 export function watchClaim(deps: ClaimDeps, ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void): () => void {
   let last = '';
