@@ -127,6 +127,14 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     expect([pool.spec.size, pool.metadata.generation]).toEqual([5, 2]);
   });
 
+  it('refuses negative replicas on a kind with a scale subresource, naming the scale path', async () => {
+    const machinePools = { ...g, plural: 'machinepools' };
+    const refused = await failure(api.createNamespacedCustomObject({ ...machinePools, body: { apiVersion: 'hive.openshift.io/v1', kind: 'MachinePool',
+      metadata: { name: 'c1-worker' }, spec: { clusterDeploymentRef: { name: 'c1' }, name: 'worker', platform: {}, replicas: -1 } } }));
+    expect(refused.code).toBe(422);
+    expect(refused.status.details.causes).toContainEqual({ reason: 'FieldValueInvalid', message: 'Invalid value: -1: should be a non-negative integer', field: '.spec.replicas' });
+  });
+
   it('serves core kinds: Secrets with stringData, ConfigMaps', async () => {
     const core = t.kc.makeApiClient(CoreV1Api);
     const secret = await core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 's1' }, stringData: { password: 'hunter2' } } });

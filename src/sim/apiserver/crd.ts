@@ -1,9 +1,9 @@
 // Serving a CustomResourceDefinition: one ResourceType per served version, with its compiled structural schema.
 import type { CompiledSchema, ResourceType } from './types.js';
 import { storageVersionHash } from './registry.js';
-import { compileSchema } from './schema/index.js';
+import { compileSchema, type CompileOptions } from './schema/index.js';
 
-export type SchemaCompiler = (openAPIV3Schema: object) => CompiledSchema;
+export type SchemaCompiler = (openAPIV3Schema: object, options?: CompileOptions) => CompiledSchema;
 
 export const defaultCompiler: SchemaCompiler = compileSchema;
 
@@ -23,7 +23,8 @@ export function crdResourceTypes(crd: any, compile: SchemaCompiler | undefined):
       scale: scale ? { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath,
         labelSelectorPath: scale.labelSelectorPath } : undefined,
       custom: {
-        schema: openAPIV3Schema && compile ? compile(openAPIV3Schema) : undefined, openAPIV3Schema,
+        // The scale subresource adds apiextensions' non-negative replica checks to the schema.
+        schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined, openAPIV3Schema,
         storageVersionHash: storageVersionHash(group, storage.name, names.kind),
       },
     };
