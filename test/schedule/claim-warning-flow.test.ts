@@ -63,13 +63,12 @@ describe("warnings before a claim's lifetime ends", () => {
   it('warns the claimant at each lead time, with the claim and its cluster, and records an Event on the claim', async () => {
     const res = await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: 'ci', name: 'run-42', lifetime: '2h' } });
     expect(res.statusCode, res.body).toBe(201);
-    const claim = await bed.system.store.waitFor<KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } }, KubeObject>(
-      'ClusterClaim',
-      { hub: HUB, namespace: 'pools', name: 'run-42' },
-      (o) => (o?.status?.conditions?.some((c) => c.type === 'Pending' && c.status === 'False') ? o : undefined),
-      { timeoutMs: 60_000 },
-    );
-    const claimedAt = Date.parse((claim as { status: { conditions: Array<{ type: string; lastTransitionTime: string }> } }).status.conditions.find((c) => c.type === 'Pending')!.lastTransitionTime);
+    type Claim = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } };
+    const pendingDone = (o: Claim | undefined) => o?.status?.conditions?.find((c) => c.type === 'Pending' && c.status === 'False');
+    const pending = await bed.system.store.waitFor<Claim, NonNullable<ReturnType<typeof pendingDone>>>('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, pendingDone, {
+      timeoutMs: 60_000,
+    });
+    const claimedAt = Date.parse(pending.lastTransitionTime!);
 
     timers = startExpiryTimers(bed.timerDeps());
     // 2h lifetime: the 24h warning is due at once; the 1h one an hour later.

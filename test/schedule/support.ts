@@ -2,6 +2,7 @@
 // fast simulated hub whose clock the test controls. Beekeeper's CRDs are installed as production would.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -41,6 +42,11 @@ export async function startBed(startMs: number): Promise<Bed> {
     async close() {
       await system.close();
       await sim.close();
+      // Leave Redis as we found it: this bed's keys all carry its own prefix.
+      const redis = new Redis(config.redis.url ?? 'redis://127.0.0.1:6379');
+      const keys = await redis.keys(`${config.redis.prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
     },
   };
 }
