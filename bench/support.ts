@@ -1,0 +1,166 @@
+// Shared pieces of the benchmarks: timing and medians, a Beekeeper (api + worker) on the simulator with its own
+// Redis prefix, bulk object creation through the API double, and the one-line result each bench prints for
+// bench/run.ts to collect.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createTestClock, type TestClock } from '../src/clock.js';
+import { loadConfig, withEmbeddedHub, type Config } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../src/sim/simulator.js';
+import { createKubeClient, type KubeClient } from '../src/sim/client/index.js';
+import { createSystem, type System } from '../src/system.js';
+import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const HUB = 'bench';
+
+/** One figure of a bench: the subject and its baseline measured in the same run (ratio = value / baseline). */
+export interface Row {
+  bench: string;
+  metric: string;
+  value: number;
+  baseline: number;
+  unit: string;
+  /** value / baseline; below 1 means the subject beats the baseline. */
+  ratio: number;
+  note?: string;
+}
+
+export const row = (bench: string, metric: string, value: number, baseline: number, unit: string, note?: string): Row => ({
+  bench, metric, value, baseline, unit, ratio: value / baseline, ...(note ? { note } : {}),
+});
+
+/** Printed last by every bench; bench/run.ts parses it. */
+export function report(rows: Row[]): void {
+  for (const r of rows) {
+    console.log(`${r.metric.padEnd(48)} ${fmt(r.value).padStart(10)} ${r.unit.padEnd(9)} baseline ${fmt(r.baseline).padStart(10)}   ratio ${r.ratio.toFixed(2).padStart(8)}x${r.note ? `  (${r.note})` : ''}`);
+  }
+  console.log(`RESULT ${JSON.stringify(rows)}`);
+}
+
+export const fmt = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toPrecision(2));
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const out = await fn();
+  return [performance.now() - start, out];
+}
+
+/** Heap after a full collection (the benches run with --expose-gc). */
+export function settledHeap(): { heap: number; rss: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss };
+}
+
+/** Runs `fn` on `items` with at most `width` in flight. */
+export async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+/** Polls `check` (harness only: the code under test never polls) until it is true. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface Bed {
+  sim: Simulator;
+  client: KubeClient;
+  system: System;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A simulated hub and one Beekeeper (api + worker roles) on real Redis under a unique prefix. The kube client
+ * rate limit is raised so the figures measure Beekeeper's machinery, not the configured QPS budget.
+ */
+export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number } = {}): Promise<Bed> {
+  const clock = createTestClock(opts.startMs);
+  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, ...opts.sim });
+  const hub = sim.hubs[0]!;
+  const client = createKubeClient({ server: hub.url, token: hub.token, insecureSkipTLSVerify: true });
+  const base = loadConfig({
+    REDIS_URL,
+    BEEKEEPER_REDIS_PREFIX: `{bk-bench-${randomUUID().slice(0, 8)}}`,
+    BEEKEEPER_KUBE_QPS: '5000',
+    BEEKEEPER_KUBE_BURST: '5000',
+    ...opts.env,
+  });
+  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const log = createLogger({ level: 'silent' });
+  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
+  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  return {
+    sim, client, system, clock, config,
+    async close() {
+      await system.close();
+      await sim.close();
+      await deleteKeys(config.redis.prefix);
+    },
+  };
+}
+
+/** Leaves Redis as found: every key of a bench carries its own prefix. */
+export async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** An adopted, installed ClusterDeployment (Hive takes it as is); `fake` makes Hive switch power at once. */
+export function adoptedCd(namespace: string, name: string, opts: { fake?: boolean; labels?: Record<string, string> } = {}) {
+  return {
+    apiVersion: 'hive.openshift.io/v1',
+    kind: 'ClusterDeployment',
+    metadata: { name, namespace, labels: opts.labels ?? {}, annotations: opts.fake ? { 'hive.openshift.io/fake-cluster': 'true' } : {} },
+    spec: {
+      clusterName: name,
+      baseDomain: 'example.com',
+      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
+      installed: true,
+      clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
+    },
+  };
+}
+
+/** Creates `count` adopted clusters in `namespace` straight through the API double (32 requests in flight). */
+export async function adoptMany(client: KubeClient, namespace: string, count: number, opts: { fake?: boolean; labels?: Record<string, string>; kubeconfigs?: boolean } = {}): Promise<string[]> {
+  const { R } = await import('../src/sim/client/index.js');
+  await client.create(R.namespace, { metadata: { name: namespace } });
+  await client.create(R.secret, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
+  const names = Array.from({ length: count }, (_, i) => `cd-${String(i).padStart(5, '0')}`);
+  await inParallel(names, 32, async (name) => {
+    if (opts.kubeconfigs !== false) {
+      await client.create(R.secret, { metadata: { name: `${name}-kubeconfig`, namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+    }
+    await client.create(R.clusterDeployment, adoptedCd(namespace, name, opts));
+  });
+  return names;
+}
