@@ -46,6 +46,21 @@ describe('bad input', () => {
     expect((await bed.app.inject({ method: 'PUT', url: '/v1/schedules/nope', payload: { timeZone: 'UTC', windows: window } })).statusCode).toBe(404);
   });
 
+  it('a schedule applied straight to Kubernetes with a bad zone is listed with its problems and does nothing', async () => {
+    await bed.system.store.create('HibernationSchedule', HUB, {
+      apiVersion: 'beekeeper.io/v1alpha1',
+      kind: 'HibernationSchedule',
+      metadata: { name: 'gitops-typo', namespace: 'beekeeper' },
+      spec: { timeZone: 'Europe/Berln', windows: window, targets: { namespaces: ['nowhere'] } },
+    });
+    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'gitops-typo' }, (o) => o, { timeoutMs: 10_000 });
+    const list = await bed.app.inject({ method: 'GET', url: '/v1/schedules' });
+    expect(list.statusCode).toBe(200);
+    const typo = list.json().items.find((s: { name: string }) => s.name === 'gitops-typo');
+    expect(typo).toMatchObject({ desiredNow: { state: 'Unknown' }, problems: [expect.objectContaining({ field: 'timeZone' })] });
+    await bed.app.inject({ method: 'DELETE', url: '/v1/schedules/gitops-typo' });
+  });
+
   it('an override needs who, why and, to keep awake, an end in the future', async () => {
     const url = `/v1/clusters/${HUB}/skip/skip-1/overrides`;
     const missing = await post(url, { type: 'keepAwake', by: 'ana', reason: 'demo' });

@@ -17,7 +17,7 @@ import type { KubeObject } from '../ports.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
-import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
+import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
 import type { ClusterRef } from './sweep-plan.js';
 
 const DAY = 86_400_000;
@@ -102,7 +102,8 @@ export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSc
   const now = deps.clock.now();
   const crs: ClusterOverride[] = overridesOf(deps, hub, cd.metadata.namespace ?? '', cd.metadata.name);
   const powers = crs.map(toPowerOverride);
-  const plan = schedule ? planCluster({ schedule: compile(schedule), overrides: powers, installedAtMs: installedAtMs(cd), installGraceMs: installGraceMs(schedule) }, now - 1, now) : undefined;
+  const usable = schedule && scheduleIssues(schedule.spec).length === 0 ? schedule : undefined;
+  const plan = usable ? planCluster({ schedule: compile(usable), overrides: powers, installedAtMs: installedAtMs(cd), installGraceMs: installGraceMs(usable) }, now - 1, now) : undefined;
   return crs.map((cr, i) => {
     const o = powers[i] as (typeof powers)[number];
     const phase = plan ? overridePhase(o, plan, now) : o.untilMs !== undefined && now >= o.untilMs ? 'Expired' : (cr.status?.phase ?? 'Active');
@@ -134,6 +135,8 @@ export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLi
     flags: flag ? [flag] : [],
   };
   if (!gov.schedule) return base;
+  const problems = scheduleIssues(gov.schedule.spec);
+  if (problems.length > 0) return { ...base, why: `${gov.why}; but schedule ${gov.schedule.metadata.name} is invalid (${problems.map((p) => p.field).join(', ')}) and does nothing` };
   const plan = planFor(deps, gov.schedule, hub, cd, now, now + days * DAY);
   const current = planFor(deps, gov.schedule, hub, cd, now - 1, now);
   const desiredAction = current.state === 'Hibernating' ? 'hibernate' : 'resume';

@@ -8,7 +8,7 @@ import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './dep
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type SchedulePreview } from './preview.js';
 import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
-import { checkName, compile, nameIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
+import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
 import { APPLY_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 
@@ -18,6 +18,8 @@ export interface ScheduleView {
   status: HibernationScheduleStatus;
   desiredNow: { state: string; reason: string };
   nextEdge?: { at: string; local: string; action: string; reason: string };
+  /** Set when the stored spec is invalid (e.g. applied with kubectl): every bad field. */
+  problems?: FieldIssue[];
   createdAt?: string;
   resourceVersion?: string;
 }
@@ -28,18 +30,24 @@ const MAX_PREVIEW_DAYS = 62;
 
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const view = (cr: HibernationSchedule): ScheduleView => {
+    const base = {
+      name: cr.metadata.name,
+      spec: cr.spec,
+      status: cr.status ?? {},
+      ...(cr.metadata.creationTimestamp ? { createdAt: cr.metadata.creationTimestamp } : {}),
+      ...(cr.metadata.resourceVersion ? { resourceVersion: cr.metadata.resourceVersion } : {}),
+    };
+    // A schedule written straight to Kubernetes (GitOps) may be invalid: show what is wrong, never fail the list.
+    const problems = scheduleIssues(cr.spec ?? ({} as HibernationScheduleSpec));
+    if (problems.length > 0) return { ...base, desiredNow: { state: 'Unknown', reason: 'the schedule is invalid; it does nothing until fixed' }, problems };
     const s = compile(cr);
     const now = deps.clock.now();
     const desired = s.desiredState(now);
     const next = s.nextEdge(now);
     return {
-      name: cr.metadata.name,
-      spec: cr.spec,
-      status: cr.status ?? {},
+      ...base,
       desiredNow: { state: desired.state, reason: desired.reason },
       ...(next ? { nextEdge: { at: next.at, local: next.local, action: next.action, reason: next.reason } } : {}),
-      ...(cr.metadata.creationTimestamp ? { createdAt: cr.metadata.creationTimestamp } : {}),
-      ...(cr.metadata.resourceVersion ? { resourceVersion: cr.metadata.resourceVersion } : {}),
     };
   };
 
