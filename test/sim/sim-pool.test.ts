@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { R, createKubeClient, type KubeClient } from '../../src/sim/client/index.js';
-import { awsPool, condition, createPrerequisites, waitFor } from './sim-helpers.js';
+import { awsPool, condition, createPrerequisites, recordChanges, waitFor } from './sim-helpers.js';
 
 describe('simulated ClusterPool', () => {
   let sim: Simulator;
@@ -18,7 +18,9 @@ describe('simulated ClusterPool', () => {
     const pool = await waitFor(client, R.clusterPool, 'pools', 'team',
       (p) => p?.status?.size === 3 && p.status.ready === 1 && p.status.standby === 2);
     expect(condition(pool, 'MissingDependencies')).toMatchObject({ status: 'False', reason: 'Verified' });
-    expect(condition(pool, 'AllClustersCurrent')).toMatchObject({ status: 'True', reason: 'ClusterDeploymentsCurrent' });
+    expect(condition(pool, 'AllClustersCurrent')).toMatchObject({
+      status: 'True', reason: 'ClusterDeploymentsCurrent', message: 'All unassigned ClusterDeployments match the pool configuration',
+    });
     expect(pool!.metadata.finalizers).toContain('hive.openshift.io/clusters');
 
     const cds = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' })).items;
@@ -67,6 +69,12 @@ describe('simulated ClusterPool', () => {
     expect(cds.items).toHaveLength(0);
   });
 
+  it('leaves MissingDependencies unchecked while it has no cluster to add', async () => {
+    await client.create(R.clusterPool, awsPool('pools', 'empty', { size: 0, imageSetRef: { name: 'no-such-imageset' } }));
+    const pool = await waitFor(client, R.clusterPool, 'pools', 'empty', (p) => condition(p, 'CapacityAvailable')?.status === 'True');
+    expect(condition(pool, 'MissingDependencies')).toMatchObject({ status: 'Unknown', reason: 'Initialized' });
+  });
+
   it('stops at maxSize with CapacityAvailable=False/MaxCapacity', async () => {
     await client.create(R.clusterPool, awsPool('pools', 'capped', { size: 3, maxSize: 2 }));
     const pool = await waitFor(client, R.clusterPool, 'pools', 'capped', (p) => condition(p, 'CapacityAvailable')?.status === 'False');
@@ -93,6 +101,13 @@ describe('simulated ClusterPool', () => {
     await client.mergePatch(R.clusterPool, 'pools', 'team', { spec: { imageSetRef: { name: 'openshift-v4.17.9' } } });
     const stale = await waitFor(client, R.clusterPool, 'pools', 'team', (p) => condition(p, 'AllClustersCurrent')?.status === 'False');
     expect(condition(stale, 'AllClustersCurrent')).toMatchObject({ reason: 'SomeClusterDeploymentsStale' });
+    // Hive names the stale CDs still in the pool (not the one it just deleted), sorted.
+    const named = /^Some unassigned ClusterDeployments do not match the pool configuration: (.+)$/
+      .exec(condition(stale, 'AllClustersCurrent')!.message)?.[1]?.split(', ');
+    expect(named).toEqual([...named!].sort());
+    expect(named!.length).toBeGreaterThan(0);
+    expect(named!.every((n) => old.includes(n))).toBe(true);
+    expect(named!.length).toBeLessThan(old.length);
     await waitFor(client, R.clusterPool, 'pools', 'team',
       (p) => condition(p, 'AllClustersCurrent')?.status === 'True' && p!.status.size === 3 && p!.status.ready === 1, 30_000);
     watch.stop();
@@ -106,8 +121,18 @@ describe('simulated ClusterPool', () => {
   it('shrinks when size drops, and deletes all unclaimed clusters before releasing a deleted pool', async () => {
     await client.mergePatch(R.clusterPool, 'pools', 'team', { spec: { size: 1 } });
     await waitFor(client, R.clusterPool, 'pools', 'team', (p) => p?.status?.size === 1);
+    const deletion = recordChanges(client, R.clusterPool, 'pools', 'team', (p) => {
+      const c = condition(p, 'DeletionPossible');
+      return c && `${c.status}/${c.reason}/${c.message.replace(/: .*/, ': <names>')}`;
+    });
     await client.delete(R.clusterPool, 'pools', 'team');
     await waitFor(client, R.clusterPool, 'pools', 'team', (p) => p === undefined);
+    deletion.stop();
+    expect(deletion.seen).toEqual([
+      'Unknown/Initialized/Condition Initialized',
+      'False/ClusterDeploymentsPendingCleanup/The following ClusterDeployments are pending cleanup: <names>',
+      'True/DeletionPossible/No ClusterDeployments pending cleanup',
+    ]);
     const left = await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=team' });
     expect(left.items).toHaveLength(0);
   });

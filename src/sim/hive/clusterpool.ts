@@ -53,16 +53,18 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   // Marked for removal (deleted claims) go first, within maxConcurrent.
   for (const cd of cds.markedForRemoval) {
     if (availableCurrent <= 0) break;
-    await deleteCd(ctx, cd, 'marked for removal');
+    await deleteCd(ctx, cds, cd, 'marked for removal');
     availableCurrent--;
   }
 
   const drift = cds.unassigned.length - pool.spec.size - pending.length;
   let missing: string[] = [];
+  let checked = false;
   if (availableCurrent <= 0) {
     // at the concurrency limit: nothing this round
   } else if (drift < 0 && availableCapacity > 0) {
     missing = await missingDependencies(ctx, pool);
+    checked = true;
     if (missing.length === 0) {
       const n = Math.min(-drift, availableCapacity, availableCurrent);
       for (let i = 0; i < n; i++) {
@@ -71,34 +73,30 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
       }
     }
   } else if (cds.broken.length > 0) {
-    for (const cd of cds.broken.slice(0, availableCurrent)) await deleteCd(ctx, cd, 'broken');
+    for (const cd of cds.broken.slice(0, availableCurrent)) await deleteCd(ctx, cds, cd, 'broken');
   } else if (drift > 0) {
     const excess = [...[...cds.installing].reverse(), ...cds.standby, ...cds.ready].slice(0, Math.min(drift, availableCurrent));
-    for (const cd of excess) await deleteCd(ctx, cd, 'excess');
+    for (const cd of excess) await deleteCd(ctx, cds, cd, 'excess');
   } else if (drift === 0 && cds.installing.length === 0 && cds.stale.length > 0) {
     const unknown = cds.stale.filter((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
-    await deleteCd(ctx, unknown[0] ?? cds.stale[0]!, 'stale');
+    await deleteCd(ctx, cds, unknown[0] ?? cds.stale[0]!, 'stale');
   }
 
   await reconcileRunningClusters(ctx, pool, cds, pending.length);
   await reconcilePoolAdminRbac(ctx, pool);
 
-  conditions = setCondition(conditions, 'MissingDependencies', missing.length ? 'True' : 'False',
-    missing.length ? 'Missing' : 'Verified',
-    missing.length === 0 ? 'Dependencies verified' : missing.length === 1 ? missing[0]! : `[${missing.join(', ')}]`, now);
+  // Hive checks (and reports) dependencies only when it is about to add clusters (addClusters).
+  if (checked) {
+    conditions = setCondition(conditions, 'MissingDependencies', missing.length ? 'True' : 'False',
+      missing.length ? 'Missing' : 'Verified',
+      missing.length === 0 ? 'Dependencies verified' : missing.length === 1 ? missing[0]! : `[${missing.join(', ')}]`, now);
+  }
   conditions = setCondition(conditions, 'CapacityAvailable', availableCapacity > 0 ? 'True' : 'False',
     availableCapacity > 0 ? 'Available' : 'MaxCapacity',
     availableCapacity > 0 ? 'There is capacity to add more clusters to the pool.'
       : `Pool is at maximum capacity of ${max} waiting and claimed clusters.`, now);
-  const unknownHash = cds.stale.some((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
-  conditions = cds.stale.length === 0
-    ? setCondition(conditions, 'AllClustersCurrent', 'True', 'ClusterDeploymentsCurrent', 'All unclaimed ClusterDeployments are current', now)
-    : setCondition(conditions, 'AllClustersCurrent', unknownHash ? 'Unknown' : 'False',
-      unknownHash ? 'SomeClusterDeploymentsUnknown' : 'SomeClusterDeploymentsStale',
-      `Some unclaimed ClusterDeployments do not match the pool spec: ${cds.stale.map((c) => c.metadata.name).join(', ')}`, now);
-  await writeStatus(ctx, R.clusterPool, pool, {
-    ...pool.status, size: cds.unassigned.length, standby: cds.standby.length, ready: cds.ready.length, conditions,
-  });
+  conditions = allClustersCurrent(conditions, cds, now);
+  await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, ...statusCounts(cds), conditions });
   // Look again when a resuming cluster would pass resumeTimeout, so it is replaced even if nothing else changes.
   const deadlines = cds.unassigned.map((cd) => resumeDeadline(cd, pool, now)).filter((d): d is number => d !== undefined && d >= 0);
   return soonest(missing.length ? { requeueAfter: RECHECK_MS } : undefined, ...deadlines.map((d) => ({ requeueAfter: d + 1 })));
@@ -124,17 +122,23 @@ async function assignClustersToClaims(ctx: HiveContext, pending: Obj[], cds: Poo
     const conditions = setCondition(initConditions(updated.status?.conditions, ['Pending', 'ClusterRunning'], now),
       'Pending', 'True', 'ClusterAssigned', 'Cluster assigned to ClusterClaim, awaiting claim', now);
     await ctx.client.updateStatus(R.clusterClaim, { ...updated, status: { ...updated.status, conditions } });
-    await ctx.client.update(R.clusterDeployment, {
-      ...cd,
-      spec: {
-        ...cd.spec, powerState: 'Running',
-        clusterPoolRef: { ...cd.spec.clusterPoolRef, claimName: claim.metadata.name, claimedTimestamp: toTime(now) },
-      },
-    });
-    cds.unassigned = cds.unassigned.filter((c) => c !== cd);
+    await assignCd(ctx, cds, cd, claim);
     ctx.log({ hub: ctx.hub, claim: `${claim.metadata.namespace}/${claim.metadata.name}`, cd: cd.metadata.name }, 'claim assigned');
   }
   return waiting;
+}
+
+/** cdCollection.Assign: claimName, claimedTimestamp and spec.powerState=Running on the CD. */
+async function assignCd(ctx: HiveContext, cds: PoolCollection, cd: Obj, claim: Obj) {
+  await ctx.client.update(R.clusterDeployment, {
+    ...cd,
+    spec: {
+      ...cd.spec, powerState: 'Running',
+      clusterPoolRef: { ...cd.spec.clusterPoolRef, claimName: claim.metadata.name, claimedTimestamp: toTime(ctx.clock.now()) },
+    },
+  });
+  cds.unassigned = cds.unassigned.filter((c) => c !== cd);
+  cds.ready = cds.ready.filter((c) => c !== cd);
 }
 
 /** The oldest runningCount + waiting-claims unassigned, non-broken CDs run; the rest hibernate. */
@@ -150,31 +154,58 @@ async function reconcileRunningClusters(ctx: HiveContext, pool: Obj, cds: PoolCo
   }
 }
 
-async function deleteCd(ctx: HiveContext, cd: Obj, why: string) {
+/** cdCollection.Delete: the CD also leaves the unassigned and stale buckets, so later steps of this pass skip it. */
+async function deleteCd(ctx: HiveContext, cds: PoolCollection, cd: Obj, why: string) {
   ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, why }, 'deleting pool cluster');
   try {
     await ensureDeleted(ctx, R.clusterDeployment, cd.metadata.namespace, cd.metadata.name);
   } catch (e: any) {
     // e.g. protected-delete: the webhook refuses, as it would refuse Hive.
     ctx.log({ hub: ctx.hub, cd: cd.metadata.name, err: String(e?.message ?? e) }, 'pool cluster delete refused');
+    return;
   }
+  cds.unassigned = cds.unassigned.filter((c) => c !== cd);
+  cds.stale = cds.stale.filter((c) => c !== cd);
 }
 
 /** reconcileDeletedPool: unclaimed and marked CDs go; claimed ones stay; the finalizer holds until all are gone. */
 async function reconcileDeletedPool(ctx: HiveContext, pool: Obj, cds: PoolCollection, conditions: Condition[]) {
   const now = ctx.clock.now();
   const maxConcurrent = pool.spec.maxConcurrent;
-  let available = maxConcurrent === undefined || maxConcurrent === null ? Infinity : maxConcurrent - cds.deleting.length;
+  let available = maxConcurrent === undefined || maxConcurrent === null
+    ? Infinity : maxConcurrent - cds.installing.length - cds.deleting.length;
   for (const cd of [...cds.markedForRemoval, ...cds.unassigned]) {
     if (available-- <= 0) break;
-    await deleteCd(ctx, cd, 'pool deleted');
+    await deleteCd(ctx, cds, cd, 'pool deleted');
   }
-  if (cds.all.length > 0) {
-    conditions = setCondition(conditions, 'DeletionPossible', 'False', 'ClusterDeploymentsPendingCleanup',
-      `The following cluster deployments are pending cleanup: ${cds.all.map((c) => c.metadata.name).sort().join(', ')}`, now);
-    await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, conditions });
-    return;
-  }
+  // setDeletionPossibleCondition and setStatusCounts, written before the finalizer decision.
+  conditions = cds.all.length > 0
+    ? setCondition(conditions, 'DeletionPossible', 'False', 'ClusterDeploymentsPendingCleanup',
+      `The following ClusterDeployments are pending cleanup: ${cds.all.map((c) => c.metadata.name).sort().join(', ')}`, now)
+    : setCondition(conditions, 'DeletionPossible', 'True', 'DeletionPossible', 'No ClusterDeployments pending cleanup', now);
+  if (await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, ...statusCounts(cds), conditions })) return;
+  if (cds.all.length > 0) return;
   if (hasFinalizer(pool, F.clusters)) await removeFinalizer(ctx, R.clusterPool, pool, F.clusters);
 }
 
+
+const statusCounts = (cds: PoolCollection) => ({ size: cds.unassigned.length, standby: cds.standby.length, ready: cds.ready.length });
+
+/**
+ * setCDsCurrentCondition: mismatched hashes win over missing ones; the message names only that group, sorted.
+ */
+function allClustersCurrent(conditions: Condition[], cds: PoolCollection, now: number): Condition[] {
+  const names = (list: Obj[]) => list.map((c) => c.metadata.name as string).sort().join(', ');
+  const unknown = cds.stale.filter((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
+  const mismatched = cds.stale.filter((cd) => !unknown.includes(cd));
+  if (mismatched.length > 0) {
+    return setCondition(conditions, 'AllClustersCurrent', 'False', 'SomeClusterDeploymentsStale',
+      `Some unassigned ClusterDeployments do not match the pool configuration: ${names(mismatched)}`, now);
+  }
+  if (unknown.length > 0) {
+    return setCondition(conditions, 'AllClustersCurrent', 'Unknown', 'SomeClusterDeploymentsUnknown',
+      `Some unassigned ClusterDeployments are missing their pool spec hash annotation: ${names(unknown)}`, now);
+  }
+  return setCondition(conditions, 'AllClustersCurrent', 'True', 'ClusterDeploymentsCurrent',
+    'All unassigned ClusterDeployments match the pool configuration', now);
+}
