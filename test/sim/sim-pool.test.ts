@@ -75,6 +75,19 @@ describe('simulated ClusterPool', () => {
     expect(condition(pool, 'MissingDependencies')).toMatchObject({ status: 'Unknown', reason: 'Initialized' });
   });
 
+  it('asks unclaimed clusters that cannot hibernate to hibernate all the same (they report Unsupported)', async () => {
+    await client.create(R.secret, { metadata: { name: 'azure-creds', namespace: 'pools' }, data: { 'osServicePrincipal.json': 'e30=' } });
+    const pool = awsPool('pools', 'azure', { size: 1, runningCount: 0, annotations: { 'hive.openshift.io/infra-disabled': 'true' } });
+    pool.spec.platform = { azure: { region: 'eastus', baseDomainResourceGroupName: 'rg', credentialsSecretRef: { name: 'azure-creds' } } };
+    await client.create(R.clusterPool, pool);
+    await waitFor(client, R.clusterPool, 'pools', 'azure', (p) => p?.status?.ready === 1);
+    const [cd] = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=azure' })).items;
+    expect(cd!.spec.powerState).toBe('Hibernating');
+    expect(cd!.status.powerState).toBe('Running');
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'False', reason: 'Unsupported', message: 'Infrastructure disabled by annotation' });
+    await client.mergePatch(R.clusterPool, 'pools', 'azure', { spec: { size: 0 } });
+  });
+
   it('stops at maxSize with CapacityAvailable=False/MaxCapacity', async () => {
     await client.create(R.clusterPool, awsPool('pools', 'capped', { size: 3, maxSize: 2 }));
     const pool = await waitFor(client, R.clusterPool, 'pools', 'capped', (p) => condition(p, 'CapacityAvailable')?.status === 'False');

@@ -1,6 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, hasFinalizer, isDeleting, splitKey } from './context.js';
-import { type Condition, findCondition, initConditions, setCondition } from './conditions.js';
+import { type Condition, initConditions, setCondition } from './conditions.js';
 import { type PoolCollection, byAge, collectPoolCds, resumeDeadline } from './pool-collection.js';
 import { soonest } from './controller.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';
@@ -146,9 +146,9 @@ async function reconcileRunningClusters(ctx: HiveContext, pool: Obj, cds: PoolCo
   const candidates = cds.unassigned.filter((cd) => !cds.broken.includes(cd)).sort(byAge);
   const running = (pool.spec.runningCount ?? 0) + waitingClaims;
   for (const [i, cd] of candidates.entries()) {
-    // A CD that cannot hibernate is always asked to run.
-    const unsupported = findCondition(cd.status?.conditions, 'Hibernating')?.reason === 'Unsupported';
-    const powerState = i < running || unsupported ? 'Running' : 'Hibernating';
+    // No exception for CDs that cannot hibernate: Hive writes Hibernating and the hibernation controller keeps
+    // reporting Unsupported/Running (pools on OpenStack/vSphere must set runningCount == size instead).
+    const powerState = i < running ? 'Running' : 'Hibernating';
     if (cd.spec.powerState === powerState) continue;
     await writeObject(ctx, R.clusterDeployment, cd, { ...cd, spec: { ...cd.spec, powerState } });
   }
