@@ -1,7 +1,9 @@
 // Shared pieces of the benchmarks: timing and medians, a Beekeeper (api + worker) on the simulator with its own
 // Redis prefix, bulk object creation through the API double, and the one-line result each bench prints for
 // bench/run.ts to collect.
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../src/config.js';
@@ -79,11 +81,14 @@ export async function until(what: string, check: () => boolean | Promise<boolean
 }
 
 export interface Bed {
-  sim: Simulator;
+  /** In-process simulator (absent when it runs in a child process: see `advance`). */
+  sim?: Simulator;
   client: KubeClient;
   system: System;
   clock: TestClock;
   config: Config;
+  /** Jumps the simulator's clock (and Beekeeper's), wherever the simulator runs. */
+  advance(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,10 +96,12 @@ export interface Bed {
  * A simulated hub and one Beekeeper (api + worker roles) on real Redis under a unique prefix. The kube client
  * rate limit is raised so the figures measure Beekeeper's machinery, not the configured QPS budget.
  */
-export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number } = {}): Promise<Bed> {
+export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number; simProcess?: boolean } = {}): Promise<Bed> {
   const clock = createTestClock(opts.startMs);
-  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, ...opts.sim });
-  const hub = sim.hubs[0]!;
+  const simOpts = { hubNames: [HUB], speed: 1000, ...opts.sim };
+  const sim = opts.simProcess ? undefined : await startSimulator({ ...simOpts, clock });
+  const host = opts.simProcess ? await startSimHost(simOpts) : undefined;
+  const hub = sim ? { url: sim.hubs[0]!.url, token: sim.hubs[0]!.token, kubeconfig: sim.kubeconfigYaml() } : host!;
   const client = createKubeClient({ server: hub.url, token: hub.token, insecureSkipTLSVerify: true });
   const base = loadConfig({
     REDIS_URL,
@@ -103,16 +110,56 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
     BEEKEEPER_KUBE_BURST: '5000',
     ...opts.env,
   });
-  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: hub.kubeconfig });
   const log = createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   return {
-    sim, client, system, clock, config,
+    ...(sim ? { sim } : {}), client, system, clock, config,
+    async advance(ms) {
+      clock.advance(ms);
+      await host?.advance(ms);
+    },
     async close() {
       await system.close();
-      await sim.close();
+      await sim?.close();
+      await host?.close();
       await deleteKeys(config.redis.prefix);
+    },
+  };
+}
+
+/** bench/sim-host.ts in a child process (no test clock option: it makes its own). */
+async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>) {
+  const child = fork(fileURLToPath(new URL('./sim-host.ts', import.meta.url)), [JSON.stringify(simOpts)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(pick: (m: Record<string, unknown>) => T | undefined) => new Promise<T>((resolve, reject) => {
+    const onMessage = (m: Record<string, unknown>) => {
+      const v = pick(m);
+      if (v === undefined) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(v);
+    };
+    const onExit = (code: number | null) => reject(new Error(`simulator process exited (${code})`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  const ready = await next((m) => (typeof m.kubeconfig === 'string' ? (m as { kubeconfig: string; url: string; token: string }) : undefined));
+  return {
+    ...ready,
+    async advance(ms: number) {
+      const done = next((m) => (m.advanced !== undefined ? true : undefined));
+      child.send({ advance: ms });
+      await done;
+    },
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ close: true });
+      await exited;
     },
   };
 }

@@ -1,0 +1,20 @@
+// A simulated hub in a child process, so a bench measures the memory of Beekeeper alone. The parent gets
+// `{ kubeconfig, url, token }` over IPC and may send `{ advance: ms }` to jump the simulator's test clock (answered
+// with `{ advanced: ms }`) or `{ close: true }`.
+// Spawned by bench/support.ts startSimHost(); the simulator options come as JSON in argv[2].
+import { createTestClock } from '../src/clock.js';
+import { startSimulator } from '../src/sim/simulator.js';
+
+const clock = createTestClock();
+const sim = await startSimulator({ ...JSON.parse(process.argv[2] ?? '{}'), clock });
+const hub = sim.hubs[0]!;
+process.send!({ kubeconfig: sim.kubeconfigYaml(), url: hub.url, token: hub.token });
+process.on('message', async (m: { advance?: number; close?: boolean }) => {
+  if (m.advance !== undefined) {
+    clock.advance(m.advance);
+    process.send!({ advanced: m.advance });
+  }
+  if (m.close) await sim.close().finally(() => process.exit(0));
+});
+// The parent going away ends the simulator too.
+process.on('disconnect', () => void sim.close().finally(() => process.exit(0)));
