@@ -70,4 +70,19 @@ describe('simulated ClusterClaim', () => {
     // clusterpoolnamespace removes the emptied pool namespace once it is old enough.
     await waitFor(client, R.namespace, undefined, ns, (n) => n === undefined || Boolean(n.metadata.deletionTimestamp));
   });
+
+  it('cross-links a claim that already names a cluster only once that cluster is assignable (the pool writes the CD)', async () => {
+    await client.create(R.clusterPool, awsPool('claims', 'standby', { size: 1, runningCount: 0 }));
+    await waitFor(client, R.clusterPool, 'claims', 'standby', (p) => p?.status?.standby === 1);
+    const [cd] = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=standby' })).items;
+    const ns = cd!.metadata.name as string;
+    await client.create(R.clusterClaim, { metadata: { name: 'carol', namespace: 'claims' }, spec: { clusterPoolName: 'standby', namespace: ns } });
+    // A hibernated cluster is not assignable: nothing is written to it until the pool resumes it.
+    await client.mergePatch(R.clusterPool, 'claims', 'standby', { spec: { runningCount: 1 } });
+    const claimed = await waitFor(client, R.clusterDeployment, ns, ns, (o) => Boolean(o?.spec?.clusterPoolRef?.claimName));
+    expect(claimed!.status.powerState).toBe('Running');
+    expect(claimed!.spec.clusterPoolRef).toMatchObject({ claimName: 'carol' });
+    const claim = await waitFor(client, R.clusterClaim, 'claims', 'carol', (c) => condition(c, 'Pending')?.reason === 'ClusterClaimed');
+    expect(condition(claim, 'ClusterRunning')).toMatchObject({ status: 'True', reason: 'Running' });
+  });
 });

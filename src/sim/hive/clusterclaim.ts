@@ -1,7 +1,7 @@
 import { R, type ReconcileResult, type ResourceRef } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, clone, hasFinalizer, isDeleting, splitKey } from './context.js';
 import { findCondition, initConditions, setCondition } from './conditions.js';
-import { formatGoDuration, fromTime, parseGoDuration, toTime } from './go-values.js';
+import { formatGoDuration, fromTime, parseGoDuration } from './go-values.js';
 import { isMarkedForRemoval } from './pool-collection.js';
 import { addFinalizer, ensureDeleted, removeFinalizer, writeObject, writeStatus } from './writes.js';
 
@@ -64,12 +64,9 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
     await ctx.client.update(R.clusterClaim, { ...claim, spec: { ...claim.spec, namespace: undefined } });
     return;
   }
-  if (!claimedBy) {
-    // The pool wrote the claim but not yet the CD (or that write failed): finish the cross-link.
-    await ctx.client.update(R.clusterDeployment, { ...cd, spec: { ...cd.spec, powerState: 'Running',
-      clusterPoolRef: { ...cd.spec.clusterPoolRef, claimName: name, claimedTimestamp: toTime(now) } } });
-    return;
-  }
+  // The pool wrote the claim but not yet the CD: Hive's claim controller only waits (the pool controller's
+  // SyncClusterDeploymentAssignments writes the CD side); the CD's update event brings us back.
+  if (!claimedBy) return expiry;
 
   // RBAC first, so a claimant who sees ClusterClaimed can already read the cluster's Secrets.
   await ensureRbac(ctx, claim, cd);

@@ -41,6 +41,7 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   }
 
   const claims = poolClaims(ctx, pool).filter((c) => !isDeleting(c)).sort(byAge);
+  await syncClusterDeploymentAssignments(ctx, claims, cds);
   let pending = claims.filter((c) => !c.spec?.namespace);
   pending = await assignClustersToClaims(ctx, pending, cds);
 
@@ -126,6 +127,23 @@ async function assignClustersToClaims(ctx: HiveContext, pending: Obj[], cds: Poo
     ctx.log({ hub: ctx.hub, claim: `${claim.metadata.namespace}/${claim.metadata.name}`, cd: cd.metadata.name }, 'claim assigned');
   }
   return waiting;
+}
+
+/**
+ * SyncClusterDeploymentAssignments: a claim whose spec.namespace names one of our CDs that does not name it back
+ * (the CD write after the claim write was lost) gets the CD side written now, by the pool controller; the claim
+ * controller only waits. Only an assignable (installed, Running) CD is written; otherwise it is held back from
+ * assignment this round. CDs claimed by someone else are the claim controller's AssignmentConflict.
+ */
+async function syncClusterDeploymentAssignments(ctx: HiveContext, claims: Obj[], cds: PoolCollection) {
+  for (const claim of claims) {
+    const cdName = claim.spec?.namespace;
+    if (!cdName) continue;
+    const cd = cds.all.find((c) => c.metadata.name === cdName);
+    if (!cd || cd.spec.clusterPoolRef?.claimName) continue;
+    if (cds.ready.includes(cd)) await assignCd(ctx, cds, cd, claim);
+    else cds.ready = cds.ready.filter((c) => c !== cd); // MakeNotAssignable
+  }
 }
 
 /** cdCollection.Assign: claimName, claimedTimestamp and spec.powerState=Running on the CD. */
