@@ -49,7 +49,7 @@ export function resumeDeadline(cd: Obj, pool: Obj, now: number): number | undefi
 export function isBroken(cd: Obj, pool: Obj, now: number): boolean {
   if (findCondition(cd.status?.conditions, 'ProvisionStopped')?.status === 'True') return true;
   const left = resumeDeadline(cd, pool, now);
-  return left !== undefined && left < 0;
+  return left !== undefined && left <= 0; // time.Since(transition) >= resumeTimeout
 }
 
 export function collectPoolCds(cds: Obj[], pool: Obj, poolHash: string, now: number): PoolCollection {
