@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestClock, type TestClock } from '../../src/clock.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { R, createKubeClient, type KubeClient } from '../../src/sim/client/index.js';
 import { awsClusterDeployment, condition, createPrerequisites, recordChanges, waitFor } from './sim-helpers.js';
@@ -82,5 +83,55 @@ describe('simulated hibernation controller', () => {
     states.stop();
     expect(cd!.spec.powerState).toBe('Hibernating');
     expect(states.seen).toEqual(['', 'Hibernating']);
+  });
+});
+
+describe('simulated hibernation controller, Running asked before a stop finished', () => {
+  const HOUR = 3_600_000;
+  let sim: Simulator;
+  let client: KubeClient;
+  let clock: TestClock;
+  const hib = (cd: any) => `${cd.status?.powerState}|${condition(cd, 'Hibernating')?.reason}|${condition(cd, 'Ready')?.reason}`;
+  beforeAll(async () => {
+    clock = createTestClock();
+    // Stops, the first SyncSet apply and its grace take hours: the test has time to ask for Running in between.
+    sim = await startSimulator({ speed: 2000, clock, durations: { stopping: 10 * HOUR, syncSetApply: 10 * HOUR, syncSetsGrace: 10 * HOUR } });
+    client = createKubeClient({ server: sim.hubs[0]!.url, token: sim.hubs[0]!.token });
+    await createPrerequisites(client, 'flip');
+  });
+  afterAll(() => sim?.close());
+
+  it('resumes from SyncSetsNotApplied without a start call: nodes, operators, Running; Hibernating keeps its reason', async () => {
+    const seen = recordChanges(client, R.clusterDeployment, 'flip', 'early', (cd) => cd.spec?.installed && hib(cd));
+    await client.create(R.clusterDeployment, awsClusterDeployment('flip', 'early', { spec: { powerState: 'Hibernating' } }));
+    await waitFor(client, R.clusterDeployment, 'flip', 'early', (o) => o?.status?.powerState === 'SyncSetsNotApplied');
+    await client.mergePatch(R.clusterDeployment, 'flip', 'early', { spec: { powerState: 'Running' } });
+    const cd = await waitFor(client, R.clusterDeployment, 'flip', 'early', (o) => o?.status?.powerState === 'Running');
+    seen.stop();
+    expect(seen.seen.slice(seen.seen.indexOf('SyncSetsNotApplied|SyncSetsNotApplied|Initialized'))).toEqual([
+      'SyncSetsNotApplied|SyncSetsNotApplied|Initialized',
+      'WaitingForNodes|SyncSetsNotApplied|WaitingForNodes',
+      'PausingForClusterOperatorsToSettle|SyncSetsNotApplied|PausingForClusterOperatorsToSettle',
+      'WaitingForClusterOperators|SyncSetsNotApplied|WaitingForClusterOperators',
+      'Running|SyncSetsNotApplied|Running',
+    ]);
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'True', message: 'Cluster is running' });
+  });
+
+  it('resumes mid-stop by polling: WaitingForMachines first, never StartingMachines; Hibernating stays Stopping', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('flip', 'late'));
+    await waitFor(client, R.clusterDeployment, 'flip', 'late', (o) => o?.status?.powerState === 'Running');
+    clock.advance(11 * HOUR); // the first SyncSet apply
+    await waitFor(client, R.clusterSync, 'flip', 'late', (s) => Boolean(s?.status?.firstSuccessTime));
+    const states = recordChanges(client, R.clusterDeployment, 'flip', 'late', (cd) => cd.status?.powerState);
+    await client.mergePatch(R.clusterDeployment, 'flip', 'late', { spec: { powerState: 'Hibernating' } });
+    await waitFor(client, R.clusterDeployment, 'flip', 'late', (o) => o?.status?.powerState === 'Stopping');
+    await client.mergePatch(R.clusterDeployment, 'flip', 'late', { spec: { powerState: 'Running' } });
+    const cd = await waitFor(client, R.clusterDeployment, 'flip', 'late', (o) => o?.status?.powerState === 'Running');
+    states.stop();
+    expect(states.seen).toEqual(['Running', 'Stopping', 'WaitingForMachines', 'WaitingForNodes', 'PausingForClusterOperatorsToSettle',
+      'WaitingForClusterOperators', 'Running']);
+    expect(condition(cd, 'Hibernating')).toMatchObject({ status: 'False', reason: 'Stopping', message: 'Stopping cluster machines' });
+    expect(condition(cd, 'Ready')).toMatchObject({ status: 'True', reason: 'Running' });
   });
 });

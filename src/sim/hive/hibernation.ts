@@ -157,7 +157,20 @@ async function startStep(ctx: HiveContext, watch: Stopwatch, cd: Obj, status: Re
     case 'WaitingForClusterOperators':
       return advance(ctx, watch, cd, status, d.clusterOperators, running);
     default: {
-      // Hibernated, stopping, or never started (both conditions Unknown after install): issue the start call.
+      // shouldStartMachines: Hive issues the start call only when Hibernating is True, Unknown, or
+      // False/SyncSetsApplied. When Running is asked mid-stop, or before the first SyncSet apply, it only polls
+      // (checkClusterRunning): Ready moves on, Hibernating keeps its reason (Stopping, SyncSetsNotApplied, ...).
+      const hib = findCondition(status.conditions, 'Hibernating');
+      if (hib?.status === 'False' && hib.reason !== 'SyncSetsApplied') {
+        // SyncSetsNotApplied: the machines never stopped, so the first poll finds them up and waits for nodes.
+        const to: Step = ps === 'SyncSetsNotApplied'
+          ? { powerState: 'WaitingForNodes', changes: [['Ready', 'False', 'WaitingForNodes', 'Waiting for Nodes to be ready (step 2/4)']] }
+          : { powerState: 'WaitingForMachines', changes: [['Ready', 'False', 'WaitingForMachines',
+            `Waiting for cluster machines to start. Some machines are not yet running: ${machineNames(cd).join(',')} (step 1/4)`]] };
+        if (await apply(ctx, cd, status, to)) watch.mark(id, to.powerState);
+        return { requeueAfter: to.powerState === 'WaitingForNodes' ? d.nodesStarting : d.machinesStarting };
+      }
+      // Hibernated, or never started (both conditions Unknown after install): issue the start call.
       const to: Step = { powerState: 'StartingMachines', changes: [RESUMING, ['Ready', 'False', 'StartingMachines', 'Starting cluster machines (step 1/4)']] };
       if (await apply(ctx, cd, status, to)) watch.mark(id, 'StartingMachines');
       return { requeueAfter: d.startingMachines };
