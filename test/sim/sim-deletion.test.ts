@@ -13,7 +13,8 @@ describe('simulated ClusterDeployment deletion', () => {
   let clock: TestClock;
   beforeAll(async () => {
     clock = createTestClock();
-    sim = await startSimulator({ speed: 2000, clock, deleteProtection: true });
+    // The uninstall Job takes hours: the test sees the deprovision in progress, then advances the clock past it.
+    sim = await startSimulator({ speed: 2000, clock, deleteProtection: true, durations: { deprovision: 10 * HOUR } });
     client = createKubeClient({ server: sim.hubs[0]!.url, token: sim.hubs[0]!.token });
     await createPrerequisites(client, 'del');
   });
@@ -30,6 +31,12 @@ describe('simulated ClusterDeployment deletion', () => {
     expect(cd!.metadata.annotations['hive.openshift.io/protected-delete']).toBe('false');
 
     clock.advance(8 * HOUR);
+    const deprovisioning = await waitFor(client, R.clusterDeployment, 'del', 'short',
+      (o) => condition(o, 'Provisioned')?.message === 'Cluster is deprovisioning' && condition(o, 'DeprovisionLaunchError')?.status !== 'Unknown');
+    expect(condition(deprovisioning, 'Provisioned')).toMatchObject({ status: 'False', reason: 'Deprovisioning' });
+    // The ClusterDeprovision's credentials check is mirrored into DeprovisionLaunchError.
+    expect(condition(deprovisioning, 'DeprovisionLaunchError')).toMatchObject({ status: 'False', reason: 'AuthenticationSucceeded' });
+    clock.advance(11 * HOUR);
     await waitFor(client, R.clusterDeprovision, 'del', 'short', (d) => d?.status?.completed === true);
     await waitFor(client, R.clusterDeployment, 'del', 'short', (o) => o === undefined);
     reasons.stop();
@@ -55,6 +62,8 @@ describe('simulated ClusterDeployment deletion', () => {
 
     await client.mergePatch(R.clusterDeployment, 'del', 'prot', { metadata: { annotations: { 'hive.openshift.io/protected-delete': null } } });
     await client.delete(R.clusterDeployment, 'del', 'prot');
+    await waitFor(client, R.clusterDeprovision, 'del', 'prot', (d) => condition(d, 'AuthenticationFailure') !== undefined);
+    clock.advance(11 * HOUR); // past the uninstall Job
     await waitFor(client, R.clusterDeployment, 'del', 'prot', (o) => o === undefined);
   });
 

@@ -1,6 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, ann, clone, hasFinalizer, isDeleting, ownerRef } from './context.js';
-import { setCdConditions } from './conditions.js';
+import { findCondition, setCdConditions } from './conditions.js';
 import { isTruthy } from './go-values.js';
 import type { Stopwatch } from './controller.js';
 import { ensureCreated, ensureDeleted, removeFinalizer, writeStatus } from './writes.js';
@@ -47,8 +47,19 @@ export async function reconcileDeletedClusterDeployment(ctx: HiveContext, _watch
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
+  // ensureClusterDeprovisioned: the ClusterDeprovision's AuthenticationFailure is mirrored into
+  // DeprovisionLaunchError first (and a True one makes Provisioned DeprovisionFailed), before completion is looked at.
+  const auth = findCondition(deprovision.status?.conditions, 'AuthenticationFailure');
+  if (auth) {
+    const changes: Array<[string, 'True' | 'False' | 'Unknown', string, string]> = [
+      ['DeprovisionLaunchError', auth.status, auth.reason ?? '', auth.message ?? '']];
+    if (auth.status === 'True') changes.push(['Provisioned', 'False', 'DeprovisionFailed', 'Cluster deprovision failed']);
+    status.conditions = setCdConditions(status.conditions, now, ...changes);
+    if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
+    if (auth.status === 'True') return;
+  }
   if (!deprovision.status?.completed) {
-    status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Deprovisioning', 'Cluster is being deprovisioned']);
+    status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Deprovisioning', 'Cluster is deprovisioning']);
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
