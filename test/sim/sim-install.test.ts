@@ -78,6 +78,23 @@ describe('simulated provisioning', () => {
     expect(cd!.status.installRestarts).toBe(1);
   });
 
+  it('stops with FailureReasonNotRetryable when HiveConfig retryReasons does not list the failure', async () => {
+    await client.mergePatch(R.hiveConfig, undefined, 'hive', { spec: { failedProvisionConfig: { retryReasons: ['AWSInsufficientCapacity'] } } });
+    try {
+      await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'picky', {
+        annotations: { 'sim.hive.openshift.io/install-failures': 'always' },
+      }));
+      const cd = await waitFor(client, R.clusterDeployment, 'inst', 'picky', (o) => condition(o, 'ProvisionStopped')?.status === 'True');
+      expect(condition(cd, 'ProvisionStopped')).toMatchObject({ reason: 'FailureReasonNotRetryable', message: 'Provision failure reason not retryable' });
+      expect(condition(cd, 'Provisioned')).toMatchObject({
+        status: 'False', reason: 'ProvisionStopped', message: 'Provisioning failed terminally (see the ProvisionStopped condition for details)',
+      });
+      expect(cd!.status.installRestarts).toBe(1);
+    } finally {
+      await client.mergePatch(R.hiveConfig, undefined, 'hive', { spec: { failedProvisionConfig: null } });
+    }
+  });
+
   it('waits with RequirementsMet=False while the ClusterImageSet is missing', async () => {
     const cd = awsClusterDeployment('inst', 'noimg');
     cd.spec.provisioning.imageSetRef = { name: 'later' };

@@ -84,6 +84,7 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
   // try-install-once is a string comparison with "true", not ParseBool (REFERENCE §2.4).
   if (ann(cd, A.tryInstallOnce) === 'true' && restarts > 0) stop = ['InstallOnlyOnceSet', 'Deployment is set to try install only once'];
   else if (limit !== undefined && limit !== null && restarts >= limit) stop = ['InstallAttemptsLimitReached', 'Install attempts limit reached'];
+  else if (!(await retryAllowed(ctx, cd))) stop = ['FailureReasonNotRetryable', 'Provision failure reason not retryable'];
   if (stop) {
     status.conditions = setCdConditions(status.conditions, now,
       ['ProvisionStopped', 'True', stop[0], stop[1]], ['Provisioned', 'False', 'ProvisionStopped', STOPPED_MESSAGE]);
@@ -183,12 +184,27 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
   await writeStatus(ctx, R.clusterDeployment, cd, status);
 }
 
-/** prevProvisionName/prevClusterID/prevInfraID from the most recent failed attempt, as startNewProvision copies them. */
-function previousAttempt(ctx: HiveContext, cd: Obj): Record<string, string> {
-  const failed = ctx.informers.clusterProvisions.list(cd.metadata.namespace)
+/**
+ * shouldRetryBasedOnFailureReason: with HiveConfig failedProvisionConfig.retryReasons set, the last failed
+ * provision's ClusterProvisionFailed reason must be listed for another attempt. No failure yet: retry.
+ */
+async function retryAllowed(ctx: HiveContext, cd: Obj): Promise<boolean> {
+  const failed = lastFailedProvision(ctx, cd);
+  if (!failed) return true;
+  const { retryReasons } = await hiveSettings(ctx);
+  if (!retryReasons) return true;
+  return retryReasons.includes(findCondition(failed.status?.conditions, 'ClusterProvisionFailed')?.reason ?? '');
+}
+
+const lastFailedProvision = (ctx: HiveContext, cd: Obj): Obj | undefined =>
+  ctx.informers.clusterProvisions.list(cd.metadata.namespace)
     .filter((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.stage === 'failed')
     .sort((a, b) => (a.spec.attempt ?? 0) - (b.spec.attempt ?? 0))
     .at(-1);
+
+/** prevProvisionName/prevClusterID/prevInfraID from the most recent failed attempt, as startNewProvision copies them. */
+function previousAttempt(ctx: HiveContext, cd: Obj): Record<string, string> {
+  const failed = lastFailedProvision(ctx, cd);
   if (!failed) return {};
   const out: Record<string, string> = { prevProvisionName: failed.metadata.name };
   if (failed.spec.clusterID) out.prevClusterID = failed.spec.clusterID;
