@@ -75,6 +75,27 @@ describe('simulated ClusterRelocate between two hubs', () => {
       spec: { kubeconfigSecretRef: { namespace: 'team', name: 'missing' }, clusterDeploymentSelector: { matchLabels: { lost: 'yes' } } },
     });
     const cd = await waitFor(source, R.clusterDeployment, 'team', 'lost', (o) => condition(o, 'RelocationFailed')?.reason === 'MissingKubeconfigSecret');
-    expect(condition(cd, 'RelocationFailed')!.status).toBe('True');
+    expect(condition(cd, 'RelocationFailed')).toMatchObject({
+      status: 'True', message: 'missing kubeconfig secret for destination cluster: secrets "missing" not found',
+    });
+  });
+
+  it('refuses to overwrite a different cluster of the same name on the destination (ClusterDeploymentMismatch)', async () => {
+    // After the first test the destination has namespace `team` with the Secrets a CD needs.
+    const other = awsClusterDeployment('team', 'twin');
+    other.spec.baseDomain = 'elsewhere.example.com';
+    await dest.create(R.clusterDeployment, other);
+    await source.create(R.clusterDeployment, awsClusterDeployment('team', 'twin', { labels: { twin: 'yes' } }));
+    await source.create(R.clusterRelocate, {
+      metadata: { name: 'twin-to-hub-2', namespace: 'team' },
+      spec: { kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' }, clusterDeploymentSelector: { matchLabels: { twin: 'yes' } } },
+    });
+    const cd = await waitFor(source, R.clusterDeployment, 'team', 'twin', (o) => condition(o, 'RelocationFailed')?.reason === 'ClusterDeploymentMismatch');
+    expect(condition(cd, 'RelocationFailed')).toMatchObject({
+      status: 'True',
+      message: 'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this '
+        + 'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.',
+    });
+    expect(cd!.metadata.annotations?.['hive.openshift.io/relocate']).toBeUndefined();
   });
 });

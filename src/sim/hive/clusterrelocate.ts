@@ -42,22 +42,26 @@ export async function reconcileClusterRelocate(ctx: HiveContext, key: string): P
   }
 
   const ref = relocate.spec?.kubeconfigSecretRef ?? {};
+  // Messages as reconcileSingleMatch / checkForExistingClusterDeployment word them (the Get error is Kubernetes').
   const secret = await ctx.client.tryGet(R.secret, ref.namespace, ref.name);
-  const kubeconfig = secret?.data?.kubeconfig ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8') : undefined;
-  if (!kubeconfig) {
-    return void (await fail(ctx, cd, ['True', 'MissingKubeconfigSecret', `cannot read kubeconfig secret ${ref.namespace}/${ref.name}`]));
+  if (!secret) {
+    return void (await fail(ctx, cd, ['True', 'MissingKubeconfigSecret',
+      `missing kubeconfig secret for destination cluster: secrets ${JSON.stringify(ref.name ?? '')} not found`]));
   }
   let dest: KubeClient;
   let existing: Obj | undefined;
   try {
+    const kubeconfig = secret.data?.kubeconfig ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8') : undefined;
+    if (!kubeconfig) throw new Error('secret does not contain "kubeconfig" data');
     dest = ctx.connect(kubeconfig);
     existing = await dest.tryGet(R.clusterDeployment, ns, name);
   } catch (e) {
-    return void (await fail(ctx, cd, ['True', 'NoConnection', `failed to connect to the destination cluster: ${(e as Error).message}`]));
+    return void (await fail(ctx, cd, ['True', 'NoConnection', `could not connect to destination cluster: ${(e as Error).message}`]));
   }
   if (existing && existing.spec?.baseDomain !== cd.spec?.baseDomain) {
     return void (await fail(ctx, cd, ['True', 'ClusterDeploymentMismatch',
-      'a ClusterDeployment with the same name but a different base domain exists on the destination']));
+      'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this '
+      + 'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.']));
   }
 
   if (!existing) {
