@@ -76,7 +76,8 @@ describe('simulated ClusterClaim', () => {
     await waitFor(client, R.clusterPool, 'claims', 'standby', (p) => p?.status?.standby === 1);
     const [cd] = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=standby' })).items;
     const ns = cd!.metadata.name as string;
-    await client.create(R.clusterClaim, { metadata: { name: 'carol', namespace: 'claims' }, spec: { clusterPoolName: 'standby', namespace: ns } });
+    const subjects = [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'carol' }];
+    await client.create(R.clusterClaim, { metadata: { name: 'carol', namespace: 'claims' }, spec: { clusterPoolName: 'standby', namespace: ns, subjects } });
     // A hibernated cluster is not assignable: nothing is written to it until the pool resumes it.
     await client.mergePatch(R.clusterPool, 'claims', 'standby', { spec: { runningCount: 1 } });
     const claimed = await waitFor(client, R.clusterDeployment, ns, ns, (o) => Boolean(o?.spec?.clusterPoolRef?.claimName));
@@ -84,5 +85,23 @@ describe('simulated ClusterClaim', () => {
     expect(claimed!.spec.clusterPoolRef).toMatchObject({ claimName: 'carol' });
     const claim = await waitFor(client, R.clusterClaim, 'claims', 'carol', (c) => condition(c, 'Pending')?.reason === 'ClusterClaimed');
     expect(condition(claim, 'ClusterRunning')).toMatchObject({ status: 'True', reason: 'Running' });
+  });
+
+  it('deleting a claim that names someone else\'s cluster leaves that cluster and its owner RBAC alone', async () => {
+    const carol = await client.get(R.clusterClaim, 'claims', 'carol');
+    const ns = carol.spec.namespace as string;
+    await waitFor(client, R.roleBinding, ns, 'hive-claim-owner', Boolean);
+    // A claim deleted while it still names carol's cluster (the finalizer is preset so Hive's cleanup runs).
+    await client.create(R.clusterClaim, {
+      metadata: { name: 'mallory', namespace: 'claims', finalizers: ['hive.openshift.io/claim'] },
+      spec: { clusterPoolName: 'standby', namespace: ns },
+    });
+    await client.delete(R.clusterClaim, 'claims', 'mallory');
+    await waitFor(client, R.clusterClaim, 'claims', 'mallory', (c) => c === undefined);
+    expect(await client.tryGet(R.roleBinding, ns, 'hive-claim-owner')).toBeTruthy();
+    expect(await client.tryGet(R.role, ns, 'hive-claim-owner')).toBeTruthy();
+    const cd = await client.get(R.clusterDeployment, ns, ns);
+    expect(cd.metadata.annotations?.['hive.openshift.io/remove-cluster-from-pool']).toBeUndefined();
+    expect(cd.metadata.deletionTimestamp).toBeUndefined();
   });
 });

@@ -6,7 +6,6 @@ import { isMarkedForRemoval } from './pool-collection.js';
 import { addFinalizer, ensureDeleted, removeFinalizer, writeObject, writeStatus } from './writes.js';
 
 const OWNER = 'hive-claim-owner';
-const RECHECK_MS = 500;
 
 /** pkg/controller/clusterclaim (REFERENCE §5). */
 export async function reconcileClusterClaim(ctx: HiveContext, key: string): Promise<ReconcileResult | void> {
@@ -122,24 +121,26 @@ async function upsert(ctx: HiveContext, r: ResourceRef, ns: string, desired: Obj
   await writeObject(ctx, r, existing, { ...existing, ...rest });
 }
 
-/** Deletion: RBAC removed, CD marked remove-cluster-from-pool; the finalizer goes once all three are gone. */
+/**
+ * Deletion (cleanupResources): only a CD that names this claim is cleaned up: its hive-claim-owner RoleBinding and
+ * Role are deleted and it is marked remove-cluster-from-pool. The finalizer goes once that CD is gone (its namespace,
+ * and the RBAC in it, go with it), or at once when the CD never named this claim, so the RBAC of another claim on
+ * the same cluster is never touched.
+ */
 async function reconcileDeletedClaim(ctx: HiveContext, claim: Obj): Promise<ReconcileResult | void> {
   if (!hasFinalizer(claim, F.claim)) return;
   const cdNs: string | undefined = claim.spec?.namespace;
-  if (cdNs) {
+  const cd = cdNs ? ctx.informers.clusterDeployments.get(cdNs, cdNs) : undefined;
+  const ref = cd?.spec?.clusterPoolRef;
+  if (cd && ref?.namespace === claim.metadata.namespace && ref?.claimName === claim.metadata.name) {
     await ensureDeleted(ctx, R.roleBinding, cdNs, OWNER);
     await ensureDeleted(ctx, R.role, cdNs, OWNER);
-    const cd = ctx.informers.clusterDeployments.get(cdNs, cdNs);
-    if (cd && cd.spec?.clusterPoolRef?.claimName === claim.metadata.name) {
-      if (!isMarkedForRemoval(cd) && !isDeleting(cd)) {
-        await writeObject(ctx, R.clusterDeployment, cd, {
-          ...cd, metadata: { ...cd.metadata, annotations: { ...(cd.metadata.annotations ?? {}), [A.removeFromPool]: 'true' } },
-        });
-      }
-      return; // the CD's deletion event brings us back
+    if (!isMarkedForRemoval(cd) && !isDeleting(cd)) {
+      await writeObject(ctx, R.clusterDeployment, cd, {
+        ...cd, metadata: { ...cd.metadata, annotations: { ...(cd.metadata.annotations ?? {}), [A.removeFromPool]: 'true' } },
+      });
     }
-    const leftovers = await Promise.all([ctx.client.tryGet(R.role, cdNs, OWNER), ctx.client.tryGet(R.roleBinding, cdNs, OWNER)]);
-    if (leftovers.some(Boolean)) return { requeueAfter: RECHECK_MS };
+    return; // the CD's deletion event brings us back
   }
   await removeFinalizer(ctx, R.clusterClaim, claim, F.claim);
 }
