@@ -1,7 +1,7 @@
 // Job ids and queue names. Jobs are partitioned into one queue per hub (`ops-<hub>`) so that each hub has its
 // own concurrency limits. A job id carries its hub (`<hub>.<rest>`; hub names are DNS labels, so no `.` inside),
 // which lets GET /v1/jobs/{id} find the queue without asking every one. BullMQ reserves `:` in ids.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
 
 export const queueName = (hub: string) => `ops-${hub}`;
@@ -19,4 +19,16 @@ export function newJobId(hub: string, custom?: string): string {
 export function hubOfJobId(id: string): string | undefined {
   const dot = id.indexOf('.');
   return dot > 0 ? id.slice(0, dot) : undefined;
+}
+
+/**
+ * A child's id: its hub, then its parent's id and its key, so the same parent adding the same child again (a re-run,
+ * a crashed worker) collapses onto the job already there. Too long a pair keeps a readable head and a hash.
+ */
+export function childJobId(hub: string, parentId: string, key: string): string {
+  checkCustomId('jobId', key);
+  const custom = `${parentId}.${key}`;
+  if (custom.length <= 200) return newJobId(hub, custom);
+  const hash = createHash('sha256').update(custom).digest('hex').slice(0, 24);
+  return newJobId(hub, `${custom.slice(0, 175)}.${hash}`);
 }

@@ -7,8 +7,9 @@ import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
-import { JOB_CATALOG, jobTypeSpec, type JobCatalog } from './catalog.js';
+import { JOB_CATALOG, type JobCatalog } from './catalog.js';
 import { createJobEvents } from './job-events.js';
+import { jobOptions } from './job-options.js';
 import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
 import { FINAL_STATES, toJobView, type JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
@@ -122,15 +123,11 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
       const queue = queueFor(hub);
-      const spec = jobTypeSpec(catalog, type);
       const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}) };
       const parentHub = opts.parent ? hubOfJobId(opts.parent.id) : undefined;
       const added = await queue.add(type, data, {
         jobId: newJobId(hub, opts.jobId),
-        attempts: spec.attempts,
-        backoff: { type: 'exponential', delay: spec.backoffMs, jitter: 0.3 },
-        removeOnComplete: { age: deps.jobs.keepCompletedSeconds, count: deps.jobs.keepCompletedCount },
-        removeOnFail: { age: deps.jobs.keepFailedSeconds, count: deps.jobs.keepFailedCount },
+        ...jobOptions(catalog, deps.jobs, type),
         ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),
         ...(opts.parent && parentHub ? { parent: { id: opts.parent.id, queue: `${deps.prefix}:${queueName(parentHub)}` } } : {}),

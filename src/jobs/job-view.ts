@@ -1,11 +1,15 @@
-// BullMQ job -> the JobView callers see. Job data is `{ payload, target }`; progress is `{ steps, reason }`
-// where `reason` is the domain error code (or Hive's reason) of the last failure.
+// BullMQ job -> the JobView callers see. Job data is `{ payload, target }` (plus a parent's flow state); progress
+// is `{ steps, reason }` where `reason` is the domain error code (or Hive's reason) of the last failure.
 import type { Job } from 'bullmq';
 import type { JobState, JobStep, JobTarget, JobView } from '../services/ports.js';
 
 export interface JobData {
   payload: Record<string, unknown>;
   target?: JobTarget;
+  /** Results of the handler's `ctx.once` steps, by name (job-flow.ts). */
+  memo?: Record<string, { value?: unknown }>;
+  /** How many children the handler fanned out, once they are all added (job-flow.ts); later runs only collect. */
+  childrenAdded?: number;
 }
 
 export interface JobProgressData {

@@ -1,11 +1,16 @@
 // Worker dispatch: one BullMQ Worker per hub queue runs handlers from a registry `{ type: handler }`. Handlers get
-// their payload and a JobContext (steps, abort signal, scoped log); their errors go through outcome.ts once.
-import { Queue, UnrecoverableError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+// their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts
+// once.
+import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, JobHandler, JobStep } from '../services/ports.js';
 import type { Clock } from '../clock.js';
+import { invalid } from '../hive/errors.js';
+import { JOB_CATALOG, type JobCatalog } from './catalog.js';
 import { queueName } from './ids.js';
+import { flowContext } from './job-flow.js';
+import { jobOptions } from './job-options.js';
 import { progressOf, type JobData } from './job-view.js';
 import { outcomeOf } from './outcome.js';
 
@@ -30,10 +35,25 @@ export interface WorkerDeps {
   clock: Clock;
   log: Logger;
   metrics?: JobMetricsSink;
+  /** Retry policies for the child jobs handlers fan out; default JOB_CATALOG (as the producer's). */
+  catalog?: JobCatalog;
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
+  const catalog = deps.catalog ?? JOB_CATALOG;
+  // Queues that parents add their children to, opened on first use.
+  const childQueues = new Map<string, Queue>();
+  const childQueue = (hub: string) => {
+    let q = childQueues.get(hub);
+    if (!q) {
+      if (!deps.hubs.some((h) => h.name === hub)) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.map((h) => h.name).join(', ')}`);
+      q = new Queue(queueName(hub), { connection: deps.connection, prefix: deps.prefix });
+      q.on('error', (err) => deps.log.warn({ err, hub }, 'child job queue connection error'));
+      childQueues.set(hub, q);
+    }
+    return q;
+  };
   const workers = deps.hubs.map((hub) => {
     const log = deps.log.child({ hub: hub.name });
     const worker = new Worker<JobData>(
@@ -77,16 +97,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
     const progress = progressOf(job);
     const steps: JobStep[] = [...progress.steps];
+    const step: JobContext['step'] = async (name, message) => {
+      steps.push({ step: name, ...(message ? { message } : {}), at: new Date(deps.clock.now()).toISOString() });
+      if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
+      await job.updateProgress({ steps });
+    };
     const ctx: JobContext = {
       jobId: job.id!,
       attempt: job.attemptsMade + 1,
       signal: signal ?? new AbortController().signal,
       log,
-      async step(step, message) {
-        steps.push({ step, ...(message ? { message } : {}), at: new Date(deps.clock.now()).toISOString() });
-        if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
-        await job.updateProgress({ steps });
-      },
+      step,
+      ...flowContext(job, token, { queueFor: childQueue, options: (type) => jobOptions(catalog, deps.jobs, type), step }),
     };
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
@@ -95,6 +117,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       observe(job, 'completed', hub);
       return result ?? null;
     } catch (err) {
+      if (err instanceof WaitingChildrenError) {
+        // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
+        log.info({}, 'job waiting for its children');
+        throw err;
+      }
       if (closing && signal?.aborted && token) {
         // Shutting down: hand the job back untouched (no attempt spent) so another worker resumes it.
         log.info({}, 'job handed back at shutdown');
@@ -130,6 +157,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
         await Promise.all(workers.map(({ worker }) => worker.close()));
       } finally {
         clearTimeout(grace);
+        await Promise.all([...childQueues.values()].map((q) => q.close()));
       }
     },
   };

@@ -2,8 +2,9 @@
 // (src/jobs) implements JobQueue. Services never import either implementation, so tests and other back ends
 // plug in here.
 import type { Clock } from '../clock.js';
+import type { KubeObject, ObjectMeta } from '../hive/types.js';
 
-export type { Clock };
+export type { Clock, KubeObject, ObjectMeta };
 
 /** Every Kubernetes kind Beekeeper reads or writes, by its Kind name. The gateway owns the kind table. */
 export type KindName =
@@ -41,28 +42,6 @@ export type CachedKind =
   | 'ClusterOverride'
   | 'ExpiryPolicy'
   | 'WebhookEndpoint';
-
-export interface ObjectMeta {
-  name: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
 
 /** `{hub}/{namespace}/{name}`; namespace is absent for cluster-scoped kinds. */
 export interface ObjectRef {
@@ -187,6 +166,25 @@ export interface JobQueue {
   watch(id: string, listener: (job: JobView) => void): () => void;
 }
 
+/** A job a handler fans out with `JobContext.spawnChildren`. */
+export interface ChildJobSpec {
+  /**
+   * Names the child among its parent's children and must be the same on every run (letters, digits, `.`, `_`,
+   * `-`): the child's job id is derived from the parent's id and this key, so a re-run never adds a duplicate.
+   */
+  key: string;
+  type: string;
+  payload: Record<string, unknown>;
+  /** The child's queue partition (per-hub concurrency applies). Defaults to the target's hub. */
+  hub?: string;
+  target?: JobTarget;
+}
+
+/** How a child ended. A failed child (after all its attempts) does not fail its parent. */
+export type ChildOutcome =
+  | { key: string; id: string; state: 'completed'; result: unknown }
+  | { key: string; id: string; state: 'failed'; error: string };
+
 /** What a job handler gets besides its payload. */
 export interface JobContext {
   jobId: string;
@@ -194,7 +192,44 @@ export interface JobContext {
   /** Record a progress step; callers see it in GET /v1/jobs/{id} and the SSE stream. */
   step(step: string, message?: string): Promise<void>;
   signal: AbortSignal;
-  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  log: ServiceLog;
+  /**
+   * Run `fn` once per job and keep its result (JSON) in the job: later runs of the same job (after its children
+   * ended, a retry, a crashed worker) get the kept result without running `fn` again. A crash between `fn` and
+   * the save runs it again, so `fn` must be safe to repeat. The worker always provides it (optional only so that
+   * hand-made contexts in tests may leave it out).
+   */
+  once?<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Fan out child jobs and wait for every one of them without holding a worker slot. The first call adds the
+   * children (each on its own hub's queue), records `waiting` as a step and suspends this job: it ends the
+   * current run by throwing an error the handler must let through, and the job shows `waiting-children`. Once
+   * every child has ended the job runs again from the top, and the same call returns the outcomes in the order
+   * given. So everything before the call must produce the same children on every run: compute them in `once`.
+   * The worker always provides it (optional only so that hand-made contexts in tests may leave it out).
+   */
+  spawnChildren?(children: ChildJobSpec[], waiting?: { step: string; message?: string }): Promise<ChildOutcome[]>;
 }
 
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
+
+/** The log a use case or job handler writes to (a pino child in production): structured fields, short message. */
+export interface ServiceLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** The ports every use case gets; each service's deps.ts adds its own settings. */
+export interface ServiceDeps {
+  store: HiveStore;
+  queue: JobQueue;
+  clock: Clock;
+  log: ServiceLog;
+}
+
+/** Hub and namespace holding Beekeeper's own resources (HibernationSchedules, ClusterOverrides, ExpiryPolicies...). */
+export interface StateLocation {
+  stateHub: string;
+  stateNamespace: string;
+}

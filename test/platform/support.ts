@@ -58,12 +58,15 @@ export interface Harness {
   producer: RedisClient;
   listener: RedisClient;
   queue: BullJobQueue;
+  /** Workers for every hub of the harness, `concurrency` slots each. */
   startWorkers(handlers: Record<string, JobHandler>, opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number }): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { catalog?: JobCatalog; config?: Config } = {}): Promise<Harness> {
+export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[] } = {}): Promise<Harness> {
   const config = opts.config ?? testConfig();
+  const hubs = opts.hubs ?? ['local'];
+  const catalog = opts.catalog;
   const producer = createRedis(config.redis, 'producer');
   const listener = createRedis(config.redis, 'worker');
   await waitReady(producer);
@@ -71,8 +74,8 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
     producer,
     listener,
     prefix: config.redis.prefix,
-    hubs: ['local'],
-    defaultHub: 'local',
+    hubs,
+    defaultHub: hubs[0]!,
     jobs: FAST_JOBS,
     log: quietLog,
     ...(opts.catalog ? { catalog: opts.catalog } : {}),
@@ -87,8 +90,9 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
       const pool = await startWorkers({
         connection: listener,
         prefix: config.redis.prefix,
-        hubs: [{ name: 'local', concurrency: opts.concurrency ?? 4, globalConcurrency: opts.globalConcurrency ?? 10 }],
+        hubs: hubs.map((name) => ({ name, concurrency: opts.concurrency ?? 4, globalConcurrency: opts.globalConcurrency ?? 10 })),
         handlers,
+        ...(catalog ? { catalog } : {}),
         jobs: FAST_JOBS,
         clock: systemClock,
         log: quietLog,
