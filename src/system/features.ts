@@ -57,12 +57,14 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
     const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
+    // ExpiryPolicies (on the state hub) cap claim lifetimes too.
+    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
-    const claims = createClaimService({ ...base, onClaimWait: metrics.observeWait });
+    const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
     return {
       routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
-      handlers: { ...poolJobHandlers(base), ...claimJobHandlers(base) },
+      handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
       background: () => startClaimReaper(base),
     };
   },

@@ -248,3 +248,33 @@ describe('claims', () => {
     expect((await api('GET', '/v1/claims/hub-2/ci/line-a')).status).toBe(404);
   });
 });
+
+describe('claim lifetimes under ExpiryPolicy', () => {
+  it('a policy lowers the cap below the fallback: creation and extension beyond it are refused, citing the policy', async () => {
+    const { stateHub, stateNamespace } = h.policyHome;
+    await h.store.create('ExpiryPolicy', stateHub, {
+      apiVersion: 'beekeeper.io/v1alpha1',
+      kind: 'ExpiryPolicy',
+      metadata: { name: 'qa-short', namespace: stateNamespace },
+      spec: { selector: { hubs: ['hub-1'], teams: ['qa'] }, maxLifetime: '3h', defaultLifetime: '90m' },
+    } as never);
+    await h.store.waitFor('ExpiryPolicy', { hub: stateHub, namespace: stateNamespace, name: 'qa-short' }, (o) => o, { timeoutMs: 10_000 });
+    expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'qa', { size: 0, runningCount: 0, labels: { 'beekeeper.io/team': 'qa' } }))).status).toBe(201);
+    await poolWhere('hub-1', 'qa', () => true);
+
+    const tooLong = await api('POST', '/v1/claims', { pool: 'hub-1/ci/qa', name: 'qa-long', lifetime: '5h' });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual([{ field: 'lifetime', reason: '5h is longer than the maximum 3h (maxLifetime of ExpiryPolicy qa-short)' }]);
+    const byDefault = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-1/ci/qa', name: 'qa-default' });
+    expect(byDefault.body.lifetime?.lifetime).toBe('1h30m');
+
+    const refused = await api('PATCH', '/v1/claims/hub-1/ci/qa-default', { extendBy: '2h' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { field: 'extendBy', reason: 'would make the lifetime 3h30m, beyond the maximum 3h (maxLifetime of ExpiryPolicy qa-short); at most 1h30m more is allowed' },
+    ]);
+    const claim = await h.store.get<ClusterClaim>('ClusterClaim', { hub: 'hub-1', namespace: 'ci', name: 'qa-default' });
+    expect(claim?.spec.lifetime).toBe('1h30m');
+    expect((await api('DELETE', '/v1/claims/hub-1/ci/qa-default')).status).toBe(202);
+  });
+});

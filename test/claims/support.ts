@@ -21,6 +21,7 @@ import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js'
 import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
+import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 
 const MINUTE = 60_000;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -41,8 +42,13 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     durations: { startingMachines: 6 * MINUTE, machinesStarting: 6 * MINUTE, nodesStarting: 6 * MINUTE, clusterOperatorSettle: 6 * MINUTE, clusterOperators: 6 * MINUTE, ...opts.durations },
   });
   const hubNames = sim.hubs.map((h) => h.name);
+  const hubConfigs = hubNames.map((name) => ({ name, kubeconfigData: sim.kubeconfigYaml(), context: name }));
+  // ExpiryPolicies live in the state namespace on the first hub, as in Beekeeper's default configuration.
+  const policyHome = { stateHub: hubNames[0]!, stateNamespace: 'beekeeper' };
+  await prepareEmbeddedHub({ hub: { ...hubConfigs[0]!, inCluster: false, concurrency: 1, globalConcurrency: 1, qps: 50, burst: 100 }, namespace: policyHome.stateNamespace, clock, log });
   const store = await createKubeGateway({
-    hubs: hubNames.map((name) => ({ name, kubeconfigData: sim.kubeconfigYaml(), context: name })),
+    hubs: hubConfigs,
+    stateHub: policyHome.stateHub,
     log,
     clock,
   });
@@ -55,7 +61,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const base = { store, queue, clock, log };
   const metrics = createMetrics({ defaultMetrics: false });
   const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store });
-  const claims = createClaimService({ ...base, onClaimWait: poolClaimMetrics.observeWait });
+  const claims = createClaimService({ ...base, ...policyHome, onClaimWait: poolClaimMetrics.observeWait });
   poolClaimMetrics.setPendingSource(() => claims.pendingByPool());
   const pools = createPoolService(base);
   const workers = await startWorkers({
@@ -63,7 +69,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     prefix: config.redis.prefix,
     hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40 })),
     // The cluster power endpoints too, for the CLI's hibernate and resume.
-    handlers: { ...claimJobHandlers(base), ...poolJobHandlers(base), ...clusterJobHandlers(base) },
+    handlers: { ...claimJobHandlers({ ...base, ...policyHome }), ...poolJobHandlers(base), ...clusterJobHandlers(base) },
     jobs,
     clock,
     log,
@@ -97,6 +103,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   return {
     clock,
     sim,
+    policyHome,
     store,
     queue,
     claims,

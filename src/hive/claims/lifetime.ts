@@ -1,35 +1,69 @@
 // Claim lifetimes. Hive takes `spec.lifetime`, else the pool's claimLifetime.default, and silently caps it at
-// claimLifetime.maximum (REFERENCE.md §5, getClaimLifetime). Beekeeper adds its own policy maximum and refuses,
-// with the reason, what Hive would quietly shorten.
+// claimLifetime.maximum (REFERENCE.md §5, getClaimLifetime). Beekeeper adds the caps of the ExpiryPolicies covering
+// the claim (the strictest wins, as for clusters) and refuses, with the reason, what Hive would quietly shorten.
 import { invalid } from '../errors.js';
 import { formatDuration, parseDuration } from './duration.js';
 
+/** Beekeeper's fallback when no ExpiryPolicy gives a limit, so no claim lives forever by accident. */
 export interface LifetimePolicy {
-  /** Used when neither the request nor the pool names a lifetime, so no claim lives forever by accident. */
+  /** Used when neither the pool nor a policy names a default lifetime. */
   defaultLifetime: string;
-  /** No claim lives longer than this, whatever the pool allows. */
+  /** The cap when no policy gives a maxLifetime (the pool's maximum still applies if smaller). */
   maximumLifetime: string;
 }
 
+/** What the ExpiryPolicies covering a claim allow (the shape of hive/expiry's EffectiveLimits). */
+export interface PolicyCaps {
+  maxLifetimeMs?: number;
+  /** The policy the maximum comes from. */
+  maxFrom?: string;
+  defaultLifetimeMs?: number;
+  defaultFrom?: string;
+}
+
+export type LimitSource = 'pool' | 'policy' | 'fallback';
+
 export interface LifetimeLimits {
   defaultMs: number;
-  defaultFrom: 'pool' | 'policy';
+  defaultFrom: LimitSource;
   maximumMs: number;
-  maximumFrom: 'pool' | 'policy';
+  maximumFrom: LimitSource;
+  /** The ExpiryPolicy's name when `maximumFrom` is `policy`. */
+  maximumPolicy?: string;
 }
 
-/** The default and the cap for claims on a pool: the smaller maximum wins; a default above it is cut to it. */
-export function lifetimeLimits(claimLifetime: { default?: string; maximum?: string } | undefined, policy: LifetimePolicy): LifetimeLimits {
-  const policyMax = parseDuration(policy.maximumLifetime)!;
+type Candidate = { ms: number; from: LimitSource; policy?: string };
+
+/** The smallest candidate; on a tie the policy's, then the pool's (the one a person can look up and change). */
+function strictest(candidates: Array<Candidate | undefined>): Candidate | undefined {
+  const rank: Record<LimitSource, number> = { policy: 0, pool: 1, fallback: 2 };
+  return candidates.filter((c): c is Candidate => c !== undefined).sort((a, b) => a.ms - b.ms || rank[a.from] - rank[b.from])[0];
+}
+
+/**
+ * The default and the cap for claims on a pool: the smaller of the pool's claimLifetime and the policies' limits;
+ * the fallback only where no policy gives one. A default above the maximum is cut to it.
+ */
+export function lifetimeLimits(claimLifetime: { default?: string; maximum?: string } | undefined, caps: PolicyCaps, fallback: LifetimePolicy): LifetimeLimits {
   const poolMax = claimLifetime?.maximum ? parseDuration(claimLifetime.maximum) : undefined;
-  const [maximumMs, maximumFrom] = poolMax !== undefined && poolMax < policyMax ? [poolMax, 'pool' as const] : [policyMax, 'policy' as const];
+  const policyMax: Candidate =
+    caps.maxLifetimeMs !== undefined ? { ms: caps.maxLifetimeMs, from: 'policy', policy: caps.maxFrom } : { ms: parseDuration(fallback.maximumLifetime)!, from: 'fallback' };
+  const max = strictest([poolMax !== undefined ? { ms: poolMax, from: 'pool' } : undefined, policyMax])!;
   const poolDefault = claimLifetime?.default ? parseDuration(claimLifetime.default) : undefined;
-  const [defaultMs, defaultFrom] = poolDefault !== undefined ? [poolDefault, 'pool' as const] : [parseDuration(policy.defaultLifetime)!, 'policy' as const];
-  return { defaultMs: Math.min(defaultMs, maximumMs), defaultFrom, maximumMs, maximumFrom };
+  const def = strictest([
+    poolDefault !== undefined ? { ms: poolDefault, from: 'pool' } : undefined,
+    caps.defaultLifetimeMs !== undefined ? { ms: caps.defaultLifetimeMs, from: 'policy', policy: caps.defaultFrom } : undefined,
+  ]) ?? { ms: parseDuration(fallback.defaultLifetime)!, from: 'fallback' as const };
+  return { defaultMs: Math.min(def.ms, max.ms), defaultFrom: def.from, maximumMs: max.ms, maximumFrom: max.from, ...(max.policy ? { maximumPolicy: max.policy } : {}) };
 }
 
-const maxWords = (limits: LifetimeLimits) =>
-  `${formatDuration(limits.maximumMs)} (${limits.maximumFrom === 'pool' ? "the pool's claimLifetime.maximum" : "Beekeeper's policy maximum"})`;
+const SOURCE_WORDS: Record<LimitSource, (limits: LifetimeLimits) => string> = {
+  pool: () => "the pool's claimLifetime.maximum",
+  policy: (l) => `maxLifetime of ExpiryPolicy ${l.maximumPolicy ?? '?'}`,
+  fallback: () => "Beekeeper's fallback maximum: no ExpiryPolicy with a maxLifetime covers this claim",
+};
+
+const maxWords = (limits: LifetimeLimits) => `${formatDuration(limits.maximumMs)} (${SOURCE_WORDS[limits.maximumFrom](limits)})`;
 
 /** The lifetime a new claim gets, as a Go duration. Throws Invalid(field) for a bad or too long request. */
 export function claimLifetime(requested: string | undefined, limits: LifetimeLimits, field = 'lifetime'): string {

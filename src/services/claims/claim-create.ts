@@ -1,7 +1,7 @@
 // POST /v1/claims: pick the pool (named, or by attributes across hubs), cap the lifetime, write Hive's
 // ClusterClaim and, with a heartbeat timeout, its Lease. Nothing is left half-written when a step fails.
 import { heartbeatTimeoutSeconds } from '../../hive/claims/heartbeat.js';
-import { claimLifetime, lifetimeLimits, type LifetimePolicy } from '../../hive/claims/lifetime.js';
+import { claimLifetime } from '../../hive/claims/lifetime.js';
 import { formatDuration } from '../../hive/claims/duration.js';
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
 import { Conflict, Invalid } from '../../hive/errors.js';
@@ -12,15 +12,15 @@ import type { Clock, HiveStore } from '../ports.js';
 import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
 import { audit, type AuditLog } from './audit.js';
 import type { ClaimHistory } from './claim-history.js';
+import { claimLimits, type LimitDeps } from './claim-limits.js';
 import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
 import { buildClaimView, claimId, claimRefOf, type ClaimView } from './claim-view.js';
 import { heartbeatLease } from './heartbeat-lease.js';
 
-export interface ClaimDeps {
+export interface ClaimDeps extends LimitDeps {
   store: HiveStore;
   clock: Clock;
   history: ClaimHistory;
-  policy: LifetimePolicy;
   log: AuditLog;
 }
 
@@ -45,7 +45,7 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   const { ref, because } = choosePool(deps, req);
   const pool = requirePool(deps.store, ref);
   if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${poolId(ref)} is being deleted and fills no new claims`);
-  const lifetime = claimLifetime(req.lifetime, lifetimeLimits(pool.spec.claimLifetime, deps.policy));
+  const lifetime = claimLifetime(req.lifetime, claimLimits(deps, ref, pool));
   const now = new Date(deps.clock.now()).toISOString();
 
   const annotations: Record<string, string> = {

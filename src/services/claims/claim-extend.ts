@@ -2,13 +2,14 @@
 // pool maximum (REFERENCE.md §5); Beekeeper refuses beyond the cap with the reason, and records every decision
 // as a Kubernetes Event, an audit log line and the claim's lifetime-history annotation.
 import { parseDuration } from '../../hive/claims/duration.js';
-import { extendedLifetime, lifetimeLimits, type ExtensionRequest } from '../../hive/claims/lifetime.js';
+import { extendedLifetime, type ExtensionRequest } from '../../hive/claims/lifetime.js';
 import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import { condition, type ClusterClaim } from '../../hive/pools/types.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
+import { claimLimits } from './claim-limits.js';
 import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
 
 const KEEP_HISTORY = 20;
@@ -26,8 +27,8 @@ async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest,
   const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
   if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
-  const pool = cachedPool(deps.store, { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName });
-  const limits = lifetimeLimits(pool?.spec.claimLifetime, deps.policy);
+  const poolRef = { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
+  const limits = claimLimits(deps, poolRef, cachedPool(deps.store, poolRef));
   const current = claim.spec.lifetime ?? claim.status?.lifetime;
   const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
   const pending = condition(claim, 'Pending');

@@ -4,6 +4,7 @@ import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
 import type { AuditLog } from './audit.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
+import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
 import { createClaim, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
@@ -15,15 +16,16 @@ import { waitForClaim, watchClaim } from './claim-watch.js';
 import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
 
-/** Beekeeper's own cap on claims, on top of each pool's claimLifetime (Hive has no global one). */
-export const DEFAULT_CLAIM_POLICY: LifetimePolicy = { defaultLifetime: '4h', maximumLifetime: '72h' };
-
 export interface ClaimServiceDeps {
   store: HiveStore;
   queue: JobQueue;
   clock: Clock;
   log: AuditLog;
-  policy?: LifetimePolicy;
+  /** Where ExpiryPolicies live (the state hub and namespace): their caps limit claim lifetimes too. */
+  stateHub?: string;
+  stateNamespace?: string;
+  /** Limits where no ExpiryPolicy gives one (default FALLBACK_CLAIM_LIFETIME: 4h default, 72h maximum). */
+  fallbackLifetime?: LifetimePolicy;
   /** Called once per claim that reaches Running, with how long it waited (for the wait histogram). */
   onClaimWait?: (poolId: string, seconds: number) => void;
 }
@@ -38,7 +40,7 @@ export interface ClaimFilter {
 
 export function createClaimService(deps: ClaimServiceDeps) {
   const history = createClaimHistory({ store: deps.store, onWait: deps.onClaimWait });
-  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, history, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, history, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
 
   return {
     create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
@@ -77,7 +79,7 @@ export type ClaimService = ReturnType<typeof createClaimService>;
 
 /** Job handlers of the claims feature, for the worker's dispatch table. */
 export function claimJobHandlers(deps: ClaimServiceDeps): Record<string, JobHandler> {
-  const claimDeps = { ...deps, history: NO_HISTORY, policy: deps.policy ?? DEFAULT_CLAIM_POLICY };
+  const claimDeps = { ...deps, history: NO_HISTORY, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
   return {
     [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps),
     [HEARTBEAT_EXPIRED_JOB]: heartbeatExpiredHandler({

@@ -61,3 +61,8 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
     },
   };
 }
+
+/** The policies in force: dry-run policies are shown but never applied or enforced. */
+export function enforcedPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>): NamedPolicy[] {
+  return listPolicies(deps).filter((p) => !p.spec.dryRun);
+}
