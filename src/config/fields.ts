@@ -21,26 +21,20 @@ export interface Source {
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 export function readInt(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }): number {
-  if (src === undefined) return opts.fallback;
-  const raw = src.value;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isInteger(n)) {
-    issues.add(src.from, `${show(raw)} is not an integer`);
-    return opts.fallback;
-  }
-  if (n < opts.min || n > opts.max) {
-    issues.add(src.from, `${n} is outside ${opts.min}..${opts.max}`);
-    return opts.fallback;
-  }
-  return n;
+  return readNumeric(src, issues, opts, true);
 }
 
 export function readNumber(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }): number {
+  return readNumeric(src, issues, opts, false);
+}
+
+function readNumeric(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }, integer: boolean): number {
   if (src === undefined) return opts.fallback;
   const raw = src.value;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
-  if (!Number.isFinite(n)) {
-    issues.add(src.from, `${show(raw)} is not a number`);
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  const n = typeof raw === 'number' ? raw : text !== '' && (!integer || /^-?\d+$/.test(text)) ? Number(text) : NaN;
+  if (integer ? !Number.isInteger(n) : !Number.isFinite(n)) {
+    issues.add(src.from, `${show(raw)} is not ${integer ? 'an integer' : 'a number'}`);
     return opts.fallback;
   }
   if (n < opts.min || n > opts.max) {

@@ -2,17 +2,31 @@
 // apis/hive/v1/clusterdeployment_types.go). Structural types: fields Beekeeper does not model pass through untouched.
 import type { PowerState, SpecPowerState } from './constants.js';
 
-export interface Meta {
+/** Kubernetes ObjectMeta, the fields Beekeeper reads or writes (`generateName` for claims named by the API server). */
+export interface ObjectMeta {
   name: string;
+  generateName?: string;
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
+  generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   finalizers?: string[];
   ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+}
+
+/** The former name, still imported by the pools/claims domain. */
+export type Meta = ObjectMeta;
+
+/** Any Kubernetes object: what the gateway stores and returns. Fields not modelled pass through untouched. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
 }
 
 export interface Condition {
@@ -107,32 +121,20 @@ export interface ClusterDeploymentStatus {
   provisionRef?: LocalRef;
 }
 
-export interface ClusterDeployment {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
+export interface ClusterDeployment extends KubeObject {
   spec: ClusterDeploymentSpec;
   status?: ClusterDeploymentStatus;
-  [key: string]: unknown;
 }
 
-export interface ClusterImageSet {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
+export interface ClusterImageSet extends KubeObject {
   spec: { releaseImage: string };
-  [key: string]: unknown;
 }
 
-export interface Secret {
-  apiVersion?: string;
-  kind?: string;
-  metadata: Meta;
+export interface Secret extends KubeObject {
   type?: string;
   /** base64 values. */
   data?: Record<string, string>;
   stringData?: Record<string, string>;
-  [key: string]: unknown;
 }
 
 /** The condition of that type, if Hive has set it. */

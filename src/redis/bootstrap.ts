@@ -93,7 +93,8 @@ async function startPrivateRedis(cfg: RedisConfig): Promise<RedisBootstrap> {
   throw new RedisMissing(`A private redis-server on port ${port} did not start.`);
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback right now (the OS picks it), for a redis-server to listen on. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

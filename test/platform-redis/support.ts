@@ -2,10 +2,10 @@
 // its own temp dir, all stopped and removed by close(). Tests skip when the binaries are missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from '../../src/redis/bootstrap.js';
 
 export const haveRedisBinaries = ['redis-server', 'redis-cli'].every(
   (bin) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0,
@@ -15,17 +15,6 @@ export interface Topology {
   /** `host:port` list for the BEEKEEPER_REDIS_* variables. */
   addresses: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Processes and directories started so far, so a failure half-way still cleans up everything. */

@@ -1,11 +1,7 @@
 // What the cluster use cases need from the world, all through ports (ARCHITECTURE.md "Shape of the code").
-import type { Clock, HiveStore, JobQueue } from '../ports.js';
+import type { ServiceDeps } from '../ports.js';
 
-export interface ServiceLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { ServiceLog } from '../ports.js';
 
 export interface ClusterTimeouts {
   /** How long a hibernate or resume job follows Hive before giving up. Hive itself has no resume timeout. */
@@ -22,11 +18,7 @@ export const DEFAULT_TIMEOUTS: ClusterTimeouts = {
   deprovisionMs: 60 * 60_000,
 };
 
-export interface ClusterServiceDeps {
-  store: HiveStore;
-  queue: JobQueue;
-  clock: Clock;
-  log: ServiceLog;
+export interface ClusterServiceDeps extends ServiceDeps {
   config?: { clusters?: Partial<ClusterTimeouts> };
   /** Told of every power job's end, e.g. for the `beekeeper_power_transitions_total` metric. */
   onPowerTransition?: (t: { hub: string; to: 'Hibernating' | 'Running'; outcome: 'completed' | 'unchanged' | 'failed' }) => void;

@@ -1,17 +1,9 @@
-import type { Clock, HiveStore, JobQueue } from '../ports.js';
+// What the expiry use cases need: the ports, and where Beekeeper keeps its own resources (ExpiryPolicies,
+// WebhookEndpoints).
+import type { ServiceDeps, StateLocation } from '../ports.js';
 
-export interface ServiceLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { ServiceLog } from '../ports.js';
 
-export interface ExpiryServiceDeps {
-  store: HiveStore;
-  queue: JobQueue;
-  clock: Clock;
-  log: ServiceLog;
-  stateHub: string;
-  stateNamespace: string;
+export interface ExpiryServiceDeps extends ServiceDeps, StateLocation {
   webhookTimeoutMs?: number;
 }
