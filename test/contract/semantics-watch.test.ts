@@ -43,13 +43,33 @@ describe.each(targetNames())('watch semantics on %s', (targetName) => {
 
   it('filters watch events by label selector, turning a label change into ADDED/DELETED', async () => {
     const events: string[] = [];
+    const objects: any[] = [];
     const ctrl = await new Watch(t.kc).watch(path, { labelSelector: 'team=x' },
-      (type, obj) => events.push(`${type} ${obj.metadata?.name}`), () => undefined);
+      (type, obj) => { events.push(`${type} ${obj.metadata?.name}`); objects.push(obj); }, () => undefined);
     await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { team: 'x' } } } }, mergePatch);
-    await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { team: null } } } }, mergePatch);
+    const left: any = await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { team: null } } } }, mergePatch);
     await eventually(async () => events.length >= 2);
     ctrl.abort();
     expect(events).toEqual(['ADDED w2', 'DELETED w2']);
+    // The watch cache's DELETED for an object that stopped matching carries the content the watcher last
+    // matched, stamped with the resourceVersion of the change (so a resumed watch does not replay it).
+    expect(objects[1].metadata.labels).toMatchObject({ team: 'x' });
+    expect(objects[1].metadata.resourceVersion).toBe(left.metadata.resourceVersion);
+  });
+
+  it('a field-selected watch sees an object created outside the selection arrive as ADDED, and no-op writes send nothing', async () => {
+    const events: string[] = [];
+    const ctrl = await new Watch(t.kc).watch(path, { fieldSelector: 'metadata.name=w4' },
+      (type, obj) => events.push(`${type} ${obj.metadata?.name} ${obj.metadata?.labels?.step ?? ''}`), () => undefined);
+    const created: any = await api.createNamespacedCustomObject({ ...g, body: cd('w4', t.namespace, { labels: { step: '1' } }) });
+    // A merge patch that changes nothing is not written: no event, no new resourceVersion.
+    const same: any = await api.patchNamespacedCustomObject({ ...g, name: 'w4', body: { metadata: { labels: { step: '1' } } } }, mergePatch);
+    await api.patchNamespacedCustomObject({ ...g, name: 'w4', body: { metadata: { labels: { step: '2' } } } }, mergePatch);
+    await eventually(async () => events.length >= 2);
+    ctrl.abort();
+    expect(events).toEqual(['ADDED w4 1', 'MODIFIED w4 2']);
+    expect(same.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    await api.deleteNamespacedCustomObject({ ...g, name: 'w4' });
   });
 
   it('an informer converges after missing events, relisting on 410 Gone where history is gone', async () => {

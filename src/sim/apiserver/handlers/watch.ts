@@ -66,7 +66,13 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
       let kind: string = e.type;
       if (e.type === 'MODIFIED' && nowMatches !== wasMatching) kind = nowMatches ? 'ADDED' : 'DELETED';
       else if (!nowMatches) return;
-      if (kind !== e.type) return write(line(kind, viewJson(type, e.obj, e.json)));
+      if (kind === 'ADDED' && e.type === 'MODIFIED') return write(line(kind, viewJson(type, e.obj, e.json)));
+      if (kind === 'DELETED' && e.type === 'MODIFIED') {
+        // The watch cache sends the previous content (what the watcher last matched) stamped with the event's
+        // resourceVersion (cacher/cache_watcher.go convertToWatchEvent).
+        const last = { ...e.prev, metadata: { ...e.prev.metadata, resourceVersion: String(e.rv) } };
+        return write(line(kind, viewJson(type, last, JSON.stringify(last))));
+      }
       let buf = e.lines.get(view);
       if (!buf) e.lines.set(view, (buf = line(e.type, viewJson(type, e.obj, e.json))));
       write(buf);
