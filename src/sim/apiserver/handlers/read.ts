@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { q } from '../context.js';
-import { ApiError, gone, notFound, statusBody } from '../status.js';
+import { ApiError, gone, invalid, notFound, statusBody, type StatusCause } from '../status.js';
 import { objectKey, type StoredRecord } from '../store.js';
 import { parseFieldSelector, parseLabelSelector, type FieldGetter } from '../selectors.js';
 import { decodeContinue, encodeContinue, lowerBound } from '../paging.js';
@@ -104,11 +104,31 @@ export function renderList(type: ResourceType, items: Buffer[], rv: number, cont
   return Buffer.concat(parts);
 }
 
+/** ListOptions validation of resourceVersionMatch (apimachinery internalversion/validation ValidateListOptions). */
+function validateListOptions(req: ApiRequest): void {
+  const match = req.query.get('resourceVersionMatch') ?? '';
+  if (!match) return;
+  const rv = req.query.get('resourceVersion') ?? '';
+  const causes: StatusCause[] = [];
+  const forbid = (message: string) => causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
+  if (!rv) forbid('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (req.query.get('continue')) forbid('resourceVersionMatch is forbidden when continue is provided');
+  if (match !== 'Exact' && match !== 'NotOlderThan') {
+    causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch',
+      message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""` });
+  }
+  if (match === 'Exact' && rv === '0') forbid('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (causes.length) throw invalid({ group: 'meta.k8s.io', resource: 'listoptions', kind: 'ListOptions' }, '', causes);
+}
+
 export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
   const type = req.type;
+  validateListOptions(req);
   const { filtered, match } = filterOf(req);
-  const limit = Number(req.query.get('limit') ?? 0) || 0;
   const rvParam = req.query.get('resourceVersion') ?? '';
+  // resourceVersion=0 is served from the watch cache, which ignores limit: one page with everything (cacher.go
+  // shouldDelegateList delegates to etcd only for a limit with a resourceVersion other than "0").
+  const limit = rvParam === '0' ? 0 : Number(req.query.get('limit') ?? 0) || 0;
   const exact = req.query.get('resourceVersionMatch') === 'Exact';
   const contParam = req.query.get('continue');
   let listRv = ctx.store.currentRv();
