@@ -1,0 +1,377 @@
+// The README's promise to a newcomer, kept as a real process: `npm ci && npm start` runs everything against the
+// embedded Hive simulator, prints where the API is, and the curl tour and the CI section's CLI work against it as
+// written. Only the names are made unique (so the file can share a Redis) and the simulator runs faster.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RUN = randomUUID().slice(0, 8);
+const PREFIX = `{bk-readme-${RUN}}`;
+// The README's names, made unique per run.
+const NAME = `dev-alice-${RUN}`;
+const IDEMPOTENCY_KEY = `dev-alice-1-${RUN}`;
+
+let server: ChildProcess;
+let output = '';
+let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+let B = '';
+const tmp = mkdtempSync(join(tmpdir(), 'bk-readme-'));
+
+/** What the process printed lately, so a failed expectation says what the server was doing. */
+const tail = () => output.split('\n').slice(-25).join('\n');
+
+function waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const m = output.match(pattern);
+      if (!m) return false;
+      done();
+      resolve(m);
+      return true;
+    };
+    const onData = () => void check();
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`npm start exited (${code}) before printing ${pattern}:\n${tail()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`npm start did not print ${pattern} within ${timeoutMs} ms:\n${tail()}`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      server.stdout?.off('data', onData);
+      server.off('exit', onExit);
+    };
+    server.stdout?.on('data', onData);
+    server.once('exit', onExit);
+    check();
+  });
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** `curl -s` as the README writes it: method, path relative to $B, optional JSON body and headers. */
+async function curl(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${B}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** `node bin/beekeeper.js …` in a separate process, as the README's CI section runs it. */
+function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/beekeeper.js'), ...args], {
+      cwd: tmp,
+      env: { ...process.env, BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`beekeeper ${args.join(' ')} did not end within ${timeoutMs} ms\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Ask again until the answer satisfies `ok` (each ask is a real HTTP answer; the pause only spaces them). */
+async function until(path: string, ok: (a: Answer) => boolean, timeoutMs: number): Promise<Answer> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await curl('GET', path);
+  while (!ok(last)) {
+    if (Date.now() > deadline) throw new Error(`GET ${path} never satisfied the test; last answer ${last.status}: ${last.text.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    last = await curl('GET', path);
+  }
+  return last;
+}
+
+const createBody = {
+  hub: 'local',
+  namespace: 'demo',
+  name: NAME,
+  baseDomain: 'demo.example.com',
+  platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' } },
+  imageSet: 'openshift-v4.16.3',
+  pullSecretRef: 'pull-secret',
+  compute: { replicas: 2, instanceType: 'm6i.2xlarge' },
+  labels: { team: 'payments' },
+  hibernateAfter: '8h',
+  expiresIn: '72h',
+};
+const CD = `/v1/clusters/local/demo/${NAME}`;
+const stepsOf = (job: { steps: { step: string }[] }) => job.steps.map((s) => s.step);
+
+beforeAll(async () => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    REDIS_URL,
+    BEEKEEPER_SIM_SPEED: '300',
+    BEEKEEPER_REDIS_PREFIX: PREFIX,
+  };
+  // A newcomer has no configuration: nothing may point this process at other hubs or require tokens.
+  for (const name of ['BEEKEEPER_CONFIG', 'BEEKEEPER_HUBS', 'BEEKEEPER_API_TOKENS', 'BEEKEEPER_HTTP_HOST', 'LOG_LEVEL', 'BEEKEEPER_SIM_SEED']) delete env[name];
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/main/all-in-one.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.setEncoding('utf8');
+  server.stderr!.setEncoding('utf8');
+  server.stdout!.on('data', (d: string) => (output += d));
+  server.stderr!.on('data', (d: string) => (output += d));
+  exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+  // `npm start` prints the API URL; everything below uses what it printed, as a newcomer would.
+  const [, base] = await waitForOutput(/API:\s+(http:\/\/\S+?)\/v1\b/, 45_000);
+  B = base!;
+}, 50_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    server.kill('SIGTERM');
+    const gone = await Promise.race([exited, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
+    if (!gone) {
+      server.kill('SIGKILL');
+      await exited;
+    }
+  }
+  rmSync(tmp, { recursive: true, force: true });
+  // Leave nothing behind in the shared Redis.
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}, 30_000);
+
+describe('README: `npm start` and the curl tour, against the real process', () => {
+  it('prints the API URL, the Swagger UI and the queue dashboard', () => {
+    expect(output).toContain(`API:  ${B}/v1`);
+    expect(output).toContain(`Docs: ${B}/docs`);
+    expect(output).toContain(`Jobs: ${B}/admin/queues`);
+  });
+
+  it('GET /v1/hubs: the embedded hub `local` is reachable and has the Hive CRDs', async () => {
+    const hubs = await curl('GET', '/v1/hubs');
+    expect(hubs.status).toBe(200);
+    expect(hubs.json.items).toEqual([expect.objectContaining({ name: 'local', reachable: true, hiveCrdsPresent: true })]);
+  });
+
+  it('the demo pool demo/demo-aws (size 2, one running) gets a ready cluster', async () => {
+    const pool = await until('/v1/pools/local/demo/demo-aws', (a) => a.status === 200 && a.json.counts.ready >= 1, 40_000);
+    expect(pool.json).toMatchObject({ id: 'local/demo/demo-aws', size: 2, runningCount: 1, imageSet: 'openshift-v4.16.3' });
+    const unclaimed = await curl('GET', '/v1/clusters?pool=demo/demo-aws&claimed=false');
+    expect(unclaimed.status).toBe(200);
+    expect(unclaimed.json.items.length).toBeGreaterThanOrEqual(1);
+    expect(unclaimed.json.items.every((c: { labels: Record<string, string> }) => c.labels['hive.openshift.io/clusterpool-name'] === 'demo-aws')).toBe(true);
+    const pools = await curl('GET', '/v1/pools');
+    expect(pools.json.items.map((p: { id: string }) => p.id)).toContain('local/demo/demo-aws');
+  }, 45_000);
+
+  it('POST /v1/clusters?wait=120 with the README body creates and installs the cluster', async () => {
+    const created = await curl('POST', '/v1/clusters?wait=120', createBody, { 'Idempotency-Key': IDEMPOTENCY_KEY });
+    expect(created.status, created.text).toBe(200);
+    expect(created.json.job).toMatchObject({ type: 'cluster.create', state: 'completed', target: { hub: 'local', namespace: 'demo', name: NAME } });
+    expect(stepsOf(created.json.job)).toEqual(expect.arrayContaining(['ClusterDeploymentCreated', 'Provisioning', 'Installed']));
+
+    // "Every POST honours Idempotency-Key": running the same command again is the same job, not a second cluster.
+    const again = await curl('POST', '/v1/clusters?wait=120', createBody, { 'Idempotency-Key': IDEMPOTENCY_KEY });
+    expect(again.json?.job?.id, `${again.status} ${again.text}`).toBe(created.json.job.id);
+  }, 40_000);
+
+  it('refuses a bad request with problem+json naming the field, and creates nothing', async () => {
+    const badName = `bad-${RUN}`;
+    const bad = await curl('POST', '/v1/clusters', { ...createBody, name: badName, compute: { replicas: -1, instanceType: 'm6i.2xlarge' } });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(bad.text).toContain('replicas');
+    expect((await curl('GET', `/v1/clusters/local/demo/${badName}`)).status).toBe(404);
+  });
+
+  it('GET the cluster: phase, power state, URLs, version, expiry; ?raw=true adds the ClusterDeployment', async () => {
+    const cd = await curl('GET', CD);
+    expect(cd.status).toBe(200);
+    // The create job ends at "Installed"; Hive then reports the power state through the resume steps (as after
+    // any install), so a newcomer who looks at once may see Resuming for a few seconds before Running.
+    expect(['Running', 'Resuming']).toContain(cd.json.phase);
+    expect(cd.json).toMatchObject({
+      hub: 'local',
+      namespace: 'demo',
+      name: NAME,
+      installed: true,
+      powerState: { desired: 'Running' },
+      apiURL: `https://api.${NAME}.demo.example.com:6443`,
+      version: '4.16.3',
+      labels: { team: 'payments' },
+      hibernateAfter: '8h',
+      expiry: { deleteAfter: '72h' },
+    });
+    expect(cd.json.consoleURL).toMatch(/^https:\/\//);
+    const raw = await curl('GET', `${CD}?raw=true`);
+    expect(raw.json.raw).toMatchObject({ kind: 'ClusterDeployment', metadata: { name: NAME, namespace: 'demo' } });
+
+    const listed = await curl('GET', '/v1/clusters?hub=local&namespace=demo&limit=20');
+    expect(listed.json.items.map((c: { name: string }) => c.name)).toContain(NAME);
+    const payments = await curl('GET', '/v1/clusters?labelSelector=team%3Dpayments');
+    expect(payments.json.items.map((c: { name: string }) => c.name)).toContain(NAME);
+  });
+
+  it('hibernate?wait=60 steps through Stopping, WaitingForMachinesToStop, Hibernating', async () => {
+    const res = await curl('POST', `${CD}/hibernate?wait=60`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.job).toMatchObject({ type: 'cluster.hibernate', state: 'completed', result: { powerState: 'Hibernating' } });
+    const steps = stepsOf(res.json.job);
+    expect(steps.filter((s) => ['Stopping', 'WaitingForMachinesToStop', 'Hibernating'].includes(s))).toEqual(['Stopping', 'WaitingForMachinesToStop', 'Hibernating']);
+    expect((await curl('GET', CD)).json).toMatchObject({ phase: 'Hibernating', powerState: { observed: 'Hibernating' } });
+    const hibernating = await curl('GET', '/v1/clusters?labelSelector=team%3Dpayments&powerState=Hibernating');
+    expect(hibernating.json.items.map((c: { name: string }) => c.name)).toContain(NAME);
+  }, 40_000);
+
+  it('resume?wait=60 steps StartingMachines … WaitingForClusterOperators, Running', async () => {
+    const res = await curl('POST', `${CD}/resume?wait=60`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.job).toMatchObject({ type: 'cluster.resume', state: 'completed', result: { powerState: 'Running' } });
+    const steps = stepsOf(res.json.job);
+    expect(steps[1]).toBe('StartingMachines');
+    expect(steps.slice(-2)).toEqual(['WaitingForClusterOperators', 'Running']);
+    expect((await curl('GET', CD)).json).toMatchObject({ phase: 'Running', powerState: { observed: 'Running' } });
+  }, 40_000);
+
+  it('PUT expiry: {"expiresIn":"8h"} sets it about 8 h from now, {"expiresAt":null} clears it', async () => {
+    const before = Date.now();
+    const set = await curl('PUT', `${CD}/expiry`, { expiresIn: '8h' });
+    expect(set.status, set.text).toBe(200);
+    const at = Date.parse(set.json.cluster.expiry.expiresAt);
+    // Hive's delete-after counts from creationTimestamp (whole seconds), so allow a few seconds either way.
+    expect(Math.abs(at - (before + 8 * 3600_000))).toBeLessThan(60_000);
+    expect((await curl('GET', CD)).json.expiry.expiresAt).toBe(set.json.cluster.expiry.expiresAt);
+
+    const cleared = await curl('PUT', `${CD}/expiry`, { expiresAt: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.json.cluster.expiry).toBeUndefined();
+    expect((await curl('GET', CD)).json.expiry).toBeUndefined();
+  });
+
+  it('kubeconfig and credentials of the cluster', async () => {
+    const kc = await curl('GET', `${CD}/kubeconfig`);
+    expect(kc.status).toBe(200);
+    const doc = parseYaml(kc.text);
+    expect(doc).toMatchObject({ kind: 'Config' });
+    expect(doc.clusters[0].cluster.server).toBe(`https://api.${NAME}.demo.example.com:6443`);
+    const creds = await curl('GET', `${CD}/credentials`);
+    expect(creds.status).toBe(200);
+    expect(creds.json).toMatchObject({ username: 'kubeadmin', apiURL: `https://api.${NAME}.demo.example.com:6443` });
+    expect(creds.json.password).toEqual(expect.any(String));
+  });
+
+  it('CI: `beekeeper claim --pool demo-aws … --kubeconfig-out FILE --json`, then `release`', async () => {
+    const kubeconfigFile = join(tmp, 'kubeconfig');
+    const claimed = await cli(['claim', '--pool', 'demo-aws', '--lifetime', '1h', '--wait', '2m', '--kubeconfig-out', kubeconfigFile, '--json']);
+    expect(claimed.code, claimed.stderr).toBe(0);
+    const claim = JSON.parse(claimed.stdout);
+    expect(claim).toMatchObject({ pool: 'local/demo/demo-aws', phase: 'Running', lifetime: { lifetime: '1h' } });
+    // The README's scripts read `.id` and `.cluster.apiURL`.
+    expect(claim.id).toMatch(/^local\/demo\//);
+    expect(claim.cluster.apiURL).toMatch(/^https:\/\/api\./);
+    // "prints the claim id and its URL on stderr at once"
+    expect(claimed.stderr).toContain(claim.id);
+    expect(claimed.stderr).toContain(`${B}/v1/claims/${claim.id}`);
+    // "The kubeconfig file is written with mode 0600", for the claimed cluster.
+    expect(statSync(kubeconfigFile).mode & 0o777).toBe(0o600);
+    expect(parseYaml(readFileSync(kubeconfigFile, 'utf8')).clusters[0].cluster.server).toBe(claim.cluster.apiURL);
+
+    const released = await cli(['release', claim.id, '--json']);
+    expect(released.code, released.stderr).toBe(0);
+    const { job } = JSON.parse(released.stdout);
+    expect(job.type).toBe('claim.release');
+    // `GET /v1/jobs/<id>?wait=60`: the release job ends.
+    const done = await curl('GET', `/v1/jobs/${encodeURIComponent(job.id)}?wait=60`);
+    expect(done.status).toBe(200);
+    expect(done.json.job).toMatchObject({ id: job.id, state: 'completed' });
+  }, 60_000);
+
+  it('GET /v1/jobs lists the tour\'s jobs, filterable by type and state', async () => {
+    const hib = await curl('GET', '/v1/jobs?type=cluster.hibernate');
+    expect(hib.status).toBe(200);
+    expect(hib.json.items).toEqual([expect.objectContaining({ type: 'cluster.hibernate', state: 'completed', target: expect.objectContaining({ name: NAME }) })]);
+    const active = await curl('GET', '/v1/jobs?state=active&type=cluster.hibernate');
+    expect(active.status).toBe(200);
+    expect(active.json.items).toEqual([]);
+    const some = await curl('GET', '/v1/jobs?limit=2');
+    expect(some.json.items).toHaveLength(2);
+    const all = await curl('GET', '/v1/jobs?limit=50');
+    expect(all.json.items.map((j: { type: string }) => j.type)).toEqual(expect.arrayContaining(['cluster.create', 'cluster.resume', 'claim.release']));
+  });
+
+  it('DELETE ?wait=120 deprovisions the cluster and it is gone', async () => {
+    const res = await curl('DELETE', `${CD}?wait=120`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.job).toMatchObject({ type: 'cluster.delete', state: 'completed' });
+    expect((await curl('GET', CD)).status).toBe(404);
+  }, 40_000);
+
+  it('operations: /healthz, /readyz, /metrics, /openapi.json, /docs, /admin/queues', async () => {
+    expect((await curl('GET', '/healthz')).status).toBe(200);
+    const ready = await curl('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.json).toMatchObject({ redis: 'ok', hubs: [{ name: 'local', reachable: true }] });
+    const metrics = await curl('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('beekeeper_pool_clusters{hub="local",namespace="demo",pool="demo-aws",state="ready"}');
+    expect(metrics.text).toMatch(/beekeeper_jobs_finished_total\{[^}]*type="cluster\.create"/);
+    expect(metrics.text).toContain('beekeeper_claim_wait_seconds');
+    const openapi = await curl('GET', '/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(openapi.json.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.json.paths)).toEqual(expect.arrayContaining(['/v1/hubs', '/v1/clusters', '/v1/jobs']));
+    const docs = await curl('GET', '/docs');
+    expect([200, 302]).toContain(docs.status);
+    if (docs.status === 200) expect(docs.text).toContain('Swagger UI');
+    const queues = await curl('GET', '/admin/queues');
+    expect(queues.status).toBe(200);
+    expect(queues.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('SIGTERM: the process shuts down gracefully and exits 0', async () => {
+    server.kill('SIGTERM');
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 20_000));
+    const result = await Promise.race([exited, timeout]);
+    expect(result, tail()).toEqual({ code: 0, signal: null });
+    expect(output).toContain('"msg":"stopped"');
+  }, 25_000);
+});
