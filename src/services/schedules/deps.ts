@@ -15,8 +15,6 @@ export interface ScheduleServiceDeps {
   /** Hub and namespace holding HibernationSchedules, ClusterOverrides, ExpiryPolicies, WebhookEndpoints. */
   stateHub: string;
   stateNamespace: string;
-  /** How long a sweep waits for its per-cluster jobs before reporting the rest as pending. Default 10 minutes. */
-  sweepWaitMs?: number;
 }
 
 export const stateRef = (deps: Pick<ScheduleServiceDeps, 'stateHub' | 'stateNamespace'>, name: string): ObjectRef => ({

@@ -14,5 +14,3 @@ export function deterministicId(...parts: Array<string | number>): string {
 }
 
 export const sweepJobId = (schedule: string, edgeMs: number) => deterministicId('sweep', schedule, edgeMs);
-export const applyJobId = (schedule: string, edgeMs: number, hub: string, namespace: string, name: string) =>
-  deterministicId('apply', schedule, edgeMs, hub, namespace, name);
