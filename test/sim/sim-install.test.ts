@@ -95,6 +95,16 @@ describe('simulated provisioning', () => {
     }
   });
 
+  it('reports SyncSetFailed=True/SyncSetPaused for a cluster installed under syncset-pause (no ClusterSync)', async () => {
+    await client.create(R.clusterDeployment, awsClusterDeployment('inst', 'nosync', {
+      annotations: { 'hive.openshift.io/syncset-pause': 'true' },
+    }));
+    const cd = await waitFor(client, R.clusterDeployment, 'inst', 'nosync', (o) => condition(o, 'SyncSetFailed')?.reason === 'SyncSetPaused');
+    expect(condition(cd, 'SyncSetFailed')).toMatchObject({ status: 'True', message: 'SyncSet is paused. ClusterSync will not be created' });
+    expect(cd!.spec.installed).toBe(true);
+    expect(await client.tryGet(R.clusterSync, 'inst', 'nosync')).toBeUndefined();
+  });
+
   it('waits with RequirementsMet=False while the ClusterImageSet is missing', async () => {
     const cd = awsClusterDeployment('inst', 'noimg');
     cd.spec.provisioning.imageSetRef = { name: 'later' };

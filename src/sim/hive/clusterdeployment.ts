@@ -81,15 +81,28 @@ async function reconcileInstalled(ctx: HiveContext, cd: Obj): Promise<ReconcileR
   const status = clone(cd.status ?? {});
   // Adopted CDs (installed: true from the start) take their creation time (REFERENCE §2.2).
   status.installedTimestamp ??= cd.metadata.creationTimestamp;
-  const sync = ctx.informers.clusterSyncs.get(cd.metadata.namespace, cd.metadata.name);
-  const syncChanges: Array<[string, 'True' | 'False', string, string]> =
-    sync || !ctx.informers.clusterSyncs.served()
-      ? [['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful']]
-      : [];
   status.conditions = setCdConditions(status.conditions, now,
-    ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'], ...syncChanges);
+    ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'], syncSetFailed(ctx, cd));
   const urls = await clusterUrls(ctx, cd);
   status.apiURL = urls.apiURL;
   status.webConsoleURL = urls.webConsoleURL;
   await writeStatus(ctx, R.clusterDeployment, cd, status);
+}
+
+/**
+ * setSyncSetFailedCondition. Against a server without the ClusterSync kind (a bare API server running only the
+ * simulated controllers) there is nothing to wait for, so SyncSets count as applied.
+ */
+function syncSetFailed(ctx: HiveContext, cd: Obj): [string, 'True' | 'False', string, string] {
+  if (!ctx.informers.clusterSyncs.served()) return ['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful'];
+  const sync = ctx.informers.clusterSyncs.get(cd.metadata.namespace, cd.metadata.name);
+  if (!sync) {
+    return isTruthy(ann(cd, A.syncSetPause))
+      ? ['SyncSetFailed', 'True', 'SyncSetPaused', 'SyncSet is paused. ClusterSync will not be created']
+      : ['SyncSetFailed', 'True', 'MissingClusterSync', 'ClusterSync has not yet been created'];
+  }
+  if (sync.status?.conditions?.some((c: any) => c.type === 'Failed' && c.status === 'True')) {
+    return ['SyncSetFailed', 'True', 'SyncSetApplyFailure', 'One of the SyncSet applies has failed'];
+  }
+  return ['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful'];
 }
