@@ -48,7 +48,9 @@ export interface Feature {
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
 export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) });
+    // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
+    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
       handlers: clusterJobHandlers({ store: deps.store, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) }),

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import type { JobView } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
+import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 
 export const HUB = 'east';
 
@@ -27,7 +28,10 @@ export async function startBed(opts: { deleteProtection?: boolean } = {}): Promi
     BEEKEEPER_REDIS_PREFIX: `{bk-clusters-${randomUUID().slice(0, 8)}}`,
   });
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
-  const system = await createSystem({ config, log: createLogger({ level: 'silent' }), clock, roles: ['api', 'worker'] });
+  const log = createLogger({ level: 'silent' });
+  // Beekeeper's own kinds (ExpiryPolicy...) and its state namespace, as `kubectl apply -f deploy/crds/` gives.
+  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
+  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   return {
     sim,
     system,

@@ -120,7 +120,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
       {
         schema: {
           tags,
-          summary: "Set or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp)",
+          summary: "Set or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp). Beyond the covering ExpiryPolicy's maxLifetime (from creation) it is refused with 422",
           params: ClusterParams,
           body: ExpiryBody,
           response: { 200: ExpiryResultSchema, ...problemResponses(400, 404, 409, 422) },

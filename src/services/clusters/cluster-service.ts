@@ -11,6 +11,7 @@ import { summarize, type ClusterSummary } from './cluster-summary.js';
 import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from './create-request.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
+import { createExpiryIssues, type PolicyHome } from './expiry-limits.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
 import type { DeletePayload } from './delete-job.js';
 import type { PowerPayload, PowerTarget } from './power-job.js';
@@ -44,7 +45,8 @@ export const dedupIds = {
 const target = (r: ClusterRef): JobTarget => ({ kind: 'ClusterDeployment', hub: r.hub, namespace: r.namespace, name: r.name });
 const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
 
-export function createClusterService(deps: ClusterServiceDeps): ClusterService {
+/** With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later). */
+export function createClusterService(deps: ClusterServiceDeps & PolicyHome): ClusterService {
   const { store, queue, clock, log } = deps;
 
   const knownHub = (hub: string) => {
@@ -137,6 +139,8 @@ export function createClusterService(deps: ClusterServiceDeps): ClusterService {
     async create(req) {
       const issues = createRequestIssues(req, clock.now());
       const { namespaceExists } = await checkAgainstHub(req, issues);
+      // Only an expiry that is valid so far can be checked against the policy cap.
+      if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!))) issues.push(...createExpiryIssues(deps, req, clock.now()));
       throwIfIssues(issues);
       const plan = buildPlan(req);
       await writeInlineSecrets(req, namespaceExists);

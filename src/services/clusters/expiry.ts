@@ -10,6 +10,7 @@ import type { ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
+import { checkExpiryCap, maxLifetimeLimits, type PolicyHome } from './expiry-limits.js';
 
 export interface ExpiryRequest {
   /** RFC 3339 time, or null to clear the expiry. */
@@ -65,8 +66,10 @@ async function writeDeleteAfter(deps: ClusterServiceDeps, ref: ObjectRef, first:
   }
 }
 
-export async function setExpiry(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest): Promise<ExpiryResult> {
-  const at = targetTime(req, deps.clock.now());
+export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest): Promise<ExpiryResult> {
+  const now = deps.clock.now();
+  const at = targetTime(req, now);
+  checkExpiryCap(req, now, Date.parse(cd.metadata.creationTimestamp ?? ''), maxLifetimeLimits(deps, ref.hub, cd));
   const { updated, value } = await writeDeleteAfter(deps, ref, cd, at);
   await audit(deps.store, deps.log, ref, {
     type: 'Normal',
