@@ -33,6 +33,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * The request target without `wait`: how long a caller is willing to block is not part of what it asks for, so a
+ * retry with another `?wait=` is the same request and replays.
+ */
+function requestTarget(url: string): string {
+  const parsed = new URL(url, 'http://x');
+  parsed.searchParams.delete('wait');
+  parsed.searchParams.sort();
+  return `${parsed.pathname}${parsed.search}`;
+}
+
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export function installIdempotency(app: FastifyInstance, deps: { redis: RedisClient; prefix: string }): void {
@@ -48,7 +59,7 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
         errors: [{ field: 'Idempotency-Key', reason: 'must be 1-255 visible ASCII characters' }],
       }));
     }
-    const fingerprint = sha(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`);
+    const fingerprint = sha(`${request.method} ${requestTarget(request.url)}\n${canonical(request.body ?? null)}`);
     const redisKey = keyOf(request, key);
     const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', TTL_SECONDS, 'NX');
     if (claimed === 'OK') {

@@ -106,7 +106,7 @@ describe('HTTP edge', () => {
     expect((await waiting).json()).toMatchObject({ job: { id, state: 'completed' } });
   });
 
-  it('replays a POST with the same Idempotency-Key and refuses the key with a different body', async () => {
+  it('replays a POST with the same Idempotency-Key (whatever its ?wait) and refuses the key with a different body', async () => {
     const headers = { 'idempotency-key': 'create-c4-7f3a' };
     const first = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { name: 'c4', size: 1 } });
     const again = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { size: 1, name: 'c4' } });
@@ -114,6 +114,9 @@ describe('HTTP edge', () => {
     expect(again.statusCode).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json<{ job: JobView }>().job.id).toBe(first.json<{ job: JobView }>().job.id);
+    const withWait = await app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=0', headers, payload: { name: 'c4', size: 1 } });
+    expect(withWait.headers['idempotent-replayed']).toBe('true');
+    expect(withWait.json<{ job: JobView }>().job.id).toBe(first.json<{ job: JobView }>().job.id);
     expect((await h.queue.list({ type: 'test.demo' })).filter((j) => (j as JobView).steps.some((s) => s.message === 'for c4'))).toHaveLength(1);
 
     const other = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { name: 'c5' } });
