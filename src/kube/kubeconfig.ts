@@ -17,14 +17,30 @@ export interface HubConnection {
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
   const kc = new KubeConfig();
-  if (hub.inCluster) kc.loadFromCluster();
-  else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
-  else if (hub.kubeconfig) kc.loadFromFile(hub.kubeconfig);
-  else throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
+  if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig) throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
+  try {
+    if (hub.inCluster) kc.loadFromCluster();
+    else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
+    else kc.loadFromFile(hub.kubeconfig!);
+  } catch (err) {
+    throw new Error(`hub ${hub.name}: ${describeLoadError(err, hub)}`);
+  }
   if (hub.context) {
     if (!kc.getContextObject(hub.context)) throw new Error(`hub ${hub.name}: context "${hub.context}" is not in the kubeconfig`);
     kc.setCurrentContext(hub.context);
   }
   if (!kc.getCurrentCluster()) throw new Error(`hub ${hub.name}: the kubeconfig has no current cluster`);
   return kc;
+}
+
+/**
+ * A load failure said without the kubeconfig's content: js-yaml's message quotes the lines around the fault
+ * (a token or client key among them), and it ends up in logs and in /v1/hubs.
+ */
+function describeLoadError(err: unknown, hub: HubConnection): string {
+  const e = (err ?? {}) as { code?: unknown; reason?: unknown; mark?: { line?: number } };
+  const source = hub.inCluster ? 'the in-cluster service account' : (hub.kubeconfigData ? undefined : hub.kubeconfig) ?? 'the kubeconfig';
+  if (typeof e.code === 'string') return `cannot read ${source} (${e.code})`;
+  if (typeof e.reason === 'string' && typeof e.mark?.line === 'number') return `cannot parse ${source}: ${e.reason} at line ${e.mark.line + 1}`;
+  return `cannot load ${source} (not a valid kubeconfig)`;
 }
