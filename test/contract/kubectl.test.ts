@@ -18,10 +18,13 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
   const kubectl = async (...args: string[]) => (await run('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 })).stdout;
 
   beforeAll(async () => {
-    server = await startApiServer({ crds: hiveCrds(), tls: true });
+    server = await startApiServer({ crds: hiveCrds(), tls: true, users: [{ token: 'bot-token', username: 'system:serviceaccount:team-b:bot' }] });
     dir = mkdtempSync(path.join(tmpdir(), 'kubectl-contract-'));
     kubeconfig = path.join(dir, 'kubeconfig.json');
     writeFileSync(kubeconfig, JSON.stringify(server.kubeconfig('sim')));
+    const bot: any = server.kubeconfig('sim');
+    bot.users[0].user.token = 'bot-token';
+    writeFileSync(path.join(dir, 'bot.kubeconfig'), JSON.stringify(bot));
     writeFileSync(path.join(dir, 'cd.yaml'), [
       'apiVersion: hive.openshift.io/v1', 'kind: ClusterDeployment', 'metadata:', '  name: k1', '  namespace: default', 'spec:',
       '  baseDomain: example.com', '  clusterName: k1', '  platform:', '    aws:', '      region: us-east-1',
@@ -55,5 +58,21 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
     expect(await kubectl('get', 'configmap', 'settings', '-n', 'team-a', '-o', 'jsonpath={.data.mode}')).toBe('fast');
     expect(JSON.parse(await kubectl('get', 'rolebinding', 'rb', '-n', 'team-a', '-o', 'json')).subjects)
       .toEqual([{ kind: 'ServiceAccount', name: 'bot', namespace: 'team-a' }]);
+  });
+
+  it('answers kubectl auth can-i from the same RBAC rules that guard requests', async () => {
+    const asBot = async (...args: string[]) => run('kubectl', ['--kubeconfig', path.join(dir, 'bot.kubeconfig'), ...args], { timeout: 20_000 })
+      .then((r) => r.stdout.trim(), (e) => `${e.stdout}${e.stderr}`.trim());
+    expect((await kubectl('auth', 'can-i', 'delete', 'clusterdeployments', '-A')).trim()).toBe('yes');
+    await kubectl('create', 'namespace', 'team-b');
+    expect(await asBot('auth', 'can-i', 'list', 'cd', '-n', 'team-b')).toBe('no');
+    await kubectl('create', 'role', 'cd-reader', '-n', 'team-b', '--verb=get,list', '--resource=clusterdeployments.hive.openshift.io');
+    await kubectl('create', 'rolebinding', 'cd-reader', '-n', 'team-b', '--role=cd-reader', '--serviceaccount=team-b:bot');
+    expect(await asBot('auth', 'can-i', 'list', 'cd', '-n', 'team-b')).toBe('yes');
+    expect(await asBot('auth', 'can-i', 'delete', 'cd', '-n', 'team-b')).toBe('no');
+    expect(await asBot('auth', 'can-i', 'list', 'cd', '-n', 'default')).toBe('no');
+    // The answer agrees with what the server then does.
+    expect(await asBot('get', 'cd', '-n', 'team-b', '-o', 'name')).toBe('');
+    expect(await asBot('get', 'cd', '-n', 'default')).toContain('forbidden');
   });
 });

@@ -4,7 +4,11 @@ import type { Identity } from './types.js';
 import type { Store } from './store.js';
 import { unauthorized } from './status.js';
 
-export interface AuthRequest { verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string }
+export interface AuthRequest {
+  verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string;
+  /** Set for a non-resource URL (then group and resource are empty). */
+  path?: string;
+}
 
 export function createAuthenticator(tokens: Map<string, Identity>) {
   return (authorization: string | undefined): Identity => {
@@ -20,6 +24,11 @@ const RBAC = 'rbac.authorization.k8s.io';
 
 function ruleAllows(rule: any, req: AuthRequest): boolean {
   const has = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
+  if (req.path !== undefined) {
+    const path = req.path;
+    return has(rule.verbs, req.verb) && (rule.nonResourceURLs ?? []).some((u: string) =>
+      u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  }
   const resource = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
   if (!has(rule.verbs, req.verb)) return false;
   if (!has(rule.apiGroups, req.group)) return false;
@@ -37,27 +46,57 @@ function subjectMatches(s: any, who: Identity, bindingNamespace?: string): boole
   return false;
 }
 
-/** Returns undefined when allowed, or the RBAC refusal text used in the Forbidden message (goldens 90-93). */
-export function authorize(store: Store, who: Identity, req: AuthRequest): string | undefined {
-  if (who.groups.includes('system:masters')) return undefined;
+export interface Decision { allowed: boolean; reason: string }
+
+const describeSubject = (s: any, bindingNamespace: string) =>
+  s.kind === 'ServiceAccount' ? `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"` : `${s.kind} "${s.name}"`;
+
+/**
+ * The authorizer chain of kube-apiserver in small: system:masters is allowed by the privileged-group authorizer
+ * (no reason), every authenticated user may create self access reviews (bootstrap ClusterRole system:basic-user),
+ * then RBAC, whose reason names the granting binding as plugin/auth/authorizer/rbac does.
+ */
+export function decide(store: Store, who: Identity, req: AuthRequest): Decision {
+  if (who.groups.includes('system:masters')) return { allowed: true, reason: '' };
+  if (req.group === 'authorization.k8s.io' && req.verb === 'create' && who.groups.includes('system:authenticated')
+    && (req.resource === 'selfsubjectaccessreviews' || req.resource === 'selfsubjectrulesreviews')) {
+    return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"' };
+  }
+  if (req.path !== undefined && req.verb === 'get') {
+    const under = (paths: string[]) => paths.some((p) => req.path === p || req.path!.startsWith(`${p}/`));
+    if (under(['/healthz', '/livez', '/readyz', '/version'])) {
+      return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:authenticated"' };
+    }
+    if (under(['/api', '/apis', '/openapi']) && who.groups.includes('system:authenticated')) {
+      return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' };
+    }
+  }
   const roleRules = (ref: any, ns?: string): any[] => {
     const rec = ref.kind === 'ClusterRole' ? store.get(`${RBAC}/clusterroles`, ref.name) : store.get(`${RBAC}/roles`, `${ns}/${ref.name}`);
     return rec?.obj.rules ?? [];
   };
   for (const { obj } of store.table(`${RBAC}/clusterrolebindings`).records.values()) {
-    if ((obj.subjects ?? []).some((s: any) => subjectMatches(s, who))) {
-      if (roleRules(obj.roleRef).some((r) => ruleAllows(r, req))) return undefined;
+    const subject = (obj.subjects ?? []).find((s: any) => subjectMatches(s, who));
+    if (subject && roleRules(obj.roleRef).some((r) => ruleAllows(r, req))) {
+      return { allowed: true, reason: `RBAC: allowed by ClusterRoleBinding "${obj.metadata.name}" of ${obj.roleRef.kind} "${obj.roleRef.name}" to ${describeSubject(subject, '')}` };
     }
   }
   if (req.namespace) {
     const prefix = `${req.namespace}/`;
     for (const [key, { obj }] of store.table(`${RBAC}/rolebindings`).records) {
       if (!key.startsWith(prefix)) continue;
-      if ((obj.subjects ?? []).some((s: any) => subjectMatches(s, who, req.namespace))) {
-        if (roleRules(obj.roleRef, req.namespace).some((r) => ruleAllows(r, req))) return undefined;
+      const subject = (obj.subjects ?? []).find((s: any) => subjectMatches(s, who, req.namespace));
+      if (subject && roleRules(obj.roleRef, req.namespace).some((r) => ruleAllows(r, req))) {
+        return { allowed: true, reason: `RBAC: allowed by RoleBinding "${obj.metadata.name}/${req.namespace}" of ${obj.roleRef.kind} "${obj.roleRef.name}" to ${describeSubject(subject, req.namespace)}` };
       }
     }
   }
+  return { allowed: false, reason: '' };
+}
+
+/** Returns undefined when allowed, or the RBAC refusal text used in the Forbidden message (goldens 90-93). */
+export function authorize(store: Store, who: Identity, req: AuthRequest): string | undefined {
+  if (decide(store, who, req).allowed) return undefined;
   const resource = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
   const scope = req.namespace ? `in the namespace "${req.namespace}"` : 'at the cluster scope';
   return `User "${who.username}" cannot ${req.verb} resource "${resource}" in API group "${req.group}" ${scope}`;

@@ -142,6 +142,10 @@ export function builtinResources(): ResourceType[] {
     untrackedPaths: [['status']],
   }, { shortNames: ['crd', 'crds'], statusSubresource: true });
 
+  // Virtual kinds: created and answered, never stored (handlers/access-review.ts).
+  const review = (resource: string, kind: string) => builtin('authorization.k8s.io', 'v1', resource, kind, false,
+    { shape: kindShape(['spec', 'status']) }, { verbs: ['create'] });
+
   return [configMap, coreEvent, namespace, secret, serviceAccount, v1Event, role, clusterRole, roleBinding, clusterRoleBinding,
-    lease, crd];
+    lease, crd, review('selfsubjectaccessreviews', 'SelfSubjectAccessReview'), review('subjectaccessreviews', 'SubjectAccessReview')];
 }

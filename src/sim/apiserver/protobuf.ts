@@ -19,7 +19,16 @@ const binding: Spec = {
   3: ['roleRef', { message: { 1: ['apiGroup', 'string'], 2: ['kind', 'string'], 3: ['name', 'string'] } }],
 };
 
+const resourceAttributes: Spec = { 1: ['namespace', 'string'], 2: ['verb', 'string'], 3: ['group', 'string'], 4: ['version', 'string'],
+  5: ['resource', 'string'], 6: ['subresource', 'string'], 7: ['name', 'string'] };
+const nonResourceAttributes: Spec = { 1: ['path', 'string'], 2: ['verb', 'string'] };
+const reviewSpec: Spec = { 1: ['resourceAttributes', { message: resourceAttributes }], 2: ['nonResourceAttributes', { message: nonResourceAttributes }],
+  3: ['user', 'string'], 4: ['groups', { repeated: 'string' }], 6: ['uid', 'string'] };
+
 const KINDS: Record<string, Spec> = {
+  // kubectl auth can-i
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': { 1: meta, 2: ['spec', { message: reviewSpec }] },
+  'authorization.k8s.io/v1/SubjectAccessReview': { 1: meta, 2: ['spec', { message: reviewSpec }] },
   'v1/Namespace': { 1: meta, 2: ['spec', { message: { 1: ['finalizers', { repeated: 'string' }] } }] },
   'v1/ConfigMap': { 1: meta, 2: ['data', { map: 'string' }], 3: ['binaryData', { map: 'bytes64' }], 4: ['immutable', 'bool'] },
   'v1/Secret': { 1: meta, 2: ['data', { map: 'bytes64' }], 3: ['type', 'string'], 4: ['stringData', { map: 'string' }], 5: ['immutable', 'bool'] },

@@ -17,6 +17,7 @@ import { updateObject } from './handlers/update.js';
 import { deleteObject } from './handlers/delete.js';
 import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
+import { createAccessReview } from './handlers/access-review.js';
 
 export interface FrontOptions {
   authenticate(authorization: string | undefined): Identity;
@@ -90,7 +91,7 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
         get: () => getObject(ctx, apiReq),
         list: () => listObjects(ctx, apiReq),
-        create: () => createObject(ctx, apiReq),
+        create: () => (type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
         update: () => updateObject(ctx, apiReq, 'update'),
         patch: () => updateObject(ctx, apiReq, 'patch'),
         delete: () => deleteObject(ctx, apiReq),
