@@ -50,6 +50,7 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) are safe to show.
   if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.statusCode === 415) return problem(415, 'BadRequest', `send the body as JSON (Content-Type: application/json), not ${request.headers['content-type']?.slice(0, 100) ?? 'without a type'}`);
     return problem(e.statusCode, 'BadRequest', e.message);
   }
   return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });

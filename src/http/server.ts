@@ -10,6 +10,7 @@ import type { HiveStore, JobQueue, JobState } from '../services/ports.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency } from './idempotency.js';
+import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
@@ -75,6 +76,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   if (deps.config.auth.tokens.length === 0) log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
   installAuth(app, deps.config.auth.tokens);
+  installInputGuards(app);
   installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix });
   await installOpenApi(app);
 
