@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimQueue } from '../../src/hive/claims/claim-queue.js';
 import { claimStatus, type ClaimContext } from '../../src/hive/claims/claim-status.js';
+import { claimWaitSamples, installSamples } from '../../src/hive/claims/eta.js';
 import type { ClusterClaim } from '../../src/hive/pools/types.js';
 import { T0, at, cd, claim, pool } from './builders.js';
 
@@ -68,5 +69,32 @@ describe('claim status in plain words', () => {
     assigned.status!.conditions![1] = { type: 'ClusterRunning', status: 'False', reason: 'Resuming' };
     const asleep = claimStatus(assigned, ctx([], { cluster: cd('small-x', 0, { claim: 'a', spec: 'Hibernating', status: 'WaitingForMachinesToStop' }) }));
     expect(asleep).toMatchObject({ phase: 'Hibernating', message: 'cluster small-x is waiting for machines to stop; resume it to use it' });
+  });
+
+  it('reads the pool history from its objects: claimed clusters vs their claims, and install durations', () => {
+    const claimed = (name: string, claimName: string, claimedMin: number, installedMin?: number) => {
+      const c = cd(name, 0, { claim: claimName });
+      c.spec.clusterPoolRef!.claimedTimestamp = at(claimedMin);
+      if (installedMin !== undefined) c.status = { ...c.status, installedTimestamp: at(installedMin) };
+      return c;
+    };
+    const claims = [
+      claim('fast', 10, { namespace: 'small-a' }),
+      // ClusterRunning=True, when the claim reports it, is the time to ready (here 14m after creation).
+      claim('slow', 20, { namespace: 'small-b', conditions: [{ type: 'ClusterRunning', status: 'True', reason: 'Running', lastTransitionTime: at(34) }] }),
+      claim('gone-cluster', 5, { namespace: 'elsewhere' }),
+    ];
+    const clusters = [claimed('small-b', 'slow', 25, 40), claimed('small-a', 'fast', 12, 42), claimed('small-c', 'released', 1), cd('small-d', 50, { installed: false })];
+    // Oldest claim first; a claimed cluster whose claim is gone, or a claim pointing elsewhere, says nothing.
+    expect(claimWaitSamples(clusters, claims)).toEqual([2 * 60_000, 14 * 60_000]);
+    expect(installSamples(clusters)).toEqual([40 * 60_000, 42 * 60_000]);
+    expect(claimWaitSamples(clusters, claims, 1)).toEqual([14 * 60_000]);
+  });
+
+  it('a claim waiting for a build is estimated from install durations', () => {
+    const c = [claim('a', 25)];
+    const status = claimStatus(c[0]!, ctx(c, { poolClusters: [cd('x', 25, { installed: false })], recentWaitsMs: [60_000], installsMs: [40 * 60_000, 44 * 60_000] }));
+    expect(status.reason).toBe('ClustersInstalling');
+    expect(status.eta).toEqual({ seconds: 37 * 60, basis: 'the last 2 installs in this pool took 42m (median)' });
   });
 });

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimView } from '../../src/services/claims/claim-view.js';
 import type { ClusterClaim, ClusterPool } from '../../src/hive/pools/types.js';
+import { createLogger } from '../../src/logger.js';
+import { createClaimService } from '../../src/services/claims/claim-service.js';
 import { IMAGE_SETS, poolRequest, startClaimsHarness, type ClaimsHarness } from './support.js';
 
 const MINUTE = 60_000;
@@ -235,6 +237,24 @@ describe('claims', () => {
     // Hive builds a cluster for the waiting claim (its drift counts pending claims); an install outlasts the wait.
     expect(view).toMatchObject({ phase: 'Pending', reason: 'ClustersInstalling', queue: { position: 1, ahead: 0 }, message: 'no ready cluster; 1 cluster installing' });
     expect((await api('DELETE', '/v1/claims/hub-1/ci/patient')).status).toBe(202);
+  });
+
+  it('estimates time to ready from the pool\'s history in Kubernetes, so a fresh service instance knows it too', async () => {
+    expect((await api('POST', '/v1/pools', poolRequest('hub-2', 'builds', { size: 0, runningCount: 0 }))).status).toBe(201);
+    await poolWhere('hub-2', 'builds', (p) => p.status !== undefined);
+    expect((await api('POST', '/v1/claims', { pool: 'hub-2/ci/builds', name: 'first-build' })).status).toBe(201);
+    const first = await api<ClaimView>('GET', '/v1/claims/hub-2/ci/first-build?wait=30');
+    expect(first.body.phase, first.text).toBe('Running');
+
+    // As after a restart: a new instance with nothing in memory, only the informer cache.
+    const fresh = createClaimService({ store: h.store, queue: h.queue, clock: h.clock, log: createLogger({ level: 'silent' }) });
+    const second = await fresh.create({ pool: 'hub-2/ci/builds', name: 'second-build' });
+    // Hive builds a cluster for it (NoReadyCluster until the ClusterDeployment appears, then ClustersInstalling).
+    expect(second.phase).toBe('Pending');
+    expect(second.eta?.basis).toMatch(/^the last install in this pool took /);
+    fresh.close();
+    expect((await api('DELETE', '/v1/claims/hub-2/ci/second-build')).status).toBe(202);
+    expect((await api('DELETE', '/v1/claims/hub-2/ci/first-build')).status).toBe(202);
   });
 
   it('releases at once from the caller\'s view while the deprovision continues as a job', async () => {

@@ -48,8 +48,10 @@ export interface ClaimContext {
   queue: ClusterClaim[];
   /** All ClusterDeployments of the pool. */
   poolClusters: ClusterDeployment[];
-  /** Recent claim waits on this pool, for the estimate. */
+  /** Recent claim waits on this pool, for the estimate (claimWaitSamples). */
   recentWaitsMs: number[];
+  /** Recent install durations in this pool, for a claim that waits for a build (installSamples). */
+  installsMs?: number[];
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -125,12 +127,17 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
       message: `${queued}no ready cluster and the pool is at capacity (maxSize ${pool.spec.maxSize ?? '?'}); it waits for a claimed cluster to be released`,
     };
   }
+  // A claim that waits for a build: the pool's install durations say more than claim waits served from stock.
+  const installEta = estimateWait(ctx.installsMs ?? [], ahead, elapsed, pool.spec.size, 'installs');
+  const building = installEta ? { eta: installEta } : {};
   if (installing.length > 0) {
-    return { ...base, reason: reason('ClustersInstalling'), message: `${queued}no ready cluster; ${plural(installing.length, 'cluster')} installing` };
+    return { ...base, ...building, reason: reason('ClustersInstalling'), message: `${queued}no ready cluster; ${plural(installing.length, 'cluster')} installing` };
   }
   const hibernating = standby.length - resuming.length;
   return {
     ...base,
+    // Nothing to resume: Hive builds a cluster for the claim (its drift counts pending claims, REFERENCE.md §4).
+    ...(hibernating > 0 ? {} : building),
     reason: reason('NoReadyCluster'),
     message: `${queued}no ready cluster in the pool` + (hibernating > 0 ? `; Hive will resume one of ${plural(hibernating, 'hibernating cluster')} for it` : ''),
   };

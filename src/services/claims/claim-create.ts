@@ -11,7 +11,6 @@ import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
 import { audit, type AuditLog } from './audit.js';
-import type { ClaimHistory } from './claim-history.js';
 import { claimLimits, type LimitDeps } from './claim-limits.js';
 import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
 import { buildClaimView, claimId, claimRefOf, type ClaimView } from './claim-view.js';
@@ -20,7 +19,6 @@ import { heartbeatLease } from './heartbeat-lease.js';
 export interface ClaimDeps extends LimitDeps {
   store: HiveStore;
   clock: Clock;
-  history: ClaimHistory;
   log: AuditLog;
 }
 

@@ -8,7 +8,7 @@ import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
 import { createClaim, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
-import { createClaimHistory } from './claim-history.js';
+import { watchClaimWaits } from './claim-wait-metric.js';
 import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
 import { buildClaimView, loadClaim, type ClaimRef, type ClaimView, type PoolReads } from './claim-view.js';
@@ -39,8 +39,8 @@ export interface ClaimFilter {
 }
 
 export function createClaimService(deps: ClaimServiceDeps) {
-  const history = createClaimHistory({ store: deps.store, onWait: deps.onClaimWait });
-  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, history, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
+  const stopMetric = deps.onClaimWait ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait }) : () => undefined;
+  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
 
   return {
     create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
@@ -71,7 +71,7 @@ export function createClaimService(deps: ClaimServiceDeps) {
       }
       return out;
     },
-    close: () => history.close(),
+    close: () => stopMetric(),
   };
 }
 
@@ -79,7 +79,7 @@ export type ClaimService = ReturnType<typeof createClaimService>;
 
 /** Job handlers of the claims feature, for the worker's dispatch table. */
 export function claimJobHandlers(deps: ClaimServiceDeps): Record<string, JobHandler> {
-  const claimDeps = { ...deps, history: NO_HISTORY, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
+  const claimDeps = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
   return {
     [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps),
     [HEARTBEAT_EXPIRED_JOB]: heartbeatExpiredHandler({
@@ -88,8 +88,6 @@ export function claimJobHandlers(deps: ClaimServiceDeps): Record<string, JobHand
     }),
   };
 }
-
-const NO_HISTORY = { recentWaits: () => [], close: () => undefined };
 
 /**
  * The heartbeat reaper, for the scheduler role: its timers only enqueue, with a job id per claim and deadline so

@@ -5,8 +5,8 @@ import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAU
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
 import type { Clock, HiveStore } from '../ports.js';
-import { cachedPool, poolClusters, poolQueue, type PoolRef } from '../pools/pool-lookup.js';
-import type { ClaimHistory } from './claim-history.js';
+import { claimWaitSamples, installSamples } from '../../hive/claims/eta.js';
+import { cachedPool, poolClaims, poolClusters, poolQueue, type PoolRef } from '../pools/pool-lookup.js';
 
 export interface ClaimRef {
   hub: string;
@@ -52,25 +52,36 @@ function parseHistory(text: string | undefined): ClaimView['lifetimeHistory'] {
   }
 }
 
-/** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's claims once. */
-export type PoolReads = Map<string, { queue: ReturnType<typeof poolQueue>; clusters?: ReturnType<typeof poolClusters> }>;
+interface PoolRead {
+  queue: ClusterClaim[];
+  clusters?: ClusterDeployment[];
+  /** The pool's recent history, from the cache (eta.ts): claim waits and install durations. */
+  history?: { waitsMs: number[]; installsMs: number[] };
+}
 
-export function buildClaimView(deps: { store: HiveStore; clock: Clock; history: ClaimHistory }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
+/** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's claims once. */
+export type PoolReads = Map<string, PoolRead>;
+
+export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
   const ref = claimRefOf(hub, claim);
   const poolRef: PoolRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
   const poolKey = `${hub}/${poolRef.namespace}/${poolRef.name}`;
   const cluster = claimCluster(deps.store, hub, claim);
-  const read = reads.get(poolKey) ?? { queue: poolQueue(deps.store, poolRef) };
+  const read: PoolRead = reads.get(poolKey) ?? { queue: poolQueue(deps.store, poolRef) };
   reads.set(poolKey, read);
-  // Only a waiting claim needs the pool's clusters (which one is resuming for it).
-  if (!claim.spec.namespace) read.clusters ??= poolClusters(deps.store, poolRef);
+  // Only a waiting claim needs the pool's clusters (which one is resuming for it) and history (its estimate).
+  if (!claim.spec.namespace) {
+    const clusters = (read.clusters ??= poolClusters(deps.store, poolRef));
+    read.history ??= { waitsMs: claimWaitSamples(clusters, poolClaims(deps.store, poolRef)), installsMs: installSamples(clusters) };
+  }
   const status = claimStatus(claim, {
     now: deps.clock.now(),
     pool: cachedPool(deps.store, poolRef),
     cluster,
     queue: read.queue,
     poolClusters: read.clusters ?? [],
-    recentWaitsMs: deps.history.recentWaits(poolKey),
+    recentWaitsMs: read.history?.waitsMs ?? [],
+    installsMs: read.history?.installsMs ?? [],
   });
   const annotations = claim.metadata.annotations ?? {};
   const self = `/v1/claims/${claimId(ref)}`;
