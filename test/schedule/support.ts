@@ -25,10 +25,11 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-export async function startBed(startMs: number): Promise<Bed> {
+/** `env`: more configuration, e.g. `BEEKEEPER_CONCURRENCY` for the hub's worker slots. */
+export async function startBed(startMs: number, opts: { env?: Record<string, string> } = {}): Promise<Bed> {
   const clock = createTestClock(startMs);
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
-  const base = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}` });
+  const base = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env });
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
   const log = createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
