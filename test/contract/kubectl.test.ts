@@ -40,6 +40,10 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
     expect(await kubectl('create', '-f', path.join(dir, 'cd.yaml'))).toContain('clusterdeployment.hive.openshift.io/k1 created');
     expect(await kubectl('patch', 'cd', 'k1', '--type', 'merge', '-p', '{"spec":{"powerState":"Hibernating"}}')).toContain('patched');
     expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.spec.powerState}')).toBe('Hibernating');
+    // kubectl get prints the server's Table: the CRD's printer columns, and each built-in kind's own.
+    expect((await kubectl('get', 'cd', '-o', 'wide')).split('\n')[0]!.split(/\s+/))
+      .toEqual(['NAME', 'INFRAID', 'PLATFORM', 'REGION', 'VERSION', 'CLUSTERTYPE', 'PROVISIONSTATUS', 'POWERSTATE', 'AGE']);
+    expect(await kubectl('get', 'namespace', 'default')).toMatch(/^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+\d+s\n$/);
     // A watch that the server ends after its timeout prints the current object first.
     const watched = await kubectl('get', 'cd', '-w', '--request-timeout=2s', '-o', 'name');
     expect(watched).toContain('clusterdeployment.hive.openshift.io/k1');

@@ -26,6 +26,7 @@ export function crdResourceTypes(crd: any, compile: SchemaCompiler | undefined):
         // The scale subresource adds apiextensions' non-negative replica checks to the schema.
         schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined, openAPIV3Schema,
         storageVersionHash: storageVersionHash(group, storage.name, names.kind),
+        printerColumns: v.additionalPrinterColumns,
       },
     };
   });

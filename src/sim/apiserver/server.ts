@@ -18,6 +18,7 @@ import { deleteObject } from './handlers/delete.js';
 import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
 import { createAccessReview } from './handlers/access-review.js';
+import { renderTable, tableRequestOf } from './table.js';
 
 export interface FrontOptions {
   authenticate(authorization: string | undefined): Identity;
@@ -87,7 +88,8 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
         body: bodyAsJson(raw, req.headers['content-type'], verb === 'create' || verb === 'update'),
       };
-      if (verb === 'watch') return watchObjects(ctx, apiReq)(res);
+      const table = ['get', 'list', 'watch'].includes(verb) && !subresource ? tableRequestOf(req.headers.accept, url.searchParams) : undefined;
+      if (verb === 'watch') return watchObjects(ctx, apiReq, table)(res);
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
         get: () => getObject(ctx, apiReq),
         list: () => listObjects(ctx, apiReq),
@@ -97,7 +99,14 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         delete: () => deleteObject(ctx, apiReq),
         deletecollection: () => deleteCollection(ctx, apiReq),
       };
-      send(res, await handlers[verb](), warnings);
+      const answer = await handlers[verb]();
+      if (table && answer.code === 200) {
+        const body = typeof answer.body === 'object' && !Buffer.isBuffer(answer.body) ? answer.body : JSON.parse(answer.body.toString());
+        const objects = verb === 'list' ? body.items : [body];
+        const meta = verb === 'list' ? body.metadata : { resourceVersion: body.metadata?.resourceVersion };
+        answer.body = renderTable(type, objects, meta, table, ctx.clock.now());
+      }
+      send(res, answer, warnings);
     } catch (err) {
       if (err instanceof ApiError) return send(res, errorResponse(err), warnings);
       send(res, errorResponse(internalError((err as Error)?.message ?? String(err))));

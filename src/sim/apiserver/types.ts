@@ -27,7 +27,7 @@ export interface ResourceType {
   statusSubresource: boolean;
   scale?: ScaleSpec;
   builtin?: BuiltinBehaviour;
-  custom?: { schema?: CompiledSchema; openAPIV3Schema?: any; storageVersionHash: string };
+  custom?: { schema?: CompiledSchema; openAPIV3Schema?: any; storageVersionHash: string; printerColumns?: any[] };
   storageVersionHash?: string;
 }
 

@@ -9,6 +9,7 @@ import type { ResourceType } from '../types.js';
 import { badRequest, statusBody } from '../status.js';
 import { fromStorage } from '../object-pipeline.js';
 import { filterOf } from './read.js';
+import { renderTable, type TableRequest } from '../table.js';
 
 const MAX_BUFFERED = 32 * 1024 * 1024;
 
@@ -28,7 +29,7 @@ function bookmark(rt: ResourceType, rv: number): Buffer {
   return line('BOOKMARK', JSON.stringify(obj));
 }
 
-export function watchObjects(ctx: ServerContext, req: ApiRequest) {
+export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableRequest) {
   const type = req.type;
   const { match } = filterOf(req); // throws 400 before the stream starts on a bad selector
   const ns = type.namespaced ? req.namespace : undefined;
@@ -58,6 +59,22 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
       if (res.writableLength > MAX_BUFFERED) end(); // a watcher that cannot keep up is dropped, like upstream
     };
 
+    // Table watches (kubectl get -w) send each object as a one-row Table; only the first carries the column
+    // definitions (endpoints/handlers/watch.go sets NoHeaders after the first event).
+    let headersSent = false;
+    const emit = (kind: string, obj: any, json: string, shared?: StoreEvent) => {
+      if (table) {
+        const view = fromStorage(type, obj);
+        const rows = renderTable(type, [view], { resourceVersion: view.metadata?.resourceVersion }, table, ctx.clock.now(), headersSent);
+        headersSent = true;
+        return write(line(kind, JSON.stringify(rows)));
+      }
+      if (!shared) return write(line(kind, viewJson(type, obj, json)));
+      let buf = shared.lines.get(view);
+      if (!buf) shared.lines.set(view, (buf = line(shared.type, viewJson(type, shared.obj, shared.json))));
+      write(buf);
+    };
+
     const deliver = (e: StoreEvent) => {
       if (e.storageKey !== type.storageKey) return;
       if (ns && e.namespace !== ns) return;
@@ -66,16 +83,14 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
       let kind: string = e.type;
       if (e.type === 'MODIFIED' && nowMatches !== wasMatching) kind = nowMatches ? 'ADDED' : 'DELETED';
       else if (!nowMatches) return;
-      if (kind === 'ADDED' && e.type === 'MODIFIED') return write(line(kind, viewJson(type, e.obj, e.json)));
+      if (kind === 'ADDED' && e.type === 'MODIFIED') return emit(kind, e.obj, e.json);
       if (kind === 'DELETED' && e.type === 'MODIFIED') {
         // The watch cache sends the previous content (what the watcher last matched) stamped with the event's
         // resourceVersion (cacher/cache_watcher.go convertToWatchEvent).
         const last = { ...e.prev, metadata: { ...e.prev.metadata, resourceVersion: String(e.rv) } };
-        return write(line(kind, viewJson(type, last, JSON.stringify(last))));
+        return emit(kind, last, JSON.stringify(last));
       }
-      let buf = e.lines.get(view);
-      if (!buf) e.lines.set(view, (buf = line(e.type, viewJson(type, e.obj, e.json))));
-      write(buf);
+      emit(e.type, e.obj, e.json, e);
     };
 
     if (rvParam === '' || rvParam === '0') {
@@ -83,7 +98,7 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest) {
       for (const key of ctx.store.sortedKeys(type.storageKey)) {
         if (prefix && !key.startsWith(prefix)) continue;
         const record = ctx.store.get(type.storageKey, key)!;
-        if (match(fromStorage(type, record.obj))) write(line('ADDED', viewJson(type, record.obj, record.json)));
+        if (match(fromStorage(type, record.obj))) emit('ADDED', record.obj, record.json);
       }
     } else {
       const rv = Number(rvParam);
