@@ -22,10 +22,21 @@ export async function getObject(ctx: ServerContext, req: ApiRequest): Promise<Ap
 export function extraFieldGetters(type: ResourceType): Record<string, FieldGetter> {
   if (type.resource === 'secrets') return { type: (o) => o.type };
   if (type.resource === 'namespaces') return { 'status.phase': (o) => o.status?.phase };
+  // Event field labels (pkg/registry/core/event ToSelectableFields): "source" falls back to the reporting
+  // controller; events.k8s.io/v1 names the same fields regarding.* and reportingController (its field label
+  // conversion in pkg/apis/events/v1).
+  const refFields = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
   if (type.resource === 'events' && !type.group) {
     const out: Record<string, FieldGetter> = {};
-    for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) out[`involvedObject.${f}`] = (o) => o.involvedObject?.[f];
-    return { ...out, reason: (o) => o.reason, type: (o) => o.type, source: (o) => o.source?.component, reportingComponent: (o) => o.reportingComponent };
+    for (const f of refFields) out[`involvedObject.${f}`] = (o) => o.involvedObject?.[f];
+    return { ...out, reason: (o) => o.reason, type: (o) => o.type, source: (o) => o.source?.component || o.reportingComponent,
+      reportingComponent: (o) => o.reportingComponent };
+  }
+  if (type.resource === 'events' && type.group === 'events.k8s.io') {
+    const out: Record<string, FieldGetter> = {};
+    for (const f of refFields) out[`regarding.${f}`] = (o) => o.regarding?.[f];
+    return { ...out, reason: (o) => o.reason, type: (o) => o.type, source: (o) => o.deprecatedSource?.component || o.reportingController,
+      reportingController: (o) => o.reportingController };
   }
   return {};
 }
