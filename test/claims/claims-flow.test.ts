@@ -228,6 +228,25 @@ describe('claims', () => {
     expect(order).toEqual(names);
   }, 60_000);
 
+  it('lists claims a page at a time, oldest first, with filters', async () => {
+    const first = await api<{ items: ClaimView[]; nextCursor?: string; total: number }>('GET', '/v1/claims?pool=hub-2/ci/line&limit=3');
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.total).toBe(4);
+    expect(first.body.items.map((c) => c.name)).toEqual(['line-a', 'line-b', 'line-c']);
+    const next = await api<{ items: ClaimView[]; nextCursor?: string; total: number }>('GET', `/v1/claims?pool=hub-2/ci/line&limit=3&cursor=${first.body.nextCursor}`);
+    expect(next.body).toMatchObject({ total: 4, items: [expect.objectContaining({ name: 'line-d' })] });
+    expect(next.body.nextCursor).toBeUndefined();
+    const running = await api<{ items: ClaimView[]; total: number }>('GET', '/v1/claims?hub=hub-2&namespace=ci&phase=Running&limit=1');
+    expect(running.body.items).toHaveLength(1);
+    expect(running.body.total).toBeGreaterThanOrEqual(4);
+    expect(running.body.items[0]!.phase).toBe('Running');
+    const badCursor = await api('GET', '/v1/claims?cursor=nonsense');
+    expect(badCursor.status).toBe(422);
+    expect(badCursor.body.errors).toEqual([{ field: 'cursor', reason: 'not a cursor this API returned' }]);
+    expect((await api('GET', '/v1/claims?hub=nowhere')).status).toBe(422);
+    expect((await api('GET', '/v1/claims?limit=0')).status).toBe(400);
+  });
+
   it('answers a long poll when the wait ends, with the claim still pending and why', async () => {
     expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'nothing', { size: 0, runningCount: 0 }))).status).toBe(201);
     await poolWhere('hub-1', 'nothing', (p) => p.status !== undefined);

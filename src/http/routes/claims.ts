@@ -47,17 +47,26 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       {
         schema: {
           tags,
-          summary: 'Claims across hubs, oldest first',
+          summary: 'Claims across hubs, oldest first, a page at a time (pass nextCursor back as cursor)',
           querystring: Type.Object({
             hub: Type.Optional(Type.String()),
             namespace: Type.Optional(Type.String()),
             pool: Type.Optional(Type.String({ description: '`hub/namespace/name` of a pool' })),
             phase: Type.Optional(Type.Union(['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'].map((p) => Type.Literal(p)))),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+            cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
           }),
-          response: { 200: Type.Object({ items: Type.Array(ClaimViewSchema) }), ...problemResponses(400) },
+          response: {
+            200: Type.Object({
+              items: Type.Array(ClaimViewSchema),
+              nextCursor: Type.Optional(Type.String({ description: 'Pass as cursor for the next page; absent on the last page' })),
+              total: Type.Integer({ description: 'Matches across all pages' }),
+            }),
+            ...problemResponses(400, 422),
+          },
         },
       },
-      async (req) => ({ items: claims.list(req.query as Parameters<ClaimService['list']>[0]) }),
+      async (req) => claims.list(req.query as Parameters<ClaimService['list']>[0]),
     );
 
     app.get(

@@ -9,9 +9,10 @@ import { createClaim, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
 import { watchClaimWaits } from './claim-wait-metric.js';
+import { listClaims, type ClaimFilter, type ClaimPage } from './claim-list.js';
 import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
-import { buildClaimView, loadClaim, type ClaimRef, type ClaimView, type PoolReads } from './claim-view.js';
+import { buildClaimView, loadClaim, type ClaimRef, type ClaimView } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
 import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
@@ -30,13 +31,7 @@ export interface ClaimServiceDeps {
   onClaimWait?: (poolId: string, seconds: number) => void;
 }
 
-export interface ClaimFilter {
-  hub?: string;
-  namespace?: string;
-  /** `hub/namespace/name` of a pool. */
-  pool?: string;
-  phase?: ClaimView['phase'];
-}
+export type { ClaimFilter, ClaimPage } from './claim-list.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
   const stopMetric = deps.onClaimWait ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait }) : () => undefined;
@@ -44,15 +39,7 @@ export function createClaimService(deps: ClaimServiceDeps) {
 
   return {
     create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
-    list(filter: ClaimFilter = {}): ClaimView[] {
-      const reads: PoolReads = new Map();
-      return deps.store
-        .cachedList<ClusterClaim>('ClusterClaim', { hub: filter.hub, namespace: filter.namespace })
-        .filter(({ hub, object }) => !filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool)
-        .map(({ hub, object }) => buildClaimView(claimDeps, hub, object, reads))
-        .filter((v) => (!filter.pool || v.pool === filter.pool) && (!filter.phase || v.phase === filter.phase))
-        .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
-    },
+    list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
     get: async (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
     watch: (ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
