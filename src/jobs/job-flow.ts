@@ -45,14 +45,17 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
     // left the history): add only the others, or an ended child would be added, and run, a second time.
     const known = await job.getDependencies();
     const linked = new Set([...Object.keys(known.processed ?? {}), ...Object.keys(known.ignored ?? {}), ...(known.unprocessed ?? [])].map(idOfKey));
-    const byHub = new Map<string, typeof planned>();
+    // Every child is checked (hub, payload) before the first is added, so bad input adds none.
+    const byHub = new Map<Queue, typeof planned>();
     for (const p of planned) {
       if (linked.has(p.id)) continue;
       assertNoSecrets(p.spec.payload);
-      byHub.set(p.hub, [...(byHub.get(p.hub) ?? []), p]);
+      const queue = deps.queueFor(p.hub);
+      const list = byHub.get(queue);
+      if (list) list.push(p);
+      else byHub.set(queue, [p]);
     }
-    for (const [hub, list] of byHub) {
-      const queue = deps.queueFor(hub);
+    for (const [queue, list] of byHub) {
       for (let i = 0; i < list.length; i += ADD_CHUNK) {
         await queue.addBulk(
           list.slice(i, i + ADD_CHUNK).map((p) => ({

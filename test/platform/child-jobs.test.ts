@@ -94,6 +94,14 @@ describe('a job fanning out child jobs', () => {
     ]);
   });
 
+  it('refuses children for an unknown hub before adding any: the parent fails with the reason', async () => {
+    const job = await h.queue.enqueue('test.parent', { childHub: 'nowhere' }, { hub: 'one' });
+    const done = await h.queue.waitUntilDone(job.id, 15_000);
+    expect(done).toMatchObject({ state: 'failed', error: { reason: 'Invalid' } });
+    expect(done.error?.message).toContain('nowhere');
+    expect(await h.queue.list({ type: 'test.child', limit: 100 })).not.toContainEqual(expect.objectContaining({ id: expect.stringContaining(job.id) }));
+  });
+
   it('retried after its children ended, it neither plans again nor re-runs a child', async () => {
     release = gate();
     release.open();
