@@ -79,4 +79,43 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
     expect(await asBot('get', 'cd', '-n', 'team-b', '-o', 'name')).toBe('');
     expect(await asBot('get', 'cd', '-n', 'default')).toContain('forbidden');
   });
+
+  it('applies twice (client-side and server-side), scales, waits, describes with Events and deletes without waiting', async () => {
+    const file = path.join(dir, 'cd.yaml');
+    expect(await kubectl('apply', '-f', file)).toContain('clusterdeployment.hive.openshift.io/k1 created');
+    const rv = await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.resourceVersion}');
+    expect(await kubectl('apply', '-f', file)).toContain('clusterdeployment.hive.openshift.io/k1 unchanged');
+    expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.resourceVersion}')).toBe(rv);
+    expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.annotations}')).toContain('kubectl.kubernetes.io/last-applied-configuration');
+    expect(await kubectl('apply', '--server-side', '-f', file)).toContain('serverside-applied');
+    expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.managedFields[*].manager}')).toContain('kubectl');
+
+    writeFileSync(path.join(dir, 'pool.json'), JSON.stringify({ apiVersion: 'hive.openshift.io/v1', kind: 'ClusterPool',
+      metadata: { name: 'p1', namespace: 'default' }, spec: { baseDomain: 'example.com', imageSetRef: { name: 'img' }, size: 1,
+        platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } }, pullSecretRef: { name: 'pull-secret' } } }));
+    await kubectl('create', '-f', path.join(dir, 'pool.json'));
+    expect(await kubectl('scale', 'clusterpool', 'p1', '--replicas=3')).toContain('clusterpool.hive.openshift.io/p1 scaled');
+    expect(await kubectl('get', 'clusterpool', 'p1', '-o', 'jsonpath={.spec.size}')).toBe('3');
+
+    // kubectl wait watches (field selector metadata.name) until the condition appears.
+    const waiting = kubectl('wait', '--for=condition=Ready', 'cd/k1', '--timeout=20s');
+    await kubectl('patch', 'cd', 'k1', '--subresource=status', '--type=merge', '-p',
+      JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Running', message: 'ok' }] } }));
+    expect(await waiting).toContain('clusterdeployment.hive.openshift.io/k1 condition met');
+
+    const uid = await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.uid}');
+    writeFileSync(path.join(dir, 'event.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'k1.1', namespace: 'default' },
+      involvedObject: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: 'k1', namespace: 'default', uid },
+      reason: 'Hibernating', message: 'the cluster hibernates', type: 'Normal', source: { component: 'hive' } }));
+    await kubectl('create', '-f', path.join(dir, 'event.json'));
+    expect(await kubectl('describe', 'cd', 'k1')).toMatch(/Events:\s+Type\s+Reason\s+Age\s+From\s+Message[\s\S]*Normal\s+Hibernating\s+.*hive\s+the cluster hibernates/);
+    expect(await kubectl('get', 'events', '--field-selector', 'reason=Hibernating', '-o', 'name')).toBe('event/k1.1\n');
+    expect(await kubectl('get', 'events', '--field-selector', 'reason=Other', '-o', 'name')).toBe('');
+
+    await kubectl('patch', 'cd', 'k1', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}');
+    expect(await kubectl('delete', 'cd', 'k1', '--wait=false')).toContain('deleted');
+    const gone = kubectl('wait', '--for=delete', 'cd/k1', '--timeout=20s');
+    await kubectl('patch', 'cd', 'k1', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
+    expect(await gone).toContain('condition met');
+  });
 });
