@@ -18,7 +18,8 @@ export const JOB_CATALOG: JobCatalog = {
   'cluster.resume': { attempts: 8, backoffMs: 2000 },
   'cluster.delete': { attempts: 8, backoffMs: 2000 },
   'cluster.create': { attempts: 5, backoffMs: 3000 },
-  // Schedules: a sweep re-plans from the cache and its per-cluster jobs have fixed ids, so a retry converges.
+  // Schedules: a sweep keeps its plan in the job and its per-cluster children have fixed ids, so a retry converges;
+  // the runs that only wait for children spend no attempt.
   'schedule.sweep': { attempts: 3, backoffMs: 5000 },
   'schedule.apply': { attempts: 8, backoffMs: 2000 },
   // A receiver may be down for a while: ten tries over about half an hour; delivered endpoints are not re-sent.
