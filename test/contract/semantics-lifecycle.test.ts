@@ -80,4 +80,26 @@ describe.each(targetNames())('lifecycle semantics on %s', (targetName) => {
     await api.patchNamespacedCustomObject({ ...g, namespace: ns, name: 'held', body: { metadata: { finalizers: null } } }, mergePatch);
     await eventually(() => isNotFound(core.readNamespace({ name: ns })), 30_000);
   });
+
+  it('honours dryRun sent in the DeleteOptions body (kubectl delete --dry-run=server), for one object and a collection', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('dry', t.namespace, { labels: { dry: 'yes' } }) });
+    const answer: any = await api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['All'] } });
+    expect(answer.status).toBe('Success');
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
+    await api.deleteCollectionNamespacedCustomObject({ ...g, labelSelector: 'dry=yes', body: { dryRun: ['All'] } });
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
+    const bad = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['Some'] } }));
+    expect(bad.code).toBe(400);
+    await api.deleteNamespacedCustomObject({ ...g, name: 'dry' });
+    expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'dry' }))).toBe(true);
+  });
+
+  it('refuses to delete the immortal namespaces', async () => {
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      const refused = await failure(core.deleteNamespace({ name }));
+      expect(refused.code).toBe(403);
+      expect(refused.status.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
+    }
+    expect((await core.readNamespace({ name: 'default' })).status?.phase).toBe('Active');
+  });
 });

@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { q, runAdmission } from '../context.js';
-import { badRequest, notFound, preconditionConflict, successStatus } from '../status.js';
+import { badRequest, forbidden, notFound, preconditionConflict, successStatus } from '../status.js';
 import { formatTime } from '../meta.js';
 import { objectKey } from '../store.js';
 import { fromStorage, tracksGeneration, wireOrder, toStorage } from '../object-pipeline.js';
@@ -9,7 +9,12 @@ import type { ResourceType } from '../types.js';
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** dryRun from the DeleteOptions body (kubectl delete --dry-run=server sends it there, not in the query). */
+  dryRun?: boolean;
 }
+
+/** NamespaceLifecycle admission: these namespaces may never be deleted. */
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 export function deleteOptionsOf(req: ApiRequest): DeleteOptions {
   let body: any = {};
@@ -21,8 +26,15 @@ export function deleteOptionsOf(req: ApiRequest): DeleteOptions {
   if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
     throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
   }
-  return { propagationPolicy: policy, preconditions: body.preconditions };
+  const dryRun: unknown = body.dryRun;
+  if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((d) => d !== 'All'))) {
+    throw badRequest(`Invalid dry run value: ${Array.isArray(dryRun) ? dryRun.join(',') : String(dryRun)}; the only supported value is "All"`);
+  }
+  return { propagationPolicy: policy, preconditions: body.preconditions, dryRun: Array.isArray(dryRun) && dryRun.length > 0 };
 }
+
+/** The request as the registry sees it: a dry run whether asked in the query or in the DeleteOptions body. */
+export const withBodyDryRun = (req: ApiRequest, opts: DeleteOptions): ApiRequest => (opts.dryRun && !req.dryRun ? { ...req, dryRun: true } : req);
 
 /**
  * Deletes one stored object the way the registry does: finalizers (and Foreground/Orphan, which add their own)
@@ -44,6 +56,7 @@ export async function deleteOne(ctx: ServerContext, req: ApiRequest, type: Resou
   await runAdmission(ctx, req, 'DELETE', name, undefined, current);
 
   if (type.resource === 'namespaces' && !type.group) {
+    if (IMMORTAL_NAMESPACES.has(name)) throw forbidden(q(type), name, 'this namespace may not be deleted');
     // The namespace controller empties it and then removes the "kubernetes" finalizer (golden 75).
     if (current.metadata.deletionTimestamp) return { code: 200, body: current };
     const next = structuredClone(current);
@@ -80,5 +93,6 @@ export async function deleteOne(ctx: ServerContext, req: ApiRequest, type: Resou
 
 export async function deleteObject(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
   const key = objectKey(req.type.namespaced ? req.namespace : undefined, req.name!);
-  return deleteOne(ctx, req, req.type, key, deleteOptionsOf(req));
+  const opts = deleteOptionsOf(req);
+  return deleteOne(ctx, withBodyDryRun(req, opts), req.type, key, opts);
 }

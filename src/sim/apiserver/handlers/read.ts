@@ -7,7 +7,7 @@ import { decodeContinue, encodeContinue, lowerBound } from '../paging.js';
 import { fromStorage } from '../object-pipeline.js';
 import type { ResourceType } from '../types.js';
 import { scaleFromObject } from './scale.js';
-import { deleteOne, deleteOptionsOf } from './delete.js';
+import { deleteOne, deleteOptionsOf, withBodyDryRun } from './delete.js';
 
 export async function getObject(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
   const type = req.type;
@@ -195,6 +195,7 @@ export async function deleteCollection(ctx: ServerContext, req: ApiRequest): Pro
   const type = req.type;
   const { match } = filterOf(req);
   const opts = deleteOptionsOf(req);
+  const dry = withBodyDryRun(req, opts);
   const prefix = type.namespaced && req.namespace ? `${req.namespace}/` : '';
   const keys = ctx.store.sortedKeys(type.storageKey).filter((k) => k.startsWith(prefix));
   const items: Buffer[] = [];
@@ -203,7 +204,7 @@ export async function deleteCollection(ctx: ServerContext, req: ApiRequest): Pro
     if (!record || !match(fromStorage(type, record.obj))) continue;
     items.push(itemBytes(type, record));
     try {
-      await deleteOne(ctx, req, type, key, opts);
+      await deleteOne(ctx, dry, type, key, opts);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }
