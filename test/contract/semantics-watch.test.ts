@@ -72,6 +72,23 @@ describe.each(targetNames())('watch semantics on %s', (targetName) => {
     await api.deleteNamespacedCustomObject({ ...g, name: 'w4' });
   });
 
+  it('a watch from a version not reached yet only sees changes after it', async () => {
+    const base: any = await api.createNamespacedCustomObject({ ...g, body: cd('f1', t.namespace) });
+    const ahead = Number(base.metadata.resourceVersion) + 2;
+    const seen: Array<{ type: string; rv: number; label?: string }> = [];
+    const ctrl = await new Watch(t.kc).watch(path, { resourceVersion: String(ahead) },
+      (type, obj) => seen.push({ type, rv: Number(obj.metadata?.resourceVersion), label: obj.metadata?.labels?.n }), () => undefined);
+    for (const n of ['1', '2', '3', '4']) {
+      await api.patchNamespacedCustomObject({ ...g, name: 'f1', body: { metadata: { labels: { n } } } }, mergePatch);
+    }
+    await eventually(async () => seen.some((e) => e.label === '4'));
+    ctrl.abort();
+    const changes = seen.filter((e) => e.type !== 'ERROR');
+    expect(changes.every((e) => e.rv > ahead)).toBe(true);
+    expect(changes.map((e) => e.label)).not.toContain('1');
+    await api.deleteNamespacedCustomObject({ ...g, name: 'f1' });
+  });
+
   it('an informer converges after missing events, relisting on 410 Gone where history is gone', async () => {
     let lists = 0;
     const listFn = () => { lists += 1; return api.listNamespacedCustomObject({ ...g }) as Promise<KubernetesListObject<KubernetesObject>>; };

@@ -75,8 +75,11 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
       write(buf);
     };
 
+    // Only events newer than the requested version: a watch from a version the server has not reached yet waits
+    // for it (cache_watcher.go process: event.ResourceVersion > resourceVersion).
+    const after = rvParam && rvParam !== '0' ? Number(rvParam) : 0;
     const deliver = (e: StoreEvent) => {
-      if (e.storageKey !== type.storageKey) return;
+      if (e.rv <= after || e.storageKey !== type.storageKey) return;
       if (ns && e.namespace !== ns) return;
       const nowMatches = match(fromStorage(type, e.obj));
       const wasMatching = e.type === 'MODIFIED' && e.prev ? match(fromStorage(type, e.prev)) : nowMatches;
