@@ -5,6 +5,7 @@ import { KubeConfig, RbacAuthorizationV1Api, Watch } from '@kubernetes/client-no
 import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
 import { hiveCrds } from '../../src/sim/crds/index.js';
 import { HIVE, cd, customObjects, eventually, failure, mergePatch } from './support/k8s.js';
+import { rawCall } from './support/raw-http.js';
 
 function kubeconfigFor(server: ApiServer, token: string): KubeConfig {
   const doc = server.kubeconfig('x') as any;
@@ -134,5 +135,16 @@ describe('the double', () => {
     const bad = await failure(api.createNamespacedCustomObject({ group: 'example.com', version: 'v1', plural: 'widgets', namespace: 'default',
       body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 'big' } } }));
     expect(bad.status.details.causes[0]).toMatchObject({ reason: 'FieldValueTypeInvalid', field: 'spec.size' });
+  });
+
+  it('records the User-Agent prefix as the manager, and no manager at all for a request without one', async () => {
+    const create = (name: string, userAgent: string) => rawCall({ method: 'POST', url: `${server.url}/apis/hive.openshift.io/v1/namespaces/default/clusterdeployments`,
+      token: server.token, contentType: 'application/json', body: JSON.stringify(cd(name, 'default')), userAgent });
+    const named = JSON.parse((await create('ua-1', 'beekeeper-sim/0.1 (linux)')).text);
+    expect(named.metadata.managedFields[0].manager).toBe('beekeeper-sim');
+    const anonymous = JSON.parse((await create('ua-2', '')).text);
+    expect(anonymous.metadata.managedFields).toHaveLength(1);
+    expect(anonymous.metadata.managedFields[0]).not.toHaveProperty('manager');
+    expect(anonymous.metadata.managedFields[0].operation).toBe('Update');
   });
 });

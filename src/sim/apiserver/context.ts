@@ -37,13 +37,20 @@ export interface ApiResponse { code: number; body: string | Buffer | Record<stri
 
 export const q = (t: ResourceType) => ({ group: t.group, resource: t.resource, kind: t.kind });
 
-/** The manager recorded in managedFields: ?fieldManager, else the User-Agent's first token (golden 06: "curl"). */
+/**
+ * The manager recorded in managedFields: ?fieldManager, else the User-Agent up to its first "/" (golden 06: "curl"),
+ * printable characters only, at most 128 bytes; empty without a User-Agent (handlers/rest.go prefixFromUserAgent).
+ */
 export function managerOf(req: ApiRequest): string {
   const explicit = req.query.get('fieldManager');
   if (explicit) return explicit;
-  const ua = req.userAgent ?? '';
-  const first = ua.split('/')[0]!.trim();
-  return first || 'unknown';
+  let out = '';
+  for (const ch of (req.userAgent ?? '').split('/')[0]!) {
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > 128) break;
+    out += ch;
+  }
+  return out;
 }
 
 export async function runAdmission(ctx: ServerContext, req: ApiRequest, operation: AdmissionRequest['operation'],

@@ -38,7 +38,7 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
   const removed = [...oldPaths].filter((p) => !newPaths.has(p));
   const entries: any[] = structuredClone(oldObj ? oldObj.metadata?.managedFields ?? [] : []);
   const time = formatTime(who.nowMs);
-  let mine = entries.find((e) => e.manager === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource);
+  let mine = entries.find((e) => (e.manager ?? '') === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource);
   if (!mine && changed.size === 0 && removed.length === 0) return entries.length ? entries : undefined;
   const result: any[] = [];
   let mineUpdated: any;
@@ -78,5 +78,6 @@ export function applyManagedFields(type: ResourceType, applied: any, who: Manage
 export const tidy = (type: ResourceType) => (e: any) => {
   const out = { ...e };
   if (!out.subresource) delete out.subresource;
+  if (!out.manager) delete out.manager; // omitempty: a request without User-Agent or fieldManager has no manager
   return type.builtin ? orderByShape(out, managedFieldsShape) : Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
 };
