@@ -59,23 +59,37 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
     finish(ctx, created);
     return EXIT.ok;
   }
-  const view = await waitForClaim(ctx, id, started + waitMs, created);
-  if (view.phase === 'Running') {
-    const kubeconfig = values['kubeconfig-out'];
-    if (kubeconfig) await writeKubeconfig(ctx, id, kubeconfig);
-    finish(ctx, view, kubeconfig ? { kubeconfig } : {});
-    return EXIT.ok;
+  // From here on a non-zero exit means the caller holds nothing: a CI script (or a Tekton step that stops the
+  // Task) cannot be trusted to release a claim whose id it may never have read, and a pending claim never
+  // expires in Hive (REFERENCE.md §5).
+  const giveBack = async (why: string) => {
+    try {
+      await ctx.client.request('DELETE', `/v1/claims/${id}`);
+      ctx.err(`released ${created.id}: ${why}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) ctx.err(`could not release ${created.id} (${why}): ${(err as Error).message}`);
+    }
+  };
+  let view: ClaimView;
+  try {
+    view = await waitForClaim(ctx, id, started + waitMs, created);
+    if (view.phase === 'Running') {
+      const kubeconfig = values['kubeconfig-out'];
+      if (kubeconfig) await writeKubeconfig(ctx, id, kubeconfig);
+      finish(ctx, view, kubeconfig ? { kubeconfig } : {});
+      return EXIT.ok;
+    }
+  } catch (err) {
+    await giveBack(`the claim failed: ${(err as Error).message}`);
+    throw err;
   }
   if (waiting(view)) {
-    // A pending claim never expires in Hive (REFERENCE.md §5): leaving it would leak a cluster later.
-    if (!values['keep-on-timeout']) {
-      await ctx.client.request('DELETE', `/v1/claims/${id}`).catch(() => undefined);
-      ctx.err(`released ${view.id}: ${ctx.signal.aborted ? 'interrupted' : 'not running within --wait'} (use --keep-on-timeout to keep it)`);
-    }
+    if (!values['keep-on-timeout']) await giveBack(`${ctx.signal.aborted ? 'interrupted' : 'not running within --wait'} (use --keep-on-timeout to keep it)`);
     finish(ctx, view);
     return ctx.signal.aborted ? EXIT.failure : EXIT.timeout;
   }
   ctx.err(`claim ${view.id} will not run: ${view.message}`);
+  if (view.phase !== 'Releasing') await giveBack('it will not run');
   finish(ctx, view);
   return EXIT.failure;
 }

@@ -122,6 +122,34 @@ describe('beekeeper CLI', () => {
     await h.store.waitFor('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 10_000 });
   });
 
+  it('releases the claim itself when it fails after claiming (here: the kubeconfig cannot be written)', async () => {
+    const failed = await cli(['claim', '--pool', 'hub-1/ci/warm', '--wait', '60s', '--kubeconfig-out', join(dir, 'no-such-dir', 'kubeconfig')]);
+    expect(failed.code).toBe(1);
+    const id = /claimed (\S+) from/.exec(failed.err)![1]!;
+    expect(failed.err).toContain(`released ${id}: the claim failed: ENOENT`);
+    const [hub, namespace, name] = id.split('/') as [string, string, string];
+    await h.store.waitFor('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 10_000 });
+  });
+
+  it('finds the server and token in BEEKEEPER_URL and BEEKEEPER_TOKEN, flags override, and defaults to the embedded URL', async () => {
+    const seen: Array<{ url: string; auth?: string }> = [];
+    const recording = (async (input: string | URL | Request, init?: RequestInit) => {
+      seen.push({ url: String(input), auth: (init?.headers as Record<string, string> | undefined)?.authorization });
+      return fetch(input, init);
+    }) as typeof fetch;
+    const io = (env: Record<string, string | undefined>) => ({ env, out: () => undefined, err: () => undefined, writeSecretFile: async () => undefined, signal: new AbortController().signal, fetch: recording });
+
+    expect(await runCli(['status', 'hub-1/ci/nope'], io({ BEEKEEPER_URL: url, BEEKEEPER_TOKEN: 'from-env' }))).toBe(1);
+    expect(seen.pop()).toEqual({ url: `${url}/v1/claims/hub-1/ci/nope`, auth: 'Bearer from-env' });
+    expect(await runCli(['status', 'hub-1/ci/nope', '--url', url, '--token=from-flag'], io({ BEEKEEPER_URL: 'http://127.0.0.1:9', BEEKEEPER_TOKEN: 'from-env' }))).toBe(1);
+    expect(seen.pop()).toEqual({ url: `${url}/v1/claims/hub-1/ci/nope`, auth: 'Bearer from-flag' });
+    const errors: string[] = [];
+    const unset = { ...io({}), err: (t: string) => errors.push(t) };
+    expect(await runCli(['status', 'hub-1/ci/nope'], { ...unset, fetch: async (input) => (seen.push({ url: String(input) }), Promise.reject(new TypeError('fetch failed'))) })).toBe(1);
+    expect(seen.pop()).toEqual({ url: 'http://127.0.0.1:8080/v1/claims/hub-1/ci/nope' });
+    expect(errors.join('\n')).toContain('cannot reach Beekeeper at http://127.0.0.1:8080');
+  });
+
   it('works as `beekeeper` from the repository, finding the server in BEEKEEPER_URL', async () => {
     const env = { ...process.env, BEEKEEPER_URL: url };
     const claimed = await run('node', ['bin/beekeeper.js', 'claim', '--selector', 'hub=hub-1', '--wait', '60s', '--json'], { env });
