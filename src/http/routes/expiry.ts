@@ -80,6 +80,22 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       expiry.warnings(),
     );
 
+    app.post(
+      '/expiry/sweep',
+      {
+        schema: {
+          tags,
+          summary: "Impose the expiry policies' defaults and caps on every cluster now; with dryRun, report what would change and change nothing",
+          querystring: Type.Object({
+            dryRun: Type.Optional(Type.Boolean()),
+            includeDryRunPolicies: Type.Optional(Type.Boolean({ description: 'With dryRun: also count policies marked dryRun (preview a policy before enabling it)' })),
+          }),
+          response: { 200: Type.Object({ dryRun: Type.Boolean(), at: Type.String(), policies: Type.Array(Type.String()), changes: Type.Array(Type.Object({}, open)), failed: Type.Array(Type.Object({}, open)) }), ...problemResponses(400, 422) },
+        },
+      },
+      async (req) => expiry.sweep(req.query),
+    );
+
     app.get('/expiry-policies', { schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } } }, async () => ({ items: expiry.policies.list() }));
     app.post(
       '/expiry-policies',

@@ -19,7 +19,7 @@ import {
 import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.js';
 import type { KubeObject, ObjectRef } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
-import { listPolicies } from './policy-store.js';
+import { enforcedPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
 
 type Cd = CdLike & KubeObject;
@@ -51,7 +51,8 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
     if (!cd) throw new NotFound(`cluster ${ref.hub}/${ref.namespace}/${ref.name} not found`);
     return cd;
   };
-  const limitsOf = (ref: ObjectRef, cd: Cd): EffectiveLimits => effectiveLimits(listPolicies(deps), ref.hub, cd);
+  // Dry-run policies are shown, never applied: they neither cap an extension nor set warning lead times.
+  const limitsOf = (ref: ObjectRef, cd: Cd): EffectiveLimits => effectiveLimits(enforcedPolicies(deps), ref.hub, cd);
   const createdMs = (cd: Cd) => Date.parse(cd.metadata.creationTimestamp ?? '');
 
   const view = (ref: ObjectRef, cd: Cd): ExpiryView => {

@@ -5,6 +5,7 @@ import type { JobHandler, ObjectRef } from '../ports.js';
 import { createClusterExpiry, type Actor } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { createPolicyStore } from './policy-store.js';
+import { createExpirySweep } from './policy-sweep.js';
 import { WARN_JOB, warnHandler } from './warn.js';
 import { listWarnings } from './warnings-list.js';
 
@@ -15,11 +16,14 @@ export type ExpiryService = ReturnType<typeof createExpiryService>;
 export function createExpiryService(deps: ExpiryServiceDeps) {
   const clusters = createClusterExpiry(deps);
   const policies = createPolicyStore(deps);
+  const sweep = createExpirySweep(deps, clusters);
   return {
     get: (ref: ObjectRef) => clusters.get(ref),
     extend: (ref: ObjectRef, req: ExtensionRequest & Partial<Actor>) => clusters.extend(ref, req),
     enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean }) => clusters.enforcePolicy(ref, opts),
     policies,
+    /** Impose policy defaults and caps on every cluster now; with dryRun, only report what would change. */
+    sweep,
     warnings: () => listWarnings(deps),
     handlers(): Record<string, JobHandler> {
       return {

@@ -6,7 +6,7 @@ import { effectiveLimits, planWarnings, readWarningRecord } from '../../hive/exp
 import { hibernatingSinceMs, longHibernationFlag, type CdLike } from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
-import { listPolicies } from './policy-store.js';
+import { enforcedPolicies } from './policy-store.js';
 import { governance, listSchedules } from '../schedules/cluster-schedule.js';
 import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring } from './targets.js';
 
@@ -33,7 +33,7 @@ export interface LongHibernationView {
 
 export function warningLeads(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>, target: Expiring): number[] {
   const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', target.cluster);
-  return effectiveLimits(listPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
+  return effectiveLimits(enforcedPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
 }
 
 export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] {
