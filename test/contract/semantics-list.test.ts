@@ -51,6 +51,12 @@ describe.each(targetNames())('LIST consistency on %s', (targetName) => {
       message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' }]);
   });
 
+  it('refuses resourceVersionMatch on a watch', async () => {
+    const refused = await failure(api.listNamespacedCustomObject({ ...g, watch: true, resourceVersion: firstRv, resourceVersionMatch: 'NotOlderThan' }));
+    expect(refused.code).toBe(422);
+    expect(refused.status.details.causes[0].message).toBe('Forbidden: resourceVersionMatch is forbidden for watch');
+  });
+
   it('reports the latest resourceVersion in list metadata, whatever kind was written last', async () => {
     const cm: any = await t.kc.makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'after' } } });
     const list: any = await api.listNamespacedCustomObject({ ...g });

@@ -116,12 +116,13 @@ export function renderList(type: ResourceType, items: Buffer[], rv: number, cont
 }
 
 /** ListOptions validation of resourceVersionMatch (apimachinery internalversion/validation ValidateListOptions). */
-function validateListOptions(req: ApiRequest): void {
+export function validateListOptions(req: ApiRequest, watch = false): void {
   const match = req.query.get('resourceVersionMatch') ?? '';
   if (!match) return;
   const rv = req.query.get('resourceVersion') ?? '';
   const causes: StatusCause[] = [];
   const forbid = (message: string) => causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
+  if (watch) forbid('resourceVersionMatch is forbidden for watch');
   if (!rv) forbid('resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (req.query.get('continue')) forbid('resourceVersionMatch is forbidden when continue is provided');
   if (match !== 'Exact' && match !== 'NotOlderThan') {

@@ -8,7 +8,7 @@ import type { StoreEvent } from '../store.js';
 import type { ResourceType } from '../types.js';
 import { badRequest, statusBody } from '../status.js';
 import { fromStorage } from '../object-pipeline.js';
-import { filterOf } from './read.js';
+import { filterOf, validateListOptions } from './read.js';
 import { renderTable, type TableRequest } from '../table.js';
 
 const MAX_BUFFERED = 32 * 1024 * 1024;
@@ -31,6 +31,7 @@ function bookmark(rt: ResourceType, rv: number): Buffer {
 
 export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableRequest) {
   const type = req.type;
+  validateListOptions(req, true);
   const { match } = filterOf(req); // throws 400 before the stream starts on a bad selector
   const ns = type.namespaced ? req.namespace : undefined;
   const view = type.builtin?.fromStorage ? `${type.group}/${type.version}` : '';
