@@ -98,11 +98,56 @@ describe('pools', () => {
   });
 });
 
+describe('pool problems in plain words', () => {
+  it('a pool at capacity says so, and so does a claim waiting on it', async () => {
+    expect((await api('POST', '/v1/pools', poolRequest('hub-2', 'full', { size: 1, maxSize: 1 }))).status).toBe(201);
+    await poolWhere('hub-2', 'full', (p) => p.status?.ready === 1);
+    const first = await api<ClaimView>('POST', '/v1/claims?wait=30', { pool: 'hub-2/ci/full', name: 'full-1' });
+    expect(first.body.phase, first.text).toBe('Running');
+    await poolWhere('hub-2', 'full', (p) => p.status?.conditions?.some((c) => c.type === 'CapacityAvailable' && c.status === 'False') ?? false);
+    const pool = await api('GET', '/v1/pools/hub-2/ci/full');
+    expect(pool.body.problems).toEqual([expect.objectContaining({ type: 'CapacityAvailable', reason: 'MaxCapacity', message: expect.stringMatching(/^at capacity: /) })]);
+    const second = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-2/ci/full', name: 'full-2' });
+    expect(second.body).toMatchObject({ phase: 'Pending', reason: 'AtCapacity', message: 'no ready cluster and the pool is at capacity (maxSize 1); it waits for a claimed cluster to be released' });
+    expect(pool.body.claimsWaiting).toBe(0);
+    expect((await api('GET', '/v1/pools/hub-2/ci/full')).body).toMatchObject({ claimsWaiting: 1, queue: ['hub-2/ci/full-2'] });
+    for (const name of ['full-2', 'full-1']) expect((await api('DELETE', `/v1/claims/hub-2/ci/${name}`)).status).toBe(202);
+  });
+
+  it('a pool missing a dependency names it, claims on it say why they wait, and pools picked by attributes skip it', async () => {
+    const pull = { metadata: { name: 'needy-pull', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } };
+    await h.store.create('Secret', 'hub-1', pull as never);
+    expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'needy', { size: 0, runningCount: 0, pullSecretRef: 'needy-pull', labels: { tier: 'needy' } }))).status).toBe(201);
+    await h.store.delete('Secret', { hub: 'hub-1', namespace: 'ci', name: 'needy-pull' });
+    expect((await api('PATCH', '/v1/pools/hub-1/ci/needy', { size: 1 })).status).toBe(200);
+    await poolWhere('hub-1', 'needy', (p) => p.status?.conditions?.some((c) => c.type === 'MissingDependencies' && c.status === 'True') ?? false);
+    const pool = await api('GET', '/v1/pools/hub-1/ci/needy');
+    expect(pool.body.problems).toEqual([
+      { type: 'MissingDependencies', reason: 'Missing', message: 'missing dependencies, no clusters can be built: pull secret: secrets "needy-pull" not found' },
+    ]);
+    const waiting = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-1/ci/needy', name: 'needy-1' });
+    expect(waiting.body).toMatchObject({ phase: 'Pending', reason: 'MissingDependencies', message: expect.stringContaining('missing dependencies: pull secret: secrets "needy-pull" not found') });
+    const picked = await api('POST', '/v1/claims', { selector: { labels: { tier: 'needy' } } });
+    expect(picked.status).toBe(422);
+    expect(picked.body.errors[0].reason).toContain('hub-1/ci/needy: not used: missing dependencies (pull secret: secrets "needy-pull" not found)');
+    expect((await api('DELETE', '/v1/claims/hub-1/ci/needy-1')).status).toBe(202);
+  });
+});
+
 describe('claims', () => {
   it('claims from a warm pool and gets a running cluster, its URLs and kubeconfig', async () => {
-    const res = await api<ClaimView>('POST', '/v1/claims?wait=30', { pool: 'warm-east', lifetime: '2h' });
+    const subjects = [{ kind: 'Group', name: 'payments-ci' }, { kind: 'ServiceAccount', name: 'runner', namespace: 'ci' }];
+    const res = await api<ClaimView>('POST', '/v1/claims?wait=30', { pool: 'warm-east', lifetime: '2h', subjects });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ pool: 'hub-1/ci/warm-east', phase: 'Running', lifetime: { lifetime: '2h' } });
+    // Subjects as Hive takes them (REFERENCE.md §5): Hive binds them to hive-claim-owner in the cluster's namespace.
+    const hiveSubjects = [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'payments-ci' }, { kind: 'ServiceAccount', name: 'runner', namespace: 'ci' }];
+    expect(res.body.subjects).toEqual(hiveSubjects);
+    const clusterNs = res.body.cluster!.id.split('/')[1]!;
+    const binding = await h.store.get<any>('RoleBinding', { hub: 'hub-1', namespace: clusterNs, name: 'hive-claim-owner' });
+    expect(binding?.subjects).toEqual(hiveSubjects);
+    const badSubject = await api('POST', '/v1/claims', { pool: 'warm-east', subjects: [{ kind: 'ServiceAccount', name: 'runner' }] });
+    expect(badSubject.body.errors).toEqual([{ field: 'subjects[0].namespace', reason: 'a ServiceAccount subject needs its namespace' }]);
     expect(res.body.cluster?.apiURL).toMatch(/^https:\/\/api\./);
     const kubeconfig = await api('GET', `/v1/claims/${res.body.id}/kubeconfig`);
     expect(kubeconfig.status).toBe(200);
@@ -117,10 +162,15 @@ describe('claims', () => {
     // The pool cannot be deleted while this claim holds one of its clusters; the answer names the claim.
     const del = await api('DELETE', '/v1/pools/hub-1/ci/warm-east');
     expect(del.status).toBe(409);
-    expect(del.body.detail).toContain(res.body.id);
+    expect(del.body.detail).toContain(`claim ${res.body.id} (cluster ${res.body.cluster!.id})`);
   });
 
   it('picks the pool by attributes across hubs and says why', async () => {
+    // Both payments pools match; hub-2's has two ready clusters, hub-1's at most one (its only one was claimed above).
+    const ranked = await api<ClaimView>('POST', '/v1/claims', { selector: { team: 'payments' } });
+    expect(ranked.status, ranked.text).toBe(201);
+    expect(ranked.body.pool).toBe('hub-2/ci/warm-west');
+    expect(ranked.body.pickedBecause).toMatch(/^picked hub-2\/ci\/warm-west for team=payments: most ready clusters \(2 free against [01] in hub-1\/ci\/warm-east\)$/);
     const west = await api<ClaimView>('POST', '/v1/claims', { selector: { team: 'payments', version: '4.17' } });
     expect(west.status, west.text).toBe(201);
     expect(west.body.pool).toBe('hub-2/ci/warm-west');
@@ -155,6 +205,7 @@ describe('claims', () => {
     const stepped = resuming.filter((v) => v.step?.step);
     expect(stepped.length).toBeGreaterThan(0);
     expect(stepped[0]!.message).toMatch(/^no ready cluster; cold-\w+ is resuming, step [1-4]\/4: /);
+    expect(stepped[0]!.step!.cluster).toMatch(/^hub-1\/cold-\w+\/cold-\w+$/);
     expect(seen.at(-1)!.phase).toBe('Running');
   });
 

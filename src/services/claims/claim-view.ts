@@ -91,6 +91,8 @@ export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: st
     ...ref,
     pool: `${hub}/${poolRef.namespace}/${poolRef.name}`,
     ...status,
+    // Every object in the API is addressed {hub}/{namespace}/{name}; the status rules know no hubs.
+    ...(status.step ? { step: { ...status.step, cluster: `${hub}/${status.step.cluster}` } } : {}),
     createdAt: claim.metadata.creationTimestamp,
     pickedBecause: annotations[PICKED_BECAUSE_ANNOTATION],
     requestedBy: annotations[REQUESTED_BY_ANNOTATION],

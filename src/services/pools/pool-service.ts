@@ -93,7 +93,7 @@ export function createPoolService(deps: PoolServiceDeps) {
     const blockers = deletionBlockers(poolClusters(store, ref));
     if (blockers.length && !pool.metadata.deletionTimestamp) {
       // Hive would accept the delete and then hang on its finalizer until every claim is gone (REFERENCE.md §4.3).
-      const list = blockers.map((b) => `claim ${ref.hub}/${ref.namespace}/${b.claim} (cluster ${b.cluster})`).join(', ');
+      const list = blockers.map((b) => `claim ${ref.hub}/${ref.namespace}/${b.claim} (cluster ${ref.hub}/${b.cluster})`).join(', ');
       throw new Conflict(
         `pool ${poolId(ref)} still has ${blockers.length} claimed cluster${blockers.length === 1 ? '' : 's'}: ${list}. ` +
           'Hive keeps a pool until every cluster it made is gone, so release those claims first (DELETE /v1/claims/{hub}/{namespace}/{name}).',

@@ -76,6 +76,6 @@ export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool):
       }))
       .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')),
     deleting,
-    ...(deleting ? { deletionBlockedBy: blockers } : {}),
+    ...(deleting ? { deletionBlockedBy: blockers.map((b) => ({ cluster: `${hub}/${b.cluster}`, claim: `${hub}/${ref.namespace}/${b.claim}` })) } : {}),
   };
 }
