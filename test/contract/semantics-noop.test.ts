@@ -2,7 +2,7 @@
 // resourceVersion, same managedFields (timestamps included), no watch event. And /status writes of a custom
 // resource change status only (customresource statusStrategy.PrepareForUpdate copies the old object first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { startTarget, targetNames, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, eventually, mergePatch } from './support/k8s.js';
 
@@ -57,5 +57,13 @@ describe.each(targetNames())('no-op writes on %s', (targetName) => {
     expect(got.metadata.annotations).toBeUndefined();
     expect(got.metadata.finalizers).toBeUndefined();
     expect(got.metadata.generation).toBe(created.metadata.generation);
+  });
+
+  it('writes metadata sent to a Namespace /status (its status strategy restores only spec)', async () => {
+    const core = t.kc.makeApiClient(CoreV1Api);
+    const got: any = await core.patchNamespaceStatus({ name: t.namespace, body: {
+      metadata: { labels: { via: 'status' } }, spec: { finalizers: [] }, status: { phase: 'Active' } } }, mergePatch);
+    expect(got.metadata.labels).toMatchObject({ via: 'status' });
+    expect(got.spec.finalizers).toEqual(['kubernetes']);
   });
 });

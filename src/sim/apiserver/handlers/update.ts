@@ -62,24 +62,28 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
   let next = obj;
   // Server-owned metadata always comes from the stored object.
   const keep = ['name', 'namespace', 'uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'resourceVersion'];
+  const namespaceStatus = req.subresource === 'status' && type.resource === 'namespaces' && !type.group;
   if (req.subresource === 'finalize') {
     // Namespace spec.finalizers change only through /finalize (the namespace controller's door).
     next = structuredClone(current);
     next.spec = { ...current.spec, finalizers: obj.spec?.finalizers ?? [] };
     if (!next.spec.finalizers.length) delete next.spec.finalizers;
-  } else if (req.subresource === 'status') {
-    // Only status changes through /status (golden 37); through the main resource status is ignored (golden 38).
+  } else if (req.subresource === 'status' && !namespaceStatus) {
+    // Only status changes through /status (golden 37; customresource statusStrategy.PrepareForUpdate starts from
+    // the old object); through the main resource status is ignored (golden 38).
     next = structuredClone(current);
     if (obj.status === undefined) delete next.status; else next.status = obj.status;
   } else {
     for (const k of keep) {
       if (current.metadata[k] === undefined) delete next.metadata[k]; else next.metadata[k] = current.metadata[k];
     }
-    if (type.statusSubresource) {
+    if (type.statusSubresource && !namespaceStatus) {
       if (current.status === undefined) delete next.status; else next.status = structuredClone(current.status);
     }
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
+    // A Namespace's spec changes only through /finalize; its status strategy keeps only spec, so labels and
+    // annotations sent to /status are written (registry/core/namespace/strategy.go).
     if (type.resource === 'namespaces' && !type.group) next.spec = structuredClone(current.spec);
   }
   type.builtin?.defaults?.(next, 'update');
