@@ -88,6 +88,12 @@ describe.skipIf(!hasKubectl)('kubectl against the double', () => {
     expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.resourceVersion}')).toBe(rv);
     expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.annotations}')).toContain('kubectl.kubernetes.io/last-applied-configuration');
     expect(await kubectl('apply', '--server-side', '-f', file)).toContain('serverside-applied');
+    // kubectl edit: the editor's change goes back as a patch computed from the edited document.
+    const editor = path.join(dir, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^  clusterName: k1$/  clusterName: k1\\n  powerState: Hibernating/" "$1"\n', { mode: 0o755 });
+    const edited = await run('kubectl', ['--kubeconfig', kubeconfig, 'edit', 'cd', 'k1'], { timeout: 20_000, env: { ...process.env, KUBE_EDITOR: editor } });
+    expect(edited.stdout).toContain('clusterdeployment.hive.openshift.io/k1 edited');
+    expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.spec.powerState}')).toBe('Hibernating');
     expect(await kubectl('get', 'cd', 'k1', '-o', 'jsonpath={.metadata.managedFields[*].manager}')).toContain('kubectl');
 
     writeFileSync(path.join(dir, 'pool.json'), JSON.stringify({ apiVersion: 'hive.openshift.io/v1', kind: 'ClusterPool',
