@@ -17,6 +17,10 @@ export function createRedis(cfg: RedisConfig, flavour: RedisFlavour, name = `bee
       : { enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: name };
   // Reconnect with a capped backoff; ioredis retries forever unless this returns null.
   const retryStrategy = (times: number) => Math.min(200 * 2 ** Math.min(times, 6), 5000);
+  // After a Sentinel failover a connection can still point at the demoted master, which answers writes with
+  // READONLY: reconnect (through the sentinels, to the new master) and resend the command (ioredis README,
+  // "Reconnect on error").
+  const reconnectOnError = (err: Error) => (err.message.startsWith('READONLY') ? 2 : false);
 
   if (cfg.cluster) {
     return new Cluster(cfg.cluster.nodes, {
@@ -29,6 +33,10 @@ export function createRedis(cfg: RedisConfig, flavour: RedisFlavour, name = `bee
     return new Redis({
       ...behaviour,
       retryStrategy,
+      reconnectOnError,
+      // Listen for the sentinels' +switch-master and move at once, instead of writing to the demoted master
+      // until it drops us (those writes are lost when it resyncs as a replica).
+      failoverDetector: true,
       sentinels: cfg.sentinel.sentinels,
       name: cfg.sentinel.name,
       ...(cfg.password ? { password: cfg.password } : {}),
@@ -74,6 +82,8 @@ export function isRedisDown(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return (
     err.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(err.message)
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(err.message) ||
+    // Redis itself saying "not now": mid-failover (READONLY, MASTERDOWN, CLUSTERDOWN, TRYAGAIN) or loading its data.
+    /^(READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|LOADING) /.test(err.message)
   );
 }

@@ -72,16 +72,54 @@ async function startServer(cleanup: Cleanup, lines: string[], sentinel = false):
   throw new Error(`redis-server on port ${port} did not start`);
 }
 
-/** A master and one sentinel watching it as `name`. */
-export async function startSentinel(name: string): Promise<Topology> {
+export interface SentinelTopology extends Topology {
+  /** Port of the server started as the replica (read-only until a failover promotes it). */
+  replicaPort: number;
+  /** Port of the server the sentinel currently names as master. */
+  masterPort(): Promise<number>;
+  /** Promote the replica (SENTINEL FAILOVER) and resolve once the sentinel names it as master. */
+  failover(): Promise<number>;
+}
+
+const redisCli = (port: number, ...args: string[]) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
+
+/** A master, a replica of it, and one sentinel watching them as `name`. */
+export async function startSentinel(name: string): Promise<SentinelTopology> {
   const cleanup = createCleanup();
   try {
     const master = await startServer(cleanup, ['maxmemory-policy noeviction']);
+    const replica = await startServer(cleanup, ['maxmemory-policy noeviction', `replicaof 127.0.0.1 ${master}`]);
     const sentinel = await startServer(cleanup, [`sentinel monitor ${name} 127.0.0.1 ${master} 1`, `sentinel down-after-milliseconds ${name} 5000`], true);
-    return { addresses: `127.0.0.1:${sentinel}`, close: cleanup.close };
+    const masterPort = async () => Number(redisCli(sentinel, 'sentinel', 'get-master-addr-by-name', name).split('\n')[1]);
+    // The sentinel learns of the replica from the master's INFO; a failover before that fails with NOGOODSLAVE.
+    await until('the sentinel sees the replica in sync', () => {
+      const replicas = redisCli(sentinel, 'sentinel', 'replicas', name);
+      return replicas.includes(String(replica)) && !/disconnected|s_down/.test(replicas) && redisCli(replica, 'info', 'replication').includes('master_link_status:up');
+    });
+    return {
+      addresses: `127.0.0.1:${sentinel}`,
+      close: cleanup.close,
+      replicaPort: replica,
+      masterPort,
+      async failover() {
+        const before = await masterPort();
+        const answer = redisCli(sentinel, 'sentinel', 'failover', name);
+        if (answer !== 'OK') throw new Error(`SENTINEL FAILOVER: ${answer}`);
+        await until('the sentinel names the new master', async () => (await masterPort()) !== before);
+        return masterPort();
+      },
+    };
   } catch (err) {
     await cleanup.close();
     throw err;
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -109,10 +147,5 @@ export async function startCluster(): Promise<Topology> {
 
 /** `cluster_state:ok` on every node: slots are assigned and the nodes agree, so clients see a whole cluster. */
 async function waitClusterOk(ports: number[]): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const states = ports.map((p) => spawnSync('redis-cli', ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout);
-    if (states.every((s) => s.includes('cluster_state:ok'))) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('Redis Cluster did not reach cluster_state:ok');
+  await until('every cluster node says cluster_state:ok', () => ports.every((p) => redisCli(p, 'cluster', 'info').includes('cluster_state:ok')));
 }
