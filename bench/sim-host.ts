@@ -1,11 +1,12 @@
 // A simulated hub in a child process, so a bench measures the memory of Beekeeper alone. The parent gets
 // `{ kubeconfig, url, token }` over IPC and may send `{ advance: ms }` to jump the simulator's test clock (answered
 // with `{ advanced: ms }`) or `{ close: true }`.
-// Spawned by bench/support.ts startSimHost(); the simulator options come as JSON in argv[2].
+// Spawned by bench/support.ts startSimHost(); the simulator options come as JSON in argv[2], the clock's start in
+// argv[3] (epoch ms, optional).
 import { createTestClock } from '../src/clock.js';
 import { startSimulator } from '../src/sim/simulator.js';
 
-const clock = createTestClock();
+const clock = createTestClock(process.argv[3] ? Number(process.argv[3]) : undefined);
 const sim = await startSimulator({ ...JSON.parse(process.argv[2] ?? '{}'), clock });
 const hub = sim.hubs[0]!;
 process.send!({ kubeconfig: sim.kubeconfigYaml(), url: hub.url, token: hub.token });

@@ -74,6 +74,7 @@ export async function inParallel<T>(items: T[], width: number, fn: (item: T) => 
 /** Polls `check` (harness only: the code under test never polls) until it is true. */
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;
+  if (process.env.BENCH_DEBUG) console.error(`waiting for ${what}`);
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -89,6 +90,8 @@ export interface Bed {
   config: Config;
   /** Jumps the simulator's clock (and Beekeeper's), wherever the simulator runs. */
   advance(ms: number): Promise<void>;
+  /** Jumps both clocks to an absolute time (never backwards). */
+  setTime(atMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,7 +103,7 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
   const clock = createTestClock(opts.startMs);
   const simOpts = { hubNames: [HUB], speed: 1000, ...opts.sim };
   const sim = opts.simProcess ? undefined : await startSimulator({ ...simOpts, clock });
-  const host = opts.simProcess ? await startSimHost(simOpts) : undefined;
+  const host = opts.simProcess ? await startSimHost(simOpts, clock.now()) : undefined;
   const hub = sim ? { url: sim.hubs[0]!.url, token: sim.hubs[0]!.token, kubeconfig: sim.kubeconfigYaml() } : host!;
   const client = createKubeClient({ server: hub.url, token: hub.token, insecureSkipTLSVerify: true });
   const base = loadConfig({
@@ -120,6 +123,9 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
       clock.advance(ms);
       await host?.advance(ms);
     },
+    async setTime(atMs) {
+      await this.advance(Math.max(0, atMs - clock.now()));
+    },
     async close() {
       await system.close();
       await sim?.close();
@@ -130,8 +136,8 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
 }
 
 /** bench/sim-host.ts in a child process (no test clock option: it makes its own). */
-async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>) {
-  const child = fork(fileURLToPath(new URL('./sim-host.ts', import.meta.url)), [JSON.stringify(simOpts)], {
+async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
+  const child = fork(fileURLToPath(new URL('./sim-host.ts', import.meta.url)), [JSON.stringify(simOpts), String(startMs)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
