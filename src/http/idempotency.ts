@@ -8,6 +8,11 @@ import type { RedisClient } from '../redis/connect.js';
 import { problem, sendProblem } from './problem.js';
 
 const TTL_SECONDS = 24 * 3600;
+/**
+ * How long a request in progress holds its key beyond its own `?wait`. Short, so that a key whose request never
+ * finished (the API process crashed or was killed) is usable again in minutes, not after a day of 409s.
+ */
+const IN_PROGRESS_SECONDS = 120;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 interface Stored {
@@ -61,7 +66,9 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
     }
     const fingerprint = sha(`${request.method} ${requestTarget(request.url)}\n${canonical(request.body ?? null)}`);
     const redisKey = keyOf(request, key);
-    const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', TTL_SECONDS, 'NX');
+    const wait = (request.query as { wait?: unknown } | undefined)?.wait;
+    const holdSeconds = IN_PROGRESS_SECONDS + (typeof wait === 'number' && Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
+    const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', holdSeconds, 'NX');
     if (claimed === 'OK') {
       request.idempotencyKey = redisKey;
       return;
