@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import type { CdLike } from '../../src/hive/schedule/index.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
-import { createSystem, type System } from '../../src/system.js';
+import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 
 export const HUB = 'east';
@@ -22,6 +22,8 @@ export interface Bed {
   app: FastifyInstance;
   clock: TestClock;
   timerDeps(): { store: System['store']; queue: System['queue']; clock: TestClock; log: ReturnType<typeof createLogger>; stateHub: string; stateNamespace: string };
+  /** Another Beekeeper instance on the same Redis and hub (its own informers, queue connections and timers). */
+  startInstance(roles: Role[]): Promise<System>;
   close(): Promise<void>;
 }
 
@@ -34,13 +36,20 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
   const log = createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  const instances: System[] = [];
   return {
     sim,
     system,
     app: system.app!,
     clock,
     timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
+    async startInstance(roles) {
+      const instance = await createSystem({ config, log, clock, roles });
+      instances.push(instance);
+      return instance;
+    },
     async close() {
+      for (const instance of instances.splice(0)) await instance.close();
       await system.close();
       await sim.close();
       // Leave Redis as we found it: this bed's keys all carry its own prefix.
