@@ -27,7 +27,8 @@ async function bareQueueRun(concurrency: number): Promise<number> {
   let done = 0;
   let finished!: () => void;
   const allDone = new Promise<void>((r) => (finished = r));
-  const worker = new Worker('noop', async () => undefined, { connection: connection.duplicate(), prefix, concurrency, autorun: false });
+  const workerConnection = connection.duplicate();
+  const worker = new Worker('noop', async () => undefined, { connection: workerConnection, prefix, concurrency, autorun: false });
   worker.on('completed', () => ++done === CLUSTERS && finished());
   await worker.waitUntilReady();
   try {
@@ -40,7 +41,9 @@ async function bareQueueRun(concurrency: number): Promise<number> {
   } finally {
     await worker.close();
     await queue.close();
+    // BullMQ leaves connections it was given open.
     connection.disconnect();
+    workerConnection.disconnect();
     await deleteKeys(prefix);
   }
 }
