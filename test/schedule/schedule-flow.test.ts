@@ -76,6 +76,8 @@ describe('a nightly schedule on the simulator', () => {
     expect([power('optout'), power('prod'), power('pool-a1', 'pool-a1')]).toEqual(['Running', 'Running', 'Running']);
     await waitPower(bed, NS, 'alpha', 'Hibernating');
     expect((await events(bed, NS, 'alpha')).map((e) => e.reason)).toContain('ScheduledHibernate');
+    // Unclaimed pool clusters belong to Hive's pool controller: skipped in the summary, no Event on them.
+    expect((await events(bed, 'pool-a1', 'pool-a1')).filter((e) => e.reason?.startsWith('Schedule'))).toEqual([]);
     const status = (await bed.app.inject({ method: 'GET', url: '/v1/schedules/office' })).json().status;
     expect(status.lastSweep).toMatchObject({ edge: '2026-11-23T17:00:00.000Z', action: 'hibernate', acted: 3, skipped: 1, failed: 0 });
   });
@@ -103,6 +105,8 @@ describe('a nightly schedule on the simulator', () => {
     await advanceTo('2026-11-24T17:00:00.500Z');
     const summary = (await waitJob(bed, sweepId('2026-11-24T17:00:00Z'))).result as SweepSummary;
     expect(summary.skipped).toContainEqual(expect.objectContaining({ name: 'alpha', reason: 'KeepAwakeOverride', message: expect.stringMatching(/ana/) }));
+    // The skip is recorded on the cluster too, where `kubectl describe cd` shows it.
+    expect((await events(bed, NS, 'alpha')).filter((e) => e.reason === 'ScheduleSkipped').map((e) => e.message)).toEqual([expect.stringMatching(/hibernate .* skipped \(KeepAwakeOverride\)/)]);
     expect(power('alpha')).toBe('Running');
     expect(power('bravo')).toBe('Hibernating');
 
