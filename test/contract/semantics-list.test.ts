@@ -30,6 +30,15 @@ describe.each(targetNames())('LIST consistency on %s', (targetName) => {
     expect(paged.metadata.continue).toBeTruthy();
   });
 
+  it('pages on from a continue token even with resourceVersion=0, and refuses another resourceVersion with it', async () => {
+    const first: any = await api.listNamespacedCustomObject({ ...g, limit: 1 });
+    const next: any = await api.listNamespacedCustomObject({ ...g, limit: 1, resourceVersion: '0', _continue: first.metadata.continue });
+    expect(next.items.map((i: any) => i.metadata.name)).toEqual(['l2']);
+    const refused = await failure(api.listNamespacedCustomObject({ ...g, limit: 1, resourceVersion: firstRv, _continue: first.metadata.continue }));
+    expect(refused.code).toBe(400);
+    expect(refused.status.message).toBe('specifying resource version is not allowed when using continue');
+  });
+
   it('answers NotOlderThan with the current state and Exact with the state at that version', async () => {
     await api.patchNamespacedCustomObject({ ...g, name: 'l1', body: { metadata: { labels: { later: 'yes' } } } }, mergePatch);
     const latest: any = await api.listNamespacedCustomObject({ ...g, resourceVersion: firstRv, resourceVersionMatch: 'NotOlderThan' });

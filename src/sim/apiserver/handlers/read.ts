@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { q } from '../context.js';
-import { ApiError, gone, invalid, notFound, statusBody, type StatusCause } from '../status.js';
+import { ApiError, badRequest, gone, invalid, notFound, statusBody, type StatusCause } from '../status.js';
 import { objectKey, type StoredRecord } from '../store.js';
 import { parseFieldSelector, parseLabelSelector, type FieldGetter } from '../selectors.js';
 import { decodeContinue, encodeContinue, lowerBound } from '../paging.js';
@@ -138,11 +138,12 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   validateListOptions(req);
   const { filtered, match } = filterOf(req);
   const rvParam = req.query.get('resourceVersion') ?? '';
-  // resourceVersion=0 is served from the watch cache, which ignores limit: one page with everything (cacher.go
-  // shouldDelegateList delegates to etcd only for a limit with a resourceVersion other than "0").
-  const limit = rvParam === '0' ? 0 : Number(req.query.get('limit') ?? 0) || 0;
-  const exact = req.query.get('resourceVersionMatch') === 'Exact';
   const contParam = req.query.get('continue');
+  // resourceVersion=0 is served from the watch cache, which ignores limit: one page with everything (cacher.go
+  // shouldDelegateList delegates to etcd only for a continue token, or a limit with a resourceVersion other than "0").
+  const limit = rvParam === '0' && !contParam ? 0 : Number(req.query.get('limit') ?? 0) || 0;
+  const exact = req.query.get('resourceVersionMatch') === 'Exact';
+  if (contParam && rvParam && rvParam !== '0') throw badRequest('specifying resource version is not allowed when using continue');
   let listRv = ctx.store.currentRv();
   let start = '';
   if (contParam) {
