@@ -106,6 +106,36 @@ function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null;
   });
 }
 
+/** The first fenced block of `lang` after the README heading `heading` (e.g. `### Shell`), as written. */
+function readmeBlock(heading: string, lang: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`README has no heading ${heading}`);
+  const fence = '```' + lang + '\n';
+  const start = readme.indexOf(fence, at) + fence.length;
+  return readme.slice(start, readme.indexOf('\n```', start));
+}
+
+/** Runs a README shell script with bash in its own process, as a CI runner would. */
+function bash(script: string, env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: tmp, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the README script did not end within ${timeoutMs} ms\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 /** Ask again until the answer satisfies `ok` (each ask is a real HTTP answer; the pause only spaces them). */
 async function until(path: string, ok: (a: Answer) => boolean, timeoutMs: number): Promise<Answer> {
   const deadline = Date.now() + timeoutMs;
@@ -324,6 +354,90 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(done.status).toBe(200);
     expect(done.json.job).toMatchObject({ id: job.id, state: 'completed' });
   }, 60_000);
+
+  it('the "Pools and claims" tour: pool summary, PATCH, claim by name and by attributes, wait, kubeconfig, extend, heartbeat, release', async () => {
+    expect((await curl('GET', '/v1/pools')).json.items.map((p: { id: string }) => p.id)).toContain('local/demo/demo-aws');
+    const pool = await curl('GET', '/v1/pools/local/demo/demo-aws');
+    expect(pool.json).toMatchObject({ counts: expect.any(Object), problems: [], claimsWaiting: expect.any(Number) });
+    const patched = await curl('PATCH', '/v1/pools/local/demo/demo-aws', { size: 3, runningCount: 1 });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json).toMatchObject({ size: 3, runningCount: 1 });
+
+    const byName = await curl('POST', '/v1/claims', { pool: 'local/demo/demo-aws', lifetime: '2h', heartbeatTimeout: '15m' });
+    expect(byName.status, byName.text).toBe(201);
+    const byAttributes = await curl('POST', '/v1/claims', { selector: { platform: 'aws', version: '4.16' }, lifetime: '2h' });
+    expect(byAttributes.status, byAttributes.text).toBe(201);
+    expect(byAttributes.json).toMatchObject({ pool: 'local/demo/demo-aws', pickedBecause: expect.stringContaining('picked local/demo/demo-aws for platform=aws, version=4.16') });
+
+    const C = `/v1/claims/${byName.json.id}`;
+    const running = await curl('GET', `${C}?wait=120`);
+    expect(running.json.phase, running.text).toBe('Running');
+    const kubeconfig = await curl('GET', `${C}/kubeconfig`);
+    expect(parseYaml(kubeconfig.text).clusters[0].cluster.server).toBe(running.json.cluster.apiURL);
+    const extended = await curl('PATCH', C, { extendBy: '1h' });
+    expect(extended.json.lifetime.lifetime, extended.text).toBe('3h');
+    const beat = await curl('POST', `${C}/heartbeat`);
+    expect(beat.status, beat.text).toBe(200);
+    expect(beat.json).toMatchObject({ claim: byName.json.id, timeoutSeconds: 900 });
+    for (const id of [byName.json.id, byAttributes.json.id]) expect((await curl('DELETE', `/v1/claims/${id}`)).status).toBe(202);
+  }, 150_000);
+
+  // The "Shell" example of "Ephemeral clusters in CI", run with bash as written. Only what cannot run here is
+  // swapped: the selector (the demo pool is 4.16 with no team) and `make test-e2e`.
+  const shellScript = (tests: string) => {
+    const script = readmeBlock('### Shell', 'sh');
+    for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT']) expect(script).toContain(part);
+    return script.replace('platform=aws,version=4.17,team=payments', 'platform=aws,version=4.16').replace('make test-e2e', tests);
+  };
+  const shellEnv = () => ({ BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT });
+  const claimOf = (stderr: string) => /claimed (\S+) from/.exec(stderr)?.[1];
+
+  it('CI "Shell": claims, tests with the kubeconfig while heartbeating, and releases', async () => {
+    // The tests see the claimed cluster's kubeconfig, and the heartbeat runs beside them.
+    const run = await bash(shellScript(`sh -c 'grep -q "server: https://api\\." "$KUBECONFIG"' && echo "HEARTBEAT: $(ps -o args= -p "$heartbeat_pid")" && echo TESTS-PASSED`), shellEnv());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^testing on https:\/\/api\./m);
+    expect(run.stdout).toContain('TESTS-PASSED');
+    const id = claimOf(run.stderr)!;
+    expect(run.stderr).toContain(`released ${id}`);
+    const after = await curl('GET', `/v1/claims/${id}`);
+    expect(after.status === 404 || after.json.phase === 'Releasing', after.text).toBe(true);
+    // $heartbeat_pid is the heartbeat process itself, so the cleanup's `kill` stops it. (A shell function in the
+    // background would leave the CLI running, keeping alive a claim that a failed release left behind.)
+    expect(run.stdout).toMatch(new RegExp(`^HEARTBEAT: node \\S*bin/beekeeper\\.js heartbeat ${id} --every 60s$`, 'm'));
+  }, 100_000);
+
+  it('CI "Shell": failing tests still release the claim', async () => {
+    const run = await bash(shellScript('false'), shellEnv());
+    expect(run.code).not.toBe(0);
+    const id = claimOf(run.stderr)!;
+    expect(run.stderr).toContain(`released ${id}`);
+    const after = await curl('GET', `/v1/claims/${id}`);
+    expect(after.status === 404 || after.json.phase === 'Releasing', after.text).toBe(true);
+  }, 100_000);
+
+  it('CI "GitHub Actions" and "Tekton": valid YAML that claims, tests with the kubeconfig, and always releases', () => {
+    const gha = parseYaml(readmeBlock('### GitHub Actions', 'yaml'));
+    const steps: Array<{ name?: string; id?: string; if?: string; run?: string; env?: Record<string, string> }> = gha.jobs.e2e.steps;
+    const claim = steps.find((st) => st.id === 'claim')!;
+    expect(claim.run).toMatch(/\$BK claim .*--wait 45m --kubeconfig-out "\$RUNNER_TEMP\/kubeconfig" --json/s);
+    expect(steps.find((st) => st.name === 'Run tests')!.env!.KUBECONFIG).toBe('${{ runner.temp }}/kubeconfig');
+    const release = steps.at(-1)!;
+    expect(release.if).toContain('always()');
+    expect(release.run).toContain('$BK release "${{ steps.claim.outputs.id }}"');
+
+    const task = parseYaml(readmeBlock('### Tekton', 'yaml'));
+    expect(task).toMatchObject({ apiVersion: 'tekton.dev/v1', kind: 'Task' });
+    const names = task.spec.steps.map((st: { name: string }) => st.name);
+    expect(names).toEqual(['claim', 'test', 'release', 'verdict']);
+    const [claimStep, testStep, releaseStep, verdict] = task.spec.steps;
+    expect(claimStep.script).toContain('--kubeconfig-out /claim/kubeconfig --json');
+    // The tests' failure must not skip the release: the step records its exit code and the verdict replays it.
+    expect(testStep).toMatchObject({ onError: 'continue', env: [{ name: 'KUBECONFIG', value: '/claim/kubeconfig' }] });
+    expect(releaseStep.script).toContain('release "$(cat /claim/id)"');
+    expect(verdict.script).toContain('$(steps.step-test.exitCode.path)');
+    expect(task.spec.sidecars[0].script).toContain('heartbeat "$(cat /claim/id)"');
+  });
 
   it('GET /v1/jobs lists the tour\'s jobs, filterable by type and state', async () => {
     const hib = await curl('GET', '/v1/jobs?type=cluster.hibernate');
