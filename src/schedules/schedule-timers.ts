@@ -119,6 +119,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     }
   };
 
+  /** How late a cluster-specific edge may still be applied: its schedule's catchUpDeadline. */
+  const deadlineFor = (hub: string, cd: (CdLike & KubeObject) | undefined): number => {
+    const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
+    return schedule ? catchUpDeadlineMs(schedule) : 3_600_000;
+  };
+
   /** A cluster-specific edge (an override or the install grace lapsing) at `atMs`. */
   const armClusterEdge = (key: string, hub: string, namespace: string, name: string, atMs: number, cause: string, override?: string) => {
     const existing = clusterTimers.get(key);
@@ -130,7 +136,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub);
     };
     if (atMs <= deps.clock.now()) {
-      // Lapsed while the scheduler was down: the reconcile job refuses edges older than an hour.
+      // Lapsed while the scheduler was down: the reconcile job refuses edges older than the catchUpDeadline.
       fire();
       return;
     }
@@ -145,7 +151,8 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       return;
     }
     const p = toPowerOverride(o);
-    if (p.untilMs === undefined || p.untilMs < deps.clock.now() - 3_600_000) return;
+    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', o.spec.cluster);
+    if (p.untilMs === undefined || p.untilMs < deps.clock.now() - deadlineFor(o.spec.cluster.hub, cd)) return;
     armClusterEdge(key, o.spec.cluster.hub, o.spec.cluster.namespace, o.spec.cluster.name, p.untilMs, `keep-awake override ${o.metadata.name} lapsed`, o.metadata.name);
   };
 
@@ -173,7 +180,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     }
     const now = deps.clock.now();
     const installed = installedAtMs(cd);
-    if (installed !== undefined && installed + INSTALL_GRACE_MS > now - 3_600_000) {
+    if (installed !== undefined && installed + INSTALL_GRACE_MS > now - deadlineFor(hub, cd)) {
       armClusterEdge(key, hub, cd.metadata.namespace ?? '', cd.metadata.name, installed + INSTALL_GRACE_MS, 'install grace period lapsed');
     }
     enforce(hub, cd);

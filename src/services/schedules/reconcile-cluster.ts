@@ -6,6 +6,7 @@ import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome } from './apply-power.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
+import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE } from './schedule-resource.js';
 
 export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
 
@@ -39,7 +40,9 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
     const at = Date.parse(p.edgeAt);
     const edge = planFor(deps, gov.schedule, p.hub, cd, at - 1, at).edges.find((e) => Date.parse(e.at) === at && !e.skipped);
     if (!edge) return { outcome: 'none', message: `no action for this cluster at ${p.edgeAt}` };
-    if (now - at > 3_600_000) return { outcome: 'none', message: `the edge at ${p.edgeAt} is stale; not replayed` };
+    // The schedule's catchUpDeadline bounds cluster-specific edges too (a keep-awake lapsing while we were down).
+    const deadline = catchUpDeadlineMs(gov.schedule);
+    if (now - at > deadline) return { outcome: 'none', message: `the edge at ${p.edgeAt} is older than catchUpDeadline ${gov.schedule.spec.catchUpDeadline ?? DEFAULT_CATCH_UP_DEADLINE}; not replayed` };
     action = edge.action;
     reason = edge.reason;
   } else {
