@@ -117,15 +117,13 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
   const log = createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  const advance = async (ms: number) => {
+    clock.advance(ms);
+    await host?.advance(ms);
+  };
   return {
-    ...(sim ? { sim } : {}), client, system, clock, config,
-    async advance(ms) {
-      clock.advance(ms);
-      await host?.advance(ms);
-    },
-    async setTime(atMs) {
-      await this.advance(Math.max(0, atMs - clock.now()));
-    },
+    ...(sim ? { sim } : {}), client, system, clock, config, advance,
+    setTime: (atMs) => advance(Math.max(0, atMs - clock.now())),
     async close() {
       await system.close();
       await sim?.close();

@@ -7,7 +7,7 @@
 // subject's one (median). The ratio says how much more a real waiting job costs than the cheapest possible wait.
 // Run: npx tsx --expose-gc bench/waiting-jobs.ts [jobs]
 import { EventEmitter } from 'node:events';
-import type { JobView } from '../src/services/ports.js';
+import type { JobView, KubeObject } from '../src/services/ports.js';
 import { adoptMany, HUB, median, report, row, settledHeap, startBed, timed, until } from './support.js';
 
 const JOBS = Number(process.argv[2] ?? process.env.BENCH_WAIT_JOBS ?? 300);
@@ -70,7 +70,7 @@ try {
   const before = settledHeap();
   const [enqueueMs, jobs] = await timed(() => Promise.all(names.map(hibernate)));
   // Every job has patched spec.powerState and recorded its Event: from here on each one only waits.
-  const requested = async () => (await store.list<{ reason?: string }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'HibernateRequested').length;
+  const requested = async () => (await store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'HibernateRequested').length;
   await until('every cluster Stopping', () => all('Stopping'), 120_000);
   await until('every job waiting', async () => (await requested()) >= JOBS + 1 && (await queue.counts())[HUB]?.active === JOBS, 120_000);
   const waiting = settledHeap();
