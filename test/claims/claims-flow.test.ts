@@ -225,6 +225,19 @@ describe('claims', () => {
     const events = await h.store.list<any>('Event', 'hub-1', { namespace: 'ci' });
     const reasons = events.filter((e) => e.involvedObject?.name === 'sleepy').map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['ClaimCreated', 'LifetimeExtensionRefused', 'LifetimeExtended']));
+
+    // And in the audit log: one structured line per decision, with who asked.
+    const lines: Array<Record<string, unknown>> = [];
+    const log = { info: (o: object) => void lines.push(o as Record<string, unknown>), warn: (o: object) => void lines.push(o as Record<string, unknown>) };
+    const audited = createClaimService({ store: h.store, queue: h.queue, clock: h.clock, log });
+    const sleepy = { hub: 'hub-1', namespace: 'ci', name: 'sleepy' };
+    await expect(audited.extend(sleepy, { extendBy: '1h' }, 'alice')).rejects.toThrow(/beyond the maximum 2h/);
+    expect((await audited.extend(sleepy, { extendBy: '15m' }, 'alice')).lifetime?.lifetime).toBe('1h45m');
+    audited.close();
+    expect(lines).toEqual([
+      expect.objectContaining({ audit: true, action: 'extend', claim: 'hub-1/ci/sleepy', actor: 'alice', outcome: 'refused', reason: expect.stringContaining('beyond the maximum 2h') }),
+      expect.objectContaining({ audit: true, action: 'extend', claim: 'hub-1/ci/sleepy', actor: 'alice', outcome: 'done', from: '1h30m', to: '1h45m' }),
+    ]);
   });
 
   it('releases a claim whose holder stops heartbeating, after its timeout', async () => {

@@ -86,6 +86,13 @@ describe('beekeeper CLI', () => {
     expect(resumed.code, resumed.err).toBe(0);
     expect(resumed.err).toContain('WaitingForNodes');
 
+    const printed = await cli(['kubeconfig', view.id]);
+    expect(printed.out).toBe(readFileSync(kubeconfig, 'utf8'));
+    const again = join(dir, 'kubeconfig-again');
+    expect((await cli(['kubeconfig', view.id, '--out', again])).code).toBe(0);
+    expect(readFileSync(again, 'utf8')).toBe(printed.out);
+    expect(statSync(again).mode & 0o777).toBe(0o600);
+
     const released = await cli(['release', view.id, '--wait', '30s']);
     expect(released.code, released.err).toBe(0);
     expect(released.out).toMatch(/released \(job .+: completed\)/);
@@ -120,6 +127,15 @@ describe('beekeeper CLI', () => {
     const id = JSON.parse(timedOut.out).id as string;
     const [hub, namespace, name] = id.split('/') as [string, string, string];
     await h.store.waitFor('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 10_000 });
+
+    // `status --wait` tells a timeout (3) from a claim that is fine (0), and keeps the claim.
+    const kept = await cli(['claim', '--pool', 'hub-2/ci/empty', '--json']);
+    const keptId = JSON.parse(kept.out).id as string;
+    const waited = await cli(['status', keptId, '--wait', '1s']);
+    expect(waited.code).toBe(3);
+    expect(waited.out).toMatch(/^phase {5}Pending: /m);
+    expect((await cli(['status', keptId])).code).toBe(0);
+    expect((await cli(['release', keptId])).code).toBe(0);
   });
 
   it('releases the claim itself when it fails after claiming (here: the kubeconfig cannot be written)', async () => {
