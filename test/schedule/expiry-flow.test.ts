@@ -109,8 +109,10 @@ describe('expiry with warnings', () => {
     expect((await events(bed, NS, 'temp')).map((e) => e.reason)).toContain('ExpiryExtended');
     const expiresAt = Date.parse(view.expiresAt);
 
-    // A second scheduler replica must not send anything twice.
-    timers.push(startExpiryTimers(bed.timerDeps()));
+    // A second scheduler replica (a separate Beekeeper instance with the scheduler role, sharing Redis) must not
+    // send anything twice.
+    const replica = await bed.startInstance(['scheduler']);
+    await replica.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'temp' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] === view.deleteAfter ? o : undefined), { timeoutMs: 10_000 });
     const before = posts.length;
     bed.clock.set(expiresAt - 2 * H + 1000);
     await postsArrived(before + 2);
