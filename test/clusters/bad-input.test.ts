@@ -53,6 +53,14 @@ describe('bad create requests', () => {
     expect(r.body.detail).toMatch(/no "d" unit/);
   });
 
+  it('durations past what Go can hold are 422 naming the field, with Go\'s own message', async () => {
+    const r = await post({ ...createBody(ns, 'forever'), hibernateAfter: '99999999999999999h', expiresIn: '99999999999999999h' });
+    expect(r.status).toBe(422);
+    expect(r.fields).toEqual(expect.arrayContaining(['hibernateAfter', 'expiresIn']));
+    expect(r.body.errors.find((e: { field: string }) => e.field === 'expiresIn').reason).toContain('time: invalid duration "99999999999999999h"');
+    await nothingCreated(ns, 'forever');
+  });
+
   it('references the hub does not have are 422 naming them; the namespace is not created', async () => {
     const r = await post({
       ...createBody('brand-new', 'orphan'),

@@ -2,7 +2,7 @@
 // the lifecycle phase read from Hive's conditions (REFERENCE.md §2.3-2.6).
 import { describe, expect, it } from 'vitest';
 import { deleteAfterFor, expiresAt } from '../../src/hive/delete-after.js';
-import { formatGoDuration, isCrdDuration, parseGoDuration } from '../../src/hive/duration.js';
+import { formatGoDuration, invalidDurationMessage, isCrdDuration, parseGoDuration, parseGoDurationNs } from '../../src/hive/duration.js';
 import { isTruthy } from '../../src/hive/go-bool.js';
 import { matchesLabels, parseLabelSelector } from '../../src/hive/label-selector.js';
 import { lifecyclePhase } from '../../src/hive/phase.js';
@@ -24,6 +24,19 @@ describe('Go durations', () => {
     expect(isCrdDuration('8h')).toBe(true);
     expect(isCrdDuration('0')).toBe(false);
     expect(isCrdDuration('-1h')).toBe(false);
+  });
+
+  it('refuse what overflows Go\'s int64 nanoseconds, as time.ParseDuration does', () => {
+    expect(parseGoDuration('99999999999999999h')).toBeUndefined();
+    expect(parseGoDuration('2562048h')).toBeUndefined();
+    expect(parseGoDuration('2562047h47m16.854775808s')).toBeUndefined();
+    expect(parseGoDurationNs('2562047h47m16.854775807s')).toBe((1n << 63n) - 1n);
+    expect(parseGoDurationNs('-2562047h47m16.854775808s')).toBe(-(1n << 63n));
+    expect(parseGoDurationNs('1.5µs')).toBe(1500n);
+    expect(parseGoDuration('.5s')).toBe(500);
+    expect(parseGoDuration('h')).toBeUndefined();
+    expect(isCrdDuration('99999999999999999h')).toBe(false);
+    expect(invalidDurationMessage('99999999999999999h')).toBe('time: invalid duration "99999999999999999h"');
   });
 
   it('format in whole seconds, shortest form, rounding up', () => {

@@ -1,7 +1,8 @@
 // The compact create request and its validation. Every problem is reported at once, named by the field as the
 // caller sent it, before anything is written (bad input changes nothing).
 import { ANNOTATIONS } from '../../hive/constants.js';
-import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
+import { GO_MAX_DURATION, invalidDurationMessage, isCrdDuration } from '../../hive/duration.js';
+import { expiresInProblem } from './expires-in.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
 import { DEFAULT_NETWORKING, type InstallPlatform, type NetworkingParams } from '../../hive/install-config.js';
 
@@ -206,11 +207,11 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
     issues.push({ field: `annotations.${ANNOTATIONS.deleteAfter}`, reason: 'set expiry with expiresIn or expiresAt' });
   }
   if (req.powerState !== undefined) need(['Running', 'Hibernating'].includes(req.powerState), 'powerState', 'must be Running or Hibernating');
-  if (req.hibernateAfter !== undefined) need(isCrdDuration(req.hibernateAfter), 'hibernateAfter', 'must be a Go duration such as 8h or 90m (no "d" unit)');
+  if (req.hibernateAfter !== undefined) need(isCrdDuration(req.hibernateAfter), 'hibernateAfter', `must be a Go duration such as 8h or 90m (no "d" unit, at most ${GO_MAX_DURATION}): ${invalidDurationMessage(req.hibernateAfter)}`);
   if (req.expiresIn !== undefined && req.expiresAt !== undefined) issues.push({ field: 'expiresIn', reason: 'give at most one of expiresIn and expiresAt' });
   if (req.expiresIn !== undefined) {
-    const ms = isCrdDuration(req.expiresIn) ? parseGoDuration(req.expiresIn) : undefined;
-    need(ms !== undefined && ms > 0, 'expiresIn', 'must be a positive Go duration such as 8h (no "d" unit)');
+    const why = expiresInProblem(req.expiresIn);
+    if (why) issues.push({ field: 'expiresIn', reason: why });
   }
   if (req.expiresAt !== undefined) {
     const at = Date.parse(req.expiresAt);

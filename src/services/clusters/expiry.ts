@@ -2,7 +2,7 @@
 // while Beekeeper is down (ARCHITECTURE.md principle 5). The annotation is a duration from creationTimestamp.
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { deleteAfterFor } from '../../hive/delete-after.js';
-import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
+import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment } from '../../hive/types.js';
@@ -10,6 +10,7 @@ import type { ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
+import { expiresInProblem } from './expires-in.js';
 import { checkExpiryCap, maxLifetimeLimits, type PolicyHome } from './expiry-limits.js';
 
 export interface ExpiryRequest {
@@ -29,9 +30,9 @@ function targetTime(req: ExpiryRequest, now: number): Date | null {
   const hasIn = req.expiresIn !== undefined;
   if (hasAt === hasIn) throw new Invalid('give exactly one of expiresAt and expiresIn', [{ field: 'expiresAt', reason: 'give exactly one of expiresAt (a time, or null to clear) and expiresIn' }]);
   if (hasIn) {
-    const ms = isCrdDuration(req.expiresIn!) ? parseGoDuration(req.expiresIn!) : undefined;
-    if (ms === undefined || ms <= 0) throw invalid('expiresIn', 'must be a positive Go duration such as 8h or 90m (no "d" unit)');
-    return new Date(now + ms);
+    const why = expiresInProblem(req.expiresIn!);
+    if (why) throw invalid('expiresIn', why);
+    return new Date(now + parseGoDuration(req.expiresIn!)!);
   }
   if (req.expiresAt === null) return null;
   const at = Date.parse(req.expiresAt!);
