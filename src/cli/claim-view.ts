@@ -10,6 +10,7 @@ export interface ClaimView {
   pickedBecause?: string;
   cluster?: { id: string; apiURL?: string; webConsoleURL?: string; powerState?: string };
   lifetime?: { lifetime: string; claimedAt?: string; expiresAt?: string };
+  heartbeatTimeoutSeconds?: number;
   links: { self: string; events: string; kubeconfig: string; credentials: string; heartbeat: string };
 }
 

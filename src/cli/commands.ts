@@ -3,6 +3,7 @@ import { parse, parseCliDuration, parseId, parseSelector, UsageError } from './a
 import { ApiError } from './client.js';
 import { describeClaim, waiting, type ClaimView } from './claim-view.js';
 import { EXIT, pause, printJson, type CliContext } from './context.js';
+import { heartbeatWhileWaiting } from './heartbeat-while-waiting.js';
 import { waitForClaim } from './wait-for-claim.js';
 
 interface JobView {
@@ -71,8 +72,9 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
     }
   };
   let view: ClaimView;
+  const stopHeartbeat = created.heartbeatTimeoutSeconds ? await heartbeatWhileWaiting(ctx, id, created.heartbeatTimeoutSeconds) : async () => undefined;
   try {
-    view = await waitForClaim(ctx, id, started + waitMs, created);
+    view = await waitForClaim(ctx, id, started + waitMs, created).finally(stopHeartbeat);
     if (view.phase === 'Running') {
       const kubeconfig = values['kubeconfig-out'];
       if (kubeconfig) await writeKubeconfig(ctx, id, kubeconfig);

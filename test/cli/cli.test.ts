@@ -138,6 +138,19 @@ describe('beekeeper CLI', () => {
     expect((await cli(['release', keptId])).code).toBe(0);
   });
 
+  it('heartbeats while `claim --wait` waits, so a wait longer than the heartbeat timeout keeps the claim', async () => {
+    // The Lease's deadline runs from the claim's creation. 45 s pass on the hub's clock as soon as the claim exists;
+    // the waiting CLI must renew the Lease then, or the reaper releases the claim at 60 s while the CLI still waits.
+    const claimed = await cli(['claim', '--pool', 'hub-2/ci/empty', '--heartbeat-timeout', '1m', '--wait', '2s', '--keep-on-timeout', '--json'], {
+      onErr: (line) => line.startsWith('claimed ') && h.clock.advance(45_000),
+    });
+    const id = /claimed (\S+) from/.exec(claimed.err)![1]!;
+    const [hub, namespace, name] = id.split('/') as [string, string, string];
+    const lease = await h.store.get<{ spec: { acquireTime: string; renewTime: string } }>('Lease', { hub, namespace, name: `beekeeper-claim-${name}` });
+    expect(Date.parse(lease!.spec.renewTime) - Date.parse(lease!.spec.acquireTime)).toBeGreaterThanOrEqual(45_000);
+    expect((await cli(['release', id])).code).toBe(0);
+  });
+
   it('releases the claim itself when it fails after claiming (here: the kubeconfig cannot be written)', async () => {
     const failed = await cli(['claim', '--pool', 'hub-1/ci/warm', '--wait', '60s', '--kubeconfig-out', join(dir, 'no-such-dir', 'kubeconfig')]);
     expect(failed.code).toBe(1);
