@@ -372,8 +372,17 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const C = `/v1/claims/${byName.json.id}`;
     const running = await curl('GET', `${C}?wait=120`);
     expect(running.json.phase, running.text).toBe('Running');
+    const events = await fetch(`${B}${C}/events`);
+    expect(events.headers.get('content-type')).toContain('text/event-stream');
+    const reader = events.body!.getReader();
+    let frame = '';
+    while (!frame.includes('\n\n')) frame += Buffer.from((await reader.read()).value!).toString();
+    await reader.cancel();
+    expect(frame).toMatch(/^event: claim\ndata: \{"id":"local\/demo\//);
     const kubeconfig = await curl('GET', `${C}/kubeconfig`);
     expect(parseYaml(kubeconfig.text).clusters[0].cluster.server).toBe(running.json.cluster.apiURL);
+    const credentials = await curl('GET', `${C}/credentials`);
+    expect(credentials.json).toMatchObject({ apiURL: running.json.cluster.apiURL, webConsoleURL: running.json.cluster.webConsoleURL, username: 'kubeadmin' });
     const extended = await curl('PATCH', C, { extendBy: '1h' });
     expect(extended.json.lifetime.lifetime, extended.text).toBe('3h');
     const beat = await curl('POST', `${C}/heartbeat`);
