@@ -119,3 +119,28 @@ describe('bad create requests', () => {
     await nothingCreated(ns, 'leaky');
   });
 });
+
+describe('bad object paths', () => {
+  // Uppercase, `:` or `_` can never name a hub, namespace or object, so the answer is 400 on that parameter, not a
+  // 404 that suggests the object is merely missing.
+  it('are 400 naming the parameter, on clusters, pools, claims and overrides alike', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['GET', `/v1/clusters/East/${ns}/x`, 'hub'],
+      ['GET', `/v1/clusters/ea:st/${ns}/x`, 'hub'],
+      ['GET', `/v1/clusters/${HUB}/Bad-NS/x`, 'namespace'],
+      ['GET', `/v1/clusters/${HUB}/${ns}/a:b`, 'name'],
+      ['DELETE', `/v1/clusters/${HUB}/${ns}/Upper`, 'name'],
+      ['PUT', `/v1/clusters/${HUB}/n.s/x/expiry`, 'namespace'],
+      ['GET', `/v1/pools/${HUB}/${ns}/Pool_1`, 'name'],
+      ['GET', `/v1/claims/HUB/${ns}/c`, 'hub'],
+      ['POST', `/v1/clusters/${HUB}/${ns}/x_y/overrides`, 'name'],
+    ];
+    for (const [method, url, field] of cases) {
+      const res = await bed.app.inject({ method: method as 'GET', url, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
+      expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    // A well-formed name that does not exist is still 404.
+    expect((await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${ns}/absent.one` })).statusCode).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 // Request and response schemas of /v1/clusters and /v1/hubs. Requests refuse unknown fields; views allow extra
 // properties so a field added to the summary reaches clients before the schema learns it.
 import { Type } from 'typebox';
+import { ObjectRefParams } from './name-params.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 253 });
 const Labels = Type.Record(Type.String(), Type.String());
@@ -8,7 +9,7 @@ const Duration = (description: string) => Type.String({ minLength: 1, maxLength:
 const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 
-export const ClusterParams = Type.Object({ hub: Name, namespace: Name, name: Name });
+export const ClusterParams = ObjectRefParams;
 
 const MachinePool = Type.Object(
   { replicas: Type.Optional(Type.Integer({ minimum: 0 })), instanceType: Type.Optional(Type.String({ minLength: 1, examples: ['m6i.xlarge'] })) },

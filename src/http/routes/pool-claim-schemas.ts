@@ -1,12 +1,13 @@
 // Request and response schemas of /v1/pools and /v1/claims. Views allow extra properties so an added field
 // reaches clients before the schema learns it; requests refuse unknown fields.
 import { Type } from 'typebox';
+import { ObjectRefParams } from './name-params.js';
 
 const Duration = (description: string) => Type.String({ minLength: 1, maxLength: 32, description, examples: ['2h', '90m'] });
 const Name = Type.String({ minLength: 1, maxLength: 253 });
 const Labels = Type.Record(Type.String(), Type.String());
 
-export const RefParams = Type.Object({ hub: Name, namespace: Name, name: Name });
+export const RefParams = ObjectRefParams;
 
 export const SelectorSchema = Type.Object(
   {
