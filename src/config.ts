@@ -176,6 +176,9 @@ export function withEmbeddedHub(config: Config, hub: { name: string; kubeconfigD
   });
 }
 
+/** The Redis prefix when none is configured; embedded mode replaces it with one of its own (see system/embedded-prefix.ts). */
+export const DEFAULT_REDIS_PREFIX = '{beekeeper}';
+
 function readRedis(pick: (path: string) => Source | undefined, issues: ReturnType<typeof createIssues>): RedisConfig {
   const urlSrc = pick('redis.url');
   const url = urlSrc ? readString(urlSrc, issues, { fallback: '', pattern: /^rediss?:\/\/\S+$/, rule: 'a redis:// or rediss:// URL', secret: true }) : undefined;
@@ -189,7 +192,7 @@ function readRedis(pick: (path: string) => Source | undefined, issues: ReturnTyp
     ? readString(pick('redis.sentinel.password'), issues, { fallback: '', secret: true })
     : undefined;
   const prefixSrc = pick('redis.prefix');
-  const prefix = readString(prefixSrc, issues, { fallback: '{beekeeper}', pattern: NO_COLON, rule: 'free of spaces and ":" (BullMQ joins keys with ":")' });
+  const prefix = readString(prefixSrc, issues, { fallback: DEFAULT_REDIS_PREFIX, pattern: NO_COLON, rule: 'free of spaces and ":" (BullMQ joins keys with ":")' });
 
   const modes = [urlSrc && 'REDIS_URL', sentinelsSrc && 'sentinel', nodesSrc && 'cluster'].filter(Boolean);
   if (modes.length > 1) issues.add('redis', `choose one of a URL, Sentinel or Cluster (got ${modes.join(' and ')})`);

@@ -16,6 +16,7 @@ import type { HiveStore, JobHandler } from './services/ports.js';
 import { FEATURES } from './system/features.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
+import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
 
 export type Role = 'api' | 'worker' | 'scheduler';
 export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
@@ -60,6 +61,8 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     if (redisBoot.origin === 'private') log.warn({ url: redisBoot.redis.url }, 'no Redis found: started a private redis-server for this process');
 
     let config: Config = { ...opts.config, redis: redisBoot.redis };
+    const ownPrefix = embeddedPrefix(config);
+    if (ownPrefix) config = { ...config, redis: { ...config.redis, prefix: ownPrefix } };
     let simulator: System['simulator'];
     if (config.hubs.length === 0) {
       const { startSimulator } = await import('./sim/simulator.js');
@@ -82,6 +85,8 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     const listener = createRedis(config.redis, 'worker');
     for (const client of [producer, listener] as RedisClient[]) client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
     closers.push(['redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)])]);
+    // Runs after queues and workers have closed (closers run in reverse), before the connections go.
+    if (ownPrefix) closers.push(['embedded jobs', () => dropKeys(producer, ownPrefix)]);
     await waitReady(producer, 30_000).catch(() => {
       throw new RedisMissing(`Redis at ${whereIs(config.redis)} did not answer within 30 s.`);
     });
