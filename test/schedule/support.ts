@@ -22,8 +22,11 @@ export interface Bed {
   app: FastifyInstance;
   clock: TestClock;
   timerDeps(): { store: System['store']; queue: System['queue']; clock: TestClock; log: ReturnType<typeof createLogger>; stateHub: string; stateNamespace: string };
-  /** Another Beekeeper instance on the same Redis and hub (its own informers, queue connections and timers). */
-  startInstance(roles: Role[]): Promise<System>;
+  /**
+   * Another Beekeeper instance on the same hub (its own informers, queue connections and timers), on the same
+   * Redis keys, or with `freshRedis` on keys of its own: what a Beekeeper sees after Redis was lost.
+   */
+  startInstance(roles: Role[], opts?: { freshRedis?: boolean }): Promise<System>;
   close(): Promise<void>;
 }
 
@@ -37,14 +40,17 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   const instances: System[] = [];
+  const prefixes = [config.redis.prefix];
   return {
     sim,
     system,
     app: system.app!,
     clock,
     timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
-    async startInstance(roles) {
-      const instance = await createSystem({ config, log, clock, roles });
+    async startInstance(roles, more = {}) {
+      const prefix = more.freshRedis ? `{bk-sched-${randomUUID().slice(0, 8)}}` : config.redis.prefix;
+      if (!prefixes.includes(prefix)) prefixes.push(prefix);
+      const instance = await createSystem({ config: { ...config, redis: { ...config.redis, prefix } }, log, clock, roles });
       instances.push(instance);
       return instance;
     },
@@ -52,10 +58,12 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
       for (const instance of instances.splice(0)) await instance.close();
       await system.close();
       await sim.close();
-      // Leave Redis as we found it: this bed's keys all carry its own prefix.
+      // Leave Redis as we found it: this bed's keys all carry its own prefixes.
       const redis = new Redis(config.redis.url ?? 'redis://127.0.0.1:6379');
-      const keys = await redis.keys(`${config.redis.prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
+      for (const prefix of prefixes) {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      }
       redis.disconnect();
     },
   };
