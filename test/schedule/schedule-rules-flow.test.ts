@@ -101,8 +101,11 @@ describe('sweeps', () => {
     expect(power('skip', 'skip-1')).toBe('Hibernating');
   });
 
-  it('enforce: true hibernates again a cluster someone resumed at night', async () => {
+  it('enforce: true hibernates again a cluster someone resumed at night; without it, a resumed cluster stays up', async () => {
     await waitPower(bed, 'strict', 'strict-1', 'Hibernating');
+    // First someone resumes skip-1, whose schedule acts at edges only (the 18:00 sweep hibernated it).
+    await waitPower(bed, 'skip', 'skip-1', 'Hibernating');
+    await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: 'skip', name: 'skip-1' }, { spec: { powerState: 'Running' } });
     const enforced = async () => (await events(bed, 'strict', 'strict-1')).filter((e) => e.message?.includes('enforced')).length;
     const before = await enforced();
     // Follow the cluster's changes in order: first the manual resume, then Beekeeper putting it back.
@@ -117,5 +120,10 @@ describe('sweeps', () => {
     const [job] = await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 10 });
     expect(await bed.system.queue.waitUntilDone(job!.id, 10_000)).toMatchObject({ state: 'completed', result: { outcome: 'acted', action: 'hibernate' } });
     expect(await enforced()).toBe(before + 1);
+    // The timers saw skip-1's change before strict-1's, and enqueued nothing for it: it keeps running.
+    const reconciles = await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 50 });
+    expect(reconciles.filter((j) => j.target?.name === 'skip-1' || j.id.includes('skip-1'))).toEqual([]);
+    expect(power('skip', 'skip-1')).toBe('Running');
+    await waitPower(bed, 'skip', 'skip-1', 'Running');
   });
 });
