@@ -15,6 +15,7 @@ usage: beekeeper <command> [flags]
              [--lifetime 2h] [--wait 45m] [--kubeconfig-out FILE] [--heartbeat-timeout 10m]
              [--name N] [--subject User:alice|Group:g|ServiceAccount:sa:ns] [--keep-on-timeout]
              selector keys: hub platform region version architecture owner team, others are pool labels
+             with --wait: heartbeats while waiting; on timeout or failure releases the claim (exit 3 / 1)
   status     CLAIM [--wait 10m]                 where the claim stands and why
   heartbeat  CLAIM [--every 60s] [--once]       keep a claim alive until killed
   extend     CLAIM --by 1h | --lifetime 6h      extend the lifetime (refused beyond the maximum)
