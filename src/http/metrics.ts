@@ -3,8 +3,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One hibernate or resume job is one requested transition of `spec.powerState` (src/jobs/catalog.ts names). */
-const POWER_JOBS: Record<string, string> = { 'cluster.hibernate': 'Hibernating', 'cluster.resume': 'Running' };
-
 export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
@@ -18,7 +16,7 @@ export interface Metrics {
   /** 1 when the informer for a hub and kind has synced and its watch is healthy. */
   informerHealthy: Gauge<'hub' | 'kind'>;
   hubReachable: Gauge<'hub'>;
-  /** The worker's sink (src/jobs/worker.ts JobMetricsSink); power jobs also count as power transitions. */
+  /** The worker's sink (src/jobs/worker.ts JobMetricsSink). */
   jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number, hub: string): void;
 }
 
@@ -36,7 +34,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   });
   const powerTransitions = new Counter({
     name: 'beekeeper_power_transitions_total',
-    help: 'Hibernate and resume transitions carried out',
+    // Fed by the power jobs themselves: only they know a hibernate of a hibernated cluster changed nothing.
+    help: 'Hibernate and resume jobs by outcome: completed (Hive reached the state), unchanged (it was already there), failed',
     labelNames: ['hub', 'to', 'outcome'] as const,
     registers,
   });
@@ -55,11 +54,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     powerTransitions,
     informerHealthy: new Gauge({ name: 'beekeeper_informer_healthy', help: '1 if the informer synced and its watch is healthy', labelNames: ['hub', 'kind'] as const, registers }),
     hubReachable: new Gauge({ name: 'beekeeper_hub_reachable', help: '1 if the hub API server answers', labelNames: ['hub'] as const, registers }),
-    jobFinished(type, outcome, seconds, hub) {
+    jobFinished(type, outcome, seconds) {
       jobsFinished.inc({ type, outcome });
       jobDuration.observe({ type, outcome }, seconds);
-      const to = POWER_JOBS[type];
-      if (to) powerTransitions.inc({ hub, to, outcome });
     },
   };
 }

@@ -53,7 +53,12 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
-      handlers: clusterJobHandlers({ store: deps.store, clock: deps.clock, log: deps.log.child({ component: 'clusters' }) }),
+      handlers: clusterJobHandlers({
+        store: deps.store,
+        clock: deps.clock,
+        log: deps.log.child({ component: 'clusters' }),
+        onPowerTransition: (t) => deps.metrics.powerTransitions.inc(t),
+      }),
     };
   },
   (deps) => {

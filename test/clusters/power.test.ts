@@ -48,6 +48,10 @@ describe('power', () => {
     expect(steps(job)).toEqual(['AlreadyHibernating']);
     expect(job.result).toEqual({ powerState: 'Hibernating', changed: false });
     expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.resourceVersion).toBe(before);
+    // One transition carried out, one request that found the cluster already there: not two transitions.
+    const metrics = (await bed.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain(`beekeeper_power_transitions_total{hub="${HUB}",to="Hibernating",outcome="completed"} 1`);
+    expect(metrics).toContain(`beekeeper_power_transitions_total{hub="${HUB}",to="Hibernating",outcome="unchanged"} 1`);
   });
 
   it('resume reports all four resume steps and ends Running', async () => {

@@ -112,7 +112,8 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     });
   } catch (err) {
     await steps.flush();
-    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
+    // A job handed back at shutdown has not failed: the next worker carries on with it.
+    if (!ctx.signal.aborted) deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     const reason = (err as { reason?: string }).reason;
     await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Failed`, action: verb, message: `${verb} did not finish: ${(err as Error).message}` }, { jobId: ctx.jobId, hiveReason: reason });
     throw err;
