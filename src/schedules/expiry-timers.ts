@@ -3,7 +3,7 @@
 // lead time and the expiry instant, so replicas collapse onto one job and an extension starts new warnings.
 import { effectiveLimits, planWarnings, policyExpiry, readWarningRecord } from '../hive/expiry/index.js';
 import { isUnclaimedPoolCluster, type CdLike } from '../hive/schedule/index.js';
-import type { Clock, HiveStore, JobQueue, KubeObject } from '../services/ports.js';
+import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import {
   claimExpiry,
   clusterExpiry,
@@ -13,19 +13,12 @@ import {
   warningLeads,
   type ClaimLike,
   type Expiring,
-  type ServiceLog,
   type WarnPayload,
 } from '../services/expiry/index.js';
 import { deterministicId } from '../services/schedules/index.js';
 
-export interface ExpiryTimersDeps {
-  store: HiveStore;
-  queue: JobQueue;
-  clock: Clock;
-  log: ServiceLog;
-  stateHub: string;
-  stateNamespace: string;
-}
+/** The shared service ports and where Beekeeper's own resources live. */
+export type ExpiryTimersDeps = ServiceDeps & StateLocation;
 
 export const warnJobId = (t: Expiring, lead: string) =>
   deterministicId('warn', t.kind === 'ClusterClaim' ? 'claim' : 'cd', t.hub, t.namespace, t.name, lead, t.expiresAtMs);

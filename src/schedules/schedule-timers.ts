@@ -6,7 +6,7 @@
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
 import { installedAtMs, requestedState, type CdLike } from '../hive/schedule/index.js';
-import type { Clock, HiveStore, JobQueue, KubeObject } from '../services/ports.js';
+import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import {
   catchUpDeadlineMs,
   compile,
@@ -21,18 +21,11 @@ import {
   toPowerOverride,
   type ClusterOverride,
   type HibernationSchedule,
-  type ServiceLog,
   type SweepPayload,
 } from '../services/schedules/index.js';
 
-export interface ScheduleTimersDeps {
-  store: HiveStore;
-  queue: JobQueue;
-  clock: Clock;
-  log: ServiceLog;
-  stateHub: string;
-  stateNamespace: string;
-}
+/** The shared service ports and where Beekeeper's own resources live. */
+export type ScheduleTimersDeps = ServiceDeps & StateLocation;
 
 /** An edge reached within this long is a normal firing, not a catch-up. */
 const ON_TIME_MS = 60_000;

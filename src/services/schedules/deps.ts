@@ -1,23 +1,12 @@
 // What the schedule use cases need: the ports, and where Beekeeper keeps its own resources.
-import type { Clock, HiveStore, JobQueue, ObjectRef } from '../ports.js';
+import type { ObjectRef, ServiceDeps, StateLocation } from '../ports.js';
 
-export interface ServiceLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { ServiceLog } from '../ports.js';
 
-export interface ScheduleServiceDeps {
-  store: HiveStore;
-  queue: JobQueue;
-  clock: Clock;
-  log: ServiceLog;
-  /** Hub and namespace holding HibernationSchedules, ClusterOverrides, ExpiryPolicies, WebhookEndpoints. */
-  stateHub: string;
-  stateNamespace: string;
-}
+/** The shared ports plus the state location (HibernationSchedules, ClusterOverrides live there). */
+export type ScheduleServiceDeps = ServiceDeps & StateLocation;
 
-export const stateRef = (deps: Pick<ScheduleServiceDeps, 'stateHub' | 'stateNamespace'>, name: string): ObjectRef => ({
+export const stateRef = (deps: StateLocation, name: string): ObjectRef => ({
   hub: deps.stateHub,
   namespace: deps.stateNamespace,
   name,
