@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSelector } from '../../src/cli/args.js';
 import { runCli } from '../../src/cli/run.js';
+import type { Lease } from '../../src/hive/claims/heartbeat.js';
 import type { ClusterPool } from '../../src/hive/pools/types.js';
 import { poolRequest, startClaimsHarness, type ClaimsHarness } from '../claims/support.js';
 
@@ -146,8 +147,8 @@ describe('beekeeper CLI', () => {
     });
     const id = /claimed (\S+) from/.exec(claimed.err)![1]!;
     const [hub, namespace, name] = id.split('/') as [string, string, string];
-    const lease = await h.store.get<{ spec: { acquireTime: string; renewTime: string } }>('Lease', { hub, namespace, name: `beekeeper-claim-${name}` });
-    expect(Date.parse(lease!.spec.renewTime) - Date.parse(lease!.spec.acquireTime)).toBeGreaterThanOrEqual(45_000);
+    const lease = await h.store.get<Lease>('Lease', { hub, namespace, name: `beekeeper-claim-${name}` });
+    expect(Date.parse(lease!.spec.renewTime!) - Date.parse(lease!.spec.acquireTime!)).toBeGreaterThanOrEqual(45_000);
     expect((await cli(['release', id])).code).toBe(0);
   });
 
