@@ -44,7 +44,7 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   const e = err as FastifyError;
   if (e && Array.isArray(e.validation)) {
     const where = e.validationContext ?? 'body';
-    const errors = e.validation.map((v) => ({ field: fieldOf(v.instancePath, v.params), reason: v.message ?? 'is invalid' }));
+    const errors = validationIssues(e.validation);
     return problem(400, 'BadRequest', `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`, { errors });
   }
   if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
@@ -54,6 +54,32 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
     return problem(e.statusCode, 'BadRequest', e.message);
   }
   return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });
+}
+
+type AjvIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * One issue per field and reason. A union of literals (TypeBox's enums) makes ajv report "must be equal to
+ * constant" once per literal and then "must match a schema in anyOf"; that becomes "must be one of a, b, c".
+ */
+function validationIssues(validation: AjvIssue[]): Array<{ field: string; reason: string }> {
+  const allowed = new Map<string, unknown[]>();
+  for (const v of validation) {
+    if (v.keyword !== 'const') continue;
+    const field = fieldOf(v.instancePath, v.params);
+    allowed.set(field, [...(allowed.get(field) ?? []), v.params?.allowedValue]);
+  }
+  const seen = new Set<string>();
+  const out: Array<{ field: string; reason: string }> = [];
+  for (const v of validation) {
+    const field = fieldOf(v.instancePath, v.params);
+    const values = allowed.get(field);
+    const reason = values && (v.keyword === 'const' || v.keyword === 'anyOf') ? `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` : (v.message ?? 'is invalid');
+    if (seen.has(`${field}\0${reason}`)) continue;
+    seen.add(`${field}\0${reason}`);
+    out.push({ field, reason });
+  }
+  return out;
 }
 
 function fieldOf(instancePath: string, params: Record<string, unknown> | undefined): string {

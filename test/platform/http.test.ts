@@ -170,6 +170,10 @@ describe('HTTP edge', () => {
     const q = await app.inject({ method: 'GET', url: '/v1/jobs?limit=0' });
     expect(q.statusCode).toBe(400);
     expect(q.json()).toMatchObject({ code: 'BadRequest', errors: [{ field: 'limit' }] });
+    // An enum is named once with its values, not once per value.
+    const e = await app.inject({ method: 'GET', url: '/v1/jobs?state=bogus' });
+    expect(e.statusCode).toBe(400);
+    expect(e.json().errors).toEqual([{ field: 'state', reason: expect.stringMatching(/^must be one of "waiting", "delayed", "active", "completed", "failed"/) }]);
     expect((await app.inject({ method: 'GET', url: '/v1/jobs/local.missing' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/v1/nothing-here' })).json()).toMatchObject({ status: 404, code: 'NotFound' });
   });
