@@ -63,8 +63,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[] } = {}): Promise<Harness> {
+export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[]; jobs?: Partial<JobsConfig> } = {}): Promise<Harness> {
   const config = opts.config ?? testConfig();
+  const jobs: JobsConfig = { ...FAST_JOBS, ...opts.jobs };
   const hubs = opts.hubs ?? ['local'];
   const catalog = opts.catalog;
   const producer = createRedis(config.redis, 'producer');
@@ -76,7 +77,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
     prefix: config.redis.prefix,
     hubs,
     defaultHub: hubs[0]!,
-    jobs: FAST_JOBS,
+    jobs,
     log: quietLog,
     ...(opts.catalog ? { catalog: opts.catalog } : {}),
   });
@@ -93,7 +94,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
         hubs: hubs.map((name) => ({ name, concurrency: opts.concurrency ?? 4, globalConcurrency: opts.globalConcurrency ?? 10 })),
         handlers,
         ...(catalog ? { catalog } : {}),
-        jobs: FAST_JOBS,
+        jobs,
         clock: systemClock,
         log: quietLog,
         ...(opts.metrics ? { metrics: opts.metrics } : {}),
