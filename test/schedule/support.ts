@@ -30,13 +30,16 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-/** `env`: more configuration, e.g. `BEEKEEPER_CONCURRENCY` for the hub's worker slots. */
-export async function startBed(startMs: number, opts: { env?: Record<string, string> } = {}): Promise<Bed> {
+/**
+ * `env`: more configuration, e.g. `BEEKEEPER_CONCURRENCY` for the hub's worker slots. `logTo`: a stream that
+ * receives every log line (JSON, debug level and up) instead of silence.
+ */
+export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream } = {}): Promise<Bed> {
   const clock = createTestClock(startMs);
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
   const base = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env });
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
-  const log = createLogger({ level: 'silent' });
+  const log = opts.logTo ? createLogger({ level: 'debug', destination: opts.logTo }) : createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   const instances: System[] = [];

@@ -40,14 +40,23 @@ const PolicyProps = {
 const PolicyView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) }, open);
 const WebhookBody = Type.Object(
   {
-    url: Type.String({ examples: ['https://hooks.example.com/beekeeper'] }),
+    url: Type.String({ examples: ['https://hooks.example.com/beekeeper'], description: 'Where to POST; kept in the Secret webhook-<name>, only its redacted form is stored and returned' }),
     format: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('slack')])),
     secret: Type.Optional(Type.String({ minLength: 16, description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned' })),
     disabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
-const WebhookView = Type.Object({ name: Type.String(), url: Type.String(), format: Type.String(), signed: Type.Boolean(), disabled: Type.Boolean() }, open);
+const WebhookView = Type.Object(
+  {
+    name: Type.String(),
+    url: Type.String({ description: 'Redacted: userinfo, query and the path past its leading segments masked', examples: ['https://hooks.slack.com/services/T000/***'] }),
+    format: Type.String(),
+    signed: Type.Boolean(),
+    disabled: Type.Boolean(),
+  },
+  open,
+);
 
 export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType<typeof createWebhookService> }): FastifyPluginAsync {
   return async (plain) => {
@@ -115,7 +124,10 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       return reply.code(204).send(null);
     });
 
-    app.get('/webhooks', { schema: { tags, summary: 'Webhook endpoints for warnings (keys never shown)', response: { 200: Type.Object({ items: Type.Array(WebhookView) }) } } }, async () => ({ items: webhooks.list() }));
+    app.get('/webhooks', { schema: { tags, summary: 'Webhook endpoints for warnings (URLs redacted, keys never shown)', response: { 200: Type.Object({ items: Type.Array(WebhookView) }) } } }, async () => ({ items: webhooks.list() }));
+    app.get('/webhooks/:name', { schema: { tags, summary: 'One webhook endpoint (URL redacted, key never shown)', params: NameParams, response: { 200: WebhookView, ...problemResponses(404) } } }, async (req) =>
+      webhooks.get(req.params.name),
+    );
     app.put(
       '/webhooks/:name',
       { schema: { tags, summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)', params: NameParams, body: WebhookBody, response: { 200: WebhookView, ...problemResponses(400) } } },

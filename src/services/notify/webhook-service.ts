@@ -1,11 +1,15 @@
-// Managing WebhookEndpoints through the API. The HMAC key, when given, goes straight into a Secret in
-// Beekeeper's namespace (`webhook-<name>`); it is never returned, logged or put in a job.
+// Managing WebhookEndpoints through the API. The URL and the HMAC key are both credentials (a Slack webhook's
+// path is its token), so both go into the endpoint's Secret in Beekeeper's namespace (`webhook-<name>`, keys
+// `url` and `hmac`); the WebhookEndpoint holds only the redacted URL, and neither is returned, logged or put in a
+// job.
 import { Invalid, NotFound } from '../../hive/errors.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
+import { redactUrl, urlProblem } from './webhook-url.js';
 
 export interface WebhookRequest {
+  /** Stored in the Secret; only its redacted form is kept in the resource and returned. */
   url: string;
   format?: 'generic' | 'slack';
   /** The HMAC key; stored in a Secret, never echoed. */
@@ -15,6 +19,7 @@ export interface WebhookRequest {
 
 export interface WebhookView {
   name: string;
+  /** Redacted: scheme, host and the leading path segments only (`https://hooks.slack.com/services/T000/***`). */
   url: string;
   format: 'generic' | 'slack';
   signed: boolean;
@@ -22,16 +27,20 @@ export interface WebhookView {
   lastDelivery?: NonNullable<WebhookEndpoint['status']>['lastDelivery'];
 }
 
+type Secret = KubeObject & { data?: Record<string, string> };
+
 export function createWebhookService(deps: { store: HiveStore; stateHub: string; stateNamespace: string; log: { info(o: object, m?: string): void } }) {
   const ref = (name: string) => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name });
   const view = (e: WebhookEndpoint): WebhookView => ({
     name: e.metadata.name,
-    url: e.spec.url,
+    // Redacted even when applied with kubectl as a plain spec.url: the API never shows more.
+    url: e.spec.url ? redactUrl(e.spec.url) : '',
     format: e.spec.format ?? 'generic',
     signed: Boolean(e.spec.secretRef),
     disabled: Boolean(e.spec.disabled),
     ...(e.status?.lastDelivery ? { lastDelivery: e.status.lastDelivery } : {}),
   });
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
   return {
     list: (): WebhookView[] =>
       deps.store
@@ -39,41 +48,47 @@ export function createWebhookService(deps: { store: HiveStore; stateHub: string;
         .map((e) => view(e.object))
         .sort((a, b) => a.name.localeCompare(b.name)),
 
+    async get(name: string): Promise<WebhookView> {
+      checkName(name);
+      const e = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
+      if (!e) throw new NotFound(`webhook ${name} not found`);
+      return view(e);
+    },
+
     async put(name: string, req: WebhookRequest): Promise<WebhookView> {
       checkName(name);
-      let url: URL | undefined;
-      try {
-        url = new URL(req.url);
-      } catch {
-        url = undefined;
-      }
-      if (!url || !['http:', 'https:'].includes(url.protocol)) throw new Invalid('url: must be an http(s) URL', [{ field: 'url', reason: 'must be an http(s) URL' }]);
+      // The reason never quotes the URL: it may be the credential.
+      const problem = urlProblem(req.url);
+      if (problem) throw new Invalid(`url: ${problem}`, [{ field: 'url', reason: problem }]);
       if (req.format === 'slack' && req.secret) throw new Invalid('secret: Slack webhooks are not signed', [{ field: 'secret', reason: 'Slack-format endpoints are not signed; omit secret' }]);
       const secretName = `webhook-${name}`;
-      if (req.secret !== undefined) {
-        const secret: KubeObject = {
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: secretName, namespace: deps.stateNamespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
-          type: 'Opaque',
-          data: { hmac: Buffer.from(req.secret).toString('base64') },
-        };
-        const existing = await deps.store.get<KubeObject>('Secret', ref(secretName));
-        if (existing) await deps.store.replace('Secret', ref(secretName), { ...secret, metadata: { ...secret.metadata, resourceVersion: existing.metadata.resourceVersion } });
-        else await deps.store.create('Secret', deps.stateHub, secret);
-      }
       const previous = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
-      const keepSecret = req.secret === undefined && previous?.spec.secretRef && req.format !== 'slack';
+      const existing = await deps.store.get<Secret>('Secret', ref(secretName));
+      const keepKey = req.secret === undefined && req.format !== 'slack' ? previous?.spec.secretRef : undefined;
+      const data: Record<string, string> = { url: b64(req.url) };
+      if (req.secret !== undefined) data.hmac = b64(req.secret);
+      else if (keepKey?.name === secretName && existing?.data?.[keepKey.key ?? 'hmac']) data[keepKey.key ?? 'hmac'] = existing.data[keepKey.key ?? 'hmac']!;
+      const secret: Secret = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: secretName, namespace: deps.stateNamespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
+        type: 'Opaque',
+        data,
+      };
+      if (existing) await deps.store.replace('Secret', ref(secretName), { ...secret, metadata: { ...secret.metadata, resourceVersion: existing.metadata.resourceVersion } });
+      else await deps.store.create('Secret', deps.stateHub, secret);
+
       const spec: WebhookEndpoint['spec'] = {
-        url: req.url,
+        url: redactUrl(req.url),
+        urlSecretRef: { name: secretName, key: 'url' },
         format: req.format ?? 'generic',
         disabled: Boolean(req.disabled),
-        ...(req.secret !== undefined ? { secretRef: { name: secretName, key: 'hmac' } } : keepSecret ? { secretRef: previous.spec.secretRef } : {}),
+        ...(req.secret !== undefined ? { secretRef: { name: secretName, key: 'hmac' } } : keepKey ? { secretRef: keepKey } : {}),
       };
       const saved = previous
         ? await deps.store.replace<WebhookEndpoint>('WebhookEndpoint', ref(name), { ...previous, spec })
         : await deps.store.create<WebhookEndpoint>('WebhookEndpoint', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'WebhookEndpoint', metadata: { name, namespace: deps.stateNamespace }, spec });
-      deps.log.info({ webhook: name, url: url.origin, format: spec.format, signed: Boolean(spec.secretRef) }, 'webhook endpoint saved');
+      deps.log.info({ webhook: name, url: spec.url, format: spec.format, signed: Boolean(spec.secretRef) }, 'webhook endpoint saved');
       return view(saved);
     },
 
@@ -82,7 +97,8 @@ export function createWebhookService(deps: { store: HiveStore; stateHub: string;
       const existing = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
       if (!existing) throw new NotFound(`webhook ${name} not found`);
       await deps.store.delete('WebhookEndpoint', ref(name));
-      if (existing.spec.secretRef?.name === `webhook-${name}`) await deps.store.delete('Secret', ref(`webhook-${name}`)).catch(() => undefined);
+      const own = `webhook-${name}`;
+      if (existing.spec.secretRef?.name === own || existing.spec.urlSecretRef?.name === own) await deps.store.delete('Secret', ref(own)).catch(() => undefined);
     },
   };
 }
