@@ -4,20 +4,23 @@
 import { ANNOTATIONS, CONDITIONS, POWER_REASONS, PROVISIONED_REASONS, RESUME_STEP_COUNT, RESUME_STEPS, STOPPING_STATES, type PowerState } from './constants.js';
 import { findCondition, type ClusterDeployment } from './types.js';
 
-export type Phase =
-  | 'Provisioning'
-  | 'ProvisionFailed'
-  | 'ProvisionStopped'
-  | 'Installed'
-  | 'Running'
-  | 'Hibernating'
-  | 'Stopping'
-  | 'Resuming'
-  | 'Unsupported'
-  | 'Deprovisioning'
-  | 'DeprovisionFailed'
-  | 'Relocating'
-  | 'Unknown';
+/** Every phase lifecyclePhase can answer. */
+export const PHASES = [
+  'Provisioning',
+  'ProvisionFailed',
+  'ProvisionStopped',
+  'Installed',
+  'Running',
+  'Hibernating',
+  'Stopping',
+  'Resuming',
+  'Unsupported',
+  'Deprovisioning',
+  'DeprovisionFailed',
+  'Relocating',
+  'Unknown',
+] as const;
+export type Phase = (typeof PHASES)[number];
 
 export interface LifecyclePhase {
   phase: Phase;

@@ -161,5 +161,10 @@ describe('POST /v1/clusters', () => {
     const bad = await bed.app.inject({ method: 'GET', url: `/v1/clusters?labelSelector=${encodeURIComponent('team in payments')}` });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('labelSelector');
+    // A power state or phase that does not exist is a typo to report, not a filter that matches nothing.
+    const typo = await bed.app.inject({ method: 'GET', url: '/v1/clusters?powerState=hibernating' });
+    expect(typo.statusCode).toBe(422);
+    expect(typo.json().errors).toEqual([{ field: 'powerState', reason: expect.stringContaining('WaitingForNodes') }]);
+    expect((await bed.app.inject({ method: 'GET', url: '/v1/clusters?powerState=WaitingForNodes' })).statusCode).toBe(200);
   });
 });

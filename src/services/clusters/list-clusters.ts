@@ -1,6 +1,8 @@
 // GET /v1/clusters: served from the informer cache, filtered, sorted by {hub}/{namespace}/{name} and paged with an
 // opaque cursor (the last key seen), so paging stays stable while clusters come and go.
+import { POWER_STATES } from '../../hive/constants.js';
 import { invalid } from '../../hive/errors.js';
+import { PHASES } from '../../hive/phase.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore } from '../ports.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
@@ -25,6 +27,8 @@ export interface ClusterPage {
   total: number;
 }
 
+const POWER_FILTERS = [...new Set([...POWER_STATES, ...PHASES])];
+
 const keyOf = (hub: string, cd: ClusterDeployment) => `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`;
 
 function decodeCursor(cursor: string): string {
@@ -37,6 +41,10 @@ export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPag
   const limit = q.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'must be an integer from 1 to 1000');
   if (q.hub && !store.hubNames().includes(q.hub)) throw invalid('hub', `unknown hub "${q.hub}"`);
+  // A typo ("hibernating") would otherwise match nothing and read as "no such clusters".
+  if (q.powerState && !(POWER_FILTERS as readonly string[]).includes(q.powerState)) {
+    throw invalid('powerState', `"${q.powerState}" is neither a status.powerState nor a phase; one of ${POWER_FILTERS.join(', ')}`);
+  }
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const [poolNs, poolName] = q.pool?.includes('/') ? q.pool.split('/', 2) : [undefined, q.pool];
 
