@@ -34,8 +34,10 @@ export function selfSignedCertificate(commonName = 'beekeeper-sim'): { key: stri
   const san = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x87, Buffer.concat([Buffer.alloc(15), Buffer.from([1])])),
     tlv(0x82, Buffer.from('localhost')));
   const extensions = tlv(0xa3, seq(seq(oid('2.5.29.17'), tlv(0x04, san))));
+  // DER INTEGERs are minimal and the serial must be positive: a first byte in 0x40..0x7f is neither zero (which
+  // would be a forbidden leading zero, "illegal padding") nor negative.
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))), int(serial), ECDSA_SHA256, name,
     seq(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 365 * 24 * 3600_000))), name,
