@@ -2,7 +2,7 @@
 // opaque cursor (the last key seen), so paging stays stable while clusters come and go.
 import { POWER_STATES } from '../../hive/constants.js';
 import { invalid } from '../../hive/errors.js';
-import { PHASES } from '../../hive/phase.js';
+import { lifecyclePhase, PHASES } from '../../hive/phase.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore } from '../ports.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
@@ -48,16 +48,18 @@ export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPag
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const [poolNs, poolName] = q.pool?.includes('/') ? q.pool.split('/', 2) : [undefined, q.pool];
 
+  // Filter and sort on the cached objects; only the requested page is summarised (a summary costs far more than
+  // a comparison, and a page is a small slice of a large cache).
   const rows = store
     .cachedList<ClusterDeployment>('ClusterDeployment', { hub: q.hub, namespace: q.namespace, labelSelector: q.labelSelector })
     .filter(({ object: cd }) => {
       const ref = cd.spec.clusterPoolRef;
       if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
       if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;
+      if (q.powerState && cd.status?.powerState !== q.powerState && lifecyclePhase(cd).phase !== q.powerState) return false;
       return true;
     })
-    .map(({ hub, object }) => ({ key: keyOf(hub, object), summary: summarize(hub, object) }))
-    .filter(({ summary }) => !q.powerState || summary.powerState.observed === q.powerState || summary.phase === q.powerState)
+    .map(({ hub, object }) => ({ key: keyOf(hub, object), hub, object }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
   const start = after ? rows.findIndex((r) => r.key > after) : 0;
@@ -65,7 +67,7 @@ export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPag
   const last = page.at(-1);
   const more = start >= 0 && start + limit < rows.length;
   return {
-    items: page.map((r) => r.summary),
+    items: page.map((r) => summarize(r.hub, r.object)),
     ...(more && last ? { nextCursor: Buffer.from(last.key, 'utf8').toString('base64url') } : {}),
     total: rows.length,
   };
