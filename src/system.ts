@@ -152,12 +152,13 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         redis: producer,
         queuesForBoard: queue.boardQueues(),
         jobCounts: () => queue.counts(),
+        jobsInFlight: () => queue.inFlightByType(),
       });
       closers.push(['http', () => server.close()]);
       app = server;
     } else {
       // Worker and scheduler processes still answer probes and expose their metrics.
-      const ops = await buildOpsServer({ store, redis: producer, metrics, jobCounts: () => queue.counts(), log });
+      const ops = await buildOpsServer({ store, redis: producer, metrics, jobCounts: () => queue.counts(), jobsInFlight: () => queue.inFlightByType(), log });
       closers.push(['http', () => ops.close()]);
       app = ops;
     }

@@ -8,6 +8,8 @@ export interface Metrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Jobs per hub queue and state, refreshed at each scrape from Redis (so it covers every replica). */
   jobs: Gauge<'hub' | 'state'>;
+  /** Unfinished jobs per hub queue, type and state, refreshed at each scrape from Redis (capped per hub and state). */
+  jobsInFlight: Gauge<'hub' | 'type' | 'state'>;
   /** Jobs finished by this process's workers, by type and outcome. */
   jobsFinished: Counter<'type' | 'outcome'>;
   jobDuration: Histogram<'type' | 'outcome'>;
@@ -49,6 +51,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       registers,
     }),
     jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub queue and state', labelNames: ['hub', 'state'] as const, registers }),
+    jobsInFlight: new Gauge({
+      name: 'beekeeper_jobs_in_flight',
+      // The cap is IN_FLIGHT_CAP in src/jobs/job-queue.ts (http may not import jobs).
+      help: 'Unfinished jobs (waiting, active, delayed, prioritized, waiting-children) per hub queue, job type and state; counts at most 5000 jobs per hub and state',
+      labelNames: ['hub', 'type', 'state'] as const,
+      registers,
+    }),
     jobsFinished,
     jobDuration,
     powerTransitions,

@@ -14,7 +14,7 @@ import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
-import { healthRoutes } from './routes/health.js';
+import { healthRoutes, type InFlightJobs } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 
 export interface ServerDeps {
@@ -31,6 +31,8 @@ export interface ServerDeps {
   queuesForBoard: readonly BaseAdapter[];
   /** Jobs per hub and state for /metrics (src/jobs BullJobQueue.counts). */
   jobCounts?: () => Promise<Record<string, Partial<Record<JobState, number>>>>;
+  /** Unfinished jobs per hub, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
+  jobsInFlight?: () => Promise<InFlightJobs[]>;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -80,7 +82,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix });
   await installOpenApi(app);
 
-  await app.register(healthRoutes({ store: deps.store, redis: deps.redis, metrics: deps.metrics, ...(deps.jobCounts ? { jobCounts: deps.jobCounts } : {}) }));
+  await app.register(
+    healthRoutes({
+      store: deps.store,
+      redis: deps.redis,
+      metrics: deps.metrics,
+      ...(deps.jobCounts ? { jobCounts: deps.jobCounts } : {}),
+      ...(deps.jobsInFlight ? { jobsInFlight: deps.jobsInFlight } : {}),
+    }),
+  );
   await app.register(jobRoutes({ queue: deps.queue }), { prefix: '/v1' });
   for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
   await installBoard(app, deps.queuesForBoard);

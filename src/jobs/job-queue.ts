@@ -18,6 +18,8 @@ export interface BullJobQueue extends JobQueue {
   readonly hubs: readonly string[];
   /** Jobs per hub and state, for metrics. */
   counts(): Promise<Record<string, Partial<Record<JobState, number>>>>;
+  /** Unfinished jobs per hub, type and state, for metrics; at most IN_FLIGHT_CAP jobs are read per hub and state. */
+  inFlightByType(): Promise<InFlightCount[]>;
   /** bull-board adapters, one per hub queue. */
   boardQueues(): BullMQAdapter[];
   close(): Promise<void>;
@@ -36,6 +38,18 @@ export interface JobQueueDeps {
   catalog?: JobCatalog;
   log: Logger;
 }
+
+export interface InFlightCount {
+  hub: string;
+  type: string;
+  state: JobState;
+  count: number;
+}
+
+/** The states a job is in before it finishes. */
+export const IN_FLIGHT_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const satisfies readonly JobState[];
+/** Jobs read per hub and state at each scrape: a backlog past this is counted only up to it (the help text says so). */
+export const IN_FLIGHT_CAP = 5000;
 
 const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-children', 'delayed', 'completed', 'failed'];
 
@@ -185,6 +199,28 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     counts: guarded(async () => {
       const out: Record<string, Partial<Record<JobState, number>>> = {};
       for (const [hub, queue] of queues) out[hub] = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
+      return out;
+    }),
+
+    // Only ids and the `name` field (the job type) are read, in one pipeline per hub and state: hydrating whole
+    // jobs (payload, steps, stack traces) at every scrape would cost far more than the count is worth.
+    inFlightByType: guarded(async () => {
+      const out: InFlightCount[] = [];
+      for (const [hub, queue] of queues) {
+        for (const state of IN_FLIGHT_STATES) {
+          // 'waiting' reads both the wait and paused lists, so the merged ids are cut to the cap again.
+          const ids = (await queue.getRanges([state], 0, IN_FLIGHT_CAP - 1)).slice(0, IN_FLIGHT_CAP);
+          if (ids.length === 0) continue;
+          const pipeline = deps.producer.pipeline();
+          for (const id of ids) pipeline.hget(queue.toKey(id), 'name');
+          const byType = new Map<string, number>();
+          for (const [err, name] of (await pipeline.exec()) ?? []) {
+            // A job finished and removed between the two reads has no name any more: it is no longer in flight.
+            if (!err && typeof name === 'string') byType.set(name, (byType.get(name) ?? 0) + 1);
+          }
+          for (const [type, count] of byType) out.push({ hub, type, state, count });
+        }
+      }
       return out;
     }),
 

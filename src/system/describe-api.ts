@@ -40,6 +40,7 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
     waitUntilDone: offline('queue'),
     watch: () => () => undefined,
     counts: offline('queue'),
+    inFlightByType: offline('queue'),
     boardQueues: () => [],
     close: async () => undefined,
   };

@@ -125,6 +125,7 @@ export async function buildTestServer(h: Harness, routes: FastifyPluginAsync[] =
     redis: h.producer,
     queuesForBoard: h.queue.boardQueues(),
     jobCounts: () => h.queue.counts(),
+    jobsInFlight: () => h.queue.inFlightByType(),
   });
 }
 

@@ -11,7 +11,16 @@ export interface HealthDeps {
   metrics: Metrics;
   /** Jobs per hub and state (src/jobs BullJobQueue.counts), refreshed at each scrape. */
   jobCounts?: () => Promise<Record<string, Partial<Record<JobState, number>>>>;
+  /** Unfinished jobs per hub, type and state (src/jobs BullJobQueue.inFlightByType), refreshed at each scrape. */
+  jobsInFlight?: () => Promise<InFlightJobs[]>;
   queue?: JobQueue;
+}
+
+export interface InFlightJobs {
+  hub: string;
+  type: string;
+  state: JobState;
+  count: number;
 }
 
 export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
@@ -33,7 +42,11 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
 
     app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
       const { metrics } = deps;
-      const [statuses, counts] = await Promise.all([deps.store.hubStatus().catch(() => []), deps.jobCounts?.().catch(() => undefined)]);
+      const [statuses, counts, inFlight] = await Promise.all([
+        deps.store.hubStatus().catch(() => []),
+        deps.jobCounts?.().catch(() => undefined),
+        deps.jobsInFlight?.().catch(() => undefined),
+      ]);
       metrics.informerHealthy.reset();
       for (const hub of statuses) {
         metrics.hubReachable.set({ hub: hub.name }, hub.reachable ? 1 : 0);
@@ -45,6 +58,12 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
         for (const [hub, byState] of Object.entries(counts)) {
           for (const [state, n] of Object.entries(byState)) metrics.jobs.set({ hub, state }, n ?? 0);
         }
+      }
+      if (deps.jobsInFlight) {
+        // Reset first so a type with no unfinished job left drops out instead of keeping its last count; when
+        // Redis cannot be read the series are absent rather than stale.
+        metrics.jobsInFlight.reset();
+        for (const { hub, type, state, count } of inFlight ?? []) metrics.jobsInFlight.set({ hub, type, state }, count);
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
