@@ -1,17 +1,13 @@
 // Matching a pool against what a claim asks for. Every mismatch is named, so "no pool matches" can say why.
 import { normalizeArchitecture, type PoolAttributes } from './pool-attributes.js';
 
-export interface PoolSelector {
+/** What a claim asks of a pool: any of the pool's attributes, plus the hub. */
+export type PoolSelector = Partial<Omit<PoolAttributes, 'labels' | 'version'>> & {
   hub?: string;
-  platform?: string;
-  region?: string;
   /** `4.14` matches every 4.14.z; `4.14.3` matches exactly. */
   version?: string;
-  architecture?: string;
-  owner?: string;
-  team?: string;
   labels?: Record<string, string>;
-}
+};
 
 export function versionMatches(wanted: string, actual: string | undefined): boolean {
   if (!actual) return false;
