@@ -33,10 +33,11 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
   let timer: NodeJS.Timeout | undefined;
   const reconnectMs = opts.reconnectMs ?? 250;
 
+  // Not unref'd: while the API server is away (a restart), this timer is what keeps a controllers' process
+  // alive, as client-go's reflector keeps retrying. stop() clears it.
   const reconnect = () => {
     if (stopped) return;
     timer = setTimeout(connect, reconnectMs);
-    timer.unref?.();
   };
   const gone = () => {
     stopped = true;
