@@ -118,6 +118,7 @@ export function createInformer(
       },
       onGone: () => void relist(),
       onError: failed,
+      onOpen: () => void (failing = false),
     });
   }
 

@@ -11,6 +11,8 @@ export interface WatchOptions {
   /** The version we resume from has been compacted away (410 Gone): the caller must relist. The watch has stopped. */
   onGone(): void;
   onError?(err: unknown): void;
+  /** The server accepted the watch (again, after a reconnect). */
+  onOpen?(): void;
   /** Real-time delay before reconnecting a dropped stream. */
   reconnectMs?: number;
 }
@@ -64,6 +66,7 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
         opts.onError?.(new Error(`watch ${path}: HTTP ${res.statusCode}`));
         return reconnect();
       }
+      opts.onOpen?.();
       let buffer = '';
       res.setEncoding('utf8');
       for await (const chunk of res) {
