@@ -164,7 +164,7 @@ async function runCurl(args: string[]): Promise<Answer & { command: string }> {
 
 /** Moves each YYYY-MM-DD in an example forward by whole years until it lies at least two days ahead. */
 function datesAhead(text: string): string {
-  return text.replace(/\b(20\d\d)-(\d\d)-(\d\d)\b/g, (_, y: string, m: string, d: string) => {
+  return text.replace(/\b(20\d\d)-(\d\d)-(\d\d)(?!\d)/g, (_, y: string, m: string, d: string) => {
     let year = Number(y);
     while (Date.UTC(year, Number(m) - 1, Number(d)) < Date.now() + 2 * 86_400_000) year++;
     return `${year}-${m}-${d}`;
