@@ -13,6 +13,8 @@ FROM node:20.20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends redis-server tini && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production
+# The all-in-one demo writes its hub's kubeconfig there (/app is not writable by the node user).
+ENV BEEKEEPER_SIM_KUBECONFIG=/tmp/beekeeper/embedded.kubeconfig
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY src ./src

@@ -59,7 +59,8 @@ export interface Config {
   /** No tokens: the API is open (a warning is logged at start). */
   auth: { tokens: readonly ApiToken[] };
   logLevel: LogLevel;
-  sim: { speed: number; seed: SimSeed };
+  /** The embedded simulator; `kubeconfig` is where `npm start` writes the kubeconfig of its hub (for kubectl). */
+  sim: { speed: number; seed: SimSeed; kubeconfig: string };
   /** Namespace on the state hub holding Beekeeper's own resources. */
   stateNamespace: string;
   /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
@@ -94,6 +95,7 @@ const ENV: Record<string, string> = {
   logLevel: 'LOG_LEVEL',
   'sim.speed': 'BEEKEEPER_SIM_SPEED',
   'sim.seed': 'BEEKEEPER_SIM_SEED',
+  'sim.kubeconfig': 'BEEKEEPER_SIM_KUBECONFIG',
   stateNamespace: 'BEEKEEPER_STATE_NAMESPACE',
   stateHub: 'BEEKEEPER_STATE_HUB',
   'jobs.lockDurationMs': 'BEEKEEPER_JOB_LOCK_MS',
@@ -106,6 +108,9 @@ const ENV: Record<string, string> = {
 };
 
 /** Every environment variable Beekeeper reads, for docs and `--help`. */
+/** Relative to the working directory of `npm start`; `.beekeeper/` is git-ignored. */
+export const EMBEDDED_KUBECONFIG = '.beekeeper/embedded.kubeconfig';
+
 export const CONFIG_ENV_VARS = ['BEEKEEPER_CONFIG', ...Object.values(ENV)];
 
 const NO_COLON = /^[^\s:]+$/;
@@ -149,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sim: {
       speed: readNumber(pick('sim.speed'), issues, { min: 0.01, max: 100_000, fallback: 60 }),
       seed: readEnum(pick('sim.seed'), issues, SIM_SEEDS, 'demo'),
+      kubeconfig: readString(pick('sim.kubeconfig'), issues, { fallback: EMBEDDED_KUBECONFIG }),
     },
     stateNamespace: readString(pick('stateNamespace'), issues, { fallback: 'beekeeper', pattern: HUB_NAME, rule: 'a namespace name' }),
     stateHub,

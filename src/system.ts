@@ -71,6 +71,9 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         hubNames: ['local'],
         seed: config.sim.seed,
         speed: config.sim.speed,
+        // HTTPS, so that kubectl with the kubeconfig `npm start` writes sends its bearer token (client-go never
+        // sends one over plain HTTP).
+        tls: true,
         clock,
         log: (obj, msg) => simLog.debug(obj, msg),
       });

@@ -1,12 +1,12 @@
 // `npm run sim`: N Hive hubs (Kubernetes API server doubles + Hive controllers) in one process, a kubeconfig
 // with one context per hub, exactly one `ready` line on stdout once they serve, and a clean stop on SIGINT/SIGTERM.
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../logger.js';
 import { startSimulator, type SimulatorOptions } from '../sim/simulator.js';
 import { type Durations, defaultDurations, durationNames } from '../sim/durations.js';
 import { formatGoDuration, parseGoDuration } from '../sim/hive/go-values.js';
 import { validateFaultSpec } from '../sim/apiserver/faults.js';
+import { writeKubeconfigFile } from '../system/kubeconfig-file.js';
 
 const HELP = `Usage: npm run sim -- [options]
 
@@ -17,8 +17,9 @@ Options:
   --hubs <n>                 number of hubs (default 1); contexts are hub-1, hub-2, ...
   --hub-names <a,b,...>      explicit hub (context) names instead of hub-1..hub-N
   --kubeconfig-out <path>    write a kubeconfig with one context per hub (current context: the first)
-  --seed <demo|none>         demo: ClusterImageSets, namespace "demo" with pull/AWS/install-config Secrets
-                             and a ClusterPool demo-aws (size 2, runningCount 1) on every hub (default none)
+  --seed <demo|none>         demo: the README's demo data on every hub: ClusterImageSets, pools demo/demo-aws
+                             (4.16, size 2) and demo/payments-aws (4.17, size 1), cluster team-web/web-1
+                             (default none)
   --speed <factor>           divide every simulated duration (default 1 = real Hive timing; 60 = an install
                              takes ~40 s; 1000 = ~2.4 s)
   --duration <name>=<value>  override one phase before --speed, as a Go duration (10m, 90s) or milliseconds;
@@ -125,7 +126,7 @@ try {
   log.fatal({ err }, 'simulator failed to start');
   process.exit(1);
 }
-if (kubeconfigOut) writeFileSync(kubeconfigOut, sim.kubeconfigYaml(), { mode: 0o600 });
+if (kubeconfigOut) writeKubeconfigFile(kubeconfigOut, sim.kubeconfigYaml());
 const d = { ...defaultDurations, ...options.durations };
 log.info({
   hubs: sim.hubs.map((h) => ({ name: h.name, url: h.url })), kubeconfigOut, seed: options.seed ?? 'none',

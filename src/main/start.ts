@@ -1,11 +1,13 @@
 // What every entry file does: read the environment, build the system for its roles, listen (api), and shut
 // down gracefully on SIGTERM/SIGINT. The only place (with the entry files) that touches process.env, ports,
 // signals and exit codes.
+import { resolve } from 'node:path';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { RedisMissing } from '../redis/bootstrap.js';
 import { createSystem, type Role, type System } from '../system.js';
+import { removeKubeconfigFile, writeKubeconfigFile } from '../system/kubeconfig-file.js';
 
 export interface StartOptions {
   roles: readonly Role[];
@@ -43,6 +45,20 @@ export async function start(opts: StartOptions): Promise<void> {
     process.exit(1);
   }
 
+  // The embedded hub's kubeconfig, so that `kubectl get cd -A` works on the demo. A convenience: if it cannot be
+  // written (a read-only working directory in a container, say), Beekeeper runs on without it.
+  let kubeconfig: { path: string; yaml: string } | undefined;
+  if (opts.allInOne && system.simulator) {
+    const path = resolve(system.config.sim.kubeconfig);
+    const yaml = system.simulator.kubeconfigYaml();
+    try {
+      writeKubeconfigFile(path, yaml);
+      kubeconfig = { path, yaml };
+    } catch (err) {
+      log.warn({ err, path }, 'cannot write the kubeconfig of the embedded hub: set BEEKEEPER_SIM_KUBECONFIG to a writable path');
+    }
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -51,6 +67,8 @@ export async function start(opts: StartOptions): Promise<void> {
     }
     stopping = true;
     log.info({ signal }, 'shutting down: no new requests, finishing or handing back active jobs');
+    // Its token and port die with this process.
+    if (kubeconfig) removeKubeconfigFile(kubeconfig.path, kubeconfig.yaml);
     await system.close();
     log.info({}, 'stopped');
     process.exit(0);
@@ -64,6 +82,7 @@ export async function start(opts: StartOptions): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     log.fatal({ err }, code === 'EADDRINUSE' ? `port ${port} is in use: set PORT to another one` : 'cannot listen');
+    if (kubeconfig) removeKubeconfigFile(kubeconfig.path, kubeconfig.yaml);
     await system.close();
     process.exit(1);
   }
@@ -77,7 +96,16 @@ export async function start(opts: StartOptions): Promise<void> {
         `  API:  ${base}/v1   (try: curl ${base}/v1/clusters)\n` +
         `  Docs: ${base}/docs\n` +
         `  Jobs: ${base}/admin/queues\n` +
+        (kubeconfig
+          ? `  Hub:  kubeconfig of the embedded hub in ${kubeconfig.path}\n` +
+            `        export KUBECONFIG=${shellQuoted(kubeconfig.path)}   (then: kubectl get cd -A)\n`
+          : '') +
         'Stop with Ctrl-C.\n\n',
     );
   }
+}
+
+/** A path as a shell word: as is when it is safe, else in single quotes. */
+function shellQuoted(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

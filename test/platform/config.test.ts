@@ -27,7 +27,7 @@ describe('configuration', () => {
     expect(config.http).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(config.stateHub).toBe('local');
     expect(config.redis.prefix).toBe('{beekeeper}');
-    expect(config.sim).toEqual({ speed: 60, seed: 'demo' });
+    expect(config.sim).toEqual({ speed: 60, seed: 'demo', kubeconfig: '.beekeeper/embedded.kubeconfig' });
     expect(Object.isFrozen(config.jobs)).toBe(true);
     const embedded = withEmbeddedHub(config, { name: 'local', kubeconfigData: 'apiVersion: v1' });
     expect(embedded.hubs.map((h) => h.name)).toEqual(['local']);

@@ -1,9 +1,9 @@
 // The README's promise to a newcomer, kept as a real process: `npm ci && npm start` runs everything against the
 // embedded Hive simulator, prints where the API is, and the curl tour and the CI section's CLI work against it as
 // written. Only the names are made unique (so the file can share a Redis) and the simulator runs faster.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const hasKubectl = await new Promise<boolean>((resolve) => execFile('kubectl', ['version', '--client'], (err) => resolve(!err)));
+if (!hasKubectl) console.warn('test/readme: no kubectl on PATH, so the README\'s kubectl step is SKIPPED');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN = randomUUID().slice(0, 8);
 const PREFIX = `{bk-readme-${RUN}}`;
@@ -116,6 +118,59 @@ function readmeBlock(heading: string, lang: string): string {
   return readme.slice(start, readme.indexOf('\n```', start));
 }
 
+/**
+ * The curl commands of a README shell block with $B set, as bash itself splits them into arguments (quotes,
+ * line continuations and all): bash runs the block with `curl` defined as a function that prints its arguments.
+ */
+async function curlCommands(block: string): Promise<string[][]> {
+  const script = `curl() { printf '%s\\0' "$@"; printf '\\1\\0'; }\nB=${B}\n${block}\n`;
+  const run = await bash(script, {});
+  if (run.code !== 0) throw new Error(`bash could not run the README block: ${run.stderr}`);
+  const commands: string[][] = [[]];
+  for (const arg of run.stdout.split('\0').slice(0, -1)) {
+    if (arg === '\u0001') commands.push([]);
+    else commands.at(-1)!.push(arg);
+  }
+  return commands.filter((c) => c.length > 0);
+}
+
+/** One curl command line (`-s -X METHOD URL -H 'k: v' -d 'body'`) sent with fetch. */
+async function runCurl(args: string[]): Promise<Answer & { command: string }> {
+  let method: string | undefined;
+  let url = '';
+  let body: string | undefined;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-X') method = args[++i];
+    else if (a === '-H') {
+      const [k, ...v] = args[++i]!.split(':');
+      headers[k!.trim()] = v.join(':').trim();
+    } else if (a === '-d') body = args[++i];
+    else if (a.startsWith('http')) url = a;
+    else if (!/^-s?N?$/.test(a)) throw new Error(`the README test does not know curl's ${a}`);
+  }
+  method ??= body === undefined ? 'GET' : 'POST';
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json, command: `${method} ${url.slice(B.length)}` };
+}
+
+/** Moves each YYYY-MM-DD in an example forward by whole years until it lies at least two days ahead. */
+function datesAhead(text: string): string {
+  return text.replace(/\b(20\d\d)-(\d\d)-(\d\d)(?!\d)/g, (_, y: string, m: string, d: string) => {
+    let year = Number(y);
+    while (Date.UTC(year, Number(m) - 1, Number(d)) < Date.now() + 2 * 86_400_000) year++;
+    return `${year}-${m}-${d}`;
+  });
+}
+
 /** Runs a README shell script with bash in its own process, as a CI runner would. */
 function bash(script: string, env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -214,6 +269,30 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(output).toContain(`API:  ${B}/v1`);
     expect(output).toContain(`Docs: ${B}/docs`);
     expect(output).toContain(`Jobs: ${B}/admin/queues`);
+  });
+
+  it('writes the embedded hub\'s kubeconfig (0600) and prints the `export KUBECONFIG=…` line', () => {
+    const path = join(ROOT, '.beekeeper/embedded.kubeconfig');
+    expect(output).toContain(`export KUBECONFIG=${path}`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const doc = parseYaml(readFileSync(path, 'utf8'));
+    expect(doc['current-context']).toBe('local');
+    // kubectl only sends a bearer token over TLS.
+    expect(doc.clusters[0].cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it.skipIf(!hasKubectl)(`kubectl get cd -A works on the demo with that kubeconfig${hasKubectl ? '' : ' (SKIPPED: no kubectl on PATH)'}`, async () => {
+    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)![1]!;
+    const kubectl = (...args: string[]) => new Promise<string>((resolve, reject) => {
+      execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 20_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout));
+    });
+    const listed = await kubectl('get', 'cd', '-A', '-o', 'custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name', '--no-headers');
+    const rows = listed.trim().split('\n').map((line) => line.trim().split(/\s+/).join('/'));
+    expect(rows).toContain('team-web/web-1');
+    expect(rows.filter((r) => /^demo-aws-\w{5}\/demo-aws-\w{5}$/.test(r)).length).toBeGreaterThanOrEqual(1);
+    expect(rows.some((r) => /^payments-aws-\w{5}\/payments-aws-\w{5}$/.test(r))).toBe(true);
+    expect(await kubectl('get', 'clusterpools', '-n', 'demo', '-o', 'name')).toBe('clusterpool.hive.openshift.io/demo-aws\nclusterpool.hive.openshift.io/payments-aws\n');
   });
 
   it('GET /v1/hubs: the embedded hub `local` is reachable and has the Hive CRDs', async () => {
@@ -391,12 +470,12 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     for (const id of [byName.json.id, byAttributes.json.id]) expect((await curl('DELETE', `/v1/claims/${id}`)).status).toBe(202);
   }, 150_000);
 
-  // The "Shell" example of "Ephemeral clusters in CI", run with bash as written. Only what cannot run here is
-  // swapped: the selector (the demo pool is 4.16 with no team) and `make test-e2e`.
+  // The "Shell" example of "Ephemeral clusters in CI", run with bash as written; its selector matches the demo's
+  // payments pool. Only what cannot run here is swapped: `make test-e2e`.
   const shellScript = (tests: string) => {
     const script = readmeBlock('### Shell', 'sh');
     for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT']) expect(script).toContain(part);
-    return script.replace('platform=aws,version=4.17,team=payments', 'platform=aws,version=4.16').replace('make test-e2e', tests);
+    return script.replace('make test-e2e', tests);
   };
   const shellEnv = () => ({ BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT });
   const claimOf = (stderr: string) => /claimed (\S+) from/.exec(stderr)?.[1];
@@ -405,6 +484,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     // The tests see the claimed cluster's kubeconfig, and the heartbeat runs beside them.
     const run = await bash(shellScript(`sh -c 'grep -q "server: https://api\\." "$KUBECONFIG"' && echo "HEARTBEAT: $(ps -o args= -p "$heartbeat_pid")" && echo TESTS-PASSED`), shellEnv());
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('local/demo/payments-aws');
     expect(run.stdout).toMatch(/^testing on https:\/\/api\./m);
     expect(run.stdout).toContain('TESTS-PASSED');
     const id = claimOf(run.stderr)!;
@@ -447,6 +527,28 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(verdict.script).toContain('$(steps.step-test.exitCode.path)');
     expect(task.spec.sidecars[0].script).toContain('heartbeat "$(cat /claim/id)"');
   });
+
+  // "Schedules, overrides and expiry", every command as written, on the demo's team-web/web-1. Only dates that
+  // have passed since the README was written are moved ahead by whole years (an override must end in the future).
+  it('the schedules section: schedule, preview, cluster schedule, dry run, override, expiry policy, sweep, extend, webhook, warnings', async () => {
+    await until('/v1/clusters/local/team-web/web-1', (a) => a.status === 200 && a.json.installed === true, 40_000);
+    const commands = await curlCommands(datesAhead(readmeBlock('## Schedules, overrides and expiry', 'sh')));
+    expect(commands.length).toBe(10);
+    const answers: Array<Awaited<ReturnType<typeof runCurl>>> = [];
+    for (const command of commands) {
+      const answer = await runCurl(command);
+      expect(answer.status, `${answer.command}: ${answer.text.slice(0, 800)}`).toBeLessThan(300);
+      answers.push(answer);
+    }
+    const by = (prefix: string) => answers.find((a) => a.command.startsWith(prefix))!;
+    expect(by('GET /v1/clusters/local/team-web/web-1/schedule').json).toMatchObject({ schedule: 'office-hours' });
+    expect(by('GET /v1/schedules/office-hours/preview').text).toContain('web-1');
+    expect(by('POST /v1/clusters/local/team-web/web-1/overrides').json).toMatchObject({ type: 'keepAwake' });
+    const extended = by('POST /v1/clusters/local/team-web/web-1/expiry/extend').json;
+    const created = Date.parse((await curl('GET', '/v1/clusters/local/team-web/web-1?raw=true')).json.raw.metadata.creationTimestamp);
+    // delete-after 72h from the seed, plus 24h.
+    expect(Date.parse(JSON.stringify(extended).match(/"expiresAt":"([^"]+)"/)![1]!) - created).toBe(96 * 3600_000);
+  }, 60_000);
 
   it('GET /v1/jobs lists the tour\'s jobs, filterable by type and state', async () => {
     const hib = await curl('GET', '/v1/jobs?type=cluster.hibernate');
@@ -496,5 +598,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const result = await Promise.race([exited, timeout]);
     expect(result, tail()).toEqual({ code: 0, signal: null });
     expect(output).toContain('"msg":"stopped"');
+    // The kubeconfig's token and port die with the process.
+    expect(existsSync(join(ROOT, '.beekeeper/embedded.kubeconfig'))).toBe(false);
   }, 25_000);
 });

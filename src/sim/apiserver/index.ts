@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../../clock.js';
 import type { AdmissionHook } from './admission.js';
 import { createFaults, type FaultSpec } from './faults.js';
 import { createRegistry } from './registry.js';
-import { createStore } from './store.js';
+import { createStore, type Store } from './store.js';
 import { builtinResources } from './builtins.js';
 import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
@@ -26,6 +26,7 @@ import { selfSignedCertificate } from './self-signed.js';
 
 export type { AdmissionHook, AdmissionRequest, AdmissionResult } from './admission.js';
 export type { FaultSpec, FaultMatch } from './faults.js';
+export type { Store } from './store.js';
 
 export interface ApiServerOptions {
   host?: string; port?: number;
@@ -41,6 +42,11 @@ export interface ApiServerOptions {
   faults?: FaultSpec;
   /** Change events kept for watch resume (default 10,000). */
   watchHistory?: number;
+  /**
+   * The data of a previous server (its `store`), as etcd outlives a kube-apiserver restart: objects and
+   * resourceVersions carry on, CRDs are served again, and the watch cache starts empty (older watches get 410).
+   */
+  store?: Store;
   /** Names the hub: the certificate's common name when tls is on. */
   name?: string;
   /**
@@ -58,6 +64,8 @@ export interface ApiServer {
   kubeconfig(contextName: string): Record<string, unknown>;
   /** Drops the kept watch history, as an etcd compaction does: older watches and continue tokens get 410. */
   compact(): void;
+  /** Its data, to start a new server on (a restart). */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -69,7 +77,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   for (const u of opts.users ?? []) tokens.set(u.token, { username: u.username, groups: u.groups ?? [] });
   const registry = createRegistry();
   registry.add(builtinResources());
-  const store = createStore({ historyLimit: opts.watchHistory ?? 10_000 });
+  const store = opts.store ?? createStore({ historyLimit: opts.watchHistory ?? 10_000 });
   const faults = createFaults(opts.faults);
   const compile = defaultCompiler;
   const clock = opts.clock ?? systemClock;
@@ -107,8 +115,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       throw new Error(`cannot install ${resource} ${obj?.metadata?.name}: ${detail}`);
     }
   };
-  for (const ns of BOOT_NAMESPACES) await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
+  if (opts.store) {
+    const crds = 'apiextensions.k8s.io/customresourcedefinitions';
+    for (const key of store.sortedKeys(crds)) ctx.crdChanged(store.get(crds, key)!.obj, false);
+  } else {
+    for (const ns of BOOT_NAMESPACES) await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
+  }
   store.compact(); // the watch cache starts after boot: watching from an earlier version is 410 (golden 59)
 
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
@@ -137,6 +150,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       };
     },
     compact: () => store.compact(),
+    store,
     async close() {
       stopGc();
       stopNs();

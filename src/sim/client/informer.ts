@@ -25,7 +25,15 @@ export const keyOf = (obj: KubeObject): string =>
  * List-then-watch cache of one kind across all namespaces. On 410 Gone it relists and reports the difference
  * as events, so handlers stay level-triggered.
  */
-export function createInformer(client: KubeClient, resource: ResourceRef, opts: { retryMs?: number } = {}): Informer {
+export function createInformer(
+  client: KubeClient,
+  resource: ResourceRef,
+  opts: {
+    retryMs?: number;
+    /** The first failed list or watch after a success (the API server went away, say); it keeps retrying. */
+    onError?: (err: unknown) => void;
+  } = {},
+): Informer {
   const cache = new Map<string, KubeObject>();
   // Per-namespace index, so list(ns) stays cheap with thousands of objects in other namespaces.
   const byNamespace = new Map<string, Map<string, KubeObject>>();
@@ -54,10 +62,16 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
   const emit = (type: InformerEvent, obj: KubeObject) => {
     for (const h of handlers) h(type, obj);
   };
+  let failing = false;
+  const failed = (err: unknown) => {
+    if (stopped || failing) return;
+    failing = true;
+    opts.onError?.(err);
+  };
+  // Not unref'd, like the watch's reconnect: a process of controllers lives on while its API server is away.
   const retry = () => {
     if (stopped) return;
     timer = setTimeout(() => void relist(), retryMs);
-    timer.unref?.();
   };
 
   async function relist() {
@@ -69,10 +83,13 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
       if (isNotFound(e)) {
         isServed = false;
         markSynced();
+      } else {
+        failed(e);
       }
       return retry();
     }
     if (stopped) return;
+    failing = false;
     isServed = true;
     const seen = new Set<string>();
     for (const obj of list.items) {
@@ -93,12 +110,15 @@ export function createInformer(client: KubeClient, resource: ResourceRef, opts: 
     watch = client.watch(resource, undefined, {
       resourceVersion: list.metadata.resourceVersion,
       onEvent(type, obj) {
+        failing = false;
         const key = keyOf(obj);
         if (type === 'DELETED') drop(key, obj);
         else put(key, obj);
         emit(type, obj);
       },
       onGone: () => void relist(),
+      onError: failed,
+      onOpen: () => void (failing = false),
     });
   }
 

@@ -11,6 +11,8 @@ export interface WatchOptions {
   /** The version we resume from has been compacted away (410 Gone): the caller must relist. The watch has stopped. */
   onGone(): void;
   onError?(err: unknown): void;
+  /** The server accepted the watch (again, after a reconnect). */
+  onOpen?(): void;
   /** Real-time delay before reconnecting a dropped stream. */
   reconnectMs?: number;
 }
@@ -33,10 +35,11 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
   let timer: NodeJS.Timeout | undefined;
   const reconnectMs = opts.reconnectMs ?? 250;
 
+  // Not unref'd: while the API server is away (a restart), this timer is what keeps a controllers' process
+  // alive, as client-go's reflector keeps retrying. stop() clears it.
   const reconnect = () => {
     if (stopped) return;
     timer = setTimeout(connect, reconnectMs);
-    timer.unref?.();
   };
   const gone = () => {
     stopped = true;
@@ -63,6 +66,7 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
         opts.onError?.(new Error(`watch ${path}: HTTP ${res.statusCode}`));
         return reconnect();
       }
+      opts.onOpen?.();
       let buffer = '';
       res.setEncoding('utf8');
       for await (const chunk of res) {

@@ -13,6 +13,8 @@ export interface WorkQueue {
   addAfter(key: string, ms: number): void;
   /** Resolves when nothing is queued or running (handy in tests and on shutdown). */
   idle(): Promise<void>;
+  /** Begins processing a queue created with `paused: true`; keys added before wait until then. */
+  start(): void;
   stop(): void;
 }
 
@@ -26,6 +28,8 @@ export function createWorkQueue(opts: {
   reconcile: Reconcile;
   concurrency?: number;
   onError?: (key: string, err: unknown) => void;
+  /** Queue keys but process none until start(): controller-runtime starts workers only once caches have synced. */
+  paused?: boolean;
 }): WorkQueue {
   const { clock, reconcile } = opts;
   const concurrency = opts.concurrency ?? 4;
@@ -34,8 +38,10 @@ export function createWorkQueue(opts: {
   const running = new Set<string>();
   const dirty = new Set<string>();
   const timers = new Map<string, { at: number; cancel: () => void }>();
+  const backoffs = new Set<NodeJS.Timeout>();
   const failures = new Map<string, number>();
   let stopped = false;
+  let paused = opts.paused ?? false;
   let idleWaiters: Array<() => void> = [];
 
   const checkIdle = () => {
@@ -70,7 +76,7 @@ export function createWorkQueue(opts: {
   };
 
   const pump = () => {
-    while (!stopped && running.size < concurrency && queue.length > 0) {
+    while (!stopped && !paused && running.size < concurrency && queue.length > 0) {
       const key = queue.shift()!;
       queued.delete(key);
       running.add(key);
@@ -89,8 +95,12 @@ export function createWorkQueue(opts: {
       if (!isConflict(err)) opts.onError?.(key, err);
       // Backoff in real milliseconds: this is about the API, not about simulated Hive time.
       const delay = isConflict(err) ? 5 : Math.min(50 * 2 ** Math.min(n, 8), 5000);
-      const t = setTimeout(() => add(key), delay);
-      t.unref?.();
+      // Kept (not unref'd) until it fires or stop(): a failed reconcile is work still to do.
+      const t = setTimeout(() => {
+        backoffs.delete(t);
+        add(key);
+      }, delay);
+      backoffs.add(t);
     } finally {
       running.delete(key);
       if (dirty.delete(key)) add(key);
@@ -106,10 +116,16 @@ export function createWorkQueue(opts: {
       idleWaiters.push(resolve);
       checkIdle();
     }),
+    start() {
+      paused = false;
+      pump();
+    },
     stop() {
       stopped = true;
       for (const t of timers.values()) t.cancel();
       timers.clear();
+      for (const t of backoffs) clearTimeout(t);
+      backoffs.clear();
       queue.length = 0;
       queued.clear();
       checkIdle();

@@ -17,6 +17,9 @@ export function startController(
     clock: ctx.clock,
     concurrency,
     reconcile,
+    // Started by startHiveControllers once every informer has synced (controller-runtime's WaitForCacheSync):
+    // a reconcile against a half-filled cache takes missing objects for deleted ones.
+    paused: true,
     onError: (key, err) => ctx.log({ hub: ctx.hub, controller: name, key, err: String(err) }, 'reconcile failed'),
   });
   return { name, queue };

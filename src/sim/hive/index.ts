@@ -1,6 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { Durations } from '../durations.js';
-import { R, createInformer, createKubeClient, keyOf, targetFromKubeconfig, type KubeClient, type KubeObject } from '../client/index.js';
+import {
+  R, createInformer, createKubeClient, keyOf, targetFromKubeconfig, type KubeClient, type KubeObject, type ResourceRef,
+} from '../client/index.js';
 import { type HiveContext, type HiveOptions, type Informers, type Log, L } from './context.js';
 import { type Controller, createStopwatch, startController } from './controller.js';
 import { reconcileClusterDeployment } from './clusterdeployment.js';
@@ -26,8 +28,10 @@ export interface HiveControllersOptions {
 }
 
 export interface HiveControllers {
-  /** Resolves once every informer has listed its kind. */
+  /** Resolves once every informer has listed its kind and the controllers have started working. */
   synced: Promise<void>;
+  /** Resolves once no controller has work queued or running (writes it made may still bring more, by watch). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,16 +42,19 @@ export interface HiveControllers {
  */
 export function startHiveControllers(opts: HiveControllersOptions): HiveControllers {
   const { client } = opts;
+  const inform = (r: ResourceRef) => createInformer(client, r, {
+    onError: (err) => opts.log({ hub: opts.hub, resource: r.plural, err: String(err) }, 'list or watch failed; retrying'),
+  });
   const informers: Informers = {
-    clusterDeployments: createInformer(client, R.clusterDeployment),
-    clusterPools: createInformer(client, R.clusterPool),
-    clusterClaims: createInformer(client, R.clusterClaim),
-    clusterRelocates: createInformer(client, R.clusterRelocate),
-    clusterImageSets: createInformer(client, R.clusterImageSet),
-    clusterProvisions: createInformer(client, R.clusterProvision),
-    clusterDeprovisions: createInformer(client, R.clusterDeprovision),
-    clusterSyncs: createInformer(client, R.clusterSync),
-    namespaces: createInformer(client, R.namespace),
+    clusterDeployments: inform(R.clusterDeployment),
+    clusterPools: inform(R.clusterPool),
+    clusterClaims: inform(R.clusterClaim),
+    clusterRelocates: inform(R.clusterRelocate),
+    clusterImageSets: inform(R.clusterImageSet),
+    clusterProvisions: inform(R.clusterProvision),
+    clusterDeprovisions: inform(R.clusterDeprovision),
+    clusterSyncs: inform(R.clusterSync),
+    namespaces: inform(R.namespace),
   };
   const ctx: HiveContext = {
     hub: opts.hub, client, clock: opts.clock, durations: opts.durations, log: opts.log, informers, options: opts.options,
@@ -118,9 +125,19 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
   });
 
   const all = Object.values(informers);
+  let closed = false;
+  // Events that arrived during the initial lists are queued already; the workers start on complete caches.
+  const synced = Promise.all(all.map((i) => i.synced)).then(() => {
+    if (!closed) for (const c of controllers) c.queue.start();
+  });
   return {
-    synced: Promise.all(all.map((i) => i.synced)).then(() => undefined),
+    synced,
+    async idle() {
+      await synced;
+      await Promise.all(controllers.map((c) => c.queue.idle()));
+    },
     async close() {
+      closed = true;
       for (const c of controllers) c.queue.stop();
       for (const i of all) i.stop();
     },
