@@ -12,3 +12,4 @@ export * from './targeting.js';
 export * from './long-hibernation.js';
 export * from './power-planner.js';
 export * from './range-plan.js';
+export * from './preview-range.js';

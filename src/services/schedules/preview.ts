@@ -11,10 +11,12 @@ import {
   planAt,
   planCluster,
   planRange,
+  previewRange,
   requestedState,
   type CdLike,
   type Edge,
   type LongHibernationFlag,
+  type PreviewRange,
   type RangeCaps,
   type RangeEdge,
 } from '../../hive/schedule/index.js';
@@ -29,6 +31,12 @@ export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_0
 
 export type PreviewEdge = RangeEdge<ClusterRef>;
 
+export interface PreviewQuery {
+  /** A date `YYYY-MM-DD` (00:00 in the schedule's zone) or an RFC 3339 instant; now by default. */
+  from?: string;
+  days?: number;
+}
+
 export interface SchedulePreview {
   schedule: string;
   timeZone: string;
@@ -36,26 +44,25 @@ export interface SchedulePreview {
   /** End of the range shown (exclusive); when `truncated`, the first edge left out: ask again with `from` = this. */
   to: string;
   truncated: boolean;
-  /** What `POST /v1/schedules/{name}/run` (and its dry run) would do now. */
+  /** What `POST /v1/schedules/{name}/run` (and its dry run) would do now; only when the preview starts now. */
   runNow?: { at: string; local: string; action: string; clusters: ClusterRef[]; skippedClusters: Array<ClusterRef & { reason: string; message: string }> };
   edges: PreviewEdge[];
   /** Clusters the targets select that the schedule will never touch, and why. */
   excluded: Array<ClusterRef & { reason: string; message: string }>;
 }
 
-const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function previewSchedule(deps: ScheduleServiceDeps, schedule: HibernationSchedule, days: number): SchedulePreview {
+export function previewSchedule(deps: ScheduleServiceDeps, schedule: HibernationSchedule, query: PreviewQuery): SchedulePreview {
   const now = deps.clock.now();
   const zone = schedule.spec.timeZone;
-  const range = { fromMs: now, toMs: now + days * DAY };
+  const range = previewRange(query, zone, now);
   const ctx = plannerContext(schedule);
   const clusters = scheduleClusters(deps, schedule, listSchedules(deps));
   const plan = planRange(ctx, clusters, range.fromMs, range.toMs, PREVIEW_CAPS);
   const excluded = clusters.flatMap((c) => (c.excluded ? [{ ...c.ref, ...c.excluded }] : []));
   let runNow: SchedulePreview['runNow'];
-  {
+  if (query.from === undefined) {
     const decisions = planAt(ctx, clusters, { kind: 'run', atMs: now });
     runNow = {
       at: iso(now),
@@ -126,13 +133,14 @@ export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSc
   });
 }
 
-export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLike, days: number): ClusterScheduleView {
+export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLike, query: PreviewQuery): ClusterScheduleView {
   const now = deps.clock.now();
   const facts = clusterFacts(deps, hub, cd);
   const gov = governance(listSchedules(deps), hub, cd);
   const problems = gov.schedule ? scheduleIssues(gov.schedule.spec) : [];
   const usable = gov.schedule && problems.length === 0 ? gov.schedule : undefined;
-  const range = { fromMs: now, toMs: now + days * DAY };
+  // The query is checked even when no schedule applies; a date then means 00:00 UTC.
+  const range: PreviewRange = previewRange(query, usable?.spec.timeZone ?? 'UTC', now);
   const flag = gov.schedule?.spec.safety?.ignoreLongHibernation ? undefined : longHibernationFlag(hibernatingSinceMs(cd), now);
   const base: ClusterScheduleView = {
     cluster: facts.ref,
