@@ -16,9 +16,9 @@ let bed: Bed;
 let timers: ScheduleTimers | undefined;
 
 type Outcomes = Record<string, string>;
-type Entry = { clusters: Array<{ name: string }>; skippedClusters: Array<{ name: string; reason: string }> };
+type Entry = { clusters?: Array<{ name: string }>; skippedClusters?: Array<{ name: string; reason: string }> };
 /** cluster -> "acts" or the reason it is skipped. */
-const ofEntry = (e: Entry): Outcomes => Object.fromEntries([...e.clusters.map((c) => [c.name, 'acts']), ...e.skippedClusters.map((c) => [c.name, c.reason])]);
+const ofEntry = (e: Entry): Outcomes => Object.fromEntries([...(e.clusters ?? []).map((c) => [c.name, 'acts']), ...(e.skippedClusters ?? []).map((c) => [c.name, c.reason])]);
 const ofSummary = (s: SweepSummary): Outcomes => Object.fromEntries([...s.acted.map((c) => [c.name, 'acts']), ...s.skipped.map((c) => [c.name, c.reason])]);
 const power = (name: string) => cd(bed, NS, name).spec?.powerState ?? 'Running';
 const powers = () => Object.fromEntries(NAMES.map((n) => [n, power(n)]));

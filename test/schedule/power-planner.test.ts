@@ -86,8 +86,8 @@ describe('the planner over a range', () => {
     for (const f of clusters) {
       const own = planCluster(planInput(office, f), from - 1, to - 1).edges;
       const seen = plan.edges.flatMap((e) => {
-        if (e.clusters.some((c) => c.name === f.ref.name)) return [`${e.at} ${e.action} acts`];
-        const s = e.skippedClusters.find((c) => c.name === f.ref.name);
+        if (e.clusters?.some((c) => c.name === f.ref.name)) return [`${e.at} ${e.action} acts`];
+        const s = e.skippedClusters?.find((c) => c.name === f.ref.name);
         return s ? [`${e.at} ${e.action} ${s.reason}`] : [];
       });
       expect(seen).toEqual(own.map((e) => `${e.at} ${e.action} ${e.skipCode ?? 'acts'}`));
@@ -115,5 +115,11 @@ describe('the planner over a range', () => {
     const byEntries = planRange(hourly, clusters, from, to, { maxEdges: 1000, maxClusterEntries: 51 });
     expect(byEntries.edges).toHaveLength(26);
     expect(byEntries.toMs).toBe(ms(whole.edges[26]!.at));
+
+    // Counts only: no lists, so only the edge cap applies; the counts are what the lists would have held.
+    const counted = planRange(hourly, clusters, from, to, { maxEdges: 1000, maxClusterEntries: 51, countsOnly: true });
+    expect(counted).toMatchObject({ truncated: false, toMs: to });
+    expect(counted.edges.map((e) => [e.at, e.counts])).toEqual(whole.edges.map((e) => [e.at, { acted: e.clusters!.length, skipped: e.skippedClusters!.length }]));
+    expect(counted.edges.every((e) => e.clusters === undefined && e.skippedClusters === undefined)).toBe(true);
   });
 });

@@ -49,7 +49,7 @@ describe('previews from a chosen day', () => {
       ['resume', '2027-03-29T06:00:00.000Z', '2027-03-29T08:00:00.000+02:00'],
     ]);
     expect(p.edges[2]!.reason).toMatch(/02:30 does not exist on this date in Europe\/Berlin/);
-    expect(p.edges.every((e) => e.clusters.map((c) => c.name).join() === 'c1')).toBe(true);
+    expect(p.edges.every((e) => e.clusters?.map((c) => c.name).join() === 'c1')).toBe(true);
   });
 
   it('New York, next March: 2027-03-14 02:30 runs once at 03:00 EDT (07:00 UTC)', async () => {
@@ -92,6 +92,13 @@ describe('previews from a chosen day', () => {
     const ats = p.edges.map((e) => `${e.action} ${e.at}`);
     // Friday before the spring change in CET, Monday after in CEST; the same around the autumn change.
     expect(ats).toEqual(expect.arrayContaining(['hibernate 2027-03-26T17:00:00.000Z', 'resume 2027-03-29T06:00:00.000Z', 'hibernate 2027-10-29T16:00:00.000Z', 'resume 2027-11-01T07:00:00.000Z']));
+  });
+
+  it('with clusters=false each edge gives counts instead of lists, so a large fleet also gets a year in one answer', async () => {
+    const p = await preview('berlin-nights', 'from=2027-01-01&days=365&clusters=false');
+    expect(p).toMatchObject({ truncated: false, to: '2027-12-31T23:00:00.000Z' });
+    expect(p.edges).toHaveLength(365 * 2);
+    expect(p.edges[0]).toEqual({ at: '2027-01-01T01:30:00.000Z', local: '2027-01-01T02:30:00.000+01:00', action: 'hibernate', reason: 'cron hibernate "30 2 * * *"', counts: { acted: 1, skipped: 0 } });
   });
 
   it('a year of a five-minute cron is cut at 1000 edges, saying where; asking again from there carries on', async () => {

@@ -13,8 +13,10 @@ const DAY = 86_400_000;
 const CHUNK_MS = 7 * DAY;
 
 export interface RangeEdge<R> extends Edge {
-  clusters: R[];
-  skippedClusters: Array<R & { reason: string; message: string }>;
+  counts: { acted: number; skipped: number };
+  /** Left out when the plan is asked for counts only. */
+  clusters?: R[];
+  skippedClusters?: Array<R & { reason: string; message: string }>;
 }
 
 export interface RangePlan<R> {
@@ -26,7 +28,9 @@ export interface RangePlan<R> {
 
 export interface RangeCaps {
   maxEdges: number;
+  /** Cluster entries listed in all; with `countsOnly` nothing is listed and only `maxEdges` applies. */
   maxClusterEntries: number;
+  countsOnly?: boolean;
 }
 
 /** The schedule's own edges in [fromMs, toMs), exception dates included, stopping after `max` of them. */
@@ -51,7 +55,18 @@ function followsSchedule(ctx: PlannerContext, facts: ClusterFacts<unknown>, from
   return ctx.installGraceMs <= 0 || installed === undefined || installed + ctx.installGraceMs <= fromMs;
 }
 
+interface Building<R> {
+  edge: Edge;
+  acted: R[];
+  skipped: Array<R & { reason: string; message: string }>;
+  /** Clusters that follow the schedule and act here, counted but not listed (counts only). */
+  unlisted: number;
+}
+
+const size = (b: Building<unknown>) => b.acted.length + b.skipped.length + b.unlisted;
+
 export function planRange<R extends object>(ctx: PlannerContext, clusters: Array<ClusterFacts<R>>, fromMs: number, toMs: number, caps: RangeCaps): RangePlan<R> {
+  const maxEntries = caps.countsOnly ? Infinity : caps.maxClusterEntries;
   const targeted = clusters.filter((c) => !c.excluded);
   const scheduled = scheduleEdges(ctx.schedule, fromMs, toMs, caps.maxEdges);
   let endMs = scheduled.toMs;
@@ -60,7 +75,7 @@ export function planRange<R extends object>(ctx: PlannerContext, clusters: Array
   let entries = 0;
   for (const e of scheduled.edges) {
     if (e.skipped) continue;
-    if (entries > 0 && entries + targeted.length > caps.maxClusterEntries) {
+    if (entries > 0 && entries + targeted.length > maxEntries) {
       endMs = Date.parse(e.at);
       truncated = true;
       break;
@@ -68,13 +83,13 @@ export function planRange<R extends object>(ctx: PlannerContext, clusters: Array
     entries += targeted.length;
   }
 
-  const byKey = new Map<string, RangeEdge<R>>();
-  const entry = (e: Edge): RangeEdge<R> => {
+  const byKey = new Map<string, Building<R>>();
+  const entry = (e: Edge): Building<R> => {
     const key = `${e.at}|${e.action}`;
     let found = byKey.get(key);
     if (!found) {
       const { skipped, skipCode, ...rest } = e;
-      found = { ...rest, ...(skipCode === 'ExceptionDate' ? { skipped, skipCode } : {}), clusters: [], skippedClusters: [] };
+      found = { edge: { ...rest, ...(skipCode === 'ExceptionDate' ? { skipped, skipCode } : {}) }, acted: [], skipped: [], unlisted: 0 };
       byKey.set(key, found);
     }
     return found;
@@ -83,32 +98,43 @@ export function planRange<R extends object>(ctx: PlannerContext, clusters: Array
   for (const e of inRange) entry(e);
   for (const facts of targeted) {
     if (followsSchedule(ctx, facts, fromMs)) {
-      for (const e of inRange) if (!e.skipped) entry(e).clusters.push(facts.ref);
+      for (const e of inRange) {
+        if (e.skipped) continue;
+        const target = entry(e);
+        if (caps.countsOnly) target.unlisted += 1;
+        else target.acted.push(facts.ref);
+      }
       continue;
     }
     for (const e of planCluster(planInput(ctx, facts), fromMs - 1, endMs - 1).edges) {
       if (e.skipCode === 'ExceptionDate') continue;
       const target = entry(e);
-      if (e.skipped) target.skippedClusters.push({ ...facts.ref, reason: e.skipCode ?? 'Skipped', message: e.skipped });
-      else target.clusters.push(facts.ref);
+      if (e.skipped) target.skipped.push({ ...facts.ref, reason: e.skipCode ?? 'Skipped', message: e.skipped });
+      else target.acted.push(facts.ref);
     }
   }
 
   // Cluster-specific edges (a keep-awake or the grace period lapsing) add entries: apply the caps once more.
-  const all = [...byKey.values()].sort((a, b) => a.at.localeCompare(b.at));
-  const edges: Array<RangeEdge<R>> = [];
+  const all = [...byKey.values()].sort((a, b) => a.edge.at.localeCompare(b.edge.at));
+  const kept: Array<Building<R>> = [];
   entries = 0;
-  for (const e of all) {
-    const n = e.clusters.length + e.skippedClusters.length;
-    if (edges.length >= caps.maxEdges || (edges.length > 0 && entries + n > caps.maxClusterEntries)) {
-      endMs = Date.parse(e.at);
+  for (const b of all) {
+    if (kept.length >= caps.maxEdges || (kept.length > 0 && entries + size(b) > maxEntries)) {
+      endMs = Date.parse(b.edge.at);
       truncated = true;
       // The range ends before this instant: nothing at it is shown, so starting from it misses nothing.
-      while (edges.at(-1)?.at === e.at) edges.pop();
+      while (kept.at(-1)?.edge.at === b.edge.at) kept.pop();
       break;
     }
-    edges.push(e);
-    entries += n;
+    kept.push(b);
+    entries += size(b);
   }
+  const edges = kept.map(
+    (b): RangeEdge<R> => ({
+      ...b.edge,
+      counts: { acted: b.acted.length + b.unlisted, skipped: b.skipped.length },
+      ...(caps.countsOnly ? {} : { clusters: b.acted, skippedClusters: b.skipped }),
+    }),
+  );
   return { edges, toMs: endMs, truncated };
 }

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
-import type { ScheduleService } from '../../services/schedules/index.js';
+import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
@@ -44,7 +44,7 @@ const PreviewView = Type.Object(
     timeZone: Type.String(),
     from: Type.String(),
     to: Type.String({ description: 'End of the range shown, exclusive; when truncated, the first edge left out (ask again from it)' }),
-    truncated: Type.Boolean({ description: 'The range was cut short: more than 1000 edges or 20000 cluster entries' }),
+    truncated: Type.Boolean({ description: `The range was cut short: more than ${PREVIEW_CAPS.maxEdges} edges or ${PREVIEW_CAPS.maxClusterEntries} listed cluster entries` }),
     runNow: Type.Optional(Type.Object({}, { ...open, description: 'What POST /v1/schedules/{name}/run (and its dry run) would do now; only without from' })),
     edges: Type.Array(Type.Object({}, open)),
     excluded: Type.Array(Type.Object({}, open)),
@@ -72,6 +72,10 @@ const Range = Type.Object({
     }),
   ),
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_DAYS, default: DEFAULT_PREVIEW_DAYS, description: "Calendar days of the schedule's time zone" })),
+});
+const PreviewQuery = Type.Object({
+  ...Range.properties,
+  clusters: Type.Optional(Type.Boolean({ default: true, description: 'false: each edge gives counts only, without cluster lists (only the edge cap applies)' })),
 });
 
 export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQueue }): FastifyPluginAsync {
@@ -113,11 +117,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Upcoming actions in the zone and UTC, with the clusters each touches or skips (and why)',
           params: NameParams,
-          querystring: Range,
+          querystring: PreviewQuery,
           response: { 200: PreviewView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req) => schedules.preview(req.params.name, { from: req.query.from, days: req.query.days }),
+      async (req) => schedules.preview(req.params.name, { from: req.query.from, days: req.query.days, clusters: req.query.clusters }),
     );
 
     app.post(

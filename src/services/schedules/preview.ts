@@ -26,7 +26,7 @@ import { overridesOf, toPowerOverride, type ClusterOverride } from './override-s
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
 import type { ClusterRef } from './sweep-plan.js';
 
-/** A year of an office-hours schedule is about 520 edges; an hourly cron is cut after some six weeks. */
+/** A year of office hours is about 520 edges; a cron acting every half hour reaches the cap in three weeks. */
 export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_000 };
 
 export type PreviewEdge = RangeEdge<ClusterRef>;
@@ -35,6 +35,8 @@ export interface PreviewQuery {
   /** A date `YYYY-MM-DD` (00:00 in the schedule's zone) or an RFC 3339 instant; now by default. */
   from?: string;
   days?: number;
+  /** `false`: each edge gives counts only, no cluster lists, so a large fleet's year fits in one answer. */
+  clusters?: boolean;
 }
 
 export interface SchedulePreview {
@@ -45,7 +47,14 @@ export interface SchedulePreview {
   to: string;
   truncated: boolean;
   /** What `POST /v1/schedules/{name}/run` (and its dry run) would do now; only when the preview starts now. */
-  runNow?: { at: string; local: string; action: string; clusters: ClusterRef[]; skippedClusters: Array<ClusterRef & { reason: string; message: string }> };
+  runNow?: {
+    at: string;
+    local: string;
+    action: string;
+    counts: { acted: number; skipped: number };
+    clusters: ClusterRef[];
+    skippedClusters: Array<ClusterRef & { reason: string; message: string }>;
+  };
   edges: PreviewEdge[];
   /** Clusters the targets select that the schedule will never touch, and why. */
   excluded: Array<ClusterRef & { reason: string; message: string }>;
@@ -59,17 +68,20 @@ export function previewSchedule(deps: ScheduleServiceDeps, schedule: Hibernation
   const range = previewRange(query, zone, now);
   const ctx = plannerContext(schedule);
   const clusters = scheduleClusters(deps, schedule, listSchedules(deps));
-  const plan = planRange(ctx, clusters, range.fromMs, range.toMs, PREVIEW_CAPS);
+  const plan = planRange(ctx, clusters, range.fromMs, range.toMs, { ...PREVIEW_CAPS, countsOnly: query.clusters === false });
   const excluded = clusters.flatMap((c) => (c.excluded ? [{ ...c.ref, ...c.excluded }] : []));
   let runNow: SchedulePreview['runNow'];
   if (query.from === undefined) {
     const decisions = planAt(ctx, clusters, { kind: 'run', atMs: now });
+    const acted = decisions.flatMap((d) => (d.kind === 'act' ? [d.ref] : []));
+    const skipped = decisions.flatMap((d) => (d.kind === 'skip' ? [{ ...d.ref, reason: d.reason, message: d.message }] : []));
     runNow = {
       at: iso(now),
       local: localIso(now, zone),
       action: ctx.schedule.desiredState(now).state === 'Hibernating' ? 'hibernate' : 'resume',
-      clusters: decisions.flatMap((d) => (d.kind === 'act' ? [d.ref] : [])),
-      skippedClusters: decisions.flatMap((d) => (d.kind === 'skip' ? [{ ...d.ref, reason: d.reason, message: d.message }] : [])),
+      counts: { acted: acted.length, skipped: skipped.length },
+      clusters: acted,
+      skippedClusters: skipped,
     };
   }
   return {
@@ -173,7 +185,7 @@ export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLi
 
 /** One cluster's view of a preview edge: acted on, skipped for it (with why), or skipped for everyone by date. */
 function ownEdge(e: PreviewEdge): Edge {
-  const { clusters: _acted, skippedClusters, ...edge } = e;
-  const skip = skippedClusters[0];
+  const { clusters: _acted, skippedClusters, counts: _counts, ...edge } = e;
+  const skip = skippedClusters?.[0];
   return skip ? { ...edge, skipped: skip.message, skipCode: skip.reason as Edge['skipCode'] } : edge;
 }
