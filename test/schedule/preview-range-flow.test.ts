@@ -66,8 +66,11 @@ describe('previews from a chosen day', () => {
   it('from an RFC 3339 time, in any offset, for calendar days of the zone (23 hours on the spring-forward day)', async () => {
     const utc = await preview('berlin-nights', 'from=2027-03-28T00:00:00Z&days=1');
     const offset = await preview('berlin-nights', `from=${encodeURIComponent('2027-03-28T01:00:00+01:00')}&days=1`);
+    // Typed into a URL unencoded, the + arrives as a space: still that instant.
+    const typed = await preview('berlin-nights', 'from=2027-03-28T01:00:00+01:00&days=1');
     expect(utc).toMatchObject({ from: '2027-03-28T00:00:00.000Z', to: '2027-03-28T23:00:00.000Z' });
     expect(offset).toEqual(utc);
+    expect(typed).toEqual(utc);
     expect(shape(utc.edges).map(([action, at]) => [action, at])).toEqual([
       ['hibernate', '2027-03-28T01:00:00.000Z'],
       ['resume', '2027-03-28T06:00:00.000Z'],

@@ -32,6 +32,7 @@ describe('preview ranges', () => {
     };
     expect(['2027-02-29', '2027-03-01 00:00:00Z', '2027-03-01T00:00:00+2400', '1999-01-01'].map((from) => fieldOf({ from }))).toEqual(['from', 'from', 'from', 'from']);
     expect(fieldOf({ from: '2027-03-01t00:00:00.123456z' })).toBe('accepted');
+    expect(fieldOf({ from: '2027-03-01T00:00:00 01:00' })).toBe('accepted'); // a query string's decoded +
     expect([0, 367, 2.5].map((days) => fieldOf({ days }))).toEqual(['days', 'days', 'days']);
   });
 });

@@ -11,8 +11,9 @@ export const MAX_PREVIEW_DAYS = 366;
 /** How far from now `from` may lie, either way. */
 export const MAX_PREVIEW_FROM_YEARS = 5;
 
-// RFC 3339 section 5.6 date-time: the offset is required (a time without one names no instant).
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+// RFC 3339 section 5.6 date-time: the offset is required (a time without one names no instant). A space before
+// the offset can only be a `+` that a query string decoded (`+01:00` typed into a URL), so it is read as one.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+ -](\d{2}):(\d{2}))$/;
 
 export interface PreviewRange {
   fromMs: number;
@@ -24,7 +25,7 @@ function parseInstant(text: string): number | undefined {
   if (!m) return undefined;
   const [, , , , hh = '', mm = '', ss = '', , , oh = '00', om = '00'] = m;
   if (!isValidDate(text.slice(0, 10)) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59 || Number(oh) > 23 || Number(om) > 59) return undefined;
-  const ms = Date.parse(text.toUpperCase());
+  const ms = Date.parse(text.toUpperCase().replace(' ', '+'));
   return Number.isNaN(ms) ? undefined : ms;
 }
 
