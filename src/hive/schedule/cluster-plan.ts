@@ -30,7 +30,14 @@ export interface ClusterPlan {
   /** Override name -> the edge it consumed (skipNextHibernation). */
   consumed: Map<string, Edge>;
   /** Set when the cluster is kept Running against the schedule: by what, and in words. */
-  heldBy?: { code: SkipCode; message: string };
+  heldBy?: Hold;
+}
+
+export interface Hold {
+  code: SkipCode;
+  message: string;
+  /** The override that holds it, if one does. */
+  override?: string;
 }
 
 interface Event {
@@ -44,8 +51,7 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   const { schedule, overrides } = input;
   const zone = schedule.spec.timeZone;
   const graceMs = input.installGraceMs ?? INSTALL_GRACE_MS;
-  const graceEnd = input.installedAtMs === undefined ? undefined : input.installedAtMs + graceMs;
-  const inGrace = (t: number) => input.installedAtMs !== undefined && graceEnd !== undefined && input.installedAtMs <= t && t < graceEnd;
+  const graceEnd = graceEndMs(input);
 
   // Replay from a point before every override and before the range, starting from the schedule's state.
   let startMs = Math.min(fromMs - 8 * DAY, ...overrides.map((o) => o.fromMs));
@@ -67,34 +73,25 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   let reason = 'the schedule';
   const consumed = new Map<string, Edge>();
   const edges: Edge[] = [];
-  let held: ClusterPlan['heldBy'];
-  const emit = (e: Event, skipped?: string, skipCode?: SkipCode) => {
-    if (e.action === 'hibernate' && skipped && skipCode && skipCode !== 'ExceptionDate') held = { code: skipCode, message: skipped };
+  let held: Hold | undefined;
+  const emit = (e: Event, hold?: Hold) => {
+    if (e.action === 'hibernate' && hold && hold.code !== 'ExceptionDate') held = hold;
     if (e.atMs <= fromMs) return;
-    edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(skipped ? { skipped, skipCode } : {}) });
+    edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(hold ? { skipped: hold.message, skipCode: hold.code } : {}) });
   };
 
   for (const e of events) {
     if (e.skipped) {
-      emit(e, e.skipped, 'ExceptionDate');
+      emit(e, { code: 'ExceptionDate', message: e.skipped });
       continue;
     }
     if (e.action === 'hibernate') {
-      const awake = overrides.find((o) => keepAwakeActive(o, e.atMs));
-      if (awake) {
-        emit(e, describeOverride(awake), 'KeepAwakeOverride');
-        continue;
-      }
-      if (inGrace(e.atMs)) {
-        emit(e, `installed less than 24h ago (${new Date(input.installedAtMs ?? 0).toISOString()}); hibernating now can break certificate rotation`, 'InstallGracePeriod');
-        continue;
-      }
-      const skipNext = overrides.find(
-        (o) => o.type === 'skipNextHibernation' && !consumed.has(o.name) && o.fromMs <= e.atMs && (o.untilMs === undefined || e.atMs < o.untilMs),
-      );
-      if (skipNext) {
-        consumed.set(skipNext.name, { at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason });
-        emit(e, describeOverride(skipNext), 'SkipNextHibernationOverride');
+      const hold = hibernationStopper(input, e.atMs, consumed);
+      if (hold) {
+        if (hold.code === 'SkipNextHibernationOverride' && hold.override) {
+          consumed.set(hold.override, { at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason });
+        }
+        emit(e, hold);
         continue;
       }
     }
@@ -105,12 +102,42 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   }
 
   const awakeNow = overrides.find((o) => keepAwakeActive(o, toMs));
-  if (awakeNow) return { edges, state: 'Running', reason: describeOverride(awakeNow), consumed, heldBy: { code: 'KeepAwakeOverride', message: describeOverride(awakeNow) } };
-  if (inGrace(toMs)) {
+  if (awakeNow) return { edges, state: 'Running', reason: describeOverride(awakeNow), consumed, heldBy: { code: 'KeepAwakeOverride', message: describeOverride(awakeNow), override: awakeNow.name } };
+  if (inGrace(input, toMs)) {
     const message = 'installed less than 24h ago (install grace period)';
     return { edges, state: 'Running', reason: message, consumed, heldBy: { code: 'InstallGracePeriod', message } };
   }
   return { edges, state, reason: held && state === 'Running' ? held.message : reason, consumed, ...(held && state === 'Running' ? { heldBy: held } : {}) };
+}
+
+function graceEndMs(input: ClusterPlanInput): number | undefined {
+  return input.installedAtMs === undefined ? undefined : input.installedAtMs + (input.installGraceMs ?? INSTALL_GRACE_MS);
+}
+
+function inGrace(input: ClusterPlanInput, atMs: number): boolean {
+  const end = graceEndMs(input);
+  return input.installedAtMs !== undefined && end !== undefined && input.installedAtMs <= atMs && atMs < end;
+}
+
+/**
+ * What stops a hibernation of this cluster at `atMs`, if anything: a keep-awake, the install grace period, or a
+ * skip-next-hibernation override not yet used (`consumed` holds those that skipped an earlier one). Scheduled
+ * edges and manual runs both ask this, so an override means the same to both.
+ */
+export function hibernationStopper(input: ClusterPlanInput, atMs: number, consumed: ReadonlyMap<string, unknown>): Hold | undefined {
+  const awake = input.overrides.find((o) => keepAwakeActive(o, atMs));
+  if (awake) return { code: 'KeepAwakeOverride', message: describeOverride(awake), override: awake.name };
+  if (inGrace(input, atMs)) {
+    return {
+      code: 'InstallGracePeriod',
+      message: `installed less than 24h ago (${new Date(input.installedAtMs ?? 0).toISOString()}); hibernating now can break certificate rotation`,
+    };
+  }
+  const skipNext = input.overrides.find(
+    (o) => o.type === 'skipNextHibernation' && !consumed.has(o.name) && o.fromMs <= atMs && (o.untilMs === undefined || atMs < o.untilMs),
+  );
+  if (skipNext) return { code: 'SkipNextHibernationOverride', message: describeOverride(skipNext), override: skipNext.name };
+  return undefined;
 }
 
 /** Phase of an override at `nowMs`, given the plan that replayed it. */

@@ -10,3 +10,6 @@ export * from './eligibility.js';
 export * from './label-selector.js';
 export * from './targeting.js';
 export * from './long-hibernation.js';
+export * from './power-planner.js';
+export * from './range-plan.js';
+export * from './preview-range.js';

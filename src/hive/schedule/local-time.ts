@@ -69,6 +69,12 @@ export function localDateOf(ms: number, zone: string): LocalDate {
   return { year: d.year, month: d.month, day: d.day };
 }
 
+/** The wall clock of `zone` at instant `ms`: local date, minute of the day, and the seconds and milliseconds past it. */
+export function wallClockOf(ms: number, zone: string): { date: LocalDate; minuteOfDay: number; restMs: number } {
+  const d = DateTime.fromMillis(ms, { zone });
+  return { date: { year: d.year, month: d.month, day: d.day }, minuteOfDay: d.hour * 60 + d.minute, restMs: d.second * 1000 + d.millisecond };
+}
+
 /** `date` plus `days` calendar days (zone independent). */
 export function addDays(date: LocalDate, days: number): LocalDate {
   const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));

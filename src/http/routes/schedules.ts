@@ -4,9 +4,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { OverrideType } from '../../hive/schedule/index.js';
+import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
-import type { ScheduleService } from '../../services/schedules/index.js';
+import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
@@ -38,7 +38,19 @@ const ScheduleSpecProps = {
 const ScheduleBody = Type.Object({ name: Name, ...ScheduleSpecProps }, { description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' });
 const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps });
 const ScheduleView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open), desiredNow: Type.Object({}, open) }, open);
-const PreviewView = Type.Object({ schedule: Type.String(), timeZone: Type.String(), from: Type.String(), to: Type.String(), edges: Type.Array(Type.Object({}, open)), excluded: Type.Array(Type.Object({}, open)) }, open);
+const PreviewView = Type.Object(
+  {
+    schedule: Type.String(),
+    timeZone: Type.String(),
+    from: Type.String(),
+    to: Type.String({ description: 'End of the range shown, exclusive; when truncated, the first edge left out (ask again from it)' }),
+    truncated: Type.Boolean({ description: `The range was cut short: more than ${PREVIEW_CAPS.maxEdges} edges or ${PREVIEW_CAPS.maxClusterEntries} listed cluster entries` }),
+    runNow: Type.Optional(Type.Object({}, { ...open, description: 'What POST /v1/schedules/{name}/run (and its dry run) would do now; only without from' })),
+    edges: Type.Array(Type.Object({}, open)),
+    excluded: Type.Array(Type.Object({}, open)),
+  },
+  open,
+);
 const ClusterScheduleView = Type.Object({ cluster: Type.Object({}, open), why: Type.String(), next: Type.Array(Type.Object({}, open)), overrides: Type.Array(Type.Object({}, open)) }, open);
 const OverrideView = Type.Object({ name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() }, open);
 const OverrideBody = Type.Object(
@@ -51,7 +63,20 @@ const OverrideBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Days = Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 62, default: 7 })) });
+const Range = Type.Object({
+  from: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "Start of the range: a date YYYY-MM-DD (00:00 in the schedule's time zone) or an RFC 3339 time; now by default; within 5 years of now",
+      examples: ['2027-03-01', '2027-03-28T00:00:00Z'],
+    }),
+  ),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_DAYS, default: DEFAULT_PREVIEW_DAYS, description: "Calendar days of the schedule's time zone" })),
+});
+const PreviewQuery = Type.Object({
+  ...Range.properties,
+  clusters: Type.Optional(Type.Boolean({ default: true, description: 'false: each edge gives counts only, without cluster lists (only the edge cap applies)' })),
+});
 
 export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQueue }): FastifyPluginAsync {
   return async (plain) => {
@@ -92,11 +117,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Upcoming actions in the zone and UTC, with the clusters each touches or skips (and why)',
           params: NameParams,
-          querystring: Days,
-          response: { 200: PreviewView, ...problemResponses(400, 404) },
+          querystring: PreviewQuery,
+          response: { 200: PreviewView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req) => schedules.preview(req.params.name, req.query.days),
+      async (req) => schedules.preview(req.params.name, { from: req.query.from, days: req.query.days, clusters: req.query.clusters }),
     );
 
     app.post(
@@ -104,7 +129,8 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
       {
         schema: {
           tags,
-          summary: 'Apply the state the schedule says now to its clusters; with dryRun, report what would happen',
+          summary: "Apply the state the schedule says now to its clusters, as the preview's runNow shows; with dryRun, report what would happen",
+          description: 'Overrides and safety rules hold as at an edge; a run uses no skip-next-hibernation override up (it still skips the next scheduled hibernation).',
           params: NameParams,
           querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean()), wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) }),
           response: { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema, ...problemResponses(404) },
@@ -123,11 +149,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: "This cluster's schedule, desired state, overrides, flags and next actions, each with its reason",
           params: ClusterParams,
-          querystring: Days,
-          response: { 200: ClusterScheduleView, ...problemResponses(400, 404) },
+          querystring: Range,
+          response: { 200: ClusterScheduleView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req) => schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, req.query.days),
+      async (req) => schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, { from: req.query.from, days: req.query.days }),
     );
 
     app.get(

@@ -1,10 +1,23 @@
 // Which schedule governs a cluster and what it plans for it. A cluster is governed by exactly one schedule: the
 // one its opt-in label names, else the single schedule whose targets match. Two matching schedules is a
 // conflict that is reported, never guessed.
-import { installedAtMs, isUnclaimedPoolCluster, planCluster, targetMatch, type CdLike, type ClusterPlan } from '../../hive/schedule/index.js';
+import {
+  isUnclaimedPoolCluster,
+  planCluster,
+  planInput,
+  targetMatch,
+  type CdLike,
+  type ClusterFacts,
+  type ClusterPlan,
+  type PlannerContext,
+} from '../../hive/schedule/index.js';
+import type { KubeObject } from '../ports.js';
 import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
 import { overridesOf, toPowerOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
+import type { ClusterRef } from './sweep-plan.js';
+
+type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
 
 export interface Governance {
   schedule?: HibernationSchedule;
@@ -41,14 +54,35 @@ export function governance(schedules: HibernationSchedule[], hub: string, cd: Cd
   return { schedule: only.s, why: only.m.why, candidates };
 }
 
-export function planFor(
-  deps: Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>,
-  schedule: HibernationSchedule,
-  hub: string,
-  cd: CdLike,
-  fromMs: number,
-  toMs: number,
-): ClusterPlan {
-  const overrides = overridesOf(deps, hub, cd.metadata.namespace ?? '', cd.metadata.name).map(toPowerOverride);
-  return planCluster({ schedule: compile(schedule), overrides, installedAtMs: installedAtMs(cd), installGraceMs: installGraceMs(schedule) }, fromMs, toMs);
+export function plannerContext(schedule: HibernationSchedule): PlannerContext {
+  return { schedule: compile(schedule), installGraceMs: installGraceMs(schedule) };
+}
+
+/** What the planner needs to know about one cluster: its ClusterDeployment and its overrides. */
+export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterFacts<ClusterRef> {
+  const ref = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
+  return { ref, cd, overrides: overridesOf(deps, ref.hub, ref.namespace, ref.name).map(toPowerOverride) };
+}
+
+/**
+ * The clusters `schedule` plans for, from the informer cache: those it governs, and those its targets select
+ * that it must leave alone (marked `excluded`, with the reason).
+ */
+export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<ClusterRef>> {
+  const name = schedule.metadata.name;
+  const out: Array<ClusterFacts<ClusterRef>> = [];
+  // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
+  for (const { hub, object: cd } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+    const gov = governance(all, hub, cd);
+    if (gov.excluded && gov.excluded !== 'NotTargeted') {
+      if (gov.candidates.includes(name)) out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
+      continue;
+    }
+    if (gov.schedule?.metadata.name === name) out.push(clusterFacts(deps, hub, cd));
+  }
+  return out;
+}
+
+export function planFor(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, fromMs: number, toMs: number): ClusterPlan {
+  return planCluster(planInput(plannerContext(schedule), clusterFacts(deps, hub, cd)), fromMs, toMs);
 }

@@ -1,77 +1,99 @@
-// "What will happen, and to whom": a schedule's upcoming actions with the clusters each one touches (and those it
-// skips, with the reason), and one cluster's own upcoming actions. Both come from the same per-cluster plan the
-// sweep uses, so the preview cannot promise what the sweep will not do.
+// "What will happen, and to whom": a schedule's actions over a range with the clusters each one touches (and those
+// it skips, with the reason), what a run now would do, and one cluster's own actions. All come from the planner
+// the sweeps use (power-planner.ts, range-plan.ts), so the preview cannot promise what a sweep will not do.
 import {
+  decide,
   hibernatingSinceMs,
   installedAtMs,
+  localIso,
   longHibernationFlag,
   overridePhase,
+  planAt,
   planCluster,
-  powerEligibility,
+  planRange,
+  previewRange,
   requestedState,
   type CdLike,
   type Edge,
   type LongHibernationFlag,
+  type PreviewRange,
+  type RangeCaps,
+  type RangeEdge,
 } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
-import { governance, listSchedules, planFor } from './cluster-schedule.js';
+import { clusterFacts, governance, listSchedules, planFor, plannerContext, scheduleClusters } from './cluster-schedule.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
 import type { ClusterRef } from './sweep-plan.js';
 
-const DAY = 86_400_000;
+/** A year of office hours is about 520 edges; a cron acting every half hour reaches the cap in three weeks. */
+export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_000 };
 
-export interface PreviewEdge extends Edge {
-  clusters: ClusterRef[];
-  skippedClusters: Array<ClusterRef & { reason: string; message: string }>;
+export type PreviewEdge = RangeEdge<ClusterRef>;
+
+export interface PreviewQuery {
+  /** A date `YYYY-MM-DD` (00:00 in the schedule's zone) or an RFC 3339 instant; now by default. */
+  from?: string;
+  days?: number;
+  /** `false`: each edge gives counts only, no cluster lists, so a large fleet's year fits in one answer. */
+  clusters?: boolean;
 }
 
 export interface SchedulePreview {
   schedule: string;
   timeZone: string;
   from: string;
+  /** End of the range shown (exclusive); when `truncated`, the first edge left out: ask again with `from` = this. */
   to: string;
+  truncated: boolean;
+  /** What `POST /v1/schedules/{name}/run` (and its dry run) would do now; only when the preview starts now. */
+  runNow?: {
+    at: string;
+    local: string;
+    action: string;
+    counts: { acted: number; skipped: number };
+    clusters: ClusterRef[];
+    skippedClusters: Array<ClusterRef & { reason: string; message: string }>;
+  };
   edges: PreviewEdge[];
   /** Clusters the targets select that the schedule will never touch, and why. */
   excluded: Array<ClusterRef & { reason: string; message: string }>;
 }
 
-export function previewSchedule(deps: ScheduleServiceDeps, schedule: HibernationSchedule, days: number): SchedulePreview {
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function previewSchedule(deps: ScheduleServiceDeps, schedule: HibernationSchedule, query: PreviewQuery): SchedulePreview {
   const now = deps.clock.now();
-  const to = now + days * DAY;
-  const name = schedule.metadata.name;
-  const byKey = new Map<string, PreviewEdge>();
-  const entry = (e: Edge): PreviewEdge => {
-    const key = `${e.at}|${e.action}`;
-    let found = byKey.get(key);
-    if (!found) {
-      const { skipped, skipCode, ...rest } = e;
-      found = { ...rest, ...(e.skipCode === 'ExceptionDate' ? { skipped, skipCode } : {}), clusters: [], skippedClusters: [] };
-      byKey.set(key, found);
-    }
-    return found;
-  };
-  for (const e of compile(schedule).edges(now, to, { includeSkipped: true })) entry(e);
-  const excluded: SchedulePreview['excluded'] = [];
-  const all = listSchedules(deps);
-  for (const { hub, object: cd } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
-    const cluster = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
-    const gov = governance(all, hub, cd);
-    if (gov.excluded && gov.excluded !== 'NotTargeted' && gov.candidates.includes(name)) {
-      excluded.push({ ...cluster, reason: gov.excluded, message: gov.why });
-      continue;
-    }
-    if (gov.schedule?.metadata.name !== name) continue;
-    for (const e of planFor(deps, schedule, hub, cd, now, to).edges) {
-      if (e.skipCode === 'ExceptionDate') continue;
-      const target = entry(e);
-      if (e.skipped) target.skippedClusters.push({ ...cluster, reason: e.skipCode ?? 'Skipped', message: e.skipped });
-      else target.clusters.push(cluster);
-    }
+  const zone = schedule.spec.timeZone;
+  const range = previewRange(query, zone, now);
+  const ctx = plannerContext(schedule);
+  const clusters = scheduleClusters(deps, schedule, listSchedules(deps));
+  const plan = planRange(ctx, clusters, range.fromMs, range.toMs, { ...PREVIEW_CAPS, countsOnly: query.clusters === false });
+  const excluded = clusters.flatMap((c) => (c.excluded ? [{ ...c.ref, ...c.excluded }] : []));
+  let runNow: SchedulePreview['runNow'];
+  if (query.from === undefined) {
+    const decisions = planAt(ctx, clusters, { kind: 'run', atMs: now });
+    const acted = decisions.flatMap((d) => (d.kind === 'act' ? [d.ref] : []));
+    const skipped = decisions.flatMap((d) => (d.kind === 'skip' ? [{ ...d.ref, reason: d.reason, message: d.message }] : []));
+    runNow = {
+      at: iso(now),
+      local: localIso(now, zone),
+      action: ctx.schedule.desiredState(now).state === 'Hibernating' ? 'hibernate' : 'resume',
+      counts: { acted: acted.length, skipped: skipped.length },
+      clusters: acted,
+      skippedClusters: skipped,
+    };
   }
-  const edges = [...byKey.values()].sort((a, b) => a.at.localeCompare(b.at));
-  return { schedule: name, timeZone: schedule.spec.timeZone, from: new Date(now).toISOString(), to: new Date(to).toISOString(), edges, excluded };
+  return {
+    schedule: schedule.metadata.name,
+    timeZone: zone,
+    from: iso(range.fromMs),
+    to: iso(plan.toMs),
+    truncated: plan.truncated,
+    ...(runNow ? { runNow } : {}),
+    edges: plan.edges,
+    excluded,
+  };
 }
 
 export interface OverrideView {
@@ -91,9 +113,13 @@ export interface ClusterScheduleView {
   excluded?: string;
   powerState: { requested: string; observed?: string };
   desired?: { state: string; reason: string };
-  /** Whether a scheduled action could touch the cluster right now, and if not why. */
-  actionableNow?: { ok: boolean; reason?: string; message?: string };
+  /** Whether a run of its schedule would touch the cluster right now (the same decision), and if not why. */
+  actionableNow?: { ok: boolean; action: string; reason?: string; message?: string };
   overrides: OverrideView[];
+  /** The range of `next` (`to` exclusive); `truncated` as for the schedule preview. */
+  from: string;
+  to: string;
+  truncated: boolean;
   next: Edge[];
   flags: LongHibernationFlag[];
 }
@@ -119,32 +145,47 @@ export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSc
   });
 }
 
-export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLike, days: number): ClusterScheduleView {
+export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLike, query: PreviewQuery): ClusterScheduleView {
   const now = deps.clock.now();
-  const cluster = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
+  const facts = clusterFacts(deps, hub, cd);
   const gov = governance(listSchedules(deps), hub, cd);
+  const problems = gov.schedule ? scheduleIssues(gov.schedule.spec) : [];
+  const usable = gov.schedule && problems.length === 0 ? gov.schedule : undefined;
+  // The query is checked even when no schedule applies; a date then means 00:00 UTC.
+  const range: PreviewRange = previewRange(query, usable?.spec.timeZone ?? 'UTC', now);
   const flag = gov.schedule?.spec.safety?.ignoreLongHibernation ? undefined : longHibernationFlag(hibernatingSinceMs(cd), now);
   const base: ClusterScheduleView = {
-    cluster,
+    cluster: facts.ref,
     ...(gov.schedule ? { schedule: gov.schedule.metadata.name } : {}),
     why: gov.why,
     ...(gov.excluded ? { excluded: gov.excluded } : {}),
     powerState: { requested: requestedState(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) },
     overrides: overrideViews(deps, gov.schedule, hub, cd),
+    from: iso(range.fromMs),
+    to: iso(range.toMs),
+    truncated: false,
     next: [],
     flags: flag ? [flag] : [],
   };
   if (!gov.schedule) return base;
-  const problems = scheduleIssues(gov.schedule.spec);
-  if (problems.length > 0) return { ...base, why: `${gov.why}; but schedule ${gov.schedule.metadata.name} is invalid (${problems.map((p) => p.field).join(', ')}) and does nothing` };
-  const plan = planFor(deps, gov.schedule, hub, cd, now, now + days * DAY);
-  const current = planFor(deps, gov.schedule, hub, cd, now - 1, now);
-  const desiredAction = current.state === 'Hibernating' ? 'hibernate' : 'resume';
-  const ok = powerEligibility(cd, desiredAction);
+  if (!usable) return { ...base, why: `${gov.why}; but schedule ${gov.schedule.metadata.name} is invalid (${problems.map((p) => p.field).join(', ')}) and does nothing` };
+  const ctx = plannerContext(usable);
+  const plan = planRange(ctx, [facts], range.fromMs, range.toMs, PREVIEW_CAPS);
+  const current = planFor(deps, usable, hub, cd, now - 1, now);
+  const decision = decide(ctx, facts, { kind: 'run', atMs: now });
   return {
     ...base,
     desired: { state: current.state, reason: current.reason },
-    actionableNow: ok.ok ? { ok: true } : { ok: false, reason: ok.reason, message: ok.message },
-    next: plan.edges,
+    actionableNow: decision.kind === 'act' ? { ok: true, action: decision.action } : { ok: false, action: decision.action, reason: decision.reason, message: decision.message },
+    to: iso(plan.toMs),
+    truncated: plan.truncated,
+    next: plan.edges.map((e) => ownEdge(e)),
   };
+}
+
+/** One cluster's view of a preview edge: acted on, skipped for it (with why), or skipped for everyone by date. */
+function ownEdge(e: PreviewEdge): Edge {
+  const { clusters: _acted, skippedClusters, counts: _counts, ...edge } = e;
+  const skip = skippedClusters?.[0];
+  return skip ? { ...edge, skipped: skip.message, skipCode: skip.reason as Edge['skipCode'] } : edge;
 }

@@ -6,7 +6,7 @@ import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
 import type { JobHandler, JobView, KubeObject } from '../ports.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
-import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type SchedulePreview } from './preview.js';
+import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
 import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
 import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
 import { APPLY_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
@@ -25,8 +25,6 @@ export interface ScheduleView {
 }
 
 export type ScheduleService = ReturnType<typeof createScheduleService>;
-
-const MAX_PREVIEW_DAYS = 62;
 
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const view = (cr: HibernationSchedule): ScheduleView => {
@@ -63,12 +61,6 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub, namespace, name });
     if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
     return cd;
-  };
-
-  const days = (value: number | undefined) => {
-    const d = value ?? 7;
-    if (!Number.isInteger(d) || d < 1 || d > MAX_PREVIEW_DAYS) throw invalid('days', `must be a whole number of days from 1 to ${MAX_PREVIEW_DAYS}`);
-    return d;
   };
 
   const specOf = (body: Record<string, unknown>, more: FieldIssue[] = []): HibernationScheduleSpec => {
@@ -115,8 +107,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       deps.log.info({ schedule: name }, 'schedule deleted');
     },
 
-    async preview(name: string, d?: number): Promise<SchedulePreview> {
-      return previewSchedule(deps, await fetch(name), days(d));
+    async preview(name: string, query: PreviewQuery = {}): Promise<SchedulePreview> {
+      return previewSchedule(deps, await fetch(name), query);
     },
 
     /** Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). */
@@ -135,8 +127,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return deps.queue.enqueue(SWEEP_JOB, { ...payload }, { hub: deps.stateHub });
     },
 
-    clusterSchedule(hub: string, namespace: string, name: string, d?: number): ClusterScheduleView {
-      return clusterSchedule(deps, hub, cluster(hub, namespace, name), days(d));
+    clusterSchedule(hub: string, namespace: string, name: string, query: PreviewQuery = {}): ClusterScheduleView {
+      return clusterSchedule(deps, hub, cluster(hub, namespace, name), query);
     },
 
     listOverrides(hub: string, namespace: string, name: string): OverrideView[] {

@@ -6,13 +6,12 @@
 // replaying an edge. Each step is kept in the job (ctx.once), so a re-run after the children, a retry or a crashed
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
-import { localIso, type PowerAction } from '../../hive/schedule/index.js';
+import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
 import type { ChildOutcome, JobContext, JobHandler } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deterministicId } from './job-ids.js';
-import { overrideName } from './override-store.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
 
@@ -52,7 +51,7 @@ interface SweepStart {
   done?: SweepSummary;
   summary: SweepSummary;
   startedAt: string;
-  skips: Array<{ cluster: ClusterRef; action: PowerAction; reason: string; message: string }>;
+  skips: Array<{ cluster: ClusterRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
   children: Array<{ cluster: ClusterRef; action: PowerAction; reason: string }>;
 }
 
@@ -135,7 +134,7 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
   for (const d of decisions) {
     if (d.kind === 'skip') {
       summary.skipped.push({ ...d.cluster, reason: d.reason, message: d.message });
-      start.skips.push({ cluster: d.cluster, action: d.action, reason: d.reason, message: d.message });
+      start.skips.push({ cluster: d.cluster, action: d.action, reason: d.reason, message: d.message, ...(d.consumes ? { consumes: d.consumes } : {}) });
     } else if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
     else start.children.push({ cluster: d.cluster, action: d.action, reason: d.reason });
   }
@@ -146,11 +145,11 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
 /** Skipped clusters get an Event saying why; a skip-next-hibernation override that did its one job is consumed. */
 async function recordSkips(deps: ScheduleServiceDeps, p: SweepPayload, start: SweepStart): Promise<void> {
   for (const s of start.skips) {
-    if (s.reason === 'SkipNextHibernationOverride') {
-      // The plan would also see it as consumed; its status says so for people.
-      const name = overrideName(s.cluster.hub, s.cluster.namespace, s.cluster.name, 'skipNextHibernation');
+    if (s.consumes) {
+      // The plan sees it used up by that edge; its status says so for people. (A run uses none up itself.)
+      const name = s.consumes.override;
       await deps.store
-        .mergePatch('ClusterOverride', stateRef(deps, name), { status: { phase: 'Consumed', consumedEdge: p.edgeAt, updatedAt: start.startedAt } }, { subresource: 'status' })
+        .mergePatch('ClusterOverride', stateRef(deps, name), { status: { phase: 'Consumed', consumedEdge: s.consumes.edgeAt, updatedAt: start.startedAt } }, { subresource: 'status' })
         .catch((err: unknown) => deps.log.warn({ err, override: name }, 'cannot mark override consumed'));
     }
     // Unclaimed pool clusters belong to Hive's pool controller: not ours to comment on.
