@@ -53,7 +53,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
 
   const cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
   steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
-  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/ClusterCreated` }, { jobId: ctx.jobId });
 
   // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
   const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
