@@ -108,6 +108,9 @@ describe('PUT .../expiry, extend and clear: each change leaves a history entry, 
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(bad.json().errors).toContainEqual(expect.objectContaining({ field: 'by' }));
+    const blank = await call('PUT', `/v1/clusters/${HUB}/${NS}/stay/expiry`, OPS, { expiresIn: '6h', by: '  ' });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'by' })]);
     const entries = await history(NS, 'stay');
     expect(entries.map((e) => `${e.action}:${e.to}`)).toEqual([`set:${at}`]);
     expect((await events(bed, NS, 'stay')).filter((e) => e.reason?.startsWith('Expiry'))).toHaveLength(1);

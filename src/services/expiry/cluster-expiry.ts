@@ -74,8 +74,7 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
     },
 
     async extend(ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin): Promise<ExpiryView> {
-      if (typeof req.reason !== 'string' || req.reason.trim() === '') throw invalid('reason', 'say why (it is audited)');
-      if (req.by !== undefined && req.by.trim() === '') throw invalid('by', 'say who makes the change (it is audited), or leave it out for the API token\'s holder');
+      if (typeof req.reason !== 'string' || req.reason.trim() === '') throw invalid('reason', 'say why (it is recorded)');
       const { cd } = await writeClusterExpiry(
         deps,
         ref,

@@ -3,6 +3,7 @@
 // leaves the same three traces: the history entry (written with the change itself, see cluster-expiry-write.ts),
 // a structured audit log line (`audit: "expiry"`) and a Kubernetes Event on the object.
 import { ANNOTATIONS } from '../../hive/constants.js';
+import { invalid } from '../../hive/errors.js';
 import type { ExpiryAction, ExpiryHistoryEntry } from '../../hive/expiry/history.js';
 import type { HiveStore, ObjectRef, ServiceLog } from '../ports.js';
 
@@ -25,6 +26,8 @@ export const SCHEDULER: AuditOrigin = { via: 'scheduler' };
 
 /** The actor of a request: `by` as the caller names it (a portal acting for a person), else the token's holder. */
 export function requestActor(origin: AuditOrigin, req: { by?: string; reason?: string }): ExpiryActor {
+  if (req.by !== undefined && req.by.trim() === '') throw invalid('by', "say who makes the change (it is recorded), or leave it out for the API token's holder");
+  if (req.reason !== undefined && req.reason.trim() === '') throw invalid('reason', 'say why (it is recorded), or leave it out');
   const holder = origin.principal ?? 'anonymous';
   const by = req.by ?? holder;
   return { by, ...(req.reason !== undefined ? { reason: req.reason } : {}), via: origin.via, ...(by !== holder && origin.principal !== undefined ? { principal: holder } : {}) };
