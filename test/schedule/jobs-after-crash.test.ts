@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdLike } from '../../src/hive/schedule/index.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
+import { deterministicId } from '../../src/services/schedules/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -93,11 +94,13 @@ describe('jobs finished by another worker', () => {
     for (const i of instances.splice(0)) await i.close();
     const doomed = await startWorkerProcess();
     // Event writes hang, so the cluster jobs are killed after their patch and before they end.
-    bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 3000 }] });
+    bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 8000 }] });
     const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/crashy/run' });
     expect(run.statusCode, run.body).toBe(202);
     const sweepId = (run.json() as { job: JobView }).job.id;
     await Promise.all(SWEPT.map((name) => specIs(name, 'Hibernating')));
+    // Patched, and still running (their Events hang): the kill lands between the patch and the job's end.
+    for (const name of SWEPT) expect((await bed.system.queue.get(`${HUB}.${sweepId}.${deterministicId(HUB, NS, name)}`))?.state, name).toBe('active');
     const died = new Promise((r) => doomed.once('exit', r));
     doomed.kill('SIGKILL');
     await died;
