@@ -11,7 +11,7 @@ import type { HubConnection } from './kubeconfig.js';
 import { KINDS } from './kinds.js';
 import { createObject, deleteObject, getObject, listObjects, mergePatchObject, replaceObject } from './live-ops.js';
 import type { RateLimit } from './rate-limiter.js';
-import { buildEvent } from './record-event.js';
+import { buildEvent, createEvent } from './record-event.js';
 import { createWaiters } from './waiters.js';
 
 export const CACHED_KINDS: readonly CachedKind[] = [
@@ -139,7 +139,9 @@ export async function createKubeGateway({
         const target =
           (CACHED_KINDS as readonly string[]).includes(kind) ? cached(kind as CachedKind, ref) : undefined;
         const involved = target ?? (await getObject(hub, kind, ref).catch(() => undefined));
-        await createObject(hub, 'Event', buildEvent(kind, ref, involved, event, clock));
+        // Built once: every try sends the same name, so a try that landed although its answer was lost (a timeout,
+        // a 5xx from a proxy) makes the next one AlreadyExists instead of a duplicate.
+        await createEvent(hub, buildEvent(kind, ref, involved, event, clock), { clock });
       } catch (err) {
         log.warn({ hub: ref.hub, kind, name: ref.name, reason: event.reason, err: (err as Error).message }, 'could not record event');
       }

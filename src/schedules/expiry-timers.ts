@@ -20,7 +20,7 @@ import { deterministicId } from '../services/schedules/index.js';
 /** The shared service ports and where Beekeeper's own resources live. */
 export type ExpiryTimersDeps = ServiceDeps & StateLocation;
 
-export const warnJobId = (t: Expiring, lead: string) =>
+export const warnJobId = (t: Omit<Expiring, 'setAtMs'>, lead: string) =>
   deterministicId('warn', t.kind === 'ClusterClaim' ? 'claim' : 'cd', t.hub, t.namespace, t.name, lead, t.expiresAtMs);
 
 export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pending(): Record<string, string> } {
@@ -51,7 +51,7 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
     const now = deps.clock.now();
     const record = readWarningRecord(target.annotations, target.expiresAtMs);
     // A lead is done once its Event went out (the job records that first) or it was superseded.
-    const plan = planWarnings(target.expiresAtMs, warningLeads(deps, target), now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded));
+    const plan = planWarnings(target.expiresAtMs, warningLeads(deps, target), now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded), target.setAtMs);
     if (plan.due) {
       const payload: WarnPayload = {
         kind: target.kind,

@@ -70,6 +70,11 @@ export interface KubeEvent {
   message: string;
   /** What Beekeeper did, e.g. `Hibernate`. */
   action: string;
+  /**
+   * Names the Event after this key instead of the time: the same key on the same object always writes the same
+   * Event, so work that runs again (a job retried after a crash) records its action once, not twice.
+   */
+  key?: string;
 }
 
 export interface HiveStore {
@@ -111,7 +116,10 @@ export interface HiveStore {
   /** Every change of a cached kind on every hub. Returns an unsubscribe function. */
   onChange<T extends KubeObject>(kind: CachedKind, listener: (hub: string, type: ChangeType, obj: T) => void): () => void;
 
-  /** Record a Kubernetes Event on the object (Hive itself emits none). Never throws: failures are logged. */
+  /**
+   * Record a Kubernetes Event on the object (Hive itself emits none). Transient failures are retried a few times
+   * with backoff; never throws (a lost Event must not fail the action it records): a final failure is logged.
+   */
   recordEvent(kind: KindName, ref: ObjectRef, event: KubeEvent): Promise<void>;
 }
 

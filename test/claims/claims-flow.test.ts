@@ -231,12 +231,13 @@ describe('claims', () => {
     const log = { info: (o: object) => void lines.push(o as Record<string, unknown>), warn: (o: object) => void lines.push(o as Record<string, unknown>) };
     const audited = createClaimService({ store: h.store, queue: h.queue, clock: h.clock, log });
     const sleepy = { hub: 'hub-1', namespace: 'ci', name: 'sleepy' };
-    await expect(audited.extend(sleepy, { extendBy: '1h' }, 'alice')).rejects.toThrow(/beyond the maximum 2h/);
-    expect((await audited.extend(sleepy, { extendBy: '15m' }, 'alice')).lifetime?.lifetime).toBe('1h45m');
+    const origin = { principal: 'alice', via: 'PATCH /v1/claims/:hub/:namespace/:name' };
+    await expect(audited.extend(sleepy, { extendBy: '1h' }, origin)).rejects.toThrow(/beyond the maximum 2h/);
+    expect((await audited.extend(sleepy, { extendBy: '15m' }, origin)).lifetime?.lifetime).toBe('1h45m');
     audited.close();
     expect(lines).toEqual([
       expect.objectContaining({ audit: true, action: 'extend', claim: 'hub-1/ci/sleepy', actor: 'alice', outcome: 'refused', reason: expect.stringContaining('beyond the maximum 2h') }),
-      expect.objectContaining({ audit: true, action: 'extend', claim: 'hub-1/ci/sleepy', actor: 'alice', outcome: 'done', from: '1h30m', to: '1h45m' }),
+      expect.objectContaining({ audit: 'expiry', kind: 'ClusterClaim', hub: 'hub-1', namespace: 'ci', name: 'sleepy', action: 'extend', by: 'alice', via: origin.via, from: '1h30m', to: '1h45m' }),
     ]);
   });
 

@@ -1,5 +1,7 @@
 // Warnings before a claim's lifetime ends: Hive starts the clock when the claim is claimed and deletes the
-// claim when it runs out (REFERENCE.md §5); Beekeeper warns the claimant first, once per lead time.
+// claim when it runs out (REFERENCE.md §5); Beekeeper warns the claimant first, once per lead time reached, when
+// it is reached: a lead longer than the claim's whole lifetime is moot (issue 8: every claim of 24h or less got a
+// "deletion soon" webhook the moment it was made).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ let bed: Bed;
 let receiver: Server;
 const posts: Array<Record<string, unknown>> = [];
 const waiters: Array<() => void> = [];
-let timers: { close(): void } | undefined;
+let timers: ReturnType<typeof startExpiryTimers> | undefined;
 
 const arrived = (n: number) =>
   new Promise<void>((resolve) => {
@@ -60,7 +62,7 @@ afterAll(async () => {
 });
 
 describe("warnings before a claim's lifetime ends", () => {
-  it('warns the claimant at each lead time, with the claim and its cluster, and records an Event on the claim', async () => {
+  it('a 2h claim gets no warning when it is made and the 1h warning exactly at its time, with the claim and its cluster and an Event on the claim', async () => {
     const res = await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: 'ci', name: 'run-42', lifetime: '2h' } });
     expect(res.statusCode, res.body).toBe(201);
     type Claim = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } };
@@ -69,19 +71,30 @@ describe("warnings before a claim's lifetime ends", () => {
       timeoutMs: 60_000,
     });
     const claimedAt = Date.parse(pending.lastTransitionTime!);
+    const oneHourBefore = claimedAt + 3_600_000;
 
-    timers = startExpiryTimers(bed.timerDeps());
-    // 2h lifetime: the 24h warning is due at once; the 1h one an hour later.
+    // Every warning the timers ask for, seen as they ask (enqueueing is what a due warning does).
+    const asked: string[] = [];
+    const deps = bed.timerDeps();
+    timers = startExpiryTimers({ ...deps, queue: { ...deps.queue, enqueue: (type, payload, opts) => (type === 'expiry.warn' && asked.push(String(payload.lead)), deps.queue.enqueue(type, payload, opts)) } });
+    // Leads 24h and 1h: 24h is longer than the claim's whole life, so it is moot, not due at once.
+    expect(asked).toEqual([]);
+    expect(timers.pending()[`claim/${HUB}/pools/run-42`]).toBe(new Date(oneHourBefore).toISOString());
+    const listed = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
+    expect(listed).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', moot: ['24h'], nextWarningAt: new Date(oneHourBefore).toISOString() }));
+    bed.clock.set(oneHourBefore - 1);
+    expect(asked).toEqual([]);
+    bed.clock.set(oneHourBefore);
+    expect(asked).toEqual(['1h']);
+
     await arrived(1);
-    expect(posts[0]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '24h', claim: { namespace: 'pools', name: 'run-42' }, expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString() });
-    bed.clock.set(claimedAt + 3_600_000 + 1000);
-    await arrived(2);
-    expect(posts[1]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '1h' });
-    expect((posts[1]!.cluster as { namespace: string }).namespace).toMatch(/^ci-/);
-
+    expect(posts[0]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '1h', claim: { namespace: 'pools', name: 'run-42' }, expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString() });
+    expect((posts[0]!.cluster as { namespace: string }).namespace).toMatch(/^ci-/);
+    await bed.system.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"ci"') ? o : undefined), { timeoutMs: 10_000 });
     const events = await bed.system.store.list<KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', HUB, { namespace: 'pools' });
-    expect(events.filter((e) => e.reason === 'ExpiryWarning' && e.involvedObject?.kind === 'ClusterClaim' && e.involvedObject.name === 'run-42')).toHaveLength(2);
+    expect(events.filter((e) => e.reason === 'ExpiryWarning' && e.involvedObject?.kind === 'ClusterClaim' && e.involvedObject.name === 'run-42')).toHaveLength(1);
     const warnings = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
-    expect(warnings).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', delivered: expect.objectContaining({ '24h': expect.objectContaining({ ci: expect.any(String) }) }) }));
+    expect(warnings).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', delivered: { '1h': expect.objectContaining({ ci: expect.any(String) }) } }));
+    expect(posts).toHaveLength(1);
   });
 });

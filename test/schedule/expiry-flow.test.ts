@@ -79,7 +79,7 @@ describe('expiry with warnings', () => {
     expect(tooLong.json().errors).toEqual([expect.objectContaining({ field: 'extendBy', reason: expect.stringMatching(/latest allowed .*maxLifetime 72h/) })]);
     const after = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json();
     expect(after.expiresAt).toBe(view.expiresAt);
-    expect(after.history).toEqual([]);
+    expect(after.history).toEqual([expect.objectContaining({ action: 'set', to: view.expiresAt })]);
   });
 
   it('warns at the first lead time: signed generic JSON and a Slack message, plus an Event', async () => {
@@ -105,7 +105,7 @@ describe('expiry with warnings', () => {
     const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/temp/expiry/extend`, payload: { extendBy: '1h', by: 'bo', reason: 'tests still running' } });
     expect(res.statusCode, res.body).toBe(200);
     const view = res.json();
-    expect(view.history).toEqual([expect.objectContaining({ action: 'extend', by: 'bo', reason: 'tests still running' })]);
+    expect(view.history).toEqual([expect.objectContaining({ action: 'set' }), expect.objectContaining({ action: 'extend', by: 'bo', reason: 'tests still running' })]);
     expect((await events(bed, NS, 'temp')).map((e) => e.reason)).toContain('ExpiryExtended');
     const expiresAt = Date.parse(view.expiresAt);
 

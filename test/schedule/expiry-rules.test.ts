@@ -39,14 +39,21 @@ describe('warning plan', () => {
   const expires = created + 48 * H;
   const leads = [24 * H, H];
   it('sends each lead once, in order', () => {
-    expect(planWarnings(expires, leads, created, () => false)).toEqual({ superseded: [], nextAtMs: created + 24 * H });
-    expect(planWarnings(expires, leads, created + 25 * H, () => false).due?.lead).toBe('24h');
-    expect(planWarnings(expires, leads, created + 25 * H, (l) => l === '24h')).toEqual({ superseded: [], nextAtMs: expires - H });
+    expect(planWarnings(expires, leads, created, () => false, created)).toEqual({ superseded: [], moot: [], nextAtMs: created + 24 * H });
+    expect(planWarnings(expires, leads, created + 25 * H, () => false, created).due?.lead).toBe('24h');
+    expect(planWarnings(expires, leads, created + 25 * H, (l) => l === '24h', created)).toEqual({ superseded: [], moot: [], nextAtMs: expires - H });
   });
-  it('when several are due at once only the most urgent goes out', () => {
-    const plan = planWarnings(expires, leads, expires - 30 * 60_000, () => false);
+  it('when several are due at once (the scheduler was down) only the most urgent goes out', () => {
+    const plan = planWarnings(expires, leads, expires - 30 * 60_000, () => false, created);
     expect(plan.due?.lead).toBe('1h');
     expect(plan.superseded.map((w) => w.lead)).toEqual(['24h']);
+  });
+  it('a lead longer than the life left when the expiry was set is moot, not due at once', () => {
+    const setAt = expires - 2 * H;
+    expect(planWarnings(expires, leads, setAt, () => false, setAt)).toEqual({ superseded: [], moot: ['24h'], nextAtMs: expires - H });
+    expect(planWarnings(expires, leads, expires - H, () => false, setAt)).toMatchObject({ due: { lead: '1h' }, superseded: [], moot: ['24h'] });
+    // Exactly the lead left: reached the moment it is set (a policy imposing an expiry with the largest lead's notice).
+    expect(planWarnings(expires, leads, expires - 24 * H, () => false, expires - 24 * H).due?.lead).toBe('24h');
   });
 });
 

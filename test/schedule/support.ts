@@ -27,21 +27,25 @@ export interface Bed {
    * Redis keys, or with `freshRedis` on keys of its own: what a Beekeeper sees after Redis was lost.
    */
   startInstance(roles: Role[], opts?: { freshRedis?: boolean }): Promise<System>;
+  /** What a separate process needs to join this bed: its configuration as environment variables. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
 /**
  * `env`: more configuration, e.g. `BEEKEEPER_CONCURRENCY` for the hub's worker slots. `logTo`: a stream that
- * receives every log line (JSON, debug level and up) instead of silence.
+ * receives every log line (JSON, debug level and up) instead of silence. `roles`: the first instance's roles
+ * (default api and worker; without a worker, only instances the test starts carry out jobs).
  */
-export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream } = {}): Promise<Bed> {
+export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[] } = {}): Promise<Bed> {
   const clock = createTestClock(startMs);
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
-  const base = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env });
+  const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env };
+  const base = loadConfig(env);
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
   const log = opts.logTo ? createLogger({ level: 'debug', destination: opts.logTo }) : createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
-  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'] });
   const instances: System[] = [];
   const prefixes = [config.redis.prefix];
   return {
@@ -50,6 +54,7 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
     app: system.app!,
     clock,
     timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
+    env: { ...env, HUB, KUBECONFIG_DATA: sim.kubeconfigYaml() },
     async startInstance(roles, more = {}) {
       const prefix = more.freshRedis ? `{bk-sched-${randomUUID().slice(0, 8)}}` : config.redis.prefix;
       if (!prefixes.includes(prefix)) prefixes.push(prefix);

@@ -33,20 +33,28 @@ export interface DueWarning {
 export interface WarningPlan {
   /** The one warning to send now (the most urgent of those due), if any. */
   due?: DueWarning;
-  /** Due warnings that a more urgent one makes pointless (e.g. created with 30m left: no "24h" warning). */
+  /** Due warnings that a more urgent one makes pointless (e.g. the scheduler was down past two lead times). */
   superseded: DueWarning[];
+  /** Lead times longer than the object had left when its expiry was set: never reached, so never sent. */
+  moot: string[];
   /** When the next warning falls due. */
   nextAtMs?: number;
 }
 
-/** `delivered(lead)` says whether the lead's warning went to every endpoint already. */
-export function planWarnings(expiresAtMs: number, leadsMs: number[], nowMs: number, delivered: (lead: string) => boolean): WarningPlan {
+/**
+ * `delivered(lead)` says whether the lead's warning went to every endpoint already. `setAtMs` is when the current
+ * expiry was set (or the object created, or the claim claimed): a warning is reached when its lead time runs out
+ * after that, so a lead longer than the whole remaining life at that moment is moot. With leads 24h and 1h, a
+ * claim of 2h gets only the 1h warning, 1h before its end, and nothing the moment it is made.
+ */
+export function planWarnings(expiresAtMs: number, leadsMs: number[], nowMs: number, delivered: (lead: string) => boolean, setAtMs = -Infinity): WarningPlan {
   const all = leadsMs.map((leadMs) => ({ lead: formatGoDuration(leadMs), leadMs, dueAtMs: expiresAtMs - leadMs })).sort((a, b) => a.dueAtMs - b.dueAtMs);
-  if (nowMs >= expiresAtMs) return { superseded: [] };
-  const pending = all.filter((w) => !delivered(w.lead));
+  const moot = all.filter((w) => w.dueAtMs < setAtMs).map((w) => w.lead);
+  if (nowMs >= expiresAtMs) return { superseded: [], moot };
+  const pending = all.filter((w) => w.dueAtMs >= setAtMs && !delivered(w.lead));
   const dueNow = pending.filter((w) => w.dueAtMs <= nowMs);
   const due = dueNow.at(-1);
   const superseded = dueNow.slice(0, -1);
   const next = pending.find((w) => w.dueAtMs > nowMs);
-  return { ...(due ? { due } : {}), superseded, ...(next ? { nextAtMs: next.dueAtMs } : {}) };
+  return { ...(due ? { due } : {}), superseded, moot, ...(next ? { nextAtMs: next.dueAtMs } : {}) };
 }

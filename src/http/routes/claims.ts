@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ClaimService } from '../../services/claims/claim-service.js';
 import type { ClaimView } from '../../services/claims/claim-view.js';
+import { auditOrigin } from '../audit.js';
 import { JobSchema, problemResponses } from '../schemas.js';
 import { ClaimCreateSchema, ClaimExtendSchema, ClaimViewSchema, ClaimWaitQuery, HeartbeatSchema, RefParams } from './pool-claim-schemas.js';
 
@@ -160,13 +161,13 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       {
         schema: {
           tags,
-          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond them)',
+          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond them); recorded (who, from, to, why) in the lifetime history, an audit log line and an Event',
           params: RefParams,
           body: ClaimExtendSchema,
           response: { 200: ClaimViewSchema, ...problemResponses(400, 404, 409, 422) },
         },
       },
-      async (req) => claims.extend(req.params, req.body, req.principal),
+      async (req) => claims.extend(req.params, req.body, auditOrigin(req)),
     );
 
     app.post(

@@ -1,6 +1,7 @@
 // Request and response schemas of /v1/clusters and /v1/hubs. Requests refuse unknown fields; views allow extra
 // properties so a field added to the summary reaches clients before the schema learns it.
 import { Type } from 'typebox';
+import { AuditFields } from '../audit.js';
 import { ObjectRefParams } from './name-params.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 253 });
@@ -169,6 +170,7 @@ export const ExpiryBody = Type.Object(
   {
     expiresAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Absolute time, or null to clear' })),
     expiresIn: Type.Optional(Duration('From now (Go duration, no `d`)')),
+    ...AuditFields,
   },
   { ...closed, description: 'Exactly one of expiresAt and expiresIn' },
 );

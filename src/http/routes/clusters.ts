@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ClusterService } from '../../services/clusters/cluster-service.js';
 import type { JobQueue } from '../../services/ports.js';
+import { auditOrigin } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, problemResponses, WaitQuery } from '../schemas.js';
 import {
@@ -51,7 +52,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, queue, await clusters.create(req.body), req.query.wait);
+        await replyWithJob(reply, queue, await clusters.create(req.body, auditOrigin(req)), req.query.wait);
         return reply;
       },
     );
@@ -120,13 +121,14 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
       {
         schema: {
           tags,
-          summary: "Set or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp). Beyond the covering ExpiryPolicy's maxLifetime (from creation) it is refused with 422",
+          summary:
+            "Set, shorten, extend or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp) and recorded (who, from, to, why) in the expiry history, an audit log line and an Event. Beyond the covering ExpiryPolicy's maxLifetime (from creation) it is refused with 422",
           params: ClusterParams,
           body: ExpiryBody,
           response: { 200: ExpiryResultSchema, ...problemResponses(400, 404, 409, 422) },
         },
       },
-      async (req) => clusters.setExpiry(req.params, req.body),
+      async (req) => clusters.setExpiry(req.params, req.body, auditOrigin(req)),
     );
 
     app.get(

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
+import { auditOrigin, By, Reason } from '../audit.js';
 import { problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
@@ -17,8 +18,8 @@ const ExtendBody = Type.Object(
   {
     extendBy: Type.Optional(Duration),
     until: Type.Optional(Type.String({ description: 'New expiry, ISO 8601' })),
-    by: Type.String({ minLength: 1, description: 'Who asks (audited)' }),
-    reason: Type.String({ minLength: 1, description: 'Why (audited)' }),
+    by: Type.Optional(By),
+    reason: Reason,
   },
   { additionalProperties: false, description: 'Exactly one of extendBy and until' },
 );
@@ -76,13 +77,13 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       {
         schema: {
           tags,
-          summary: 'Extend expiry, capped by the policy maximum lifetime; audited (Event, log, history annotation)',
+          summary: "Extend expiry, capped by the policy maximum lifetime; recorded (who, from, to, why) in the history annotation, an audit log line and an Event",
           params: ClusterParams,
           body: ExtendBody,
           response: { 200: ExpiryView, ...problemResponses(400, 404, 409, 422) },
         },
       },
-      async (req) => expiry.extend(req.params, req.body),
+      async (req) => expiry.extend(req.params, req.body, auditOrigin(req)),
     );
 
     app.get('/warnings', { schema: { tags, summary: 'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days', response: { 200: Type.Object({}, open) } } }, async () =>
@@ -102,7 +103,7 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
           response: { 200: Type.Object({ dryRun: Type.Boolean(), at: Type.String(), policies: Type.Array(Type.String()), changes: Type.Array(Type.Object({}, open)), failed: Type.Array(Type.Object({}, open)) }), ...problemResponses(400, 422) },
         },
       },
-      async (req) => expiry.sweep(req.query),
+      async (req) => expiry.sweep(req.query, auditOrigin(req)),
     );
 
     app.get('/expiry-policies', { schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } } }, async () => ({ items: expiry.policies.list() }));

@@ -1,6 +1,7 @@
 // Request and response schemas of /v1/pools and /v1/claims. Views allow extra properties so an added field
 // reaches clients before the schema learns it; requests refuse unknown fields.
 import { Type } from 'typebox';
+import { AuditFields } from '../audit.js';
 import { ObjectRefParams } from './name-params.js';
 
 const Duration = (description: string) => Type.String({ minLength: 1, maxLength: 32, description, examples: ['2h', '90m'] });
@@ -47,6 +48,7 @@ export const ClaimExtendSchema = Type.Object(
   {
     extendBy: Type.Optional(Duration('Time to add to the lifetime')),
     lifetime: Type.Optional(Duration('Or the new total lifetime')),
+    ...AuditFields,
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAU
 import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
+import { expiryEntry } from '../expiry/expiry-record.js';
 import { audit, type AuditLog } from './audit.js';
 import { claimLimits, type LimitDeps } from './claim-limits.js';
 import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
@@ -44,10 +45,10 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   const pool = requirePool(deps.store, ref);
   if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${poolId(ref)} is being deleted and fills no new claims`);
   const lifetime = claimLifetime(req.lifetime, claimLimits(deps, ref, pool));
-  const now = new Date(deps.clock.now()).toISOString();
 
   const annotations: Record<string, string> = {
-    [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify([{ at: now, to: lifetime, ...(actor ? { by: actor } : {}) }]),
+    // The lifetime's first history entry, in the shape of every expiry change (services/expiry/expiry-record.ts).
+    [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify([expiryEntry(deps.clock.now(), { by: actor ?? 'anonymous', via: 'POST /v1/claims' }, 'set', undefined, lifetime)]),
   };
   if (because) annotations[PICKED_BECAUSE_ANNOTATION] = because;
   if (actor) annotations[REQUESTED_BY_ANNOTATION] = actor;

@@ -1,20 +1,24 @@
 // PATCH /v1/claims/{id}: extend the lifetime. Hive accepts any edit of spec.lifetime and silently caps it at the
-// pool maximum (REFERENCE.md §5); Beekeeper refuses beyond the cap with the reason, and records every decision
-// as a Kubernetes Event, an audit log line and the claim's lifetime-history annotation.
-import { parseDuration } from '../../hive/claims/duration.js';
+// pool maximum (REFERENCE.md §5); Beekeeper refuses beyond the cap with the reason. An extension is recorded as
+// every expiry change is (services/expiry/expiry-record.ts): who (`by`, default the API token's holder), from what
+// lifetime to what, why, and the route, in the claim's lifetime-history annotation, an audit line and an Event.
+import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
 import { extendedLifetime, type ExtensionRequest } from '../../hive/claims/lifetime.js';
 import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { appendHistory } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import { condition, type ClusterClaim } from '../../hive/pools/types.js';
+import { announceExpiryChange, expiryEntry, requestActor, type AuditOrigin, type ExpiryActor } from '../expiry/expiry-record.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
 import { claimLimits } from './claim-limits.js';
 import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
 
-const KEEP_HISTORY = 20;
+export type ClaimExtension = ExtensionRequest & { by?: string; reason?: string };
 
-export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor?: string): Promise<ClaimView> {
+export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ClaimExtension, origin: AuditOrigin): Promise<ClaimView> {
+  const actor = requestActor(origin, req);
   // Hive writes the claim's status often; a conflict on our conditional write only means: read again and re-check.
   for (let attempt = 1; ; attempt++) {
     const view = await extendOnce(deps, ref, req, actor, attempt === 3);
@@ -23,7 +27,7 @@ export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: Extension
 }
 
 /** The extended claim, or undefined when the claim changed between our read and our write. */
-async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor: string | undefined, last: boolean): Promise<ClaimView | undefined> {
+async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor: ExpiryActor, last: boolean): Promise<ClaimView | undefined> {
   const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
   if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
@@ -41,37 +45,26 @@ async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest,
   } catch (err) {
     if (err instanceof Invalid) {
       const reason = err.fields[0]?.reason ?? err.message;
-      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Warning', reason: 'LifetimeExtensionRefused', action: 'Extend', message: `extension refused: ${reason}` });
-      audit(deps.log, { action: 'extend', claim: claimId(ref), actor, outcome: 'refused', requested: req, reason });
+      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Warning', reason: 'LifetimeExtensionRefused', action: 'Extend', message: `extension refused for ${actor.by}: ${reason}` });
+      audit(deps.log, { action: 'extend', claim: claimId(ref), actor: actor.by, outcome: 'refused', requested: req, reason });
     }
     throw err;
   }
 
-  const history = parseHistory(claim);
-  history.push({ at: new Date(deps.clock.now()).toISOString(), from: current, to: next, ...(actor ? { by: actor } : {}) });
+  const entry = expiryEntry(deps.clock.now(), actor, 'extend', current ?? formatDuration(currentMs), next);
   // Conditional on the version read, so two extensions at once cannot both pass the cap (409, retry reads again).
   let patched: ClusterClaim;
   try {
     patched = await deps.store.mergePatch<ClusterClaim>(
       'ClusterClaim',
       ref,
-      { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify(history.slice(-KEEP_HISTORY)) } }, spec: { lifetime: next } },
+      { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: appendHistory(claim.metadata.annotations, entry, LIFETIME_HISTORY_ANNOTATION) } }, spec: { lifetime: next } },
       { resourceVersion: claim.metadata.resourceVersion },
     );
   } catch (err) {
     if (err instanceof Conflict && !last) return undefined;
     throw err;
   }
-  await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'LifetimeExtended', action: 'Extend', message: `lifetime extended from ${current ?? 'the default'} to ${next}${actor ? ` by ${actor}` : ''}` });
-  audit(deps.log, { action: 'extend', claim: claimId(ref), actor, outcome: 'done', from: current, to: next });
+  await announceExpiryChange(deps, 'ClusterClaim', ref, entry);
   return buildClaimView(deps, ref.hub, patched);
-}
-
-function parseHistory(claim: ClusterClaim): Array<Record<string, unknown>> {
-  try {
-    const parsed: unknown = JSON.parse(claim.metadata.annotations?.[LIFETIME_HISTORY_ANNOTATION] ?? '[]');
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
 }

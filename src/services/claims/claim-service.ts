@@ -2,6 +2,7 @@
 import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetime.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
+import type { AuditOrigin } from '../expiry/expiry-record.js';
 import type { AuditLog } from './audit.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
 import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
@@ -45,7 +46,8 @@ export function createClaimService(deps: ClaimServiceDeps) {
     watch: (ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
     kubeconfig: (ref: ClaimRef) => claimKubeconfig(claimDeps, ref),
     credentials: (ref: ClaimRef) => claimCredentials(claimDeps, ref),
-    extend: (ref: ClaimRef, req: ExtensionRequest, actor?: string) => extendClaim(claimDeps, ref, req, actor),
+    /** `origin`: the API token's holder and the route, for the record. */
+    extend: (ref: ClaimRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) => extendClaim(claimDeps, ref, req, origin),
     heartbeat: (ref: ClaimRef, holder?: string) => heartbeat(claimDeps, ref, holder),
     release: (ref: ClaimRef, actor?: string) => releaseClaim(claimDeps, ref, { actor }),
     /** Pending claims per pool, for the claims-pending gauge. */

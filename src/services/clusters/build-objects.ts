@@ -3,6 +3,7 @@
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
 import { installConfigYaml, type InstallConfigParams } from '../../hive/install-config.js';
 import type { ClusterDeployment, ClusterDeploymentPlatform, Secret } from '../../hive/types.js';
+import type { ExpiryActor } from '../expiry/expiry-record.js';
 import { networkingOf, platformOf, type CreateClusterRequest } from './create-request.js';
 
 /** Beekeeper's label on Secrets it writes for a cluster, so a retry can tell its own leftovers from others'. */
@@ -21,6 +22,8 @@ export interface CreatePlan {
   ownedSecrets: string[];
   /** Absolute expiry, converted to delete-after once the CD has its creationTimestamp. */
   expiresAt?: string;
+  /** Who created the cluster with an expiry: recorded as its first expiry change once the CD exists. */
+  expiryActor?: ExpiryActor;
 }
 
 export const secretNames = (name: string) => ({

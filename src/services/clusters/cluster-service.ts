@@ -12,6 +12,7 @@ import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from '.
 import type { ClusterServiceDeps } from './deps.js';
 import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
 import { createExpiryIssues, type PolicyHome } from './expiry-limits.js';
+import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
 import type { DeletePayload } from './delete-job.js';
 import type { PowerPayload, PowerTarget } from './power-job.js';
@@ -26,11 +27,12 @@ export interface ClusterService {
   hubs(): Promise<HubStatus[]>;
   list(q: ListClustersQuery): ClusterPage;
   get(ref: ClusterRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
-  create(req: CreateClusterRequest): Promise<JobView>;
+  /** `origin`: who creates it, and through which route, for the record of the expiry it is created with. */
+  create(req: CreateClusterRequest, origin?: AuditOrigin): Promise<JobView>;
   hibernate(ref: ClusterRef): Promise<JobView>;
   resume(ref: ClusterRef): Promise<JobView>;
   delete(ref: ClusterRef, opts?: { liftProtection?: boolean }): Promise<JobView>;
-  setExpiry(ref: ClusterRef, req: ExpiryRequest): Promise<ExpiryResult>;
+  setExpiry(ref: ClusterRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
   kubeconfig(ref: ClusterRef): Promise<string>;
   credentials(ref: ClusterRef): Promise<{ username: string; password: string; consoleURL?: string; apiURL?: string }>;
 }
@@ -136,13 +138,14 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       return summarize(ref.hub, await find(ref), opts);
     },
 
-    async create(req) {
+    async create(req, origin) {
       const issues = createRequestIssues(req, clock.now());
       const { namespaceExists } = await checkAgainstHub(req, issues);
       // Only an expiry that is valid so far can be checked against the policy cap.
       if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!))) issues.push(...createExpiryIssues(deps, req, clock.now()));
       throwIfIssues(issues);
       const plan = buildPlan(req);
+      if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
       await writeInlineSecrets(req, namespaceExists);
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
       const job = await queue.enqueue('cluster.create', { ...plan }, { dedupId: dedupIds.create(ref), target: target(ref) });
@@ -168,8 +171,8 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       return job;
     },
 
-    async setExpiry(ref, req) {
-      return setExpiry(deps, ref, await find(ref), req);
+    async setExpiry(ref, req, origin) {
+      return setExpiry(deps, ref, await find(ref), req, origin);
     },
 
     async kubeconfig(ref) {

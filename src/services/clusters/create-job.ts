@@ -1,12 +1,14 @@
 // The cluster.create job: namespace, install-config Secret, then the ClusterDeployment, and follow Hive until the
 // cluster is installed. Every step is idempotent, so a retried job converges on the same objects.
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, CONDITIONS } from '../../hive/constants.js';
-import { deleteAfterFor } from '../../hive/delete-after.js';
+import { readHistory } from '../../hive/expiry/history.js';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, Unavailable } from '../../hive/errors.js';
 import { lifecyclePhase } from '../../hive/phase.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../ports.js';
+import { writeClusterExpiry } from '../expiry/cluster-expiry-write.js';
+import { clusterExpiry } from '../expiry/targets.js';
 import { audit } from './audit.js';
 import { installConfigSecret, type CreatePlan } from './build-objects.js';
 import { timeoutsOf, type ClusterJobDeps } from './deps.js';
@@ -51,7 +53,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
 
   const cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
   steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
-  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/ClusterCreated` }, { jobId: ctx.jobId });
 
   // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
   const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
@@ -61,11 +63,22 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     });
   }
 
-  if (plan.expiresAt && !cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]) {
-    // Hive counts delete-after from creationTimestamp, which exists only now (REFERENCE.md §2.6).
-    const value = deleteAfterFor(cd.metadata.creationTimestamp!, new Date(plan.expiresAt));
-    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: value } } });
-    steps.record('ExpirySet', `${ANNOTATIONS.deleteAfter}=${value}`);
+  if (plan.expiresAt || cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]) {
+    // The expiry the cluster is created with is its first recorded expiry change. An absolute one becomes
+    // delete-after only now: Hive counts it from creationTimestamp (REFERENCE.md §2.6). A run after a crash finds
+    // the history written and leaves it.
+    const { cd: written } = await writeClusterExpiry(
+      deps,
+      ref,
+      cd,
+      (live) => {
+        if (readHistory(live.metadata.annotations).length > 0) return undefined;
+        const atMs = plan.expiresAt ? Date.parse(plan.expiresAt) : clusterExpiry(plan.hub, live)?.expiresAtMs;
+        return atMs === undefined ? undefined : { atMs, initial: true };
+      },
+      plan.expiryActor ?? { by: 'unknown', via: 'POST /v1/clusters' },
+    );
+    steps.record('ExpirySet', `${ANNOTATIONS.deleteAfter}=${written.metadata.annotations?.[ANNOTATIONS.deleteAfter] ?? '?'}`);
   }
 
   let seen = false;

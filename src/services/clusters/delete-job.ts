@@ -46,7 +46,7 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
     // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
     await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: cd.metadata.resourceVersion });
     steps.record('ProtectionLifted', `${ANNOTATIONS.protectedDelete} set to "false"`);
-    await audit(store, ctx.log, ref, { type: 'Warning', reason: 'DeleteProtectionLifted', action: 'Delete', message: `Beekeeper set ${ANNOTATIONS.protectedDelete}=false to delete this cluster (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+    await audit(store, ctx.log, ref, { type: 'Warning', reason: 'DeleteProtectionLifted', action: 'Delete', message: `Beekeeper set ${ANNOTATIONS.protectedDelete}=false to delete this cluster (job ${ctx.jobId})`, key: `${ctx.jobId}/DeleteProtectionLifted` }, { jobId: ctx.jobId });
   }
 
   let deprovisioned = false;
@@ -75,7 +75,7 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
     steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
     try {
       await store.delete('ClusterDeployment', ref, { uid: cd.metadata.uid, propagation: 'Background' });
-      await audit(store, ctx.log, ref, { type: 'Normal', reason: 'DeleteRequested', action: 'Delete', message: `Beekeeper deleted this ClusterDeployment (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+      await audit(store, ctx.log, ref, { type: 'Normal', reason: 'DeleteRequested', action: 'Delete', message: `Beekeeper deleted this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/DeleteRequested` }, { jobId: ctx.jobId });
     } catch (err) {
       if (!isCode(err, 'NotFound')) throw err;
     }

@@ -1,13 +1,14 @@
 // PUT .../expiry: Beekeeper writes Hive's own `hive.openshift.io/delete-after`, so Hive enforces the expiry even
-// while Beekeeper is down (ARCHITECTURE.md principle 5). The annotation is a duration from creationTimestamp.
+// while Beekeeper is down (ARCHITECTURE.md principle 5). The annotation is a duration from creationTimestamp. Every
+// change (set, shorten, extend, clear) is recorded as any expiry change is (services/expiry/expiry-record.ts).
 import { ANNOTATIONS } from '../../hive/constants.js';
-import { deleteAfterFor } from '../../hive/delete-after.js';
 import { parseGoDuration } from '../../hive/duration.js';
-import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
+import { Invalid, invalid } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { writeClusterExpiry } from '../expiry/cluster-expiry-write.js';
+import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
 import type { ObjectRef } from '../ports.js';
-import { audit } from './audit.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
 import { expiresInProblem } from './expires-in.js';
@@ -18,6 +19,10 @@ export interface ExpiryRequest {
   expiresAt?: string | null;
   /** Go duration from now, e.g. `8h` (no `d` unit, as in Hive). */
   expiresIn?: string;
+  /** Who asks (recorded); default: the API token's holder. */
+  by?: string;
+  /** Why (recorded). */
+  reason?: string;
 }
 
 export interface ExpiryResult {
@@ -41,49 +46,27 @@ function targetTime(req: ExpiryRequest, now: number): Date | null {
   return new Date(at);
 }
 
-/**
- * The write is conditional on the resourceVersion it was computed from, so the duration always matches the
- * creationTimestamp of the object it lands on; Hive's own status writes make the cache go stale, so a conflict
- * re-reads the object live and tries again.
- */
-async function writeDeleteAfter(deps: ClusterServiceDeps, ref: ObjectRef, first: ClusterDeployment, at: Date | null): Promise<{ updated: ClusterDeployment; value: string | null }> {
-  let cd = first;
-  for (let attempt = 1; ; attempt++) {
-    const value = at ? deleteAfterFor(cd.metadata.creationTimestamp!, at) : null;
-    try {
-      const updated = await deps.store.mergePatch<ClusterDeployment>(
-        'ClusterDeployment',
-        ref,
-        { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: value } } },
-        { resourceVersion: cd.metadata.resourceVersion },
-      );
-      return { updated, value };
-    } catch (err) {
-      if (!(err instanceof Conflict) || attempt >= 5) throw err;
-      const live = await deps.store.get<ClusterDeployment>('ClusterDeployment', ref);
-      if (!live) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
-      cd = live;
-    }
-  }
-}
-
-export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest): Promise<ExpiryResult> {
+/** A PUT that changes nothing (the same expiry again) writes and records nothing. */
+export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult> {
   const now = deps.clock.now();
   const at = targetTime(req, now);
-  checkExpiryCap(req, now, Date.parse(cd.metadata.creationTimestamp ?? ''), maxLifetimeLimits(deps, ref.hub, cd));
-  const { updated, value } = await writeDeleteAfter(deps, ref, cd, at);
-  await audit(deps.store, deps.log, ref, {
-    type: 'Normal',
-    reason: value ? 'ExpirySet' : 'ExpiryCleared',
-    action: 'SetExpiry',
-    message: value ? `Beekeeper set ${ANNOTATIONS.deleteAfter}=${value} (expires ${at!.toISOString()})` : `Beekeeper removed ${ANNOTATIONS.deleteAfter}`,
-  });
+  const { cd: updated } = await writeClusterExpiry(
+    deps,
+    ref,
+    cd,
+    (live) => {
+      checkExpiryCap(req, now, Date.parse(live.metadata.creationTimestamp ?? ''), maxLifetimeLimits(deps, ref.hub, live));
+      return { atMs: at ? at.getTime() : null };
+    },
+    requestActor(origin, req),
+  );
+  const annotations = updated.metadata.annotations;
   const warnings: string[] = [];
-  if (value && isTruthy(updated.metadata.annotations?.[ANNOTATIONS.protectedDelete])) {
+  if (annotations?.[ANNOTATIONS.deleteAfter] && isTruthy(annotations[ANNOTATIONS.protectedDelete])) {
     warnings.push(`the cluster is delete-protected (${ANNOTATIONS.protectedDelete}); Hive's delete at expiry will be refused until protection is lifted`);
   }
-  if (value && isTruthy(updated.metadata.annotations?.[ANNOTATIONS.reconcilePause])) {
+  if (annotations?.[ANNOTATIONS.deleteAfter] && isTruthy(annotations[ANNOTATIONS.reconcilePause])) {
     warnings.push(`${ANNOTATIONS.reconcilePause} is set; Hive ignores delete-after while it is`);
   }
-  return { cluster: summarize(ref.hub, updated), warnings };
+  return { cluster: summarize(ref.hub, updated as ClusterDeployment), warnings };
 }

@@ -21,7 +21,10 @@ export interface PowerPayload {
 
 export interface PowerResult {
   powerState: PowerTarget;
-  /** Whether Beekeeper changed spec.powerState (false: it was already requested, or already reached). */
+  /**
+   * Whether this job changed spec.powerState: judged against the cluster as the job's first run saw it, so a job
+   * that finishes after a crash or a hand-back still reports the change its first run made.
+   */
   changed: boolean;
 }
 
@@ -52,14 +55,29 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   const ref: ObjectRef = { hub: p.hub, namespace: p.namespace, name: p.name };
   const verb = p.target === 'Hibernating' ? 'Hibernate' : 'Resume';
   const steps = createStepRecorder(ctx);
+  // Keyed by the job: a run after a crash or a hand-back records what the job did once, whichever run gets there.
+  const requestedEvent = { type: 'Normal' as const, reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})`, key: `${ctx.jobId}/${verb}Requested` };
+  const reachedEvent = { type: 'Normal' as const, reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}`, key: `${ctx.jobId}/reached` };
 
   const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
   if (!cd) throw new NotFound(`ClusterDeployment ${p.namespace}/${p.name} not found on hub ${p.hub}`);
+  // A job runs again after its worker crashed or was stopped, and may then find its own patch applied: whether
+  // Beekeeper changed the power state is judged against what the job's first run saw, kept in the job.
+  const seen = { requested: desired(cd) };
+  const before = ctx.once ? await ctx.once('before', async () => seen) : seen;
+  const changed = before.requested !== p.target;
+  const patchedEarlier = changed && desired(cd) === p.target;
+  if (patchedEarlier) {
+    ctx.log.info({ ...ref, jobId: ctx.jobId }, `spec.powerState was set to ${p.target} by an earlier run of this job`);
+    await store.recordEvent('ClusterDeployment', ref, requestedEvent);
+  }
   if (desired(cd) === p.target && reached(cd, p.target)) {
-    steps.record(`Already${p.target}`, `status.powerState is already ${p.target}`);
+    if (changed) steps.record(p.target, `status.powerState is ${p.target}`);
+    else steps.record(`Already${p.target}`, `status.powerState is already ${p.target}`);
     await steps.flush();
-    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'unchanged' });
-    return { powerState: p.target, changed: false };
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: changed ? 'completed' : 'unchanged' });
+    if (changed) await audit(store, ctx.log, ref, reachedEvent, { jobId: ctx.jobId });
+    return { powerState: p.target, changed };
   }
   const verdict = hopeless(cd, p.target);
   if (verdict) {
@@ -97,12 +115,11 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   );
   follow.catch(() => undefined); // handled below; avoid an unhandled rejection while the patch is in flight
 
-  const changed = desired(cd) !== p.target;
-  if (changed) {
+  if (desired(cd) !== p.target) {
     // Recorded first, so Hive's first steps (which may arrive before the patch answer) come after it.
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
     await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
-    await audit(store, ctx.log, ref, { type: 'Normal', reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})` }, { jobId: ctx.jobId });
+    await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
 
   try {
@@ -113,13 +130,14 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   } catch (err) {
     await steps.flush();
     // A job handed back at shutdown has not failed: the next worker carries on with it.
-    if (!ctx.signal.aborted) deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
+    if (ctx.signal.aborted) throw err;
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     const reason = (err as { reason?: string }).reason;
     await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Failed`, action: verb, message: `${verb} did not finish: ${(err as Error).message}` }, { jobId: ctx.jobId, hiveReason: reason });
     throw err;
   }
   await steps.flush();
   deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'completed' });
-  await audit(store, ctx.log, ref, { type: 'Normal', reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}` }, { jobId: ctx.jobId });
+  await audit(store, ctx.log, ref, reachedEvent, { jobId: ctx.jobId });
   return { powerState: p.target, changed };
 }

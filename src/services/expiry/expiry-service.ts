@@ -4,6 +4,7 @@ import type { ExtensionRequest } from '../../hive/expiry/index.js';
 import type { JobHandler, ObjectRef } from '../ports.js';
 import { createClusterExpiry, type Actor } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
+import type { AuditOrigin } from './expiry-record.js';
 import { createPolicyStore } from './policy-store.js';
 import { createExpirySweep } from './policy-sweep.js';
 import { WARN_JOB, warnHandler } from './warn.js';
@@ -19,8 +20,8 @@ export function createExpiryService(deps: ExpiryServiceDeps) {
   const sweep = createExpirySweep(deps, clusters);
   return {
     get: (ref: ObjectRef) => clusters.get(ref),
-    extend: (ref: ObjectRef, req: ExtensionRequest & Partial<Actor>) => clusters.extend(ref, req),
-    enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean }) => clusters.enforcePolicy(ref, opts),
+    extend: (ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin) => clusters.extend(ref, req, origin),
+    enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean; origin?: AuditOrigin }) => clusters.enforcePolicy(ref, opts),
     policies,
     /** Impose policy defaults and caps on every cluster now; with dryRun, only report what would change. */
     sweep,

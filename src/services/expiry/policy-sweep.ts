@@ -8,6 +8,7 @@ import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.j
 import type { KubeObject } from '../ports.js';
 import type { createClusterExpiry } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
+import type { AuditOrigin } from './expiry-record.js';
 import { enforcedPolicies, listPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
 
@@ -32,7 +33,7 @@ export interface ExpirySweepResult {
 }
 
 export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<typeof createClusterExpiry>) {
-  return async (opts: { dryRun?: boolean; includeDryRunPolicies?: boolean } = {}): Promise<ExpirySweepResult> => {
+  return async (opts: { dryRun?: boolean; includeDryRunPolicies?: boolean } = {}, origin?: AuditOrigin): Promise<ExpirySweepResult> => {
     const dryRun = opts.dryRun === true;
     if (opts.includeDryRunPolicies && !dryRun) throw invalid('includeDryRunPolicies', 'only a dry run may count dry-run policies (they are never applied)');
     const policies = opts.includeDryRunPolicies ? listPolicies(deps) : enforcedPolicies(deps);
@@ -64,8 +65,9 @@ export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<
     const applied: ExpirySweepChange[] = [];
     for (const change of changes) {
       try {
-        // Re-decided on the live object and audited as policy/<name>, exactly as the timers' enforcement does.
-        const outcome = await clusters.enforcePolicy({ hub: change.hub, namespace: change.namespace, name: change.name });
+        // Re-decided on the object and recorded as policy/<name> (through the sweep, with its caller), exactly as
+        // the timers' enforcement is.
+        const outcome = await clusters.enforcePolicy({ hub: change.hub, namespace: change.namespace, name: change.name }, { ...(origin ? { origin } : {}) });
         if (outcome.outcome !== 'none') applied.push({ ...change, action: outcome.outcome, to: outcome.expiresAt ?? change.to });
       } catch (err) {
         result.failed.push({ ...change, error: err instanceof Error ? err.message : String(err) });

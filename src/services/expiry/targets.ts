@@ -3,6 +3,8 @@
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { expiresAt } from '../../hive/delete-after.js';
 import { parseGoDuration } from '../../hive/duration.js';
+import { EXPIRY_HISTORY_ANNOTATION, readHistory } from '../../hive/expiry/history.js';
+import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import type { CdLike, Condition } from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 
@@ -19,9 +21,21 @@ export interface Expiring {
   namespace: string;
   name: string;
   expiresAtMs: number;
+  /**
+   * When the current expiry was set: the last recorded change, if it is the one in force; else when the cluster
+   * was created, or the claim claimed. Warnings whose lead time is longer than what was left then are moot.
+   */
+  setAtMs: number;
   /** The cluster concerned (for a claim: its assigned ClusterDeployment). */
   cluster: { hub: string; namespace: string; name: string };
   annotations?: Record<string, string>;
+}
+
+/** When the history's last entry set `current` (a change Beekeeper did not record makes it unknown). */
+function lastSetAt(annotations: Record<string, string> | undefined, key: string, isCurrent: (to: string) => boolean): number | undefined {
+  const last = readHistory(annotations, key).at(-1);
+  const at = last?.to !== undefined && isCurrent(last.to) ? Date.parse(last.at) : NaN;
+  return Number.isNaN(at) ? undefined : at;
 }
 
 export function clusterExpiry(hub: string, cd: CdLike & KubeObject): Expiring | undefined {
@@ -29,7 +43,10 @@ export function clusterExpiry(hub: string, cd: CdLike & KubeObject): Expiring | 
   const at = expiresAt(cd.metadata.creationTimestamp ?? '', cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]);
   if (!at) return undefined;
   const namespace = cd.metadata.namespace ?? '';
-  return { kind: 'ClusterDeployment', hub, namespace, name: cd.metadata.name, expiresAtMs: at.getTime(), cluster: { hub, namespace, name: cd.metadata.name }, annotations: cd.metadata.annotations };
+  const expiresAtMs = at.getTime();
+  // Entries written before the expiry was recorded as Hive applies it (whole seconds) may be a second off.
+  const setAtMs = lastSetAt(cd.metadata.annotations, EXPIRY_HISTORY_ANNOTATION, (to) => Math.abs(Date.parse(to) - expiresAtMs) < 1000) ?? Date.parse(cd.metadata.creationTimestamp ?? '');
+  return { kind: 'ClusterDeployment', hub, namespace, name: cd.metadata.name, expiresAtMs, setAtMs, cluster: { hub, namespace, name: cd.metadata.name }, annotations: cd.metadata.annotations };
 }
 
 export function claimExpiry(hub: string, claim: ClaimLike): Expiring | undefined {
@@ -47,6 +64,8 @@ export function claimExpiry(hub: string, claim: ClaimLike): Expiring | undefined
     namespace,
     name: claim.metadata.name,
     expiresAtMs: start + lifetime,
+    // The lifetime runs from the claim; an extension after that sets a new end then.
+    setAtMs: Math.max(start, lastSetAt(claim.metadata.annotations, LIFETIME_HISTORY_ANNOTATION, (to) => parseGoDuration(to) === lifetime) ?? start),
     cluster: { hub, namespace: claim.spec.namespace, name: claim.spec.namespace },
     annotations: claim.metadata.annotations,
   };

@@ -86,7 +86,8 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
   const delivered: string[] = [];
   const already: string[] = [];
   if (!record.sent[p.lead]?.[EVENT_SINK]) {
-    await deps.store.recordEvent(p.kind, ref, { type: 'Warning', reason: 'ExpiryWarning', action: 'Warn', message: notice.message });
+    // Keyed by the job (one per object, lead and expiry): a run that crashed before stamping it writes no second one.
+    await deps.store.recordEvent(p.kind, ref, { type: 'Warning', reason: 'ExpiryWarning', action: 'Warn', message: notice.message, key: `${jobId}/ExpiryWarning` });
     record = await update(stamp(p.lead, EVENT_SINK));
   }
   const failures: Array<{ endpoint: string; err: unknown }> = [];

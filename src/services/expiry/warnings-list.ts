@@ -18,6 +18,8 @@ export interface ExpiryWarningView {
   cluster: Expiring['cluster'];
   expiresAt: string;
   leads: string[];
+  /** Leads longer than the object had left when its expiry was set: never sent. */
+  moot?: string[];
   /** Lead -> sink (webhook endpoint name, `kubernetes-event`, or `superseded`) -> when. */
   delivered: Record<string, Record<string, string>>;
   nextWarningAt?: string;
@@ -56,7 +58,7 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
     .map((t): ExpiryWarningView => {
       const leads = warningLeads(deps, t);
       const record = readWarningRecord(t.annotations, t.expiresAtMs);
-      const plan = planWarnings(t.expiresAtMs, leads, now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded));
+      const plan = planWarnings(t.expiresAtMs, leads, now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded), t.setAtMs);
       const nextAt = plan.due ? plan.due.dueAtMs : plan.nextAtMs;
       return {
         kind: t.kind,
@@ -66,6 +68,7 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
         cluster: t.cluster,
         expiresAt: new Date(t.expiresAtMs).toISOString(),
         leads: leads.map(formatGoDuration),
+        ...(plan.moot.length > 0 ? { moot: plan.moot } : {}),
         delivered: record.sent,
         ...(nextAt !== undefined ? { nextWarningAt: new Date(nextAt).toISOString() } : {}),
       };

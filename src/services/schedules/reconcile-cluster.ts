@@ -3,7 +3,7 @@
 import type { CdLike, PowerAction } from '../../hive/schedule/index.js';
 import { requestedState } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
-import { applyPower, type ApplyOutcome } from './apply-power.js';
+import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE } from './schedule-resource.js';
@@ -21,7 +21,7 @@ export interface ReconcilePayload {
   override?: string;
 }
 
-export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePayload): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
+export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePayload, run?: ApplyRun): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
   if (p.override) {
     const message = `lapsed at ${p.edgeAt ?? new Date(deps.clock.now()).toISOString()}`;
@@ -52,9 +52,9 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
     action = plan.state === 'Hibernating' ? 'hibernate' : 'resume';
     reason = `enforced: ${plan.reason}`;
   }
-  return applyPower(deps, ref, action, { schedule: gov.schedule.metadata.name, reason, dryRun: gov.schedule.spec.dryRun });
+  return applyPower(deps, ref, action, { schedule: gov.schedule.metadata.name, reason, dryRun: gov.schedule.spec.dryRun }, run);
 }
 
 export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw) => reconcileCluster(deps, raw as unknown as ReconcilePayload);
+  return async (raw, ctx) => reconcileCluster(deps, raw as unknown as ReconcilePayload, ctx);
 }

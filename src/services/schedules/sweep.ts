@@ -64,7 +64,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
   const start = await ctx.once('plan', () => planStart(deps, p, ctx));
   if (start.done) return start.done;
   const { summary } = start;
-  if (!summary.dryRun && start.skips.length > 0) await ctx.once('skips-recorded', () => recordSkips(deps, p, start).then(() => true));
+  if (!summary.dryRun && start.skips.length > 0) await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
 
   const outcomes = await ctx.spawnChildren(
     start.children.map((c) => ({
@@ -143,7 +143,7 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
 }
 
 /** Skipped clusters get an Event saying why; a skip-next-hibernation override that did its one job is consumed. */
-async function recordSkips(deps: ScheduleServiceDeps, p: SweepPayload, start: SweepStart): Promise<void> {
+async function recordSkips(deps: ScheduleServiceDeps, p: SweepPayload, start: SweepStart, jobId: string): Promise<void> {
   for (const s of start.skips) {
     if (s.consumes) {
       // The plan sees it used up by that edge; its status says so for people. (A run uses none up itself.)
@@ -159,6 +159,8 @@ async function recordSkips(deps: ScheduleServiceDeps, p: SweepPayload, start: Sw
       reason: 'ScheduleSkipped',
       action: s.action === 'hibernate' ? 'Hibernate' : 'Resume',
       message: `Schedule ${p.schedule}: ${s.action} at ${start.summary.edge.local} skipped (${s.reason}): ${s.message}`,
+      // A run that crashed before it kept 'skips-recorded' writes them again: the same Events, not new ones.
+      key: `${jobId}/ScheduleSkipped`,
     });
   }
 }
@@ -176,8 +178,8 @@ function addOutcome(summary: SweepSummary, child: SweepStart['children'][number]
 }
 
 export function applyHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw) => {
+  return async (raw, ctx) => {
     const p = raw as { schedule: string; action: PowerAction; reason: string; hub: string; namespace: string; name: string };
-    return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason });
+    return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx);
   };
 }
