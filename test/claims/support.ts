@@ -31,13 +31,13 @@ export const IMAGE_SETS = {
   v417: { name: 'openshift-v4.17.9', releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' },
 };
 
-export async function startClaimsHarness(opts: { durations?: SimulatorOptions['durations'] } = {}) {
+export async function startClaimsHarness(opts: { durations?: SimulatorOptions['durations']; speed?: number } = {}) {
   const clock: TestClock = createTestClock();
   const log = createLogger({ level: 'silent' });
   const sim = await startSimulator({
     hubs: 2,
     clock,
-    speed: 2000,
+    speed: opts.speed ?? 2000,
     // Resume steps slow enough (~0.2 s each) that a waiting claim can be seen reporting them.
     durations: { startingMachines: 6 * MINUTE, machinesStarting: 6 * MINUTE, nodesStarting: 6 * MINUTE, clusterOperatorSettle: 6 * MINUTE, clusterOperators: 6 * MINUTE, ...opts.durations },
   });

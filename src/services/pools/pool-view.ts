@@ -41,7 +41,7 @@ export interface PoolView {
 export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool): PoolView {
   const ref: PoolRef = { hub, namespace: pool.metadata.namespace!, name: pool.metadata.name };
   const cds = poolClusters(store, ref);
-  const queue = poolQueue(store, ref);
+  const queue = poolQueue(store, ref, cds);
   const attrs = poolAttributes(pool, imageSetOf(store, hub, pool));
   const deleting = Boolean(pool.metadata.deletionTimestamp);
   const blockers = deleting ? deletionBlockers(cds) : [];
