@@ -3,9 +3,9 @@
 // event stream from the claim's creation to its cluster running.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { humanDuration } from '../../src/hive/claims/duration.js';
-import type { ClusterDeployment, ClusterPool } from '../../src/hive/pools/types.js';
+import type { ClusterPool } from '../../src/hive/pools/types.js';
 import type { ClaimView } from '../../src/services/claims/claim-view.js';
-import { poolRequest, startClaimsHarness, type ClaimsHarness } from './support.js';
+import { installing, poolRequest, running, settling, startClaimsHarness, type ClaimsHarness } from './support.js';
 
 const MINUTE = 60_000;
 const INSTALL = 40 * MINUTE;
@@ -17,50 +17,6 @@ async function api<T = any>(method: 'GET' | 'POST' | 'DELETE', url: string, payl
   const res = await h.app.inject({ method, url, ...(payload ? { payload } : {}) });
   return { status: res.statusCode, body: res.json() as T, text: res.body };
 }
-
-const clustersOf = (hub: string, pool: string) =>
-  h.store.cachedList<ClusterDeployment>('ClusterDeployment', { hub, labelSelector: `hive.openshift.io/clusterpool-name=${pool}` }).map((e) => e.object);
-
-/** The first cluster of the pool that satisfies `test`, as soon as an informer event shows one. */
-function clusterWhere(hub: string, pool: string, test: (cd: ClusterDeployment) => boolean, timeoutMs = 15_000): Promise<ClusterDeployment> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const cd = clustersOf(hub, pool).find(test);
-      if (!cd) return;
-      done();
-      resolve(cd);
-    };
-    const off = h.store.onChange('ClusterDeployment', check);
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no cluster of ${pool} got there: ${JSON.stringify(clustersOf(hub, pool).map((cd) => [cd.metadata.name, cd.spec.installed, cd.status?.powerState]))}`));
-    }, timeoutMs);
-    const done = () => {
-      off();
-      clearTimeout(timer);
-    };
-    check();
-  });
-}
-
-/**
- * Moves Hive's clock over one simulated step and waits for the cluster to show what follows. A step's timer starts
- * when Hive first sees the step; if the jump came before that, jump again.
- */
-async function jump(hub: string, name: string, ms: number, test: (cd: ClusterDeployment) => boolean): Promise<ClusterDeployment> {
-  for (let attempt = 1; ; attempt++) {
-    h.clock.advance(ms);
-    try {
-      return await h.store.waitFor<ClusterDeployment, ClusterDeployment>('ClusterDeployment', { hub, namespace: name, name }, (cd) => (cd && test(cd) ? cd : undefined), { timeoutMs: 5000 });
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
-  }
-}
-
-const installing = (cd: ClusterDeployment) => !cd.spec.installed && Boolean(cd.spec.clusterMetadata?.infraID);
-const settling = (cd: ClusterDeployment) => cd.status?.powerState === 'PausingForClusterOperatorsToSettle';
-const running = (cd: ClusterDeployment) => cd.status?.powerState === 'Running';
 
 /** Every `event: claim` of the claim's stream, from now until `stop()`. */
 function record(id: string) {
@@ -114,9 +70,9 @@ describe('claims tell the truth while they wait', () => {
   it('a claim waiting for the cluster installing for it says so, with the install step and an estimate from the pool\'s installs, never "at capacity"', async () => {
     // size 1, maxSize 2: once the first cluster is claimed, its replacement fills the pool to maxSize.
     expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'trial', { size: 1, runningCount: 1, maxSize: 2 }))).status).toBe(201);
-    const first = await clusterWhere('hub-1', 'trial', installing);
-    await jump('hub-1', first.metadata.name, INSTALL, settling);
-    const ready = await jump('hub-1', first.metadata.name, SETTLE, running);
+    const first = await h.clusterWhere('hub-1', 'trial', installing);
+    await h.jump('hub-1', first.metadata.name, INSTALL, settling);
+    const ready = await h.jump('hub-1', first.metadata.name, SETTLE, running);
     // What Kubernetes recorded (40 and 2 minutes, or more when a jump had to be repeated) is what estimates rest on.
     const installMs = Date.parse(ready.status!.installedTimestamp!) - Date.parse(ready.metadata.creationTimestamp!);
     const since = (type: string) => Date.parse(ready.status!.conditions!.find((c) => c.type === type)!.lastTransitionTime!);
@@ -133,7 +89,7 @@ describe('claims tell the truth while they wait', () => {
     for (const v of [a.body, ...aStream.views]) expect(['AssignmentPending', 'ClusterStarting', 'Running'], JSON.stringify(v)).toContain(v.reason);
 
     // Hive builds the replacement, which puts the pool at maxSize.
-    const replacement = await clusterWhere('hub-1', 'trial', (cd) => cd.metadata.name !== first.metadata.name && installing(cd));
+    const replacement = await h.clusterWhere('hub-1', 'trial', (cd) => cd.metadata.name !== first.metadata.name && installing(cd));
     const R = replacement.metadata.name;
     await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'trial' }, (p) => (p?.status?.conditions?.some((c) => c.type === 'CapacityAvailable' && c.status === 'False') ? true : undefined), { timeoutMs: 10_000 });
 
@@ -160,8 +116,8 @@ describe('claims tell the truth while they wait', () => {
     expect(halfway.body.eta!.seconds).toBeGreaterThan(whole - INSTALL / 2000 - 60);
     expect(halfway.body.eta!.seconds).toBeLessThanOrEqual(whole - INSTALL / 2000);
 
-    await jump('hub-1', R, INSTALL / 2, (cd) => Boolean(cd.spec.installed));
-    await jump('hub-1', R, SETTLE, running);
+    await h.jump('hub-1', R, INSTALL / 2, (cd) => Boolean(cd.spec.installed));
+    await h.jump('hub-1', R, SETTLE, running);
     await bStream.until((v) => v.phase === 'Running');
     await bStream.stop();
 
@@ -182,7 +138,7 @@ describe('claims tell the truth while they wait', () => {
     await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-2', namespace: 'ci', name: 'fresh' }, (p) => (p?.status ? true : undefined), { timeoutMs: 10_000 });
     const created = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-2/ci/fresh', name: 'fresh-a' });
     expect(created.status, created.text).toBe(201);
-    const building = await clusterWhere('hub-2', 'fresh', installing);
+    const building = await h.clusterWhere('hub-2', 'fresh', installing);
     const view = (await api<ClaimView>('GET', '/v1/claims/hub-2/ci/fresh-a')).body;
     expect(view).toMatchObject({
       reason: 'ClustersInstalling',
