@@ -149,6 +149,15 @@ export const PoolViewSchema = Type.Object(
     counts: Type.Object({ size: Type.Integer(), standby: Type.Integer(), ready: Type.Integer() }),
     problems: Type.Array(Type.Object({ type: Type.String(), reason: Type.Optional(Type.String()), message: Type.String() })),
     claimsWaiting: Type.Integer(),
+    clusters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { id: Type.String(), state: Type.String(), powerState: Type.Optional(Type.String()), claim: Type.Optional(Type.String()), createdAt: Type.Optional(Type.String()) },
+          { additionalProperties: true },
+        ),
+        { description: 'Every cluster of the pool; on GET of one pool, not on list items (see clustersByState)' },
+      ),
+    ),
   },
   { additionalProperties: true, title: 'Pool' },
 );

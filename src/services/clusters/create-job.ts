@@ -8,6 +8,7 @@ import { lifecyclePhase } from '../../hive/phase.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
+import { consoleUrls } from './cluster-summary.js';
 import { installConfigSecret, type CreatePlan } from './build-objects.js';
 import { timeoutsOf, type ClusterJobDeps } from './deps.js';
 import { createStepRecorder } from './step-recorder.js';
@@ -34,6 +35,8 @@ export interface CreateResult {
   installed: boolean;
   phase: string;
   apiURL?: string;
+  webConsoleURL?: string;
+  /** Deprecated: webConsoleURL under its 0.1 name; removed in 0.2. */
   consoleURL?: string;
 }
 
@@ -105,7 +108,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     installed: true,
     phase: lifecyclePhase(done).phase,
     ...(done.status?.apiURL ? { apiURL: done.status.apiURL } : {}),
-    ...(done.status?.webConsoleURL ? { consoleURL: done.status.webConsoleURL } : {}),
+    ...consoleUrls(done),
   };
 }
 

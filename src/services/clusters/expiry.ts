@@ -85,5 +85,5 @@ export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: Obje
   if (value && isTruthy(updated.metadata.annotations?.[ANNOTATIONS.reconcilePause])) {
     warnings.push(`${ANNOTATIONS.reconcilePause} is set; Hive ignores delete-after while it is`);
   }
-  return { cluster: summarize(ref.hub, updated), warnings };
+  return { cluster: summarize(ref.hub, updated, { detail: true }), warnings };
 }
