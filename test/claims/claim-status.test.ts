@@ -102,7 +102,7 @@ describe('claim status in plain words', () => {
     const clusters = [cd('small-a', 1, { installed: false }), veteran('small-v', -60, 40, 5)];
     const second = statusOf(claims[1]!, { claims, clusters, pool: slow });
     expect(second).toMatchObject({ reason: 'QueuedBehind', queue: { position: 2, ahead: 1 } });
-    expect(second.message).toContain('the pool works on at most 1 clusters at a time (maxConcurrent; 1 install running)');
+    expect(second.message).toContain('the pool works on at most 1 cluster at a time (maxConcurrent; 1 install running)');
     // Two rounds of installs (the one running, then its own), then a start.
     expect(second.eta).toEqual({ seconds: (2 * 40 + 5) * 60, basis: 'the last install in this pool took 40m; 2 rounds of installs; the last resume took 5m' });
   });
