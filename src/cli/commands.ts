@@ -2,7 +2,7 @@
 import { parse, parseCliDuration, parseId, parseSelector, UsageError } from './args.js';
 import { ApiError } from './client.js';
 import { describeClaim, waiting, type ClaimView } from './claim-view.js';
-import { EXIT, pause, printJson, type CliContext } from './context.js';
+import { EXIT, interruptedCode, pause, printJson, type CliContext } from './context.js';
 import { heartbeatWhileWaiting } from './heartbeat-while-waiting.js';
 import { waitForClaim } from './wait-for-claim.js';
 
@@ -62,13 +62,20 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
   }
   // From here on a non-zero exit means the caller holds nothing: a CI script (or a Tekton step that stops the
   // Task) cannot be trusted to release a claim whose id it may never have read, and a pending claim never
-  // expires in Hive (REFERENCE.md §5).
-  const giveBack = async (why: string) => {
+  // expires in Hive (REFERENCE.md §5). So stdout carries the claim only while the caller holds it: a script that
+  // reads `.id` from it and releases that id later never mistakes a released claim for its own.
+  const giveBack = async (why: string): Promise<boolean> => {
     try {
       await ctx.client.request('DELETE', `/v1/claims/${id}`);
       ctx.err(`released ${created.id}: ${why}`);
+      return true;
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 404)) ctx.err(`could not release ${created.id} (${why}): ${(err as Error).message}`);
+      if (err instanceof ApiError && err.status === 404) {
+        ctx.err(`${created.id} is already gone: ${why}`);
+        return true;
+      }
+      ctx.err(`could not release ${created.id} (${why}): ${(err as Error).message}; you still hold it: beekeeper release ${created.id}`);
+      return false;
     }
   };
   let view: ClaimView;
@@ -82,17 +89,17 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
       return EXIT.ok;
     }
   } catch (err) {
-    await giveBack(`the claim failed: ${(err as Error).message}`);
+    if (!(await giveBack(`the claim failed: ${(err as Error).message}`))) finish(ctx, created);
     throw err;
   }
   if (waiting(view)) {
-    if (!values['keep-on-timeout']) await giveBack(`${ctx.signal.aborted ? 'interrupted' : 'not running within --wait'} (use --keep-on-timeout to keep it)`);
-    finish(ctx, view);
-    return ctx.signal.aborted ? EXIT.failure : EXIT.timeout;
+    const interrupted = ctx.signal.aborted;
+    const kept = values['keep-on-timeout'] || !(await giveBack(`${interrupted ? `interrupted (${String(ctx.signal.reason)})` : 'not running within --wait'} (use --keep-on-timeout to keep it)`));
+    if (kept) finish(ctx, view);
+    return interrupted ? interruptedCode(ctx.signal) : EXIT.timeout;
   }
   ctx.err(`claim ${view.id} will not run: ${view.message}`);
-  if (view.phase !== 'Releasing') await giveBack('it will not run');
-  finish(ctx, view);
+  if (view.phase !== 'Releasing' && !(await giveBack('it will not run'))) finish(ctx, view);
   return EXIT.failure;
 }
 
@@ -164,7 +171,15 @@ export async function release(ctx: CliContext, args: string[]): Promise<number> 
   const { values, positionals } = parse(args, { wait: { type: 'string' } });
   const id = parseId(positionals[0], 'claim');
   const waitMs = values.wait ? parseCliDuration(values.wait, '--wait') : undefined;
-  const answer = await ctx.client.request<{ claim: ClaimView; job: JobView }>('DELETE', `/v1/claims/${id}`);
+  const answer = await ctx.client.request<{ claim: ClaimView; job: JobView }>('DELETE', `/v1/claims/${id}`).catch((err: unknown) => {
+    // Released already (by a `claim --wait` that gave it back, the heartbeat reaper, Hive's lifetime): the goal is met.
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  });
+  if (!answer) {
+    ctx.err(`${positionals[0]} is already gone; nothing to release`);
+    return EXIT.ok;
+  }
   ctx.err(`released ${answer.claim.id}; deprovisioning continues as job ${answer.job.id}`);
   const { job, code } = await followJob(ctx, answer.job, waitMs);
   if (ctx.json) printJson(ctx, { claim: answer.claim, job });

@@ -1,9 +1,9 @@
 // `beekeeper <command> …`: global flags, dispatch, and the exit code contract for CI scripts:
-// 0 ok, 1 failure, 2 usage, 3 timed out waiting.
+// 0 ok, 1 failure, 2 usage, 3 timed out waiting, 128+N interrupted by signal N.
 import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
-import { EXIT, type CliContext } from './context.js';
+import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
@@ -15,18 +15,20 @@ usage: beekeeper <command> [flags]
              [--lifetime 2h] [--wait 45m] [--kubeconfig-out FILE] [--heartbeat-timeout 10m]
              [--name N] [--subject User:alice|Group:g|ServiceAccount:sa:ns] [--keep-on-timeout]
              selector keys: hub platform region version architecture owner team, others are pool labels
-             with --wait: heartbeats while waiting; on timeout or failure releases the claim (exit 3 / 1)
+             with --wait: heartbeats while waiting; on timeout, interrupt or failure releases the claim
+             (exit 3 / 128+N / 1) and prints nothing on stdout: stdout has a claim only if you hold it
   status     CLAIM [--wait 10m]                 where the claim stands and why
   heartbeat  CLAIM [--every 60s] [--once]       keep a claim alive until killed
   extend     CLAIM --by 1h | --lifetime 6h      extend the lifetime (refused beyond the maximum)
-  release    CLAIM [--wait 30m]                 release now; deprovision continues as a job
+  release    CLAIM [--wait 30m]                 release now; deprovision continues as a job (gone already: exit 0)
   kubeconfig CLAIM [--out FILE]                 the claimed cluster's kubeconfig
   hibernate  CLUSTER [--wait 30m]               hibernate a cluster
   resume     CLUSTER [--wait 30m]               resume a cluster
 
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
-exit codes: 0 ok, 1 failure, 2 usage, 3 timed out waiting`;
+exit codes: 0 ok, 1 failure, 2 usage, 3 timed out waiting, 128+N ended by signal N (130 SIGINT, 143 SIGTERM,
+  129 SIGHUP; heartbeat, which runs until stopped, exits 0)`;
 
 const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<number>> = {
   claim: commands.claim,
@@ -79,8 +81,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
     const client = createClient({ url: g.url ?? io.env.BEEKEEPER_URL ?? DEFAULT_URL, token: g.token ?? io.env.BEEKEEPER_TOKEN, fetch: io.fetch });
-    return await command({ client, json: g.json, out: io.out, err: io.err, writeSecretFile: io.writeSecretFile, signal: io.signal, now: io.now ?? Date.now }, args);
+    const code = await command({ client, json: g.json, out: io.out, err: io.err, writeSecretFile: io.writeSecretFile, signal: io.signal, now: io.now ?? Date.now }, args);
+    return code !== EXIT.ok && io.signal.aborted ? interruptedCode(io.signal) : code;
   } catch (err) {
+    if (io.signal.aborted) {
+      io.err(`beekeeper: interrupted (${String(io.signal.reason)})`);
+      return interruptedCode(io.signal);
+    }
     if (err instanceof UsageError) {
       io.err(`beekeeper: ${err.message}\n\n${USAGE}`);
       return EXIT.usage;

@@ -17,7 +17,8 @@ export async function waitForClaim(ctx: CliContext, id: string, deadline: number
     said = line;
   };
   say(view);
-  if (!waiting(view)) return view;
+  // A signal that came before we listen for it (e.g. while the claim was being created) must end the wait too.
+  if (!waiting(view) || ctx.signal.aborted) return view;
 
   const stop = new AbortController();
   const onAbort = () => stop.abort();

@@ -2,8 +2,10 @@
 import { writeFile } from 'node:fs/promises';
 import { runCli } from '../cli/run.js';
 
+// SIGTERM (a CI runner cancelling the job, a script forwarding its own) and SIGHUP (the terminal went away) end a
+// command as Ctrl-C does: `claim --wait` releases its pending claim before exiting. A second signal kills at once.
 const controller = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => controller.abort(signal));
 
 const code = await runCli(process.argv.slice(2), {
   env: process.env,

@@ -26,7 +26,15 @@ export function claim(name: string, createdMin: number, over: { pool?: string; n
   };
 }
 
-export function cd(name: string, createdMin: number, over: { installed?: boolean; spec?: SpecPowerState; status?: PowerState; claim?: string; deleting?: boolean } = {}): ClusterDeployment {
+/** Where an install is, as the CD shows it (install-step.ts): images resolved, provision started, infraID known. */
+export type InstallStage = 'images' | 'initializing' | 'provisioning';
+
+export function cd(
+  name: string,
+  createdMin: number,
+  over: { installed?: boolean; spec?: SpecPowerState; status?: PowerState; claim?: string; deleting?: boolean; conditions?: Condition[]; installedMin?: number; stage?: InstallStage } = {},
+): ClusterDeployment {
+  const stage = over.stage ?? (over.installed === false ? 'provisioning' : undefined);
   return {
     metadata: { name, namespace: name, creationTimestamp: at(createdMin), deletionTimestamp: over.deleting ? at(createdMin + 1) : undefined },
     spec: {
@@ -36,7 +44,26 @@ export function cd(name: string, createdMin: number, over: { installed?: boolean
       installed: over.installed ?? true,
       powerState: over.spec,
       clusterPoolRef: { namespace: 'pools', poolName: 'small', claimName: over.claim },
+      ...(stage === 'provisioning' ? { clusterMetadata: { clusterID: 'id', infraID: `${name}-x1y2z`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } } } : {}),
     },
-    status: { powerState: over.status },
+    status: {
+      powerState: over.status,
+      conditions: over.conditions,
+      ...(over.installedMin !== undefined ? { installedTimestamp: at(over.installedMin) } : {}),
+      ...(stage && stage !== 'images' ? { installerImage: 'quay.io/installer', provisionRef: { name: `${name}-0-abcde` } } : {}),
+    },
   };
+}
+
+/** A running cluster whose last start went from `startedMin` to `readyMin` (Hibernating -> False/ResumingOrRunning, Ready -> True). */
+export function started(c: ClusterDeployment, startedMin: number, readyMin: number): ClusterDeployment {
+  c.status = {
+    ...c.status,
+    powerState: 'Running',
+    conditions: [
+      { type: 'Hibernating', status: 'False', reason: 'ResumingOrRunning', lastTransitionTime: at(startedMin) },
+      { type: 'Ready', status: 'True', reason: 'Running', lastTransitionTime: at(readyMin) },
+    ],
+  };
+  return c;
 }

@@ -19,6 +19,7 @@ import { claimJobHandlers, createClaimService, startClaimReaper } from '../../sr
 import { createClusterService } from '../../src/services/clusters/cluster-service.js';
 import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js';
 import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
@@ -31,13 +32,13 @@ export const IMAGE_SETS = {
   v417: { name: 'openshift-v4.17.9', releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' },
 };
 
-export async function startClaimsHarness(opts: { durations?: SimulatorOptions['durations'] } = {}) {
+export async function startClaimsHarness(opts: { durations?: SimulatorOptions['durations']; speed?: number } = {}) {
   const clock: TestClock = createTestClock();
   const log = createLogger({ level: 'silent' });
   const sim = await startSimulator({
     hubs: 2,
     clock,
-    speed: 2000,
+    speed: opts.speed ?? 2000,
     // Resume steps slow enough (~0.2 s each) that a waiting claim can be seen reporting them.
     durations: { startingMachines: 6 * MINUTE, machinesStarting: 6 * MINUTE, nodesStarting: 6 * MINUTE, clusterOperatorSettle: 6 * MINUTE, clusterOperators: 6 * MINUTE, ...opts.durations },
   });
@@ -100,9 +101,52 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     );
   }
 
+  const poolClusterList = (hub: string, pool: string) =>
+    store.cachedList<ClusterDeployment>('ClusterDeployment', { hub, labelSelector: `hive.openshift.io/clusterpool-name=${pool}` }).map((e) => e.object);
+
+  /** The first cluster of the pool that satisfies `test`, as soon as an informer event shows one. */
+  function clusterWhere(hub: string, pool: string, test: (cd: ClusterDeployment) => boolean, timeoutMs = 15_000): Promise<ClusterDeployment> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const cd = poolClusterList(hub, pool).find(test);
+        if (!cd) return;
+        done();
+        resolve(cd);
+      };
+      const off = store.onChange('ClusterDeployment', check);
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no cluster of ${pool} got there: ${JSON.stringify(poolClusterList(hub, pool).map((cd) => [cd.metadata.name, cd.spec.installed, cd.status?.powerState]))}`));
+      }, timeoutMs);
+      const done = () => {
+        off();
+        clearTimeout(timer);
+      };
+      check();
+    });
+  }
+
+  /**
+   * With Hive at its real pace (speed 1): moves the clock over one simulated step of a cluster and waits for what
+   * follows. A step's timer starts when Hive first sees the step; if the jump came before that, jump again (so the
+   * durations Kubernetes records can come out longer than the step).
+   */
+  async function jump(hub: string, name: string, ms: number, test: (cd: ClusterDeployment) => boolean): Promise<ClusterDeployment> {
+    for (let attempt = 1; ; attempt++) {
+      clock.advance(ms);
+      try {
+        return await store.waitFor<ClusterDeployment, ClusterDeployment>('ClusterDeployment', { hub, namespace: name, name }, (cd) => (cd && test(cd) ? cd : undefined), { timeoutMs: 5000 });
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
+  }
+
   return {
     clock,
     sim,
+    clusterWhere,
+    jump,
     policyHome,
     store,
     queue,
@@ -134,6 +178,11 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
 }
 
 export type ClaimsHarness = Awaited<ReturnType<typeof startClaimsHarness>>;
+
+/** Install stages as a pool cluster shows them (install-step.ts), for waiting on them. */
+export const installing = (cd: ClusterDeployment) => !cd.spec.installed && Boolean(cd.spec.clusterMetadata?.infraID);
+export const settling = (cd: ClusterDeployment) => cd.status?.powerState === 'PausingForClusterOperatorsToSettle';
+export const running = (cd: ClusterDeployment) => cd.status?.powerState === 'Running';
 
 /** A pool request as a CI admin would send it. */
 export function poolRequest(hub: string, name: string, over: Record<string, unknown> = {}) {

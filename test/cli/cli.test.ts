@@ -125,7 +125,9 @@ describe('beekeeper CLI', () => {
     const timedOut = await cli(['claim', '--pool', 'hub-2/ci/empty', '--wait', '2s', '--json']);
     expect(timedOut.code).toBe(3);
     expect(timedOut.err).toContain('not running within --wait');
-    const id = JSON.parse(timedOut.out).id as string;
+    // The claim is given back, so stdout holds none; stderr named it at once.
+    expect(timedOut.out).toBe('');
+    const id = /claimed (\S+) from/.exec(timedOut.err)![1]!;
     const [hub, namespace, name] = id.split('/') as [string, string, string];
     await h.store.waitFor('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 10_000 });
 

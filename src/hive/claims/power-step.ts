@@ -2,6 +2,7 @@
 // resume sequence; the step numbers are Hive's own "(step n/4)", from the shared constants).
 import { RESUME_STEP_COUNT, RESUME_STEPS, type PowerState } from '../constants.js';
 import type { ClusterDeployment } from '../types.js';
+import { installStep } from './install-step.js';
 
 const RESUME_WORDS: Partial<Record<PowerState, string>> = {
   StartingMachines: 'starting machines',
@@ -20,7 +21,7 @@ const STOPPING_WORDS: Partial<Record<PowerState, string>> = {
 };
 
 export interface PowerStep {
-  /** Hive's `status.powerState`, e.g. `WaitingForNodes`. */
+  /** Hive's `status.powerState`, e.g. `WaitingForNodes`; while installing, the install stage (installStep). */
   state: string;
   /** `2/4` while resuming. */
   step?: string;
@@ -30,7 +31,7 @@ export interface PowerStep {
 
 export function powerStep(cd: ClusterDeployment): PowerStep {
   const state = (cd.status?.powerState ?? '') as PowerState | '';
-  if (!cd.spec.installed) return { state: state || 'Installing', words: 'installing' };
+  if (!cd.spec.installed) return installStep(cd);
   const index = state ? RESUME_STEPS[state] : undefined;
   if (index !== undefined) {
     const step = `${index}/${RESUME_STEP_COUNT}`;
@@ -42,5 +43,7 @@ export function powerStep(cd: ClusterDeployment): PowerStep {
   }
   const stopping = state ? STOPPING_WORDS[state] : undefined;
   if (stopping) return { state, words: stopping };
-  return { state: state || 'Unknown', words: state ? `power state ${state}` : 'waiting for Hive to report the power state' };
+  // status.powerState stays empty until the hibernation controller first handles the installed cluster (§2.2).
+  if (!state) return { state: 'Installed', words: 'installed, waiting for Hive to start it' };
+  return { state, words: `power state ${state}` };
 }

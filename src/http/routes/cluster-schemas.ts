@@ -106,7 +106,7 @@ const ConditionView = Type.Object(
     reason: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
     since: Type.Optional(Type.String()),
-    problem: Type.Boolean({ description: 'This condition reports a problem, given its polarity' }),
+    problem: Type.Boolean({ description: "This condition reports a problem: Hive's polarity, and for Hibernating, Ready, Provisioned and Unreachable the reason and power state" }),
     summary: Type.String({ description: 'The condition in plain words' }),
   },
   open,
@@ -130,7 +130,8 @@ export const ClusterSummarySchema = Type.Object(
     powerState: Type.Object({ desired: Type.String(), observed: Type.Optional(Type.String({ description: 'status.powerState' })) }, open),
     hibernateAfter: Type.Optional(Type.String()),
     apiURL: Type.Optional(Type.String()),
-    consoleURL: Type.Optional(Type.String()),
+    webConsoleURL: Type.Optional(Type.String({ description: "Hive's status.webConsoleURL (the same name as on claims)" })),
+    consoleURL: Type.Optional(Type.String({ deprecated: true, description: 'Deprecated alias of webConsoleURL, kept for 0.1 clients; removed in 0.2' })),
     version: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     region: Type.Optional(Type.String()),
@@ -140,7 +141,10 @@ export const ClusterSummarySchema = Type.Object(
     expiry: Type.Optional(Type.Object({ deleteAfter: Type.String(), expiresAt: Type.Optional(Type.String()) }, open)),
     protected: Type.Boolean({ description: 'hive.openshift.io/protected-delete is truthy' }),
     labels: Labels,
-    conditions: Type.Array(ConditionView),
+    problems: Type.Array(Type.Object({ type: Type.String(), reason: Type.Optional(Type.String()), message: Type.String() }, open), {
+      description: 'The conditions that report a problem, in plain words; empty when all is well',
+    }),
+    conditions: Type.Optional(Type.Array(ConditionView, { description: 'Every condition; on GET of one cluster, not on list items' })),
     raw: Type.Optional(Type.Unknown({ description: 'The ClusterDeployment as stored (with ?raw=true)' })),
   },
   { ...open, title: 'ClusterSummary' },
@@ -178,7 +182,13 @@ export const ExpiryBody = Type.Object(
 export const ExpiryResultSchema = Type.Object({ cluster: ClusterSummarySchema, warnings: Type.Array(Type.String()) });
 
 export const CredentialsSchema = Type.Object(
-  { username: Type.String(), password: Type.String(), consoleURL: Type.Optional(Type.String()), apiURL: Type.Optional(Type.String()) },
+  {
+    username: Type.String(),
+    password: Type.String(),
+    apiURL: Type.Optional(Type.String()),
+    webConsoleURL: Type.Optional(Type.String()),
+    consoleURL: Type.Optional(Type.String({ deprecated: true, description: 'Deprecated alias of webConsoleURL; removed in 0.2' })),
+  },
   open,
 );
 

@@ -67,11 +67,16 @@ export const ClaimViewSchema = Type.Object(
     name: Type.String(),
     pool: Type.String(),
     phase: Type.String({ examples: ['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'] }),
-    reason: Type.String({ examples: ['QueuedBehind', 'ClusterResuming', 'AtCapacity', 'Running'] }),
-    message: Type.String({ description: 'Where the claim stands and why, in plain words' }),
+    reason: Type.String({ examples: ['ClustersInstalling', 'ClusterResuming', 'QueuedBehind', 'AtCapacity', 'Running'] }),
+    message: Type.String({ description: 'Where the claim stands and why, in plain words (says "no estimate yet" when there is no eta)' }),
     queue: Type.Optional(Type.Object({ position: Type.Integer(), ahead: Type.Integer() })),
-    step: Type.Optional(Type.Object({ state: Type.String(), step: Type.Optional(Type.String()), words: Type.String(), cluster: Type.String() })),
-    eta: Type.Optional(Type.Object({ seconds: Type.Integer(), basis: Type.String() })),
+    step: Type.Optional(
+      Type.Object(
+        { state: Type.String(), step: Type.Optional(Type.String()), words: Type.String(), cluster: Type.String() },
+        { description: 'Where the cluster this claim gets is: its install stage (e.g. Provisioning) or power step (e.g. WaitingForNodes, step 2/4)' },
+      ),
+    ),
+    eta: Type.Optional(Type.Object({ seconds: Type.Integer(), basis: Type.String() }, { description: "Time to ready, from the pool's install and resume history" })),
     lifetime: Type.Optional(Type.Object({ lifetime: Type.String(), claimedAt: Type.Optional(Type.String()), expiresAt: Type.Optional(Type.String()) })),
     cluster: Type.Optional(Type.Object({ id: Type.String(), apiURL: Type.Optional(Type.String()), webConsoleURL: Type.Optional(Type.String()), powerState: Type.Optional(Type.String()) })),
     pickedBecause: Type.Optional(Type.String()),
@@ -146,6 +151,15 @@ export const PoolViewSchema = Type.Object(
     counts: Type.Object({ size: Type.Integer(), standby: Type.Integer(), ready: Type.Integer() }),
     problems: Type.Array(Type.Object({ type: Type.String(), reason: Type.Optional(Type.String()), message: Type.String() })),
     claimsWaiting: Type.Integer(),
+    clusters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { id: Type.String(), state: Type.String(), powerState: Type.Optional(Type.String()), claim: Type.Optional(Type.String()), createdAt: Type.Optional(Type.String()) },
+          { additionalProperties: true },
+        ),
+        { description: 'Every cluster of the pool; on GET of one pool, not on list items (see clustersByState)' },
+      ),
+    ),
   },
   { additionalProperties: true, title: 'Pool' },
 );

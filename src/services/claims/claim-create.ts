@@ -83,5 +83,8 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   const words = `claimed from pool ${poolId(ref)} with lifetime ${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
   await deps.store.recordEvent('ClusterClaim', createdRef, { type: 'Normal', reason: 'ClaimCreated', action: 'Claim', message: because ? `${words}; ${because}` : words });
   audit(deps.log, { action: 'create', claim: claimId(createdRef), actor, outcome: 'done', pool: poolId(ref), lifetime, because });
-  return buildClaimView(deps, ref.hub, created);
+  // Hive may have assigned the claim by now, and the cache seen it: answer from the cache, which the pool's clusters
+  // in the view are read from too, so the answer tells one story.
+  const seen = deps.store.cached<ClusterClaim>('ClusterClaim', createdRef);
+  return buildClaimView(deps, ref.hub, seen && seen.metadata.uid === created.metadata.uid ? seen : created);
 }

@@ -1,12 +1,13 @@
 // What GET /v1/claims/{hub}/{namespace}/{name} answers: the claim, where it stands and why, its cluster's URLs.
 import { claimStatus, type ClaimStatus } from '../../hive/claims/claim-status.js';
+import { poolHistory, type PoolHistory } from '../../hive/claims/eta.js';
+import { poolSupply, type PoolSupply } from '../../hive/claims/pool-supply.js';
 import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
-import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
+import { condition, type ClusterClaim, type ClusterDeployment, type ClusterPool } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
 import type { Clock, HiveStore } from '../ports.js';
-import { claimWaitSamples, installSamples } from '../../hive/claims/eta.js';
-import { cachedPool, poolClaims, poolClusters, poolQueue, type PoolRef } from '../pools/pool-lookup.js';
+import { cachedPool, poolClaims, poolClusters, type PoolRef } from '../pools/pool-lookup.js';
 
 export interface ClaimRef {
   hub: string;
@@ -53,36 +54,36 @@ function parseHistory(text: string | undefined): ClaimView['lifetimeHistory'] {
 }
 
 interface PoolRead {
-  queue: ClusterClaim[];
-  clusters?: ClusterDeployment[];
-  /** The pool's recent history, from the cache (eta.ts): claim waits and install durations. */
-  history?: { waitsMs: number[]; installsMs: number[] };
+  supply: PoolSupply;
+  /** The pool's install and resume durations, from its clusters (eta.ts); read once a claim needs an estimate. */
+  history?: PoolHistory;
+  clusters: ClusterDeployment[];
 }
 
-/** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's claims once. */
+/** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's objects once. */
 export type PoolReads = Map<string, PoolRead>;
+
+const NO_SUPPLY: PoolSupply = { queue: [], coming: [], byClaim: new Map(), total: 0, claimed: 0, removing: 0, installing: 0, deleting: 0 };
+
+function readPool(store: HiveStore, ref: PoolRef, pool: ClusterPool | undefined): PoolRead {
+  if (!pool) return { supply: NO_SUPPLY, clusters: [] };
+  // Clusters and claims read together, at one moment, so the story they tell is one story (pool-supply.ts).
+  const clusters = poolClusters(store, ref);
+  return { supply: poolSupply(pool, poolClaims(store, ref), clusters), clusters };
+}
 
 export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
   const ref = claimRefOf(hub, claim);
   const poolRef: PoolRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
   const poolKey = `${hub}/${poolRef.namespace}/${poolRef.name}`;
   const cluster = claimCluster(deps.store, hub, claim);
-  const read: PoolRead = reads.get(poolKey) ?? { queue: poolQueue(deps.store, poolRef) };
+  const pool = cachedPool(deps.store, poolRef);
+  const read = reads.get(poolKey) ?? readPool(deps.store, poolRef, pool);
   reads.set(poolKey, read);
-  // Only a waiting claim needs the pool's clusters (which one is resuming for it) and history (its estimate).
-  if (!claim.spec.namespace) {
-    const clusters = (read.clusters ??= poolClusters(deps.store, poolRef));
-    read.history ??= { waitsMs: claimWaitSamples(clusters, poolClaims(deps.store, poolRef)), installsMs: installSamples(clusters) };
-  }
-  const status = claimStatus(claim, {
-    now: deps.clock.now(),
-    pool: cachedPool(deps.store, poolRef),
-    cluster,
-    queue: read.queue,
-    poolClusters: read.clusters ?? [],
-    recentWaitsMs: read.history?.waitsMs ?? [],
-    installsMs: read.history?.installsMs ?? [],
-  });
+  // A running claim needs no estimate; every other may (a build, a resume, its own cluster starting).
+  const needsHistory = condition(claim, 'ClusterRunning')?.status !== 'True';
+  const history = needsHistory ? (read.history ??= poolHistory(read.clusters)) : { installsMs: [], resumesMs: [] };
+  const status = claimStatus(claim, { now: deps.clock.now(), pool, cluster, supply: read.supply, history });
   const annotations = claim.metadata.annotations ?? {};
   const self = `/v1/claims/${claimId(ref)}`;
   const timeout = annotations[HEARTBEAT_TIMEOUT_ANNOTATION];

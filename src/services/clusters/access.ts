@@ -6,7 +6,10 @@ import { Conflict, NotFound } from '../../hive/errors.js';
 import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
+import { consoleUrls } from './cluster-summary.js';
 import type { ClusterServiceDeps } from './deps.js';
+
+export type AdminCredentials = { username: string; password: string; apiURL?: string } & ReturnType<typeof consoleUrls>;
 
 const decode = (secret: Secret, key: string): string | undefined => {
   const b64 = secret.data?.[key];
@@ -29,7 +32,7 @@ export async function adminKubeconfig(deps: ClusterServiceDeps, ref: ObjectRef, 
   return text;
 }
 
-export async function adminCredentials(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment): Promise<{ username: string; password: string; consoleURL?: string; apiURL?: string }> {
+export async function adminCredentials(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment): Promise<AdminCredentials> {
   const secret = await readSecret(deps, ref, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
   const username = decode(secret, SECRET_KEYS.username);
   const password = decode(secret, SECRET_KEYS.password);
@@ -38,7 +41,7 @@ export async function adminCredentials(deps: ClusterServiceDeps, ref: ObjectRef,
   return {
     username,
     password,
-    ...(cd.status?.webConsoleURL ? { consoleURL: cd.status.webConsoleURL } : {}),
+    ...consoleUrls(cd),
     ...(cd.status?.apiURL ? { apiURL: cd.status.apiURL } : {}),
   };
 }

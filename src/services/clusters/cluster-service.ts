@@ -5,7 +5,7 @@ import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
 import type { HubStatus, JobTarget, JobView } from '../ports.js';
-import { adminCredentials, adminKubeconfig } from './access.js';
+import { adminCredentials, adminKubeconfig, type AdminCredentials } from './access.js';
 import { buildPlan, CLUSTER_LABEL, inlineSecrets, referencedSecrets } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
 import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from './create-request.js';
@@ -34,7 +34,7 @@ export interface ClusterService {
   delete(ref: ClusterRef, opts?: { liftProtection?: boolean }): Promise<JobView>;
   setExpiry(ref: ClusterRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
   kubeconfig(ref: ClusterRef): Promise<string>;
-  credentials(ref: ClusterRef): Promise<{ username: string; password: string; consoleURL?: string; apiURL?: string }>;
+  credentials(ref: ClusterRef): Promise<AdminCredentials>;
 }
 
 /** Job ids and dedup ids may not contain `:` (BullMQ); hubs, namespaces and names never do. */
@@ -135,7 +135,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
     list: (q) => listClusters(store, q),
 
     async get(ref, opts = {}) {
-      return summarize(ref.hub, await find(ref), opts);
+      return summarize(ref.hub, await find(ref), { ...opts, detail: true });
     },
 
     async create(req, origin) {

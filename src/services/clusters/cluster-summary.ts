@@ -1,5 +1,6 @@
 // The one-page view of a ClusterDeployment a person can read, built from Hive's own fields (REFERENCE.md §2).
-import { ANNOTATIONS, CONDITIONS, LABELS, POSITIVE_POLARITY_CONDITIONS } from '../../hive/constants.js';
+import { isProblem } from '../../hive/condition-problem.js';
+import { ANNOTATIONS, CONDITIONS, LABELS } from '../../hive/constants.js';
 import { expiresAt } from '../../hive/delete-after.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import { lifecyclePhase, type LifecyclePhase } from '../../hive/phase.js';
@@ -11,7 +12,7 @@ export interface ConditionSummary {
   reason?: string;
   message?: string;
   since?: string;
-  /** True when Hive counts this status as undesired, given the condition's polarity (REFERENCE.md §2.3). */
+  /** True when the condition reports something wrong: its polarity, with the state-like types read by reason (isProblem). */
   problem: boolean;
   /** The condition in plain words. */
   summary: string;
@@ -31,6 +32,9 @@ export interface ClusterSummary {
   powerState: { desired: 'Running' | 'Hibernating'; observed?: string };
   hibernateAfter?: string;
   apiURL?: string;
+  /** Hive's status.webConsoleURL, under Hive's name as on claims. */
+  webConsoleURL?: string;
+  /** Deprecated: the same URL under its 0.1 name; removed in 0.2. */
   consoleURL?: string;
   version?: string;
   platform?: string;
@@ -41,7 +45,10 @@ export interface ClusterSummary {
   expiry?: { deleteAfter: string; expiresAt?: string };
   protected: boolean;
   labels: Record<string, string>;
-  conditions: ConditionSummary[];
+  /** The conditions that report a problem, in plain words (empty when all is well); the same shape as a pool's. */
+  problems: Array<{ type: string; reason?: string; message: string }>;
+  /** Every condition; on a single cluster's view, not on list items. */
+  conditions?: ConditionSummary[];
   raw?: ClusterDeployment;
 }
 
@@ -51,9 +58,14 @@ function platformOf(cd: ClusterDeployment): { platform?: string; region?: string
   return { platform: cd.metadata.labels?.[LABELS.clusterPlatform] ?? name, ...(region ? { region } : {}) };
 }
 
-function describeCondition(c: Condition): ConditionSummary {
-  const positive = POSITIVE_POLARITY_CONDITIONS.includes(c.type);
-  const problem = c.status !== 'Unknown' && (positive ? c.status === 'False' : c.status === 'True');
+/** The console URL under its name, and for 0.1 clients also under the name cluster views used before (consoleURL). */
+export function consoleUrls(cd: ClusterDeployment): { webConsoleURL?: string; consoleURL?: string } {
+  const url = cd.status?.webConsoleURL;
+  return url ? { webConsoleURL: url, consoleURL: url } : {};
+}
+
+function describeCondition(cd: ClusterDeployment, c: Condition): ConditionSummary {
+  const problem = isProblem(cd, c);
   const answer = c.status === 'True' ? 'yes' : c.status === 'False' ? 'no' : 'unknown';
   const words = c.message && c.message !== 'Condition Initialized' ? ` - ${c.message}` : '';
   return {
@@ -67,14 +79,15 @@ function describeCondition(c: Condition): ConditionSummary {
   };
 }
 
-export function summarize(hub: string, cd: ClusterDeployment, opts: { raw?: boolean } = {}): ClusterSummary {
+/** A cluster's view; `detail` (a single cluster's GET) adds every condition and, with `raw`, the object as stored. */
+export function summarize(hub: string, cd: ClusterDeployment, opts: { detail?: boolean; raw?: boolean } = {}): ClusterSummary {
   const phase = lifecyclePhase(cd);
   const deleteAfter = cd.metadata.annotations?.[ANNOTATIONS.deleteAfter];
   const expiry = deleteAfter ? expiresAt(cd.metadata.creationTimestamp ?? '', deleteAfter) : undefined;
   const pool = cd.spec.clusterPoolRef;
   const version = cd.metadata.labels?.[LABELS.version] ?? cd.status?.installVersion;
   // Problems first, then the rest, the way Hive sorts them (pkg/controller/utils/conditions.go).
-  const conditions = (cd.status?.conditions ?? []).map(describeCondition).sort((a, b) => Number(b.problem) - Number(a.problem));
+  const conditions = (cd.status?.conditions ?? []).map((c) => describeCondition(cd, c)).sort((a, b) => Number(b.problem) - Number(a.problem));
   return {
     hub,
     namespace: cd.metadata.namespace ?? '',
@@ -92,7 +105,7 @@ export function summarize(hub: string, cd: ClusterDeployment, opts: { raw?: bool
     },
     ...(cd.spec.hibernateAfter ? { hibernateAfter: cd.spec.hibernateAfter } : {}),
     ...(cd.status?.apiURL ? { apiURL: cd.status.apiURL } : {}),
-    ...(cd.status?.webConsoleURL ? { consoleURL: cd.status.webConsoleURL } : {}),
+    ...consoleUrls(cd),
     ...(version ? { version } : {}),
     ...platformOf(cd),
     baseDomain: cd.spec.baseDomain,
@@ -101,8 +114,9 @@ export function summarize(hub: string, cd: ClusterDeployment, opts: { raw?: bool
     ...(deleteAfter ? { expiry: { deleteAfter, ...(expiry ? { expiresAt: expiry.toISOString() } : {}) } } : {}),
     protected: isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]),
     labels: cd.metadata.labels ?? {},
-    conditions,
-    ...(opts.raw ? { raw: cd } : {}),
+    problems: conditions.filter((c) => c.problem).map((c) => ({ type: c.type, ...(c.reason ? { reason: c.reason } : {}), message: c.summary })),
+    ...(opts.detail ? { conditions } : {}),
+    ...(opts.detail && opts.raw ? { raw: cd } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../
 import { writeClusterExpiry } from '../expiry/cluster-expiry-write.js';
 import { clusterExpiry } from '../expiry/targets.js';
 import { audit } from './audit.js';
+import { consoleUrls } from './cluster-summary.js';
 import { installConfigSecret, type CreatePlan } from './build-objects.js';
 import { timeoutsOf, type ClusterJobDeps } from './deps.js';
 import { createStepRecorder } from './step-recorder.js';
@@ -36,6 +37,8 @@ export interface CreateResult {
   installed: boolean;
   phase: string;
   apiURL?: string;
+  webConsoleURL?: string;
+  /** Deprecated: webConsoleURL under its 0.1 name; removed in 0.2. */
   consoleURL?: string;
 }
 
@@ -118,7 +121,7 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     installed: true,
     phase: lifecyclePhase(done).phase,
     ...(done.status?.apiURL ? { apiURL: done.status.apiURL } : {}),
-    ...(done.status?.webConsoleURL ? { consoleURL: done.status.webConsoleURL } : {}),
+    ...consoleUrls(done),
   };
 }
 

@@ -44,8 +44,9 @@ export function poolClaims(store: HiveStore, ref: PoolRef): ClusterClaim[] {
     .filter((c) => c.spec.clusterPoolName === ref.name);
 }
 
-export function poolQueue(store: HiveStore, ref: PoolRef): ClusterClaim[] {
-  return claimQueue(poolClaims(store, ref), ref);
+/** The pool's waiting claims in Hive's order; pass the pool's clusters when already read. */
+export function poolQueue(store: HiveStore, ref: PoolRef, clusters: ClusterDeployment[] = poolClusters(store, ref)): ClusterClaim[] {
+  return claimQueue(poolClaims(store, ref), ref, clusters);
 }
 
 export function imageSetOf(store: HiveStore, hub: string, pool: ClusterPool): ClusterImageSet | undefined {

@@ -112,7 +112,7 @@ export function createPoolService(deps: PoolServiceDeps) {
     list(filter: { hub?: string; namespace?: string; labelSelector?: string } = {}): PoolView[] {
       return store
         .cachedList<ClusterPool>('ClusterPool', filter)
-        .map(({ hub, object }) => buildPoolView(store, hub, object))
+        .map(({ hub, object }) => buildPoolView(store, hub, object, false))
         .sort((a, b) => a.id.localeCompare(b.id));
     },
     async get(ref: PoolRef): Promise<PoolView> {

@@ -32,16 +32,18 @@ export interface PoolView {
   problems: PoolProblem[];
   claimsWaiting: number;
   queue: string[];
-  clusters: Array<{ id: string; state: PoolClusterState; powerState?: string; claim?: string; createdAt?: string }>;
+  /** Every cluster of the pool; on a single pool's view, not on list items (clustersByState sums them up). */
+  clusters?: Array<{ id: string; state: PoolClusterState; powerState?: string; claim?: string; createdAt?: string }>;
   deleting: boolean;
   /** While deleting: the claims whose clusters hold the pool's finalizer. */
   deletionBlockedBy?: Array<{ cluster: string; claim: string }>;
 }
 
-export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool): PoolView {
+/** A pool's view; `detail` (everything but a list item) adds every cluster of the pool. */
+export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool, detail = true): PoolView {
   const ref: PoolRef = { hub, namespace: pool.metadata.namespace!, name: pool.metadata.name };
   const cds = poolClusters(store, ref);
-  const queue = poolQueue(store, ref);
+  const queue = poolQueue(store, ref, cds);
   const attrs = poolAttributes(pool, imageSetOf(store, hub, pool));
   const deleting = Boolean(pool.metadata.deletionTimestamp);
   const blockers = deleting ? deletionBlockers(cds) : [];
@@ -66,15 +68,19 @@ export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool):
     problems: poolProblems(pool.status?.conditions, deleting),
     claimsWaiting: queue.length,
     queue: queue.map((c) => `${hub}/${c.metadata.namespace}/${c.metadata.name}`),
-    clusters: cds
-      .map((cd) => ({
-        id: `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`,
-        state: poolClusterState(cd),
-        powerState: cd.status?.powerState,
-        claim: cd.spec.clusterPoolRef?.claimName ? `${hub}/${ref.namespace}/${cd.spec.clusterPoolRef.claimName}` : undefined,
-        createdAt: cd.metadata.creationTimestamp,
-      }))
-      .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')),
+    ...(detail
+      ? {
+          clusters: cds
+            .map((cd) => ({
+              id: `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`,
+              state: poolClusterState(cd),
+              powerState: cd.status?.powerState,
+              claim: cd.spec.clusterPoolRef?.claimName ? `${hub}/${ref.namespace}/${cd.spec.clusterPoolRef.claimName}` : undefined,
+              createdAt: cd.metadata.creationTimestamp,
+            }))
+            .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')),
+        }
+      : {}),
     deleting,
     ...(deleting ? { deletionBlockedBy: blockers.map((b) => ({ cluster: `${hub}/${b.cluster}`, claim: `${hub}/${ref.namespace}/${b.claim}` })) } : {}),
   };
