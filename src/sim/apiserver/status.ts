@@ -1,5 +1,5 @@
 // Kubernetes `Status` bodies with the exact reasons, messages and details the real API server sends
-// (see ../shared/kube-golden). Key order follows the Go struct (kind, apiVersion, metadata, status, message,
+// (see test/fixtures/kube-golden). Key order follows the Go struct (kind, apiVersion, metadata, status, message,
 // reason, details, code).
 
 export interface StatusCause { reason: string; message: string; field?: string }
