@@ -7,11 +7,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
 import { hiveCrds } from '../../src/sim/crds/index.js';
+import { needs } from '../support/needs.js';
 
 const run = promisify(execFile);
 const hasKubectl = await run('kubectl', ['version', '--client']).then(() => true, () => false);
 
-describe.skipIf(!hasKubectl)('kubectl against the double', () => {
+describe('kubectl against the double', needs(hasKubectl ? undefined : 'needs kubectl on the PATH'), () => {
   let server: ApiServer;
   let dir: string;
   let kubeconfig: string;

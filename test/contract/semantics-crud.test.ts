@@ -1,11 +1,11 @@
 // CRUD semantics through @kubernetes/client-node, against the double (upstream and project CRDs) and, when
 // KUBE_CONTRACT_KUBECONFIG is set, against a real API server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
+describeTargets('CRUD semantics on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let g: typeof HIVE & { namespace: string };

@@ -1,11 +1,11 @@
 // Event field selectors as kubectl describe and `kubectl get events --field-selector` use them, on core/v1 and on
 // events.k8s.io/v1 (which names the same fields regarding.* and reportingController).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreV1Api, EventsV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure } from './support/k8s.js';
 
-describe.each(targetNames())('Event field selectors on %s', (targetName) => {
+describeTargets('Event field selectors on %s', (targetName) => {
   let t: Target;
   let core: CoreV1Api;
   let uid = '';

@@ -1,11 +1,11 @@
 // Deletion semantics through client-node: finalizers, propagation policies and the garbage collector, namespace
 // termination cascading to its contents.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, eventually, failure, isNotFound, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('lifecycle semantics on %s', (targetName) => {
+describeTargets('lifecycle semantics on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let core: CoreV1Api;

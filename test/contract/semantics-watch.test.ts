@@ -1,11 +1,11 @@
 // Watch semantics through client-node: resume from a resourceVersion, bookmarks, and an informer that recovers
 // from 410 Gone by relisting.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Watch, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, eventually, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('watch semantics on %s', (targetName) => {
+describeTargets('watch semantics on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let g: typeof HIVE & { namespace: string };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
 import { hiveCrds } from '../../src/sim/crds/index.js';
-import { upstreamCrds } from './support/target.js';
+import { upstreamCrds } from '../support/upstream-crds.js';
 import { cd } from './support/k8s.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';

@@ -1,23 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { compileSchema, type StatusCause } from '../../src/sim/apiserver/schema/index.js';
 import { hiveCrds } from '../../src/sim/crds/index.js';
+import { needs } from '../support/needs.js';
+import { upstreamCrds, upstreamCrdsMissing } from '../support/upstream-crds.js';
 
-// The upstream Hive CRDs (test data only, ../shared/hive/crds from the repo root). Our own CRDs must accept and
-// reject the same objects, with the same causes, for every field we model; both go through the same engine.
-const upstreamDir = fileURLToPath(new URL('../../../shared/hive/crds/', import.meta.url));
-const haveUpstream = existsSync(upstreamDir);
-
-function loadUpstream(): Map<string, any> {
-  const byKind = new Map<string, any>();
-  for (const file of readdirSync(upstreamDir).filter((f) => f.endsWith('.yaml'))) {
-    const crd = parse(readFileSync(`${upstreamDir}${file}`, 'utf8'));
-    byKind.set(crd.spec.names.kind, crd);
-  }
-  return byKind;
-}
+// The upstream Hive CRDs (test data outside the repository, test/support/upstream-crds.ts). Our own CRDs must
+// accept and reject the same objects, with the same causes, for every field we model; both go through the same
+// engine.
+const loadUpstream = () => new Map<string, any>(upstreamCrds().map((crd) => [crd.spec.names.kind, crd]));
 
 const schemaOf = (crd: any) => compileSchema(crd.spec.versions[0].schema.openAPIV3Schema);
 const sorted = (causes: StatusCause[]) => [...causes].sort((a, b) => `${a.field}|${a.message}`.localeCompare(`${b.field}|${b.message}`));
@@ -194,8 +184,8 @@ const samples: Record<string, Sample[]> = {
   ],
 };
 
-describe.skipIf(!haveUpstream)('our Hive CRDs against the upstream CRDs', () => {
-  const upstream = haveUpstream ? loadUpstream() : new Map<string, any>();
+describe('our Hive CRDs against the upstream CRDs', needs(upstreamCrdsMissing), () => {
+  const upstream = loadUpstream();
   const ours = new Map(hiveCrds().map((crd: any) => [crd.spec.names.kind, crd]));
 
   it('serve every kind with upstream group, version, names, scope, subresources and printer columns', () => {
