@@ -75,7 +75,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const clock = opts.clock ?? systemClock;
 
   const ctx: ServerContext = {
-    store, registry, clock, faults, admission: opts.admission ?? [],
+    store, registry, clock, faults, admission: opts.admission ?? [], tokens,
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);

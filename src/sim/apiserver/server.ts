@@ -18,6 +18,7 @@ import { deleteObject } from './handlers/delete.js';
 import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
 import { createAccessReview } from './handlers/access-review.js';
+import { createToken } from './handlers/token-request.js';
 import { renderTable, tableRequestOf } from './table.js';
 
 export interface FrontOptions {
@@ -40,10 +41,10 @@ function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
 
 const errorResponse = (err: ApiError): ApiResponse => ({ code: err.code, body: err.body, headers: err.headers });
 
-function verbOf(method: string, name: string | undefined, watch: boolean): Verb | undefined {
+function verbOf(method: string, name: string | undefined, subresource: string | undefined, watch: boolean): Verb | undefined {
   switch (method) {
     case 'GET': return name ? 'get' : watch ? 'watch' : 'list';
-    case 'POST': return name ? undefined : 'create';
+    case 'POST': return !name || subresource === 'token' ? 'create' : undefined;
     case 'PUT': return name ? 'update' : undefined;
     case 'PATCH': return name ? 'patch' : undefined;
     case 'DELETE': return name ? 'delete' : 'deletecollection';
@@ -65,11 +66,12 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       if (r.kind !== 'resource') throw pageNotFound();
       const { type, namespace, name, subresource } = r;
       const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
-      const verb = verbOf(req.method ?? 'GET', name, watch);
+      const verb = verbOf(req.method ?? 'GET', name, subresource, watch);
       if (!verb) throw new ApiError(405, statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
       const subresourceOk = !subresource || (subresource === 'status' && type.statusSubresource)
         || (subresource === 'scale' && !!type.scale) || (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
-      if (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb))) throw pageNotFound();
+      const tokenRequest = subresource === 'token' && type.resource === 'serviceaccounts' && !type.group && verb === 'create';
+      if (!tokenRequest && (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb)))) throw pageNotFound();
       if (type.namespaced && !namespace && !['list', 'watch'].includes(verb)) throw pageNotFound();
       if (!type.verbs.includes(verb)) throw methodNotSupported(q(type), verb);
 
@@ -93,7 +95,8 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
         get: () => getObject(ctx, apiReq),
         list: () => listObjects(ctx, apiReq),
-        create: () => (type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
+        create: () => (tokenRequest ? createToken(ctx, apiReq)
+          : type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
         update: () => updateObject(ctx, apiReq, 'update'),
         patch: () => updateObject(ctx, apiReq, 'patch'),
         delete: () => deleteObject(ctx, apiReq),
