@@ -2,6 +2,7 @@ import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { managerOf, q, runAdmission } from '../context.js';
 import { ApiError, badRequest, conflict, invalid, notFound, statusBody } from '../status.js';
 import { objectKey } from '../store.js';
+import { checkTypedFields } from '../typed-fields.js';
 import { updateManagedFields } from '../managed-fields.js';
 import { applyPatch, parsePatchBody, patchTypeOf } from '../patch.js';
 import {
@@ -36,6 +37,7 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
   let ssa: { object: any; managedFields: any[] } | undefined;
   if (verb === 'update') {
     proposed = parseJsonBody(req.body);
+    checkTypedFields(type, proposed, false);
     if (proposed.metadata?.name !== undefined && proposed.metadata.name !== name) {
       throw badRequest(`the name of the object (${proposed.metadata.name}) does not match the name on the URL (${name})`);
     }
@@ -53,6 +55,7 @@ export async function updateObject(ctx: ServerContext, req: ApiRequest, verb: 'u
     proposed = ssa.object;
   } else {
     proposed = applyPatch(patchType!, currentView, patchBody);
+    if (!req.subresource) checkTypedFields(type, proposed, true);
   }
   const precondition = proposed?.metadata?.resourceVersion;
   if (precondition && precondition !== currentView.metadata.resourceVersion) throw conflict(q(type), name);
