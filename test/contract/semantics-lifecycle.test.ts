@@ -88,10 +88,23 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
     await api.deleteCollectionNamespacedCustomObject({ ...g, labelSelector: 'dry=yes', body: { dryRun: ['All'] } });
     expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
-    const bad = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['Some'] } }));
-    expect(bad.code).toBe(400);
     await api.deleteNamespacedCustomObject({ ...g, name: 'dry' });
     expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'dry' }))).toBe(true);
+  });
+
+  it('refuses DeleteOptions with an unsupported dryRun or propagationPolicy as Invalid DeleteOptions, and deletes nothing', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('opts', t.namespace) });
+    const invalid = (field: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `DeleteOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, reason: 'Invalid',
+      details: { group: 'meta.k8s.io', kind: 'DeleteOptions', causes: [{ reason: 'FieldValueNotSupported', message, field }] }, code: 422 });
+    const dryRun = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { dryRun: ['Some'] } }));
+    expect([dryRun.code, dryRun.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Some"}: supported values: "All"')]);
+    // Without a body the options come from the query.
+    const fromQuery = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', dryRun: 'Other' }));
+    expect([fromQuery.code, fromQuery.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Other"}: supported values: "All"')]);
+    const policy = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' as any } }));
+    expect([policy.code, policy.status]).toEqual([422, invalid('propagationPolicy', 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"')]);
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'opts' })) as any).metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('refuses to delete the immortal namespaces', async () => {

@@ -19,6 +19,7 @@ import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
 import { createAccessReview } from './handlers/access-review.js';
 import { createToken } from './handlers/token-request.js';
+import { checkWriteOptions } from './request-options.js';
 import { renderTable, tableRequestOf } from './table.js';
 
 export interface FrontOptions {
@@ -83,11 +84,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const injected = ctx.faults.errorFor(verb, type.resource);
       if (injected) throw injected;
 
-      const dryRunParam = url.searchParams.getAll('dryRun');
-      if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
+      const writeOptions = ({ create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' } as const)[verb as 'create'];
+      if (writeOptions) checkWriteOptions(writeOptions, url.searchParams);
       const apiReq: ApiRequest = {
-        type, namespace, name, subresource, query: url.searchParams, who,
-        userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
+        type, namespace, name, subresource, query: url.searchParams, who, userAgent: req.headers['user-agent'],
+        contentType: req.headers['content-type'], dryRun: !!writeOptions && url.searchParams.getAll('dryRun').length > 0, warnings,
         body: bodyAsJson(raw, req.headers['content-type'], verb === 'create' || verb === 'update'),
       };
       const table = ['get', 'list', 'watch'].includes(verb) && !subresource ? tableRequestOf(req.headers.accept, url.searchParams) : undefined;
