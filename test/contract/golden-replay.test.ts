@@ -33,6 +33,7 @@ for (const target of contractTargets()) {
     let http: KubeHttp;
     let saToken = '';
     const rvMap = new Map<string, string>();
+    const uidMap = new Map<string, string>();
 
     beforeAll(async () => {
       let kc: KubeConfig;
@@ -59,11 +60,13 @@ for (const target of contractTargets()) {
       return { status: res.status, body: safeJson(res.text) };
     };
 
-    /** Recorded resourceVersion -> live one, learned from every compared answer. */
+    /** Recorded resourceVersion (and uid) -> live one, learned from every compared answer. */
     function learn(expected: any, actual: any) {
       if (!expected || !actual || typeof expected !== 'object' || typeof actual !== 'object') return;
       const e = expected.metadata?.resourceVersion, a = actual.metadata?.resourceVersion;
       if (typeof e === 'string' && typeof a === 'string' && /^\d+$/.test(e)) rvMap.set(e, a);
+      const eu = expected.metadata?.uid, au = actual.metadata?.uid;
+      if (typeof eu === 'string' && typeof au === 'string') uidMap.set(eu, au);
       if (Array.isArray(expected.items) && Array.isArray(actual.items)) {
         for (const item of expected.items) learn(item, actual.items.find((x: any) => x?.metadata?.name === item?.metadata?.name));
       }
@@ -84,9 +87,11 @@ for (const target of contractTargets()) {
       const t = url.searchParams.get('timeoutSeconds');
       if (t && Number(t) > 2) url.searchParams.set('timeoutSeconds', '2'); // keep the suite fast; bookmarks still come before the end
       let body = g.request.body;
-      if (body && typeof body === 'object' && body.metadata?.resourceVersion) {
+      if (body && typeof body === 'object' && (body.metadata?.resourceVersion || uidMap.has(body.metadata?.uid))) {
+        // A PUT carries the object as it was read: its resourceVersion and uid are preconditions on the live one.
         body = structuredClone(body);
-        body.metadata.resourceVersion = liveRv(body.metadata.resourceVersion);
+        if (body.metadata.resourceVersion) body.metadata.resourceVersion = liveRv(body.metadata.resourceVersion);
+        if (uidMap.has(body.metadata.uid)) body.metadata.uid = uidMap.get(body.metadata.uid);
       }
       return { path: url.pathname + url.search, body: body === null || body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) };
     }

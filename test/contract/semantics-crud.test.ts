@@ -37,6 +37,32 @@ describeTargets('CRUD semantics on %s', (targetName) => {
     expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
   });
 
+  it('treats a PUT\'s metadata.uid as a precondition: another uid is a Conflict even with the current resourceVersion', async () => {
+    const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    const other = '00000000-0000-0000-0000-000000000001';
+    const body = { ...current, metadata: { ...current.metadata, uid: other }, spec: { ...current.spec, powerState: 'Hibernating' } };
+    const refused = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body }));
+    expect([refused.code, refused.status]).toEqual([409, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'Operation cannot be fulfilled on clusterdeployments.hive.openshift.io "alpha": StorageError: invalid object, Code: 4, ' +
+        `Key: /registry/hive.openshift.io/clusterdeployments/${t.namespace}/alpha, ResourceVersion: 0, AdditionalErrorMsg: ` +
+        `Precondition failed: UID in precondition: ${other}, UID in object meta: ${current.metadata.uid}`,
+      reason: 'Conflict', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'clusterdeployments' }, code: 409 }]);
+    const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    expect([after.metadata.resourceVersion, after.spec.powerState]).toEqual([current.metadata.resourceVersion, current.spec.powerState]);
+  });
+
+  it('refuses a patch of metadata.uid as an immutable field', async () => {
+    const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    const other = '00000000-0000-0000-0000-000000000002';
+    const refused = await failure(api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { uid: other } } }, mergePatch));
+    const cause = { reason: 'FieldValueInvalid', message: `Invalid value: "${other}": field is immutable`, field: 'metadata.uid' };
+    expect([refused.code, refused.status]).toEqual([422, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `ClusterDeployment.hive.openshift.io "alpha" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`,
+      reason: 'Invalid', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'ClusterDeployment', causes: [cause, cause] }, code: 422 }]);
+    const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    expect([after.metadata.uid, after.metadata.resourceVersion]).toEqual([current.metadata.uid, current.metadata.resourceVersion]);
+  });
+
   it('bumps generation for spec changes only', async () => {
     const before: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
     const labelled: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { more: 'x' } } } }, mergePatch);

@@ -27,6 +27,15 @@ export interface Table { records: Map<string, StoredRecord>; sorted?: string[] }
 
 export const objectKey = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name);
 
+/**
+ * The object's key in etcd, as storage errors print it: /registry/<resource>/..., with the group in front for
+ * custom resources and CRDs (the apiextensions server's prefix), not for built-in kinds.
+ */
+export function etcdKey(type: { group: string; resource: string; custom?: unknown }, namespace: string | undefined, name: string): string {
+  const prefix = type.custom || type.group === 'apiextensions.k8s.io' ? `${type.group}/${type.resource}` : type.resource;
+  return `/registry/${prefix}/${objectKey(namespace, name)}`;
+}
+
 /** What a watch from a resourceVersion gets: the cached events after it, or the version it is too old for. */
 export type WatchStart = { events: StoreEvent[] } | { tooOldFor: number };
 
