@@ -32,11 +32,12 @@ export function describeTargets(title: string, body: (targetName: string) => voi
   for (const t of contractTargets()) describe(title.replace('%s', t.name), needs(t.missing), () => body(t.name));
 }
 
-export async function startTarget(name: string): Promise<Target> {
+/** `tls`: serve the double over HTTPS (kubectl sends no bearer token over plain HTTP); a real server is as it is. */
+export async function startTarget(name: string, opts: { tls?: boolean } = {}): Promise<Target> {
   const namespace = `contract-${randomBytes(3).toString('hex')}`;
   if (name === 'real') return realTarget(namespace);
   const crds = name === 'double/upstream' ? upstreamCrds() : hiveCrds();
-  const double = await startApiServer({ crds, name });
+  const double = await startApiServer({ crds, name, tls: opts.tls });
   const kc = new KubeConfig();
   kc.loadFromString(JSON.stringify(double.kubeconfig('contract')));
   await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
