@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
+import { kubeHttp } from './support/kube-http.js';
 
 describeTargets('CRUD semantics on %s', (targetName) => {
   let t: Target;
@@ -183,5 +184,17 @@ describeTargets('CRUD semantics on %s', (targetName) => {
   it('rejects creates in a missing namespace', async () => {
     const err = await failure(api.createNamespacedCustomObject({ ...g, namespace: 'no-such-ns-here', body: cd('x', 'no-such-ns-here') }));
     expect([err.code, err.status.message]).toEqual([404, 'namespaces "no-such-ns-here" not found']);
+  });
+
+  it('records the User-Agent prefix as the manager, and no manager at all for a request without one', async () => {
+    const http = kubeHttp(t.kc);
+    const create = async (name: string, userAgent: string) => JSON.parse((await http.call({ method: 'POST', path: `/apis/hive.openshift.io/v1/namespaces/${t.namespace}/clusterdeployments`,
+      contentType: 'application/json', body: JSON.stringify(cd(name, t.namespace)), userAgent })).text);
+    const named = await create('ua-1', 'beekeeper-sim/0.1 (linux)');
+    expect(named.metadata.managedFields[0].manager).toBe('beekeeper-sim');
+    const anonymous = await create('ua-2', '');
+    expect(anonymous.metadata.managedFields).toHaveLength(1);
+    expect(anonymous.metadata.managedFields[0]).not.toHaveProperty('manager');
+    expect(anonymous.metadata.managedFields[0].operation).toBe('Update');
   });
 });
