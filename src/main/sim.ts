@@ -29,6 +29,8 @@ Options:
                              cluster: annotation sim.hive.openshift.io/install-failures
   --delete-protection        behave as HiveConfig deleteProtection: enabled (protected-delete on install)
   --no-controllers           serve the APIs only, without simulated Hive controllers
+  --no-webhooks              without Hive's validating admission webhooks either: a bare API server with the
+                             Hive CRDs, as a contract-suite target (KUBE_CONTRACT_KUBECONFIG)
   --faults <json>            fault injection spec (latency, errors, watchDrops, conflicts), see docs/simulator.md
   --plain-http               serve plain HTTP instead of HTTPS with a self-signed certificate (kubectl only
                              sends tokens over HTTPS, so keep the default for a kubectl session)
@@ -65,7 +67,7 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
         hubs: { type: 'string' }, 'hub-names': { type: 'string' }, 'kubeconfig-out': { type: 'string' },
         seed: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string', multiple: true },
         'install-failures': { type: 'string' }, 'delete-protection': { type: 'boolean' },
-        'no-controllers': { type: 'boolean' }, 'plain-http': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
+        'no-controllers': { type: 'boolean' }, 'no-webhooks': { type: 'boolean' }, 'plain-http': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
         port: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -100,6 +102,7 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
   if (failures !== undefined) sim.installFailures = failures === 'always' ? 'always' : int('install-failures', failures, 0);
   sim.deleteProtection = values['delete-protection'] ?? false;
   sim.controllers = !values['no-controllers'];
+  sim.webhooks = !values['no-webhooks'];
   if (values.faults) {
     try {
       sim.faults = validateFaultSpec(JSON.parse(values.faults));

@@ -21,6 +21,11 @@ export interface SimulatorOptions {
   faults?: FaultSpec;
   /** false: API servers only, no Hive controllers (e.g. to test a client against a Hive-less server). */
   controllers?: boolean;
+  /**
+   * false: without Hive's validating admission webhooks, a bare kube-apiserver with the Hive CRDs (what the
+   * recorded exchanges in test/fixtures/kube-golden were made against). Default true.
+   */
+  webhooks?: boolean;
   log?: (obj: object, msg: string) => void;
   /** HiveConfig deleteProtection: annotate CDs with protected-delete when their install completes. */
   deleteProtection?: boolean;
@@ -69,7 +74,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     for (const [i, name] of names.entries()) {
       const server = await startApiServer({
         host: opts.host ?? '127.0.0.1', port: opts.port ? opts.port + i : 0, clock, name,
-        crds: hiveCrds(), admission: hiveAdmission, faults: opts.faults, tls: opts.tls ?? false,
+        crds: hiveCrds(), admission: opts.webhooks === false ? [] : hiveAdmission, faults: opts.faults, tls: opts.tls ?? false,
       });
       hubs.push({ name, url: server.url, token: server.token, server });
       const client = createKubeClient({ server: server.url, token: server.token, insecureSkipTLSVerify: true });

@@ -1,11 +1,12 @@
 // CRUD semantics through @kubernetes/client-node, against the double (upstream and project CRDs) and, when
 // KUBE_CONTRACT_KUBECONFIG is set, against a real API server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
+import { kubeHttp } from './support/kube-http.js';
 
-describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
+describeTargets('CRUD semantics on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let g: typeof HIVE & { namespace: string };
@@ -35,6 +36,32 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
     await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { touched: 'yes' } } } }, mergePatch);
     const stale = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body: current }));
     expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
+  });
+
+  it('treats a PUT\'s metadata.uid as a precondition: another uid is a Conflict even with the current resourceVersion', async () => {
+    const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    const other = '00000000-0000-0000-0000-000000000001';
+    const body = { ...current, metadata: { ...current.metadata, uid: other }, spec: { ...current.spec, powerState: 'Hibernating' } };
+    const refused = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body }));
+    expect([refused.code, refused.status]).toEqual([409, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'Operation cannot be fulfilled on clusterdeployments.hive.openshift.io "alpha": StorageError: invalid object, Code: 4, ' +
+        `Key: /registry/hive.openshift.io/clusterdeployments/${t.namespace}/alpha, ResourceVersion: 0, AdditionalErrorMsg: ` +
+        `Precondition failed: UID in precondition: ${other}, UID in object meta: ${current.metadata.uid}`,
+      reason: 'Conflict', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'clusterdeployments' }, code: 409 }]);
+    const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    expect([after.metadata.resourceVersion, after.spec.powerState]).toEqual([current.metadata.resourceVersion, current.spec.powerState]);
+  });
+
+  it('refuses a patch of metadata.uid as an immutable field', async () => {
+    const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    const other = '00000000-0000-0000-0000-000000000002';
+    const refused = await failure(api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { uid: other } } }, mergePatch));
+    const cause = { reason: 'FieldValueInvalid', message: `Invalid value: "${other}": field is immutable`, field: 'metadata.uid' };
+    expect([refused.code, refused.status]).toEqual([422, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `ClusterDeployment.hive.openshift.io "alpha" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`,
+      reason: 'Invalid', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'ClusterDeployment', causes: [cause, cause] }, code: 422 }]);
+    const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
+    expect([after.metadata.uid, after.metadata.resourceVersion]).toEqual([current.metadata.uid, current.metadata.resourceVersion]);
   });
 
   it('bumps generation for spec changes only', async () => {
@@ -157,5 +184,17 @@ describe.each(targetNames())('CRUD semantics on %s', (targetName) => {
   it('rejects creates in a missing namespace', async () => {
     const err = await failure(api.createNamespacedCustomObject({ ...g, namespace: 'no-such-ns-here', body: cd('x', 'no-such-ns-here') }));
     expect([err.code, err.status.message]).toEqual([404, 'namespaces "no-such-ns-here" not found']);
+  });
+
+  it('records the User-Agent prefix as the manager, and no manager at all for a request without one', async () => {
+    const http = kubeHttp(t.kc);
+    const create = async (name: string, userAgent: string) => JSON.parse((await http.call({ method: 'POST', path: `/apis/hive.openshift.io/v1/namespaces/${t.namespace}/clusterdeployments`,
+      contentType: 'application/json', body: JSON.stringify(cd(name, t.namespace)), userAgent })).text);
+    const named = await create('ua-1', 'beekeeper-sim/0.1 (linux)');
+    expect(named.metadata.managedFields[0].manager).toBe('beekeeper-sim');
+    const anonymous = await create('ua-2', '');
+    expect(anonymous.metadata.managedFields).toHaveLength(1);
+    expect(anonymous.metadata.managedFields[0]).not.toHaveProperty('manager');
+    expect(anonymous.metadata.managedFields[0].operation).toBe('Update');
   });
 });

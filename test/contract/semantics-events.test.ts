@@ -1,11 +1,15 @@
 // Event field selectors as kubectl describe and `kubectl get events --field-selector` use them, on core/v1 and on
-// events.k8s.io/v1 (which names the same fields regarding.* and reportingController).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreV1Api, EventsV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+// events.k8s.io/v1 (which names the same fields regarding.* and reportingController), and Event timestamps as the
+// decoder reads them (eventTime is a MicroTime: RFC 3339 with exactly six fraction digits).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CoreV1Api, EventsV1Api, V1MicroTime } from '@kubernetes/client-node';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure } from './support/k8s.js';
+import { kubeHttp } from './support/kube-http.js';
 
-describe.each(targetNames())('Event field selectors on %s', (targetName) => {
+const MICRO = '"2006-01-02T15:04:05.000000Z07:00"';
+
+describeTargets('Event field selectors on %s', (targetName) => {
   let t: Target;
   let core: CoreV1Api;
   let uid = '';
@@ -23,7 +27,8 @@ describe.each(targetNames())('Event field selectors on %s', (targetName) => {
     } });
     await t.kc.makeApiClient(EventsV1Api).createNamespacedEvent({ namespace: t.namespace, body: {
       metadata: { name: 'v1-ev' }, regarding: { ...ref, name: 'ev1' }, reason: 'PowerStateChange', note: 'stopping', type: 'Warning',
-      action: 'Hibernate', reportingController: 'hive.openshift.io/hibernation', reportingInstance: 'hive-0', eventTime: new Date() as any,
+      // client-node writes a plain Date with milliseconds, which a real server refuses; V1MicroTime has six digits.
+      action: 'Hibernate', reportingController: 'hive.openshift.io/hibernation', reportingInstance: 'hive-0', eventTime: new V1MicroTime(),
     } });
     await core.createNamespacedEvent({ namespace: t.namespace, body: {
       metadata: { name: 'other-ev' }, involvedObject: { kind: 'Secret', name: 'x', namespace: t.namespace }, reason: 'Other', message: 'm', type: 'Normal',
@@ -49,5 +54,39 @@ describe.each(targetNames())('Event field selectors on %s', (targetName) => {
     const refused = await failure(events.listNamespacedEvent({ namespace: t.namespace, fieldSelector: 'involvedObject.name=ev1' }));
     expect(refused.code).toBe(400);
     expect(refused.status.message).toBe('field label not supported: involvedObject.name');
+  });
+
+  it('refuses an eventTime that is not a MicroTime with the decoder\'s 400, on both Event APIs', async () => {
+    const http = kubeHttp(t.kc);
+    const post = async (path: string, body: unknown) => {
+      const res = await http.call({ method: 'POST', path, body: JSON.stringify(body), contentType: 'application/json' });
+      return { code: res.status, body: JSON.parse(res.text) };
+    };
+    const v1 = (name: string, eventTime: unknown) => post(`/apis/events.k8s.io/v1/namespaces/${t.namespace}/events`, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name }, eventTime, reportingController: 'example.com/c', reportingInstance: 'c-0',
+      action: 'Test', reason: 'Test', type: 'Normal', regarding: { kind: 'ClusterDeployment', namespace: t.namespace, name: 'ev1' } });
+    const core = (name: string, eventTime: unknown) => post(`/api/v1/namespaces/${t.namespace}/events`, {
+      apiVersion: 'v1', kind: 'Event', metadata: { name }, eventTime, reportingComponent: 'example.com/c', reportingInstance: 'c-0',
+      action: 'Test', reason: 'Test', type: 'Normal', involvedObject: { kind: 'ClusterDeployment', namespace: t.namespace, name: 'ev1' } });
+    const refusal = (message: string) => ({ code: 400, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `Event in version "v1" cannot be handled as a Event: ${message}`, reason: 'BadRequest', code: 400 } });
+
+    expect(await v1('bad-1', 'not-a-time')).toEqual(refusal(`parsing time "not-a-time" as ${MICRO}: cannot parse "not-a-time" as "2006"`));
+    expect(await v1('bad-2', '2026-11-21T13:31:00.123Z')).toEqual(refusal(`parsing time "2026-11-21T13:31:00.123Z" as ${MICRO}: cannot parse ".123Z" as ".000000"`));
+    expect(await core('bad-3', '2026-11-21T13:31:00Z')).toEqual(refusal(`parsing time "2026-11-21T13:31:00Z" as ${MICRO}: cannot parse "Z" as ".000000"`));
+    expect(await core('bad-4', 1700000000)).toEqual(refusal('json: cannot unmarshal number into Go struct field Event.eventTime of type string'));
+    expect((await v1('good-1', '2026-11-21T13:31:00.123456+01:00')).code).toBe(201);
+    expect((await core('good-2', null)).code).toBe(201);
+  });
+
+  it('refuses a patch that leaves eventTime unparsable, naming the patch and keeping the Event', async () => {
+    const http = kubeHttp(t.kc);
+    const path = `/apis/events.k8s.io/v1/namespaces/${t.namespace}/events/v1-ev`;
+    const res = await http.call({ method: 'PATCH', path, body: JSON.stringify({ eventTime: '2026-11-21T13:31:00Z' }), contentType: 'application/merge-patch+json' });
+    const body = JSON.parse(res.text);
+    expect([res.status, body.reason, body.details.causes.map((c: any) => [c.reason, c.field])]).toEqual([422, 'Invalid', [['FieldValueInvalid', 'patch']]]);
+    expect(body.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": parsing time "2026-11-21T13:31:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"$/);
+    const kept = JSON.parse((await http.call({ method: 'GET', path })).text);
+    expect(kept.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
 });

@@ -1,11 +1,11 @@
 // metadata.generation: custom resources and CRDs start at 1 and count spec changes (and the start of a graceful
 // deletion, rest.BeforeDelete); core kinds whose strategies do not track it (Secret, ConfigMap, Namespace) have none.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiextensionsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('metadata.generation on %s', (targetName) => {
+describeTargets('metadata.generation on %s', (targetName) => {
   let t: Target;
   beforeAll(async () => { t = await startTarget(targetName); });
   afterAll(async () => { await t?.close(); });

@@ -1,11 +1,11 @@
 // Deletion semantics through client-node: finalizers, propagation policies and the garbage collector, namespace
 // termination cascading to its contents.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, eventually, failure, isNotFound, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('lifecycle semantics on %s', (targetName) => {
+describeTargets('lifecycle semantics on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let core: CoreV1Api;
@@ -88,10 +88,23 @@ describe.each(targetNames())('lifecycle semantics on %s', (targetName) => {
     expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
     await api.deleteCollectionNamespacedCustomObject({ ...g, labelSelector: 'dry=yes', body: { dryRun: ['All'] } });
     expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
-    const bad = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['Some'] } }));
-    expect(bad.code).toBe(400);
     await api.deleteNamespacedCustomObject({ ...g, name: 'dry' });
     expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'dry' }))).toBe(true);
+  });
+
+  it('refuses DeleteOptions with an unsupported dryRun or propagationPolicy as Invalid DeleteOptions, and deletes nothing', async () => {
+    await api.createNamespacedCustomObject({ ...g, body: cd('opts', t.namespace) });
+    const invalid = (field: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: `DeleteOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, reason: 'Invalid',
+      details: { group: 'meta.k8s.io', kind: 'DeleteOptions', causes: [{ reason: 'FieldValueNotSupported', message, field }] }, code: 422 });
+    const dryRun = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { dryRun: ['Some'] } }));
+    expect([dryRun.code, dryRun.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Some"}: supported values: "All"')]);
+    // Without a body the options come from the query.
+    const fromQuery = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', dryRun: 'Other' }));
+    expect([fromQuery.code, fromQuery.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Other"}: supported values: "All"')]);
+    const policy = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' as any } }));
+    expect([policy.code, policy.status]).toEqual([422, invalid('propagationPolicy', 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"')]);
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'opts' })) as any).metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('refuses to delete the immortal namespaces', async () => {

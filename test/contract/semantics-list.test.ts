@@ -1,11 +1,11 @@
 // LIST consistency options through @kubernetes/client-node: resourceVersion 0 (served from the watch cache, which
 // ignores limit), NotOlderThan / Exact, their validation, and the list's resourceVersion.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, failure, mergePatch } from './support/k8s.js';
 
-describe.each(targetNames())('LIST consistency on %s', (targetName) => {
+describeTargets('LIST consistency on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let g: typeof HIVE & { namespace: string };

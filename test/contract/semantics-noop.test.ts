@@ -1,15 +1,15 @@
 // Writes that change nothing are not written (etcd3 store GuaranteedUpdate skips identical bytes): same
 // resourceVersion, same managedFields (timestamps included), no watch event. And /status writes of a custom
 // resource change status only (customresource statusStrategy.PrepareForUpdate copies the old object first).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { startTarget, targetNames, type Target } from './support/target.js';
+import { describeTargets, startTarget, type Target } from './support/target.js';
 import { HIVE, cd, customObjects, eventually, mergePatch } from './support/k8s.js';
 
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
 
-describe.each(targetNames())('no-op writes on %s', (targetName) => {
+describeTargets('no-op writes on %s', (targetName) => {
   let t: Target;
   let api: ReturnType<typeof customObjects>;
   let g: typeof HIVE & { namespace: string };

@@ -68,15 +68,16 @@ describe('informer recovery', () => {
     expect(healthy!.informers.ClusterDeployment).toEqual({ synced: true });
   });
 
-  it('relists after compaction makes its resourceVersion too old (410 Gone)', async () => {
-    // Remove an object while the watch is down and history is compacted: only a relist can notice the delete.
+  it('relists when its resourceVersion is older than the watch cache (410 Gone)', async () => {
+    // Remove an object while the watch is down and the API server restarts (its watch cache starts over): only a
+    // relist can notice the delete.
     await gw.create('ClusterDeployment', HUB, cd('compacted', ns));
     await seen('compacted');
     const failed = nextLog('informer failed; restarting with backoff');
     server().faults.set({ ...FLAKY, errors: [{ verb: 'watch', resource: 'clusterdeployments', rate: 1, code: 503 }] });
     await failed;
     await gw.delete('ClusterDeployment', { hub: HUB, namespace: ns, name: 'compacted' });
-    server().compact();
+    server().restartWatchCache();
     const gone = gw.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name: 'compacted' }, (o) => (o ? undefined : true), { timeoutMs: 10_000 });
     server().faults.set(FLAKY);
     await expect(gone).resolves.toBe(true);

@@ -43,10 +43,10 @@ describe('simulator Kubernetes client', () => {
     expect(await client.tryGet(R.clusterImageSet, undefined, 'c1')).toBeUndefined();
   });
 
-  it('hands control back for a relist when the resume version has been compacted (410 Gone)', async () => {
+  it('hands control back for a relist when the resume version is older than the watch cache (410 Gone)', async () => {
     const start = await client.list(R.clusterImageSet);
     await client.create(R.clusterImageSet, imageSet('g1'));
-    server.compact();
+    server.restartWatchCache();
     const gone = await new Promise<boolean>((resolve) => {
       const w = client.watch(R.clusterImageSet, undefined, {
         resourceVersion: start.metadata.resourceVersion, onEvent: () => {}, onGone: () => { w.stop(); resolve(true); },

@@ -3,6 +3,7 @@ import type { ResourceType, BuiltinBehaviour } from './types.js';
 import { kindShape, objectReferenceShape, conditionShape, orderByShape, type Shape } from './serialize.js';
 import { validateMeta } from './meta.js';
 import { eventCoreToV1, eventV1ToCore } from './events-convert.js';
+import type { TimeField } from './typed-fields.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -28,6 +29,16 @@ const v1EventShape = kindShape(['eventTime', 'series', 'reportingController', 'r
   always: { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null },
   nested: { regarding: objectReferenceShape, related: objectReferenceShape, deprecatedSource: { order: ['component', 'host'] } },
 });
+
+// Event timestamps: firstTimestamp/lastTimestamp are metav1.Time, eventTime and series.lastObservedTime MicroTime.
+const coreEventTimes: TimeField[] = [
+  { path: ['firstTimestamp'], struct: 'Event' }, { path: ['lastTimestamp'], struct: 'Event' },
+  { path: ['eventTime'], struct: 'Event', micro: true }, { path: ['series', 'lastObservedTime'], struct: 'EventSeries', micro: true },
+];
+const v1EventTimes: TimeField[] = [
+  { path: ['eventTime'], struct: 'Event', micro: true }, { path: ['series', 'lastObservedTime'], struct: 'EventSeries', micro: true },
+  { path: ['deprecatedFirstTimestamp'], struct: 'Event' }, { path: ['deprecatedLastTimestamp'], struct: 'Event' },
+];
 
 const nameOnly = (format: 'subdomain' | 'label' | 'path') => (obj: any) => validateMeta(obj.metadata, format);
 
@@ -78,7 +89,7 @@ export function builtinResources(): ResourceType[] {
   }, { shortNames: ['sa'] });
 
   const coreEvent = builtin('', 'v1', 'events', 'Event', true, {
-    shape: coreEventShape, validate: nameOnly('subdomain'),
+    shape: coreEventShape, validate: nameOnly('subdomain'), timeFields: coreEventTimes,
     atomicPaths: [['involvedObject'], ['related']], structPaths: [['source']],
   }, { shortNames: ['ev'], storageKey: 'events', storageVersionHash: 'r2yiGXH7wu8=' });
 
@@ -91,7 +102,7 @@ export function builtinResources(): ResourceType[] {
     },
     toStorage: (obj) => orderByShape(eventV1ToCore(obj), coreEventShape),
     fromStorage: (obj) => orderByShape(eventCoreToV1(obj), v1EventShape),
-    atomicPaths: [['regarding'], ['related']], structPaths: [['deprecatedSource']],
+    atomicPaths: [['regarding'], ['related']], structPaths: [['deprecatedSource']], timeFields: v1EventTimes,
   }, { shortNames: ['ev'], storageKey: 'events', storageVersionHash: 'r2yiGXH7wu8=' });
 
   const rbac = 'rbac.authorization.k8s.io';
@@ -117,6 +128,7 @@ export function builtinResources(): ResourceType[] {
     shape: kindShape(['spec'], { nested: { spec: { order: ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime',
       'leaseTransitions', 'strategy', 'preferredHolder'] } } }),
     validate: nameOnly('subdomain'),
+    timeFields: [{ path: ['spec', 'acquireTime'], struct: 'LeaseSpec', micro: true }, { path: ['spec', 'renewTime'], struct: 'LeaseSpec', micro: true }],
   });
 
   const crd = builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {

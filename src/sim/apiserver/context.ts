@@ -13,6 +13,8 @@ export interface ServerContext {
   clock: Clock;
   faults: Faults;
   admission: AdmissionHook[];
+  /** Bearer tokens and who they authenticate (the static ones, plus those issued by TokenRequest). */
+  tokens: Map<string, Identity>;
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }

@@ -40,6 +40,7 @@ function entries(t: ResourceType): any[] {
     sub('status');
   } else if (t.statusSubresource) sub('status');
   if (t.scale) sub('scale', { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+  if (t.resource === 'serviceaccounts' && !t.group) sub('token', { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, ['create']);
   return out;
 }
 

@@ -1,5 +1,5 @@
 // A Kubernetes API server double: real HTTP, the REST protocol client-node and kubectl speak, the semantics of
-// kube-apiserver 1.26 as recorded in ../shared/kube-golden. Nothing is installed by default besides the built-in
+// kube-apiserver 1.26 as recorded in test/fixtures/kube-golden. Nothing is installed by default besides the built-in
 // kinds and the usual namespaces; callers pass CRDs and admission hooks.
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -40,7 +40,11 @@ export interface ApiServerOptions {
   /** Validating admission, run after schema validation. */
   admission?: AdmissionHook[];
   faults?: FaultSpec;
-  /** Change events kept for watch resume (default 10,000). */
+  /**
+   * Events each resource's watch cache keeps for watch resume (default 10,000; upstream grows it up to 102,400
+   * while events are fresh). A watch from an older resourceVersion gets an in-band 410 (golden 59). etcd's own
+   * history (LISTs at an older resourceVersion, continue tokens) keeps as many events across all resources.
+   */
   watchHistory?: number;
   /**
    * The data of a previous server (its `store`), as etcd outlives a kube-apiserver restart: objects and
@@ -62,10 +66,15 @@ export interface ApiServer {
   faults: { get(): FaultSpec; set(spec: FaultSpec): void; clear(): void };
   /** A kubeconfig document (plain object) with one cluster/user/context named `contextName`. */
   kubeconfig(contextName: string): Record<string, unknown>;
-  /** Drops the kept watch history, as an etcd compaction does: older watches and continue tokens get 410. */
+  /**
+   * An etcd compaction at the current revision: LISTs at an older resourceVersion and older continue tokens get
+   * 410; watches still resume from the watch caches (golden 58).
+   */
   compact(): void;
   /** Its data, to start a new server on (a restart). */
   store: Store;
+  /** The watch caches start over at the current revision, as after an API server restart: older watches get 410. */
+  restartWatchCache(): void;
   close(): Promise<void>;
 }
 
@@ -77,13 +86,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   for (const u of opts.users ?? []) tokens.set(u.token, { username: u.username, groups: u.groups ?? [] });
   const registry = createRegistry();
   registry.add(builtinResources());
-  const store = opts.store ?? createStore({ historyLimit: opts.watchHistory ?? 10_000 });
+  const store = opts.store ?? createStore({ historyLimit: opts.watchHistory ?? 10_000, watchCacheSize: opts.watchHistory ?? 10_000 });
   const faults = createFaults(opts.faults);
   const compile = defaultCompiler;
   const clock = opts.clock ?? systemClock;
 
   const ctx: ServerContext = {
-    store, registry, clock, faults, admission: opts.admission ?? [],
+    store, registry, clock, faults, admission: opts.admission ?? [], tokens,
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -94,7 +103,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         return;
       }
       if (crd.metadata.deletionTimestamp) return;
-      registry.add(crdResourceTypes(crd, compile), name);
+      const types = crdResourceTypes(crd, compile);
+      registry.add(types, name);
+      for (const t of types) store.startWatchCache(t.storageKey);
       if (!crd.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True')) {
         rewrite(ctx, 'apiextensions.k8s.io/customresourcedefinitions', name, (o) => { o.status = establishedStatus(o, formatTime(clock.now())); });
       }
@@ -122,7 +133,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     for (const ns of BOOT_NAMESPACES) await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
   }
-  store.compact(); // the watch cache starts after boot: watching from an earlier version is 410 (golden 59)
+  store.restartWatchCaches(); // the watch caches start after boot (or a restart): watching from an earlier version is 410 (golden 59)
 
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
   const server = opts.tls ? createHttpsServer({ ...selfSignedCertificate(opts.name), keepAlive: true }, listener) : createServer({ keepAlive: true }, listener);
@@ -151,6 +162,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     compact: () => store.compact(),
     store,
+    restartWatchCache: () => store.restartWatchCaches(),
     async close() {
       stopGc();
       stopNs();

@@ -6,6 +6,7 @@ import type { ResourceType, SchemaCause } from './types.js';
 import { ApiError, badRequest, forbidden, invalid, statusBody } from './status.js';
 import { OBJECT_META_FIELDS, validateMeta, goStringSlice } from './meta.js';
 import { orderByShape, sortDeep } from './serialize.js';
+import { goJsonType } from './typed-fields.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -129,7 +130,7 @@ export const fromStorage = (type: ResourceType, obj: any) => (type.builtin?.from
 /** ObjectMeta fields with the wrong JSON type fail decoding with 400, as the Go decoder does. */
 function checkMetaTypes(type: ResourceType, meta: any): void {
   const fail = (field: string, goType: string, got: unknown) => {
-    const jsonType = Array.isArray(got) ? 'array' : got === null ? 'null' : typeof got === 'object' ? 'object' : typeof got;
+    const jsonType = goJsonType(got);
     throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`);
   };
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) fail('', 'v1.ObjectMeta', meta);

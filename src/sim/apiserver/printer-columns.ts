@@ -41,7 +41,8 @@ export function age(value: unknown, nowMs: number): string {
 const col = (name: string, type: string, cell: Column['cell'], extra: Partial<Column> = {}): Column =>
   ({ name, type, format: '', description: '', priority: 0, cell, ...extra });
 const nameColumn = col('Name', 'string', (o) => o.metadata?.name ?? '', { format: 'name', description: NAME_DESCRIPTION });
-const ageColumn = col('Age', 'date', (o, now) => age(o.metadata?.creationTimestamp, now), { description: CREATED_DESCRIPTION });
+// The built-in printers declare Age as a "string" column (its cell is the printed age); only CRD columns are "date".
+const ageColumn = col('Age', 'string', (o, now) => age(o.metadata?.creationTimestamp, now), { description: CREATED_DESCRIPTION });
 const createdAt = col('Created At', 'date', (o) => o.metadata?.creationTimestamp ?? null, { description: CREATED_DESCRIPTION });
 const count = (...maps: unknown[]) => maps.reduce<number>((n, m) => n + (m && typeof m === 'object' ? Object.keys(m).length : 0), 0);
 
@@ -91,9 +92,10 @@ export function columnsFor(type: ResourceType): Column[] {
   if (type.custom) return crdColumns(type.custom.printerColumns);
   switch (`${type.group}/${type.resource}`) {
     case '/namespaces': return [nameColumn, col('Status', 'string', (o) => o.status?.phase ?? ''), ageColumn];
-    case '/secrets': return [nameColumn, col('Type', 'string', (o) => o.type ?? ''), col('Data', 'string', (o) => String(count(o.data))), ageColumn];
-    case '/configmaps': return [nameColumn, col('Data', 'string', (o) => String(count(o.data, o.binaryData))), ageColumn];
-    case '/serviceaccounts': return [nameColumn, col('Secrets', 'string', (o) => String(o.secrets?.length ?? 0)), ageColumn];
+    // Counts are int64 cells under a "string" column, as printSecret, printConfigMap and printServiceAccount write them.
+    case '/secrets': return [nameColumn, col('Type', 'string', (o) => o.type ?? ''), col('Data', 'string', (o) => count(o.data)), ageColumn];
+    case '/configmaps': return [nameColumn, col('Data', 'string', (o) => count(o.data, o.binaryData)), ageColumn];
+    case '/serviceaccounts': return [nameColumn, col('Secrets', 'string', (o) => o.secrets?.length ?? 0), ageColumn];
     case '/events': return eventColumns();
     case 'coordination.k8s.io/leases': return [nameColumn, col('Holder', 'string', (o) => o.spec?.holderIdentity ?? ''), ageColumn];
     case 'rbac.authorization.k8s.io/rolebindings':

@@ -29,6 +29,9 @@ const KINDS: Record<string, Spec> = {
   // kubectl auth can-i
   'authorization.k8s.io/v1/SelfSubjectAccessReview': { 1: meta, 2: ['spec', { message: reviewSpec }] },
   'authorization.k8s.io/v1/SubjectAccessReview': { 1: meta, 2: ['spec', { message: reviewSpec }] },
+  // kubectl create token
+  'authentication.k8s.io/v1/TokenRequest': { 1: meta, 2: ['spec', { message: { 1: ['audiences', { repeated: 'string' }], 4: ['expirationSeconds', 'int'],
+    3: ['boundObjectRef', { message: { 1: ['kind', 'string'], 2: ['apiVersion', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'] } }] } }] },
   'v1/Namespace': { 1: meta, 2: ['spec', { message: { 1: ['finalizers', { repeated: 'string' }] } }] },
   'v1/ConfigMap': { 1: meta, 2: ['data', { map: 'string' }], 3: ['binaryData', { map: 'bytes64' }], 4: ['immutable', 'bool'] },
   'v1/Secret': { 1: meta, 2: ['data', { map: 'bytes64' }], 3: ['type', 'string'], 4: ['stringData', { map: 'string' }], 5: ['immutable', 'bool'] },

@@ -18,6 +18,8 @@ import { deleteObject } from './handlers/delete.js';
 import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
 import { createAccessReview } from './handlers/access-review.js';
+import { createToken } from './handlers/token-request.js';
+import { checkWriteOptions } from './request-options.js';
 import { renderTable, tableRequestOf } from './table.js';
 
 export interface FrontOptions {
@@ -40,10 +42,10 @@ function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
 
 const errorResponse = (err: ApiError): ApiResponse => ({ code: err.code, body: err.body, headers: err.headers });
 
-function verbOf(method: string, name: string | undefined, watch: boolean): Verb | undefined {
+function verbOf(method: string, name: string | undefined, subresource: string | undefined, watch: boolean): Verb | undefined {
   switch (method) {
     case 'GET': return name ? 'get' : watch ? 'watch' : 'list';
-    case 'POST': return name ? undefined : 'create';
+    case 'POST': return !name || subresource === 'token' ? 'create' : undefined;
     case 'PUT': return name ? 'update' : undefined;
     case 'PATCH': return name ? 'patch' : undefined;
     case 'DELETE': return name ? 'delete' : 'deletecollection';
@@ -65,11 +67,12 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       if (r.kind !== 'resource') throw pageNotFound();
       const { type, namespace, name, subresource } = r;
       const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
-      const verb = verbOf(req.method ?? 'GET', name, watch);
+      const verb = verbOf(req.method ?? 'GET', name, subresource, watch);
       if (!verb) throw new ApiError(405, statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
       const subresourceOk = !subresource || (subresource === 'status' && type.statusSubresource)
         || (subresource === 'scale' && !!type.scale) || (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
-      if (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb))) throw pageNotFound();
+      const tokenRequest = subresource === 'token' && type.resource === 'serviceaccounts' && !type.group && verb === 'create';
+      if (!tokenRequest && (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb)))) throw pageNotFound();
       if (type.namespaced && !namespace && !['list', 'watch'].includes(verb)) throw pageNotFound();
       if (!type.verbs.includes(verb)) throw methodNotSupported(q(type), verb);
 
@@ -81,11 +84,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const injected = ctx.faults.errorFor(verb, type.resource);
       if (injected) throw injected;
 
-      const dryRunParam = url.searchParams.getAll('dryRun');
-      if (dryRunParam.some((d) => d !== 'All')) throw badRequest(`Invalid dry run value: ${dryRunParam.join(',')}; the only supported value is "All"`);
+      const writeOptions = ({ create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' } as const)[verb as 'create'];
+      if (writeOptions) checkWriteOptions(writeOptions, url.searchParams);
       const apiReq: ApiRequest = {
-        type, namespace, name, subresource, query: url.searchParams, who,
-        userAgent: req.headers['user-agent'], contentType: req.headers['content-type'], dryRun: dryRunParam.length > 0, warnings,
+        type, namespace, name, subresource, query: url.searchParams, who, userAgent: req.headers['user-agent'],
+        contentType: req.headers['content-type'], dryRun: !!writeOptions && url.searchParams.getAll('dryRun').length > 0, warnings,
         body: bodyAsJson(raw, req.headers['content-type'], verb === 'create' || verb === 'update'),
       };
       const table = ['get', 'list', 'watch'].includes(verb) && !subresource ? tableRequestOf(req.headers.accept, url.searchParams) : undefined;
@@ -93,7 +96,8 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
         get: () => getObject(ctx, apiReq),
         list: () => listObjects(ctx, apiReq),
-        create: () => (type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
+        create: () => (tokenRequest ? createToken(ctx, apiReq)
+          : type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
         update: () => updateObject(ctx, apiReq, 'update'),
         patch: () => updateObject(ctx, apiReq, 'patch'),
         delete: () => deleteObject(ctx, apiReq),

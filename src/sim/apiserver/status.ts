@@ -1,5 +1,5 @@
 // Kubernetes `Status` bodies with the exact reasons, messages and details the real API server sends
-// (see ../shared/kube-golden). Key order follows the Go struct (kind, apiVersion, metadata, status, message,
+// (see test/fixtures/kube-golden). Key order follows the Go struct (kind, apiVersion, metadata, status, message,
 // reason, details, code).
 
 export interface StatusCause { reason: string; message: string; field?: string }
@@ -52,6 +52,15 @@ export const conflict = (q: Qualified, name: string) =>
   new ApiError(409, statusBody(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedName(q)} "${name}": ` +
     'the object has been modified; please apply your changes to the latest version and try again',
     { name, group: q.group, kind: q.resource }));
+
+/**
+ * A storage precondition that failed inside etcd3's GuaranteedUpdate (storage.Preconditions.Check), surfaced as
+ * InterpretUpdateError's Conflict with the StorageError text.
+ */
+export const storageConflict = (q: Qualified, name: string, etcdKey: string, detail: string) =>
+  new ApiError(409, statusBody(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedName(q)} "${name}": ` +
+    `StorageError: invalid object, Code: 4, Key: ${etcdKey}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`,
+  { name, group: q.group, kind: q.resource }));
 
 /** Precondition failures name the Kind, not the resource (golden 73). */
 export const preconditionConflict = (q: Qualified, name: string, detail: string) =>

@@ -1,4 +1,5 @@
 import type { Shape } from './serialize.js';
+import type { TimeField } from './typed-fields.js';
 
 /** The schema engine's contract (src/sim/apiserver/schema, written separately). */
 export interface SchemaCause { reason: string; message: string; field: string }
@@ -48,6 +49,8 @@ export interface BuiltinBehaviour {
   atomicPaths?: string[][];
   /** Struct-valued fields that never get their own "." ownership entry. */
   structPaths?: string[][];
+  /** metav1.Time and metav1.MicroTime fields, which the decoder parses (typed-fields.ts). */
+  timeFields?: TimeField[];
 }
 
 export interface Identity { username: string; groups: string[] }

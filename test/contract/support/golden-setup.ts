@@ -69,3 +69,29 @@ export async function watchActions(call: Call): Promise<void> {
   await call('PATCH', `${CDS}/cd-watch/status`, { status: { powerState: 'Hibernating' } }, 'application/merge-patch+json');
   await call('DELETE', `${CDS}/cd-watch`);
 }
+
+/** The namespaces the recording (and so the replay) writes to. */
+export const goldenNamespaces = ['golden', 'golden-order', 'golden-term'];
+const CLUSTER_SCOPED = ['/apis/hive.openshift.io/v1/clusterimagesets/openshift-v4.13.0', '/apis/hive.openshift.io/v1/clusterimagesets/openshift-v4.14.0'];
+
+/**
+ * Removes what a replay writes, so a real server can be replayed against again: finalizers first (the recording
+ * leaves cd-term blocking its namespace), then the namespaces and cluster-scoped objects, waiting until they are gone.
+ */
+export async function cleanUp(call: Call, timeoutMs = 120_000): Promise<void> {
+  for (const ns of goldenNamespaces) {
+    const cds = `/apis/hive.openshift.io/v1/namespaces/${ns}/clusterdeployments`;
+    for (const item of (await call('GET', cds)).body?.items ?? []) {
+      if (item.metadata.finalizers?.length) await call('PATCH', `${cds}/${item.metadata.name}`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+    }
+    await call('DELETE', `/api/v1/namespaces/${ns}`);
+  }
+  for (const p of CLUSTER_SCOPED) await call('DELETE', p);
+  const end = Date.now() + timeoutMs;
+  for (const ns of goldenNamespaces) {
+    while ((await call('GET', `/api/v1/namespaces/${ns}`)).status !== 404) {
+      if (Date.now() > end) throw new Error(`namespace ${ns} is still there after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -3,6 +3,7 @@ import { managerOf, q, runAdmission } from '../context.js';
 import { alreadyExists, badRequest } from '../status.js';
 import { formatTime, generateName, newUid } from '../meta.js';
 import { objectKey } from '../store.js';
+import { checkTypedFields } from '../typed-fields.js';
 import { updateManagedFields, applyManagedFields } from '../managed-fields.js';
 import {
   checkNamespaceForCreate, decode, fromStorage, parseJsonBody, toStorage, tracksGeneration, validateOrThrow, wireOrder,
@@ -12,6 +13,7 @@ import {
 export async function createObject(ctx: ServerContext, req: ApiRequest, input?: any, applied?: boolean): Promise<ApiResponse> {
   const type = req.type;
   const raw = input ?? parseJsonBody(req.body);
+  if (!applied) checkTypedFields(type, raw, false);
   const bodyNs = raw?.metadata?.namespace;
   if (type.namespaced && bodyNs && req.namespace && bodyNs !== req.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -1,6 +1,7 @@
 import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { q, runAdmission } from '../context.js';
-import { badRequest, forbidden, notFound, preconditionConflict, successStatus } from '../status.js';
+import { badRequest, forbidden, notFound, preconditionConflict, successStatus, type StatusCause } from '../status.js';
+import { dryRunCauses, optionsInvalid } from '../request-options.js';
 import { formatTime } from '../meta.js';
 import { objectKey } from '../store.js';
 import { fromStorage, tracksGeneration, wireOrder, toStorage } from '../object-pipeline.js';
@@ -9,32 +10,46 @@ import type { ResourceType } from '../types.js';
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** dryRun from the DeleteOptions body (kubectl delete --dry-run=server sends it there, not in the query). */
+  /** dryRun from the DeleteOptions (kubectl delete --dry-run=server sends it in the body, not in the query). */
   dryRun?: boolean;
 }
 
 /** NamespaceLifecycle admission: these namespaces may never be deleted. */
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
+/**
+ * The DeleteOptions of a DELETE: from the body when there is one, otherwise from the query (never both, as
+ * handlers/delete.go decodes them), validated as ValidateDeleteOptions does (422 on DeleteOptions.meta.k8s.io).
+ */
 export function deleteOptionsOf(req: ApiRequest): DeleteOptions {
-  let body: any = {};
+  let body: any;
   if (req.body.trim()) {
     try { body = JSON.parse(req.body); } catch { throw badRequest('invalid DeleteOptions body'); }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid DeleteOptions body');
+  } else {
+    const orphan = req.query.get('orphanDependents');
+    body = { propagationPolicy: req.query.get('propagationPolicy') ?? undefined, dryRun: req.query.getAll('dryRun'),
+      orphanDependents: orphan === null ? undefined : orphan === 'true' };
   }
-  const policy = req.query.get('propagationPolicy') ?? body.propagationPolicy
-    ?? (body.orphanDependents === true || req.query.get('orphanDependents') === 'true' ? 'Orphan' : undefined);
-  if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
-    throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+  const causes: StatusCause[] = [];
+  const policy = body.propagationPolicy ?? undefined;
+  if (policy !== undefined && body.orphanDependents !== undefined && body.orphanDependents !== null) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'propagationPolicy',
+      message: `Invalid value: ${JSON.stringify(String(policy))}: orphanDependents and deletionPropagation cannot be both set` });
   }
-  const dryRun: unknown = body.dryRun;
-  if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((d) => d !== 'All'))) {
-    throw badRequest(`Invalid dry run value: ${Array.isArray(dryRun) ? dryRun.join(',') : String(dryRun)}; the only supported value is "All"`);
+  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
+    causes.push({ reason: 'FieldValueNotSupported', field: 'propagationPolicy',
+      message: `Unsupported value: ${JSON.stringify(String(policy))}: supported values: "Foreground", "Background", "Orphan", "nil"` });
   }
-  return { propagationPolicy: policy, preconditions: body.preconditions, dryRun: Array.isArray(dryRun) && dryRun.length > 0 };
+  const dryRun: unknown[] = Array.isArray(body.dryRun) ? body.dryRun : body.dryRun == null ? [] : [body.dryRun];
+  causes.push(...dryRunCauses(dryRun));
+  if (causes.length) throw optionsInvalid('DeleteOptions', causes);
+  return { propagationPolicy: policy ?? (body.orphanDependents === true ? 'Orphan' : undefined), preconditions: body.preconditions,
+    dryRun: dryRun.length > 0 };
 }
 
-/** The request as the registry sees it: a dry run whether asked in the query or in the DeleteOptions body. */
-export const withBodyDryRun = (req: ApiRequest, opts: DeleteOptions): ApiRequest => (opts.dryRun && !req.dryRun ? { ...req, dryRun: true } : req);
+/** The request as the registry sees it: a dry run when its DeleteOptions say so. */
+export const withBodyDryRun = (req: ApiRequest, opts: DeleteOptions): ApiRequest => (opts.dryRun === req.dryRun ? req : { ...req, dryRun: !!opts.dryRun });
 
 /**
  * Deletes one stored object the way the registry does: finalizers (and Foreground/Orphan, which add their own)

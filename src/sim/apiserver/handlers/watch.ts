@@ -1,6 +1,7 @@
 // Watch: newline-delimited events over a chunked 200 response. Each stored event is encoded once per API view
-// and the same bytes go to every matching watcher. Resume from a resourceVersion replays the kept history; older
-// versions get one in-band ERROR 410 (golden 59); resourceVersion 0 or none starts with synthetic ADDED events
+// and the same bytes go to every matching watcher. Resume from a resourceVersion replays the resource's watch cache,
+// even after etcd compacted those revisions (golden 58); versions older than the cache's window get one in-band
+// ERROR 410 (golden 59); resourceVersion 0 or none starts with synthetic ADDED events
 // (golden 57). Bookmarks, timeoutSeconds and fault-injected drops end or annotate the stream as upstream does.
 import type { ServerResponse } from 'node:http';
 import type { ApiRequest, ServerContext } from '../context.js';
@@ -105,13 +106,13 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
         if (match(fromStorage(type, record.obj))) emit('ADDED', record.obj, record.json);
       }
     } else {
-      const rv = Number(rvParam);
-      if (!Number.isInteger(rv) || rv < ctx.store.compactedRv()) {
-        const status = statusBody(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.compactedRv() + 1})`);
+      const start = ctx.store.watchFrom(type.storageKey, Number(rvParam));
+      if ('tooOldFor' in start) {
+        const status = statusBody(410, 'Expired', `too old resource version: ${rvParam} (${start.tooOldFor})`);
         write(line('ERROR', JSON.stringify(status)));
         return end();
       }
-      for (const e of ctx.store.eventsSince(rv)) deliver(e);
+      for (const e of start.events) deliver(e);
     }
     unsubscribe = ctx.store.subscribe(deliver);
 
