@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, Invalid, Unavailable, type FieldIssue } from '../hive/errors.js';
 import { isRedisDown } from '../redis/connect.js';
+import { validationIssues } from './validation-issues.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -34,7 +35,6 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
   return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: reply.request.url });
 }
 
-
 export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (err instanceof DomainError) {
     const status = DOMAIN_STATUS[err.code];
@@ -45,7 +45,10 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (e && Array.isArray(e.validation)) {
     const where = e.validationContext ?? 'body';
     const errors = validationIssues(e.validation);
-    return problem(400, 'BadRequest', `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`, { errors });
+    const detail = `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`;
+    // A body that parsed but says the wrong thing (a wrong type, an unknown field) is unprocessable content, as
+    // any other refused value is; a bad path or query string is a bad request (RFC 9110, 15.5.1 and 15.5.21).
+    return where === 'body' ? problem(422, 'Invalid', detail, { errors }) : problem(400, 'BadRequest', detail, { errors });
   }
   if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) are safe to show.
@@ -54,38 +57,6 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
     return problem(e.statusCode, 'BadRequest', e.message);
   }
   return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });
-}
-
-type AjvIssue = NonNullable<FastifyError['validation']>[number];
-
-/**
- * One issue per field and reason. A union of literals (TypeBox's enums) makes ajv report "must be equal to
- * constant" once per literal and then "must match a schema in anyOf"; that becomes "must be one of a, b, c".
- */
-function validationIssues(validation: AjvIssue[]): Array<{ field: string; reason: string }> {
-  const allowed = new Map<string, unknown[]>();
-  for (const v of validation) {
-    if (v.keyword !== 'const') continue;
-    const field = fieldOf(v.instancePath, v.params);
-    allowed.set(field, [...(allowed.get(field) ?? []), v.params?.allowedValue]);
-  }
-  const seen = new Set<string>();
-  const out: Array<{ field: string; reason: string }> = [];
-  for (const v of validation) {
-    const field = fieldOf(v.instancePath, v.params);
-    const values = allowed.get(field);
-    const reason = values && (v.keyword === 'const' || v.keyword === 'anyOf') ? `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` : (v.message ?? 'is invalid');
-    if (seen.has(`${field}\0${reason}`)) continue;
-    seen.add(`${field}\0${reason}`);
-    out.push({ field, reason });
-  }
-  return out;
-}
-
-function fieldOf(instancePath: string, params: Record<string, unknown> | undefined): string {
-  const base = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
-  const extra = params?.missingProperty ?? params?.additionalProperty;
-  return typeof extra === 'string' ? (base ? `${base}.${extra}` : extra) : base;
 }
 
 export function retryAfterOf(err: unknown): number | undefined {

@@ -73,12 +73,12 @@ export const WaitQuery = Type.Object({
 export type WaitQueryType = Static<typeof WaitQuery>;
 
 const PROBLEM_TEXT: Record<number, string> = {
-  400: 'Bad request: `errors` names each invalid field',
+  400: 'Bad request: a path or query parameter `errors` names, or a body that is not JSON',
   401: 'Missing or invalid bearer token',
   403: 'Forbidden by the hub',
   404: 'Not found',
   409: 'Conflict with the current state; `detail` says why',
-  422: 'Refused: `errors` names each field and the reason',
+  422: 'Refused: `errors` names each body field (wrong JSON type, unknown, bad value) and the reason',
   500: 'Unexpected error; quote `correlationId`',
   503: 'A hub or Redis is unavailable; retry after `Retry-After` seconds',
 };

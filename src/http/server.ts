@@ -16,6 +16,7 @@ import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { requestValidatorCompiler } from './validators.js';
 
 export interface ServerDeps {
   config: Config;
@@ -43,11 +44,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    ajv: {
-      // Report every bad field at once, and refuse unknown fields instead of silently dropping them.
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
   });
+  app.setValidatorCompiler(requestValidatorCompiler());
 
   const closing = new AbortController();
   app.decorate('closing', closing.signal);

@@ -28,9 +28,9 @@ async function nothingCreated(namespace: string, name: string) {
 }
 
 describe('bad create requests', () => {
-  it('a body of the wrong shape is 400 naming every field', async () => {
+  it('a body of the wrong shape is 422 naming every field', async () => {
     const r = await post({ ...createBody(ns, 'shape'), compute: { replicas: 'three' }, surprise: true, hub: undefined });
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(422);
     expect(r.fields).toEqual(expect.arrayContaining(['hub', 'compute.replicas', 'surprise']));
     await nothingCreated(ns, 'shape');
   });

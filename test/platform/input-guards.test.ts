@@ -37,7 +37,7 @@ describe('HTTP input the defaults got wrong', () => {
 
   it('refuses a huge number in a JSON body', async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': 'application/json' }, payload: '{"name":"a","size":1e400}' });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ errors: [{ field: 'size' }] });
   });
 
@@ -54,7 +54,7 @@ describe('HTTP input the defaults got wrong', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual({ poked: 't1', body: null });
     const needsBody = await app.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': 'application/json' }, payload: '' });
-    expect(needsBody.statusCode).toBe(400);
+    expect(needsBody.statusCode).toBe(422);
     const malformed = await app.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: 'BadRequest' });
