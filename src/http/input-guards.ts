@@ -18,6 +18,19 @@ export function installInputGuards(app: FastifyInstance): void {
     return json(request, text, done);
   });
 
+  // An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
+  // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
+  app.addHook('preValidation', async (request, reply) => {
+    const body = request.body as unknown;
+    if (body === undefined || body === null || request.routeOptions.schema?.body || !request.routeOptions.url?.startsWith('/v1/')) return;
+    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+    const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
+    const reason = 'this operation takes no body';
+    return sendProblem(reply, problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
+      errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
+    }));
+  });
+
   // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
   // huge value would pass validation. Coerced query and path numbers must be finite.
   app.addHook('preHandler', async (request, reply) => {

@@ -41,6 +41,13 @@ describe('HTTP input the defaults got wrong', () => {
     expect(res.json()).toMatchObject({ errors: [{ field: 'size' }] });
   });
 
+  it('an operation without a body refuses fields sent to it (422 naming them), and takes {} as no body', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/things/t1/poke', payload: { force: true } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'Invalid', errors: [{ field: 'force', reason: 'unknown field: this operation takes no body' }] });
+    expect((await app.inject({ method: 'POST', url: '/v1/things/t1/poke', payload: {} })).statusCode).toBe(200);
+  });
+
   it('answers 415 saying to send JSON when the body is text or a form', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const res = await app.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': type }, payload: '{"name":"a"}' });
