@@ -84,7 +84,7 @@ export const WaitQuery = Type.Object({
 export type WaitQueryType = Static<typeof WaitQuery>;
 
 const PROBLEM_TEXT: Record<number, string> = {
-  400: 'Bad request: a path or query parameter `errors` names, or a body that is not JSON',
+  400: 'Bad request: a path or query parameter `errors` names, or a body that is not JSON (or nests too deep)',
   401: 'Missing or invalid bearer token',
   403: 'Forbidden by the hub',
   404: 'Not found',

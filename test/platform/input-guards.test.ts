@@ -41,6 +41,20 @@ describe('HTTP input the defaults got wrong', () => {
     expect(res.json()).toMatchObject({ errors: [{ field: 'size' }] });
   });
 
+  it('refuses JSON nested thousands of levels deep with 400 naming the limit (it overflowed the stack: 500)', async () => {
+    const deep = `{"name":"a","size":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    // The Idempotency-Key fingerprint walked the body recursively; so does JSON.stringify on the way to a hub.
+    for (const [url, headers] of [['/v1/things/t1/poke', { 'idempotency-key': 'deep-1' }], ['/v1/things', {}]] as const) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: deep });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json().detail).toBe('the JSON body nests deeper than 64 levels, the most this API reads');
+    }
+    // Brackets inside strings are text, not nesting.
+    const text = await app.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' }, payload: JSON.stringify({ name: '['.repeat(5000) }) });
+    expect(text.statusCode).toBe(200);
+  });
+
   it('an operation without a body refuses fields sent to it (422 naming them), and takes {} as no body', async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/things/t1/poke', payload: { force: true } });
     expect(res.statusCode).toBe(422);
