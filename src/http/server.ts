@@ -6,7 +6,7 @@ import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
-import type { HiveStore, JobQueue, JobState } from '../services/ports.js';
+import { JOB_ID_MAX, type HiveStore, type JobQueue, type JobState } from '../services/ports.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency } from './idempotency.js';
@@ -44,6 +44,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
+    // Every path segment the API hands out fits: names (253) and job ids, the longest of them.
+    routerOptions: { maxParamLength: JOB_ID_MAX },
   });
   app.setValidatorCompiler(requestValidatorCompiler());
 
