@@ -16,6 +16,7 @@ import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
 
 export interface ServerDeps {
@@ -46,6 +47,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Every path segment the API hands out fits: names (253) and job ids, the longest of them.
     routerOptions: { maxParamLength: JOB_ID_MAX },
+    frameworkErrors: routerErrorHandler(JOB_ID_MAX),
+    clientErrorHandler,
   });
   app.setValidatorCompiler(requestValidatorCompiler());
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -60,6 +61,33 @@ describe('HTTP input the defaults got wrong', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ code: 'Invalid', errors: [{ field: 'force', reason: 'unknown field: this operation takes no body' }] });
     expect((await app.inject({ method: 'POST', url: '/v1/things/t1/poke', payload: {} })).statusCode).toBe(200);
+  });
+
+  it('answers an over-long path segment (414) or a malformed one (400) with problem+json', async () => {
+    const long = await app.inject({ url: `/v1/jobs/local.${'x'.repeat(5000)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(long.json()).toMatchObject({ status: 414, detail: 'a path segment is longer than 264 characters, longer than any name or job id' });
+    const bad = await app.inject({ url: '/v1/jobs/local.%E0%A4%A' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('answers headers larger than the server reads with a 431 problem+json', async () => {
+    const base = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(base.port), base.hostname, () => {
+        socket.write(`GET /v1/jobs HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', (err) => (text ? resolve(text) : reject(err)));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(raw).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body).toMatchObject({ status: 431, code: 'BadRequest', detail: expect.stringContaining('16 KiB') });
   });
 
   it('answers 415 saying to send JSON when the body is text or a form', async () => {

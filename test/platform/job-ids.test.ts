@@ -42,4 +42,10 @@ describe('job ids', () => {
       expect(sseEvents<JobView>(events.body).at(-1)).toMatchObject({ id, state: 'completed' });
     }
   });
+
+  it('an id longer than any the API hands out is a 414 problem, before the queue is asked', async () => {
+    const res = await app.inject({ url: `/v1/jobs/${hub}.${'x'.repeat(201)}` });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toMatchObject({ status: 414, code: 'BadRequest' });
+  });
 });
