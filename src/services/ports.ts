@@ -198,6 +198,8 @@ export type ChildOutcome =
 export interface JobContext {
   jobId: string;
   attempt: number;
+  /** No retry follows if this run fails, whatever the error (the catalog's attempts are spent). */
+  finalAttempt?: boolean;
   /** Record a progress step; callers see it in GET /v1/jobs/{id} and the SSE stream. */
   step(step: string, message?: string): Promise<void>;
   signal: AbortSignal;
