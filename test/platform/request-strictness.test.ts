@@ -148,4 +148,10 @@ describe('claims take the body as sent', () => {
     expect((await send('POST', '/v1/claims', { selector: { version: '4.16' }, name: 'as-meant' })).status).toBe(201);
     expect(await claims()).toEqual(['as-meant']);
   });
+
+  it('a pool that does not exist is 422 naming pool', async () => {
+    const res = await send('POST', '/v1/claims', { pool: `${HUB}/${ns}/no-such-pool` });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: 'pool', reason: expect.stringContaining('no-such-pool') }]);
+  });
 });
