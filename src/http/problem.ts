@@ -27,12 +27,42 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   Unavailable: 503,
 };
 
+/**
+ * Kubernetes names reach 253 characters and job ids 264; a longer run of text (between spaces or `/`) is a value
+ * nobody needs back whole, so it is cut to its first characters. A message is capped as a whole as well, so a long
+ * value with spaces in it is not echoed back whole either.
+ */
+const LONGEST_NAME = 264;
+const SHOWN = 64;
+const MAX_TEXT = 2000;
+/** Every unknown key of a 1 MiB body is an error of its own; the answer names the first ones. */
+const MAX_ISSUES = 50;
+const LONG_RUN = new RegExp(`[^\\s/]{${LONGEST_NAME + 1},}`, 'g');
+
+/** Text that may carry caller input, made safe to echo: long runs cut to their first 64 characters. */
+export function clip(text: string, max = MAX_TEXT): string {
+  const short = text.replace(LONG_RUN, (run) => `${run.slice(0, SHOWN)}…`);
+  return short.length > max ? `${short.slice(0, max)}…` : short;
+}
+
+/** Every problem the API answers is built here, so no answer echoes a huge input whatever the route. */
 export function problem(status: number, code: string, detail?: string, extra: Partial<Problem> = {}): Problem {
-  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, code, ...(detail ? { detail } : {}), ...extra };
+  const { errors, ...rest } = extra;
+  const shown = errors?.slice(0, MAX_ISSUES).map((i) => ({ field: clip(i.field), reason: clip(i.reason) }));
+  const more = errors && errors.length > MAX_ISSUES ? ` (${errors.length} problems; the first ${MAX_ISSUES} are listed)` : '';
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    code,
+    ...(detail ? { detail: `${clip(detail)}${more}` } : {}),
+    ...rest,
+    ...(shown ? { errors: shown } : {}),
+  };
 }
 
 export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
-  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: reply.request.url });
+  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: clip(reply.request.url) });
 }
 
 export function toProblem(err: unknown, request: FastifyRequest): Problem {

@@ -1,6 +1,6 @@
 // Requests mean exactly what they say, on every route: a body field of the wrong JSON type or an unknown field is
-// a 422 naming it (never coerced, never dropped), and nothing is written for a refused request. The operations
-// come from the served OpenAPI document, so a new route cannot skip the rules.
+// a 422 naming it (never coerced, never dropped), nothing is written for a refused request, and no error echoes a
+// huge value back. The operations come from the served OpenAPI document, so a new route cannot skip the rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KindName } from '../../src/services/ports.js';
 import { createBody, HUB, prerequisites, startBed, type Bed } from '../clusters/support.js';
@@ -153,5 +153,25 @@ describe('claims take the body as sent', () => {
     const res = await send('POST', '/v1/claims', { pool: `${HUB}/${ns}/no-such-pool` });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'pool', reason: expect.stringContaining('no-such-pool') }]);
+  });
+});
+
+describe('huge values in errors', () => {
+  it('a 100,000-character value is never echoed back whole, on any route', async () => {
+    const huge = (c: string) => c.repeat(100_000);
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', '/v1/claims', { pool: huge('p') }],
+      ['POST', '/v1/clusters', createBody(ns, 'huge', { labels: { [huge('l')]: 'x' } })],
+      ['POST', '/v1/clusters', createBody(ns, 'huge', { imageSet: huge('i') })],
+      ['POST', '/v1/schedules', { name: 'huge', timeZone: huge('z'), windows: [{ days: ['Mon'], start: '07:00', end: '19:00' }] }],
+      ['POST', '/v1/expiry-policies', { name: 'huge', [huge('k')]: true }],
+      ['POST', `/v1/clusters/${HUB}/${ns}/absent/overrides`, { type: 'keepAwake', for: huge('9'), by: 'alice', reason: 'r' }],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await send(method, url, body);
+      expect({ url, status: res.status >= 400 && res.status < 500 }).toEqual({ url, status: true });
+      expect(res.type).toMatch(/^application\/problem\+json/);
+      expect({ url, length: res.text.length < 5000 }).toEqual({ url, length: true });
+    }
   });
 });
