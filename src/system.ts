@@ -6,6 +6,7 @@ import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
+import type { JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { createTicker } from './jobs/ticker.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
@@ -43,6 +44,8 @@ export interface SystemOptions {
   roles: readonly Role[];
   /** all-in-one only: start a private redis-server when none is configured or running locally. */
   allowPrivateRedis?: boolean;
+  /** Retries per job type instead of JOB_CATALOG's (tests shorten them). */
+  catalog?: JobCatalog;
 }
 
 export async function createSystem(opts: SystemOptions): Promise<System> {
@@ -112,6 +115,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       defaultHub: config.stateHub,
       jobs: config.jobs,
       log: log.child({ component: 'jobs' }),
+      ...(opts.catalog ? { catalog: opts.catalog } : {}),
     });
     closers.push(['queues', () => queue.close()]);
 
@@ -125,6 +129,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         hubs: config.hubs,
         handlers,
         jobs: config.jobs,
+        ...(opts.catalog ? { catalog: opts.catalog } : {}),
         clock,
         log: log.child({ component: 'worker' }),
         metrics,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RedisClient } from '../redis/connect.js';
+import { MAX_JSON_DEPTH } from './input-guards.js';
 import { problem, sendProblem } from './problem.js';
 
 const TTL_SECONDS = 24 * 3600;
@@ -29,11 +30,15 @@ declare module 'fastify' {
   }
 }
 
-/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same body. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/**
+ * JSON with sorted keys, so `{a,b}` and `{b,a}` are the same body. Bodies nest at most MAX_JSON_DEPTH levels (the
+ * parser refuses deeper ones); the bound is checked here too, so the recursion can never exhaust the stack.
+ */
+function canonical(value: unknown, depth = 0): string {
+  if (depth > MAX_JSON_DEPTH) throw Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`), { statusCode: 400 });
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -2,6 +2,30 @@
 import type { FastifyInstance } from 'fastify';
 import { problem, sendProblem } from './problem.js';
 
+/**
+ * How deep a JSON body may nest. The deepest body the API takes (a schedule's label selector expression values)
+ * is six levels; every recursive walk of a body (the idempotency fingerprint, JSON.stringify on the way to the
+ * hub) stays far from the stack limit, which a few thousand levels reach.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when brackets nest deeper than `max` outside strings; a linear scan, before the text is parsed. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 export function installInputGuards(app: FastifyInstance): void {
   // Bodies are JSON only. Fastify also parses text/plain into a string, which then fails schema validation with a
   // puzzling "body must be object"; without the parser the client gets a 415 saying what to send.
@@ -15,7 +39,23 @@ export function installInputGuards(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`), { statusCode: 400 }), undefined);
+    }
     return json(request, text, done);
+  });
+
+  // An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
+  // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
+  app.addHook('preValidation', async (request, reply) => {
+    const body = request.body as unknown;
+    if (body === undefined || body === null || request.routeOptions.schema?.body || !request.routeOptions.url?.startsWith('/v1/')) return;
+    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+    const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
+    const reason = 'this operation takes no body';
+    return sendProblem(reply, problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
+      errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
+    }));
   });
 
   // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a

@@ -3,9 +3,14 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
+import { clientErrorHandler } from './transport-errors.js';
 
 export async function buildOpsServer(deps: HealthDeps & { log: Logger }): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler,
+  });
   await app.register(healthRoutes(deps));
   await app.ready();
   return app;

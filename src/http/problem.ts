@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, Invalid, Unavailable, type FieldIssue } from '../hive/errors.js';
 import { isRedisDown } from '../redis/connect.js';
+import { validationIssues } from './validation-issues.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -26,14 +27,43 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   Unavailable: 503,
 };
 
+/**
+ * Kubernetes names reach 253 characters and job ids 264; a longer run of text (between spaces or `/`) is a value
+ * nobody needs back whole, so it is cut to its first characters. A message is capped as a whole as well, so a long
+ * value with spaces in it is not echoed back whole either.
+ */
+const LONGEST_NAME = 264;
+const SHOWN = 64;
+const MAX_TEXT = 2000;
+/** Every unknown key of a 1 MiB body is an error of its own; the answer names the first ones. */
+const MAX_ISSUES = 50;
+const LONG_RUN = new RegExp(`[^\\s/]{${LONGEST_NAME + 1},}`, 'g');
+
+/** Text that may carry caller input, made safe to echo: long runs cut to their first 64 characters. */
+export function clip(text: string, max = MAX_TEXT): string {
+  const short = text.replace(LONG_RUN, (run) => `${run.slice(0, SHOWN)}…`);
+  return short.length > max ? `${short.slice(0, max)}…` : short;
+}
+
+/** Every problem the API answers is built here, so no answer echoes a huge input whatever the route. */
 export function problem(status: number, code: string, detail?: string, extra: Partial<Problem> = {}): Problem {
-  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, code, ...(detail ? { detail } : {}), ...extra };
+  const { errors, ...rest } = extra;
+  const shown = errors?.slice(0, MAX_ISSUES).map((i) => ({ field: clip(i.field), reason: clip(i.reason) }));
+  const more = errors && errors.length > MAX_ISSUES ? ` (${errors.length} problems; the first ${MAX_ISSUES} are listed)` : '';
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    code,
+    ...(detail ? { detail: `${clip(detail)}${more}` } : {}),
+    ...rest,
+    ...(shown ? { errors: shown } : {}),
+  };
 }
 
 export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
-  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: reply.request.url });
+  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: clip(reply.request.url) });
 }
-
 
 export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (err instanceof DomainError) {
@@ -45,7 +75,10 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (e && Array.isArray(e.validation)) {
     const where = e.validationContext ?? 'body';
     const errors = validationIssues(e.validation);
-    return problem(400, 'BadRequest', `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`, { errors });
+    const detail = `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`;
+    // A body that parsed but says the wrong thing (a wrong type, an unknown field) is unprocessable content, as
+    // any other refused value is; a bad path or query string is a bad request (RFC 9110, 15.5.1 and 15.5.21).
+    return where === 'body' ? problem(422, 'Invalid', detail, { errors }) : problem(400, 'BadRequest', detail, { errors });
   }
   if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) are safe to show.
@@ -54,38 +87,6 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
     return problem(e.statusCode, 'BadRequest', e.message);
   }
   return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });
-}
-
-type AjvIssue = NonNullable<FastifyError['validation']>[number];
-
-/**
- * One issue per field and reason. A union of literals (TypeBox's enums) makes ajv report "must be equal to
- * constant" once per literal and then "must match a schema in anyOf"; that becomes "must be one of a, b, c".
- */
-function validationIssues(validation: AjvIssue[]): Array<{ field: string; reason: string }> {
-  const allowed = new Map<string, unknown[]>();
-  for (const v of validation) {
-    if (v.keyword !== 'const') continue;
-    const field = fieldOf(v.instancePath, v.params);
-    allowed.set(field, [...(allowed.get(field) ?? []), v.params?.allowedValue]);
-  }
-  const seen = new Set<string>();
-  const out: Array<{ field: string; reason: string }> = [];
-  for (const v of validation) {
-    const field = fieldOf(v.instancePath, v.params);
-    const values = allowed.get(field);
-    const reason = values && (v.keyword === 'const' || v.keyword === 'anyOf') ? `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}` : (v.message ?? 'is invalid');
-    if (seen.has(`${field}\0${reason}`)) continue;
-    seen.add(`${field}\0${reason}`);
-    out.push({ field, reason });
-  }
-  return out;
-}
-
-function fieldOf(instancePath: string, params: Record<string, unknown> | undefined): string {
-  const base = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
-  const extra = params?.missingProperty ?? params?.additionalProperty;
-  return typeof extra === 'string' ? (base ? `${base}.${extra}` : extra) : base;
 }
 
 export function retryAfterOf(err: unknown): number | undefined {

@@ -64,6 +64,17 @@ export const ProblemSchema = Type.Object(
   { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },
 );
 
+/** A Kubernetes LabelSelector (matchLabels AND matchExpressions), as request bodies carry it. */
+export const LabelSelectorSchema = Type.Object(
+  {
+    matchLabels: Type.Optional(Type.Record(Type.String(), Type.String())),
+    matchExpressions: Type.Optional(
+      Type.Array(Type.Object({ key: Type.String(), operator: Type.String({ examples: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const WaitQuery = Type.Object({
   wait: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 3600, description: 'Seconds to wait for the job to end before answering (202 if it is still running)' }),
@@ -73,12 +84,12 @@ export const WaitQuery = Type.Object({
 export type WaitQueryType = Static<typeof WaitQuery>;
 
 const PROBLEM_TEXT: Record<number, string> = {
-  400: 'Bad request: `errors` names each invalid field',
+  400: 'Bad request: a path or query parameter `errors` names, or a body that is not JSON (or nests too deep)',
   401: 'Missing or invalid bearer token',
   403: 'Forbidden by the hub',
   404: 'Not found',
   409: 'Conflict with the current state; `detail` says why',
-  422: 'Refused: `errors` names each field and the reason',
+  422: 'Refused: `errors` names each body field (wrong JSON type, unknown, bad value) and the reason',
   500: 'Unexpected error; quote `correlationId`',
   503: 'A hub or Redis is unavailable; retry after `Retry-After` seconds',
 };

@@ -6,7 +6,7 @@ import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
-import type { HiveStore, JobQueue, JobState } from '../services/ports.js';
+import { JOB_ID_MAX, type HiveStore, type JobQueue, type JobState } from '../services/ports.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency } from './idempotency.js';
@@ -16,6 +16,8 @@ import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
+import { requestValidatorCompiler } from './validators.js';
 
 export interface ServerDeps {
   config: Config;
@@ -43,11 +45,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    ajv: {
-      // Report every bad field at once, and refuse unknown fields instead of silently dropping them.
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
+    // Every path segment the API hands out fits: names (253) and job ids, the longest of them.
+    routerOptions: { maxParamLength: JOB_ID_MAX },
+    frameworkErrors: routerErrorHandler(JOB_ID_MAX),
+    clientErrorHandler,
   });
+  app.setValidatorCompiler(requestValidatorCompiler());
 
   const closing = new AbortController();
   app.decorate('closing', closing.signal);

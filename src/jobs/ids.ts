@@ -3,13 +3,14 @@
 // which lets GET /v1/jobs/{id} find the queue without asking every one. BullMQ reserves `:` in ids.
 import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
+import { JOB_ID_PART_MAX } from '../services/ports.js';
 
 export const queueName = (hub: string) => `ops-${hub}`;
 
-const CUSTOM_ID = /^[A-Za-z0-9._-]{1,200}$/;
+const CUSTOM_ID = new RegExp(`^[A-Za-z0-9._-]{1,${JOB_ID_PART_MAX}}$`);
 
 export function checkCustomId(field: 'jobId' | 'dedupId', id: string): void {
-  if (!CUSTOM_ID.test(id)) throw invalid(field, 'use 1-200 letters, digits, ".", "_" or "-" (":" is reserved by BullMQ)');
+  if (!CUSTOM_ID.test(id)) throw invalid(field, `use 1-${JOB_ID_PART_MAX} letters, digits, ".", "_" or "-" (":" is reserved by BullMQ)`);
 }
 
 export function newJobId(hub: string, custom?: string): string {
@@ -28,7 +29,7 @@ export function hubOfJobId(id: string): string | undefined {
 export function childJobId(hub: string, parentId: string, key: string): string {
   checkCustomId('jobId', key);
   const custom = `${parentId}.${key}`;
-  if (custom.length <= 200) return newJobId(hub, custom);
+  if (custom.length <= JOB_ID_PART_MAX) return newJobId(hub, custom);
   const hash = createHash('sha256').update(custom).digest('hex').slice(0, 24);
-  return newJobId(hub, `${custom.slice(0, 175)}.${hash}`);
+  return newJobId(hub, `${custom.slice(0, JOB_ID_PART_MAX - 25)}.${hash}`);
 }

@@ -105,6 +105,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     const ctx: JobContext = {
       jobId: job.id!,
       attempt: job.attemptsMade + 1,
+      finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       signal: signal ?? new AbortController().signal,
       log,
       step,

@@ -3,6 +3,7 @@
 // JSON for any kind in the kind table, so it borrows the generic client's plumbing (auth, TLS agent, middleware)
 // and sends the request itself. Errors stay ApiException, exactly as the generated clients throw them.
 import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import { Invalid } from '../hive/errors.js';
 
 export interface RestRequest {
   query?: Record<string, string | number | boolean | undefined>;
@@ -16,6 +17,16 @@ export interface RestClient {
   request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, req?: RestRequest): Promise<T>;
 }
 
+/** JSON.stringify recurses: an object nested thousands deep would overflow the stack (a RangeError, then a 500). */
+function serialize(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    if (err instanceof RangeError) throw new Invalid('the object is nested too deeply to send to the hub', [], { cause: err });
+    throw err;
+  }
+}
+
 class RawObjectApi extends KubernetesObjectApi {
   async send(method: HttpMethod, path: string, req: RestRequest, defaultTimeoutMs: number): Promise<unknown> {
     const ctx = this.configuration.baseServer.makeRequestContext(path, method);
@@ -25,7 +36,7 @@ class RawObjectApi extends KubernetesObjectApi {
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) ctx.setQueryParam(k, String(v));
     if (req.body !== undefined) {
       ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
-      ctx.setBody(JSON.stringify(req.body));
+      ctx.setBody(serialize(req.body));
     }
     const timeout = AbortSignal.timeout(req.timeoutMs ?? defaultTimeoutMs);
     ctx.setSignal(req.signal ? AbortSignal.any([req.signal, timeout]) : timeout);

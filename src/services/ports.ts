@@ -153,6 +153,15 @@ export interface JobView {
   finishedAt?: string;
 }
 
+/** The most characters of a fixed job id (`jobId`, a child's key with its parent's id) after its hub. */
+export const JOB_ID_PART_MAX = 200;
+
+/**
+ * The longest job id: `<hub>.<part>`, the hub a DNS label (at most 63). GET /v1/jobs/{id} takes every id up to
+ * this length, so every job the API reports can be fetched.
+ */
+export const JOB_ID_MAX = 63 + 1 + JOB_ID_PART_MAX;
+
 export interface EnqueueOptions {
   /** While a job with this id is waiting or active, enqueueing again returns that job (no `:` allowed). */
   dedupId?: string;
@@ -197,6 +206,8 @@ export type ChildOutcome =
 export interface JobContext {
   jobId: string;
   attempt: number;
+  /** No retry follows if this run fails, whatever the error (the catalog's attempts are spent). */
+  finalAttempt?: boolean;
   /** Record a progress step; callers see it in GET /v1/jobs/{id} and the SSE stream. */
   step(step: string, message?: string): Promise<void>;
   signal: AbortSignal;

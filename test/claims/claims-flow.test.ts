@@ -88,7 +88,7 @@ describe('pools', () => {
     ]);
     expect((await api('GET', '/v1/pools/hub-1/ci/bad')).status).toBe(404);
     const zero = await api('PATCH', '/v1/pools/hub-1/ci/warm-east', { maxSize: 0 });
-    expect(zero.status).toBe(400);
+    expect(zero.status).toBe(422);
     expect(zero.body.errors[0].field).toBe('maxSize');
     const both = await api('PATCH', '/v1/pools/hub-1/ci/warm-east', { maxSize: 4, unset: ['maxSize'] });
     expect(both.body.errors).toEqual([{ field: 'unset', reason: 'maxSize is both set and unset' }]);

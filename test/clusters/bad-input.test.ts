@@ -1,6 +1,7 @@
 // Bad input gets a clear 4xx naming the field, and nothing is created: no namespace, no Secret, no job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBody, HUB, prerequisites, startBed, type Bed } from './support.js';
+import type { Secret } from '../../src/hive/types.js';
+import { createBody, HUB, prerequisites, simFaults, startBed, type Bed } from './support.js';
 
 let bed: Bed;
 const ns = 'bad-input';
@@ -28,9 +29,9 @@ async function nothingCreated(namespace: string, name: string) {
 }
 
 describe('bad create requests', () => {
-  it('a body of the wrong shape is 400 naming every field', async () => {
+  it('a body of the wrong shape is 422 naming every field', async () => {
     const r = await post({ ...createBody(ns, 'shape'), compute: { replicas: 'three' }, surprise: true, hub: undefined });
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(422);
     expect(r.fields).toEqual(expect.arrayContaining(['hub', 'compute.replicas', 'surprise']));
     await nothingCreated(ns, 'shape');
   });
@@ -103,6 +104,44 @@ describe('bad create requests', () => {
     const dup = await post(createBody(ns, 'taken'));
     expect(dup.status).toBe(409);
     expect(await bed.system.store.get('Secret', { hub: HUB, namespace: ns, name: 'taken-install-config' })).toBeUndefined();
+  });
+
+  it("a Secret of the create's name that is not Beekeeper's refuses it (409) before anything is written, and stays as it was", async () => {
+    const { store } = bed.system;
+    const theirs = await store.create<Secret>('Secret', HUB, { metadata: { name: 'owned-aws-creds', namespace: ns }, data: { aws_access_key_id: Buffer.from('THEIRS').toString('base64') } });
+    const r = await post({
+      ...createBody(ns, 'owned'),
+      pullSecretRef: undefined,
+      pullSecret: '{"auths":{}}',
+      platform: { aws: { region: 'us-east-1', credentials: { accessKeyID: 'AKIA', secretAccessKey: 'hunter2' } } },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toContain(`Secret ${ns}/owned-aws-creds already exists and is not Beekeeper's`);
+    expect(await store.get('Secret', { hub: HUB, namespace: ns, name: 'owned-pull-secret' })).toBeUndefined();
+    const after = await store.get<Secret>('Secret', { hub: HUB, namespace: ns, name: 'owned-aws-creds' });
+    expect(after?.metadata).toMatchObject({ uid: theirs.metadata.uid, resourceVersion: theirs.metadata.resourceVersion });
+    expect(after?.data).toEqual(theirs.data);
+    expect((await bed.system.queue.list({ type: 'cluster.create' })).filter((j) => j.target?.name === 'owned')).toEqual([]);
+  });
+
+  it('a create the hub fails part-way (503 on its Secret) answers 503 and leaves nothing, not even the namespace it made', async () => {
+    await simFaults(bed, { errors: [{ verb: 'create', resource: 'secrets', rate: 1, code: 503, retryAfterSeconds: 1 }] });
+    let r: Awaited<ReturnType<typeof post>>;
+    try {
+      r = await post({
+        ...createBody('made-here', 'halfway'),
+        createNamespace: true,
+        pullSecretRef: undefined,
+        pullSecret: '{"auths":{}}',
+        platform: { aws: { region: 'us-east-1', credentials: { accessKeyID: 'AKIA', secretAccessKey: 'hunter2' } } },
+      });
+    } finally {
+      await simFaults(bed, {});
+    }
+    expect(r.status, JSON.stringify(r.body)).toBe(503);
+    const made = await bed.system.store.get('Namespace', { hub: HUB, name: 'made-here' });
+    expect(made === undefined || made.metadata.deletionTimestamp !== undefined).toBe(true);
+    await nothingCreated('made-here', 'halfway');
   });
 
   it('inline credentials are echoed nowhere in an error', async () => {

@@ -100,7 +100,7 @@ describe('PUT .../expiry', () => {
     const unchanged = await bed.app.inject({ method: 'GET', url: url('later') });
     expect(Date.parse(unchanged.json().expiry.expiresAt)).toBe(Date.parse(set.json().cluster.expiry.expiresAt));
     const unknown = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresIn: '1h', extra: true } });
-    expect(unknown.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(422);
 
     const cleared = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresAt: null } });
     expect(cleared.statusCode).toBe(200);

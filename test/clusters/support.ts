@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../../src/config.js';
+import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { createLogger } from '../../src/logger.js';
 import type { JobView } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
@@ -19,7 +20,7 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-export async function startBed(opts: { deleteProtection?: boolean } = {}): Promise<Bed> {
+export async function startBed(opts: { deleteProtection?: boolean; catalog?: JobCatalog } = {}): Promise<Bed> {
   const clock = createTestClock();
   // speed 1000: a 40-minute install takes ~2.4 s, a resume ~0.3 s.
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, deleteProtection: opts.deleteProtection ?? false });
@@ -31,7 +32,7 @@ export async function startBed(opts: { deleteProtection?: boolean } = {}): Promi
   const log = createLogger({ level: 'silent' });
   // Beekeeper's own kinds (ExpiryPolicy...) and its state namespace, as `kubectl apply -f deploy/crds/` gives.
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
-  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'], ...(opts.catalog ? { catalog: opts.catalog } : {}) });
   return {
     sim,
     system,
@@ -76,4 +77,11 @@ export async function runJob(app: FastifyInstance, method: 'POST' | 'DELETE', ur
   const res = await app.inject({ method, url: `${url}${sep}wait=60`, ...(payload ? { payload: payload as object } : {}) });
   if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json<{ job: JobView }>().job;
+}
+
+/** The simulator's fault switchboard (docs/simulator.md, "Faults"), over HTTP as an operator would use it. */
+export async function simFaults(bed: Bed, spec: Record<string, unknown>): Promise<void> {
+  const hub = bed.sim.hubs[0]!;
+  const res = await fetch(`${hub.url}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${hub.token}` }, body: JSON.stringify(spec) });
+  if (res.status !== 200) throw new Error(`PUT /_sim/faults: ${res.status} ${await res.text()}`);
 }

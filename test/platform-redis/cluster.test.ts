@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import { replyWithJob } from '../../src/http/reply-job.js';
 import type { WorkerPool } from '../../src/jobs/worker.js';
 import { loadConfig } from '../../src/config.js';
@@ -8,8 +9,11 @@ import { buildTestServer, createHarness, gate, type Harness } from '../platform/
 import { haveRedisBinaries, startCluster, type Topology } from './support.js';
 
 // A feature-style route: enqueue and answer with the job, so Idempotency-Key records go through the cluster too.
+// Like every route that takes a body, it declares it (a route without a body schema refuses fields).
 const echoRoutes = (h: Harness): FastifyPluginAsync => async (app) => {
-  app.post('/echo-jobs', async (req, reply) => replyWithJob(reply, h.queue, await h.queue.enqueue('test.slow', req.body as Record<string, unknown>)));
+  app.post('/echo-jobs', { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } }, async (req, reply) =>
+    replyWithJob(reply, h.queue, await h.queue.enqueue('test.slow', req.body as Record<string, unknown>)),
+  );
 };
 
 describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster', () => {

@@ -163,9 +163,10 @@ describe('HTTP edge', () => {
     expect(res.body).not.toContain('hunter2');
   });
 
-  it('names every bad field of a request that fails validation', async () => {
+  it('names every bad field of a request that fails validation: 422 for the body, 400 for the query', async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/demo-jobs', payload: { size: 0, colour: 'red' } });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'Invalid' });
     expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['colour', 'name', 'size']);
     const q = await app.inject({ method: 'GET', url: '/v1/jobs?limit=0' });
     expect(q.statusCode).toBe(400);

@@ -326,7 +326,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   it('refuses a bad request with problem+json naming the field, and creates nothing', async () => {
     const badName = `bad-${RUN}`;
     const bad = await curl('POST', '/v1/clusters', { ...createBody, name: badName, compute: { replicas: -1, instanceType: 'm6i.2xlarge' } });
-    expect(bad.status, bad.text).toBe(400);
+    expect(bad.status, bad.text).toBe(422);
     expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(bad.text).toContain('replicas');
     expect((await curl('GET', `/v1/clusters/local/demo/${badName}`)).status).toBe(404);

@@ -36,7 +36,7 @@ describe('clusters hibernated for close to 90 days', () => {
   it('a schedule may lift the flag for its clusters, only with a reason, which it keeps', async () => {
     const body = { name: 'archive', timeZone: 'UTC', windows: [{ days: ['Mon'], start: '08:00', end: '09:00' }], targets: { namespaces: [NS] } };
     const refused = await bed.app.inject({ method: 'POST', url: '/v1/schedules', payload: { ...body, safety: { ignoreLongHibernation: {} } } });
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(422);
     expect((await get('/v1/warnings')).longHibernation).toHaveLength(1);
 
     const reason = 'archived clusters are rebuilt, never resumed';

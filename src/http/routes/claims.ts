@@ -180,7 +180,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           body: Type.Optional(HeartbeatSchema),
           response: {
             200: Type.Object({ claim: Type.String(), renewedAt: Type.String(), expiresAt: Type.String(), timeoutSeconds: Type.Number() }),
-            ...problemResponses(404, 409),
+            ...problemResponses(404, 409, 422),
           },
         },
       },

@@ -69,7 +69,7 @@ export const ClusterCreateSchema = Type.Object(
       },
       { ...closed, description: 'Exactly one platform' },
     ),
-    imageSet: Type.Optional(Type.String({ description: 'ClusterImageSet name; exactly one of imageSet and releaseImage', examples: ['openshift-v4.16.0'] })),
+    imageSet: Type.Optional(Type.String({ maxLength: 253, description: 'ClusterImageSet name; exactly one of imageSet and releaseImage', examples: ['openshift-v4.16.0'] })),
     releaseImage: Type.Optional(Type.String({ examples: ['quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64'] })),
     pullSecretRef: Type.Optional(SecretRef),
     pullSecret: Type.Optional(Type.String({ description: 'Inline .dockerconfigjson; written to `<name>-pull-secret` during the request, never queued or logged' })),

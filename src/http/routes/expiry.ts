@@ -7,10 +7,11 @@ import { Type } from 'typebox';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
 import { auditOrigin, By, Reason } from '../audit.js';
-import { problemResponses } from '../schemas.js';
+import { LabelSelectorSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
 const open = { additionalProperties: true } as const;
+const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
 const Duration = Type.String({ description: 'Go duration (h, m, s; no d)', examples: ['8h'] });
 const ExpiryView = Type.Object({ cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(Type.Object({}, open)) }, open);
@@ -23,14 +24,15 @@ const ExtendBody = Type.Object(
   },
   { additionalProperties: false, description: 'Exactly one of extendBy and until' },
 );
+// Each list narrows the policy; an empty one would narrow nothing and silently cover every cluster, so a list,
+// when given, names something (leave it out to mean all).
+const Names = (what: string) => Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: `Only clusters of these ${what}; leave out for all` }));
 const PolicyProps = {
   selector: Type.Optional(
-    Type.Object({
-      hubs: Type.Optional(Type.Array(Type.String())),
-      namespaces: Type.Optional(Type.Array(Type.String())),
-      teams: Type.Optional(Type.Array(Type.String())),
-      labelSelector: Type.Optional(Type.Object({}, open)),
-    }),
+    Type.Object(
+      { hubs: Names('hubs'), namespaces: Names('namespaces'), teams: Names('teams (values of teamLabel)'), labelSelector: Type.Optional(LabelSelectorSchema) },
+      { additionalProperties: false, description: 'Which clusters the policy covers: all of the given conditions hold; no selector covers every cluster' },
+    ),
   ),
   teamLabel: Type.Optional(Type.String({ examples: ['beekeeper.io/team'] })),
   maxLifetime: Type.Optional(Duration),
@@ -109,7 +111,7 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
     app.get('/expiry-policies', { schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } } }, async () => ({ items: expiry.policies.list() }));
     app.post(
       '/expiry-policies',
-      { schema: { tags, summary: 'Create an expiry policy', body: Type.Object({ name: Name, ...PolicyProps }), response: { 201: PolicyView, ...problemResponses(400, 409) } } },
+      { schema: { tags, summary: 'Create an expiry policy', body: Type.Object({ name: Name, ...PolicyProps }, closed), response: { 201: PolicyView, ...problemResponses(400, 409, 422) } } },
       async (req, reply) => reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>)),
     );
     app.get('/expiry-policies/:name', { schema: { tags, summary: 'One expiry policy', params: NameParams, response: { 200: PolicyView, ...problemResponses(404) } } }, async (req) =>
@@ -117,7 +119,7 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
     );
     app.put(
       '/expiry-policies/:name',
-      { schema: { tags, summary: 'Replace an expiry policy', params: NameParams, body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }), response: { 200: PolicyView, ...problemResponses(400, 404) } } },
+      { schema: { tags, summary: 'Replace an expiry policy', params: NameParams, body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }, closed), response: { 200: PolicyView, ...problemResponses(400, 404, 422) } } },
       async (req) => expiry.policies.replace(req.params.name, req.body as Record<string, unknown>),
     );
     app.delete('/expiry-policies/:name', { schema: { tags, summary: 'Delete an expiry policy', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
@@ -131,7 +133,7 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
     );
     app.put(
       '/webhooks/:name',
-      { schema: { tags, summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)', params: NameParams, body: WebhookBody, response: { 200: WebhookView, ...problemResponses(400) } } },
+      { schema: { tags, summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)', params: NameParams, body: WebhookBody, response: { 200: WebhookView, ...problemResponses(400, 422) } } },
       async (req) => webhooks.put(req.params.name, req.body),
     );
     app.delete('/webhooks/:name', { schema: { tags, summary: 'Delete a webhook endpoint', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { NotFound } from '../../hive/errors.js';
-import type { JobQueue, JobState, JobView } from '../../services/ports.js';
+import { JOB_ID_MAX, type JobQueue, type JobState, type JobView } from '../../services/ports.js';
 import { waitForJob } from '../reply-job.js';
 import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
 
@@ -11,7 +11,7 @@ const ENDED = new Set<JobState>(['completed', 'failed']);
 /** Comment lines keep proxies from closing an idle event stream. */
 const HEARTBEAT_MS = 15_000;
 
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 300 }) });
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: JOB_ID_MAX, description: '`<hub>.<id>`, as the API reported it' }) });
 
 export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
   return async (plain) => {

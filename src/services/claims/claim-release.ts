@@ -7,6 +7,7 @@ import type { HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
 import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
+import { deterministicId } from '../schedules/job-ids.js';
 
 export const CLAIM_RELEASE_JOB = 'claim.release';
 /** Deprovisioning a real cluster takes tens of minutes; the job gives up waiting (and can be retried) after this. */
@@ -30,7 +31,7 @@ export async function releaseClaim(
   const job = await deps.queue.enqueue(
     CLAIM_RELEASE_JOB,
     { hub: ref.hub, namespace: ref.namespace, name: ref.name },
-    { target: { kind: 'ClusterClaim', ...ref }, dedupId: `claim-release-${ref.hub}-${ref.namespace}-${ref.name}` },
+    { target: { kind: 'ClusterClaim', ...ref }, dedupId: deterministicId('claim-release', ref.hub, ref.namespace, ref.name) },
   );
   return { claim: buildClaimView(deps, ref.hub, released), job };
 }

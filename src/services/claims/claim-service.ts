@@ -17,6 +17,7 @@ import { buildClaimView, loadClaim, type ClaimRef, type ClaimView } from './clai
 import { waitForClaim, watchClaim } from './claim-watch.js';
 import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
+import { deterministicId } from '../schedules/job-ids.js';
 
 export interface ClaimServiceDeps {
   store: HiveStore;
@@ -88,6 +89,6 @@ export function startClaimReaper(deps: Pick<ClaimServiceDeps, 'store' | 'clock' 
     clock: deps.clock,
     log: deps.log,
     onExpired: (ref, deadlineMs, why) =>
-      deps.queue.enqueue(HEARTBEAT_EXPIRED_JOB, { ...ref, why }, { target: { kind: 'ClusterClaim', ...ref }, jobId: `claim-heartbeat-${ref.hub}-${ref.namespace}-${ref.name}-${deadlineMs}` }),
+      deps.queue.enqueue(HEARTBEAT_EXPIRED_JOB, { ...ref, why }, { target: { kind: 'ClusterClaim', ...ref }, jobId: deterministicId('claim-heartbeat', ref.hub, ref.namespace, ref.name, deadlineMs) }),
   });
 }

@@ -4,6 +4,7 @@ import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION, SECRET_KEYS
 import { installConfigYaml, type InstallConfigParams } from '../../hive/install-config.js';
 import type { ClusterDeployment, ClusterDeploymentPlatform, Secret } from '../../hive/types.js';
 import type { ExpiryActor } from '../expiry/expiry-record.js';
+import type { KubeObject } from '../ports.js';
 import { networkingOf, platformOf, type CreateClusterRequest } from './create-request.js';
 
 /** Beekeeper's label on Secrets it writes for a cluster, so a retry can tell its own leftovers from others'. */
@@ -37,6 +38,15 @@ export const secretNames = (name: string) => ({
 const b64 = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
 
 const ourLabels = (name: string) => ({ [BEEKEEPER_LABELS.managedBy]: BEEKEEPER, [CLUSTER_LABEL]: name });
+
+/** A Secret Beekeeper wrote for this cluster (a leftover of an earlier attempt may be reused, never anyone else's). */
+export const isSecretFor = (secret: KubeObject, clusterName: string) =>
+  secret.metadata.labels?.[BEEKEEPER_LABELS.managedBy] === BEEKEEPER && secret.metadata.labels?.[CLUSTER_LABEL] === clusterName;
+
+/** The Secrets a create writes under fixed names: the install-config, and those with inline credentials. */
+export function writtenSecretNames(req: CreateClusterRequest): string[] {
+  return [secretNames(req.name).installConfig, ...inlineSecrets(req).map((s) => s.metadata.name)];
+}
 
 /** Inline Secrets to write during the request (never queued). */
 export function inlineSecrets(req: CreateClusterRequest): Secret[] {
@@ -164,7 +174,7 @@ export function buildPlan(req: CreateClusterRequest): CreatePlan {
     createNamespace: req.createNamespace === true,
     installConfigYaml: installConfigYaml(params),
     clusterDeployment,
-    ownedSecrets: [names.installConfig, ...inlineSecrets(req).map((s) => s.metadata.name)],
+    ownedSecrets: writtenSecretNames(req),
     ...(req.expiresAt ? { expiresAt: new Date(req.expiresAt).toISOString() } : {}),
   };
 }

@@ -1,18 +1,19 @@
 // The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
 // writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
-import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS } from '../../hive/constants.js';
+import { ANNOTATIONS } from '../../hive/constants.js';
 import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
 import type { HubStatus, JobTarget, JobView } from '../ports.js';
 import { adminCredentials, adminKubeconfig, type AdminCredentials } from './access.js';
-import { buildPlan, CLUSTER_LABEL, inlineSecrets, referencedSecrets } from './build-objects.js';
+import { buildPlan, isSecretFor, referencedSecrets, writtenSecretNames } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
 import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from './create-request.js';
 import type { ClusterServiceDeps } from './deps.js';
 import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
 import { createExpiryIssues, type PolicyHome } from './expiry-limits.js';
 import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
+import { writeInlineSecrets } from './inline-secrets.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
 import type { DeletePayload } from './delete-job.js';
 import type { PowerPayload, PowerTarget } from './power-job.js';
@@ -45,7 +46,6 @@ export const dedupIds = {
 };
 
 const target = (r: ClusterRef): JobTarget => ({ kind: 'ClusterDeployment', hub: r.hub, namespace: r.namespace, name: r.name });
-const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
 
 /** With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later). */
 export function createClusterService(deps: ClusterServiceDeps & PolicyHome): ClusterService {
@@ -81,6 +81,19 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
     const ns = await store.get('Namespace', { hub: req.hub, name: req.namespace });
     if (ns?.metadata.deletionTimestamp) issues.push({ field: 'namespace', reason: 'the namespace is being deleted' });
     if (!ns && !req.createNamespace) issues.push({ field: 'namespace', reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it` });
+    // Checked before anything is written, so a request refused for it leaves nothing behind; Beekeeper never
+    // overwrites or removes a Secret it did not write for this cluster.
+    if (ns && !bad('name')) {
+      for (const name of writtenSecretNames(req)) {
+        const secret = await store.get<Secret>('Secret', { hub: req.hub, namespace: req.namespace, name });
+        if (secret && !isSecretFor(secret, req.name)) {
+          throw new Conflict(
+            `Secret ${req.namespace}/${name} already exists and is not Beekeeper's for this cluster; Beekeeper leaves it alone ` +
+              '(choose another cluster name, or refer to an existing Secret with pullSecretRef or credentialsSecretRef)',
+          );
+        }
+      }
+    }
     if (req.imageSet && !bad('imageSet')) {
       const imageSet = store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ?? (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
       if (!imageSet) issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
@@ -91,30 +104,6 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       if (!secret) issues.push({ field, reason: `no Secret named ${name} in namespace ${req.namespace}` });
     }
     return { namespaceExists: !!ns };
-  };
-
-  /** Inline secrets are written in the request itself, so their values never enter a job payload or Redis. */
-  const writeInlineSecrets = async (req: CreateClusterRequest, namespaceExists: boolean) => {
-    const secrets = inlineSecrets(req);
-    if (secrets.length === 0) return;
-    if (!namespaceExists) {
-      await store.create('Namespace', req.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: req.namespace } }).catch((err: unknown) => {
-        if (!isCode(err, 'Conflict')) throw err;
-      });
-    }
-    for (const secret of secrets) {
-      try {
-        await store.create('Secret', req.hub, secret);
-      } catch (err) {
-        if (!isCode(err, 'Conflict')) throw err;
-        const ref = { hub: req.hub, namespace: req.namespace, name: secret.metadata.name };
-        const existing = await store.get<Secret>('Secret', ref);
-        if (existing?.metadata.labels?.[CLUSTER_LABEL] !== req.name || existing.metadata.labels?.[BEEKEEPER_LABELS.managedBy] !== BEEKEEPER) {
-          throw new Conflict(`Secret ${req.namespace}/${secret.metadata.name} already exists and is not Beekeeper's for this cluster`);
-        }
-        await store.mergePatch('Secret', ref, { data: secret.data ?? {} }, { resourceVersion: existing.metadata.resourceVersion });
-      }
-    }
   };
 
   const power = async (ref: ClusterRef, to: PowerTarget): Promise<JobView> => {
@@ -146,9 +135,12 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       throwIfIssues(issues);
       const plan = buildPlan(req);
       if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
-      await writeInlineSecrets(req, namespaceExists);
+      const writes = await writeInlineSecrets({ store, log }, req, namespaceExists);
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
-      const job = await queue.enqueue('cluster.create', { ...plan }, { dedupId: dedupIds.create(ref), target: target(ref) });
+      const job = await queue.enqueue('cluster.create', { ...plan }, { dedupId: dedupIds.create(ref), target: target(ref) }).catch(async (err: unknown) => {
+        await writes.undo();
+        throw err;
+      });
       log.info({ ...ref, jobId: job.id }, 'cluster create queued');
       return job;
     },

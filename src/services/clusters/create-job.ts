@@ -3,7 +3,7 @@
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, CONDITIONS } from '../../hive/constants.js';
 import { readHistory } from '../../hive/expiry/history.js';
 import { formatGoDuration } from '../../hive/duration.js';
-import { Conflict, Invalid, Unavailable } from '../../hive/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { lifecyclePhase } from '../../hive/phase.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore, JobContext, KindName, KubeObject, ObjectRef } from '../ports.js';
@@ -11,7 +11,7 @@ import { writeClusterExpiry } from '../expiry/cluster-expiry-write.js';
 import { clusterExpiry } from '../expiry/targets.js';
 import { audit } from './audit.js';
 import { consoleUrls } from './cluster-summary.js';
-import { installConfigSecret, type CreatePlan } from './build-objects.js';
+import { installConfigSecret, isSecretFor, type CreatePlan } from './build-objects.js';
 import { timeoutsOf, type ClusterJobDeps } from './deps.js';
 import { createStepRecorder } from './step-recorder.js';
 
@@ -33,6 +33,32 @@ async function ensure(store: HiveStore, kind: KindName, hub: string, obj: KubeOb
   }
 }
 
+/** Errors the worker retries (jobs/outcome.ts): anything but a refusal (Invalid, Forbidden) or a missing target. */
+const retried = (err: unknown) => !(err instanceof Invalid || err instanceof Forbidden || err instanceof NotFound);
+
+/**
+ * The Secrets a failed create wrote for its cluster (the install-config and the inline credentials), unless the
+ * ClusterDeployment exists after all (then it owns them). A Secret someone else wrote under such a name is left
+ * alone: only Beekeeper's own for this cluster are removed, each by its uid.
+ */
+async function removeWrittenSecrets(deps: ClusterJobDeps, plan: CreatePlan, ctx: JobContext): Promise<void> {
+  const { store } = deps;
+  try {
+    if (await store.get('ClusterDeployment', { hub: plan.hub, namespace: plan.namespace, name: plan.name })) return;
+    for (const name of plan.ownedSecrets) {
+      const ref = { hub: plan.hub, namespace: plan.namespace, name };
+      const secret = await store.get('Secret', ref);
+      if (!secret || !isSecretFor(secret, plan.name)) continue;
+      await store.delete('Secret', ref, secret.metadata.uid ? { uid: secret.metadata.uid } : {}).catch((err: unknown) => {
+        if (!isCode(err, 'NotFound')) throw err;
+      });
+      ctx.log.info({ secret: name, namespace: plan.namespace }, 'removed a Secret of the failed create');
+    }
+  } catch (err) {
+    ctx.log.warn({ err, namespace: plan.namespace, secrets: plan.ownedSecrets }, 'could not remove the Secrets of a failed create');
+  }
+}
+
 export interface CreateResult {
   installed: boolean;
   phase: string;
@@ -47,14 +73,21 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
   const ref: ObjectRef = { hub: plan.hub, namespace: plan.namespace, name: plan.name };
   const steps = createStepRecorder(ctx);
 
-  if (plan.createNamespace) {
-    await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
-    steps.record('NamespaceReady', `namespace ${plan.namespace}`);
+  let cd: ClusterDeployment;
+  try {
+    if (plan.createNamespace) {
+      await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
+      steps.record('NamespaceReady', `namespace ${plan.namespace}`);
+    }
+    await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
+    steps.record('InstallConfigWritten', `Secret ${plan.name}-install-config`);
+    cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
+  } catch (err) {
+    // A retry needs the Secrets (the inline ones cannot be written again: their values were never queued); once
+    // no retry follows, the create has failed and takes back what it wrote.
+    if (ctx.finalAttempt || !retried(err)) await removeWrittenSecrets(deps, plan, ctx);
+    throw err;
   }
-  await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
-  steps.record('InstallConfigWritten', `Secret ${plan.name}-install-config`);
-
-  const cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
   steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
   await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/ClusterCreated` }, { jobId: ctx.jobId });
 

@@ -65,7 +65,9 @@ export function resolvePool(store: HiveStore, text: string, field = 'pool'): Poo
     .cachedList<ClusterPool>('ClusterPool', hub ? { hub } : {})
     .filter((e) => e.object.metadata.name === name && (!namespace || e.object.metadata.namespace === namespace));
   if (matches.length === 1) return { hub: matches[0]!.hub, namespace: matches[0]!.object.metadata.namespace!, name };
-  if (matches.length === 0) throw new NotFound(`pool ${text} not found on ${hub ? `hub ${hub}` : 'any hub'}`);
+  // A reference in a request body to something that does not exist is an invalid value of that field (422, as
+  // an unknown imageSet or Secret is), not a 404: the URL the caller asked for exists.
+  if (matches.length === 0) throw invalid(field, `no pool "${text}" on ${hub ? `hub ${hub}` : 'any hub'}`);
   const ids = matches.map((m) => poolId({ hub: m.hub, namespace: m.object.metadata.namespace!, name }));
   throw invalid(field, `"${text}" names ${matches.length} pools (${ids.join(', ')}); say which with hub/namespace/name`);
 }

@@ -8,6 +8,7 @@ import type { AuditLog } from '../claims/audit.js';
 import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool-lookup.js';
 import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
+import { deterministicId } from '../schedules/job-ids.js';
 
 export const POOL_DELETE_JOB = 'pool.delete';
 const POOL_DELETE_WAIT_MS = 3 * 3600_000;
@@ -103,7 +104,7 @@ export function createPoolService(deps: PoolServiceDeps) {
       await store.delete('ClusterPool', ref, { uid: pool.metadata.uid, propagation: 'Background' });
       deps.log.info({ audit: true, action: 'pool.delete', pool: poolId(ref), actor }, 'pool deleted');
     }
-    const job = await deps.queue.enqueue(POOL_DELETE_JOB, { ...ref }, { target: { kind: 'ClusterPool', ...ref }, dedupId: `pool-delete-${ref.hub}-${ref.namespace}-${ref.name}` });
+    const job = await deps.queue.enqueue(POOL_DELETE_JOB, { ...ref }, { target: { kind: 'ClusterPool', ...ref }, dedupId: deterministicId('pool-delete', ref.hub, ref.namespace, ref.name) });
     const view = buildPoolView(store, ref.hub, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString() } });
     return { pool: view, job };
   }
