@@ -533,7 +533,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   it('the schedules section: schedule, preview, cluster schedule, dry run, override, expiry policy, sweep, extend, webhook, warnings', async () => {
     await until('/v1/clusters/local/team-web/web-1', (a) => a.status === 200 && a.json.installed === true, 40_000);
     const commands = await curlCommands(datesAhead(readmeBlock('## Schedules, overrides and expiry', 'sh')));
-    expect(commands.length).toBe(10);
+    expect(commands.length).toBe(11);
     const answers: Array<Awaited<ReturnType<typeof runCurl>>> = [];
     for (const command of commands) {
       const answer = await runCurl(command);
@@ -543,6 +543,8 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const by = (prefix: string) => answers.find((a) => a.command.startsWith(prefix))!;
     expect(by('GET /v1/clusters/local/team-web/web-1/schedule').json).toMatchObject({ schedule: 'office-hours' });
     expect(by('GET /v1/schedules/office-hours/preview').text).toContain('web-1');
+    // Next March: the first weekday after Berlin's clock change opens at 07:00 CEST, 05:00 UTC.
+    expect(by('GET /v1/schedules/office-hours/preview?from=').text).toContain('2027-03-29T05:00:00');
     expect(by('POST /v1/clusters/local/team-web/web-1/overrides').json).toMatchObject({ type: 'keepAwake' });
     const extended = by('POST /v1/clusters/local/team-web/web-1/expiry/extend').json;
     const created = Date.parse((await curl('GET', '/v1/clusters/local/team-web/web-1?raw=true')).json.raw.metadata.creationTimestamp);

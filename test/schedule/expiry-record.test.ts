@@ -105,7 +105,7 @@ describe('PUT .../expiry, extend and clear: each change leaves a history entry, 
     const again = await call('PUT', `/v1/clusters/${HUB}/${NS}/stay/expiry`, OPS, { expiresAt: at, reason: 'same again' });
     expect(again.statusCode, again.body).toBe(200);
     const bad = await call('PUT', `/v1/clusters/${HUB}/${NS}/stay/expiry`, OPS, { expiresIn: '6h', by: '' });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(422);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(bad.json().errors).toContainEqual(expect.objectContaining({ field: 'by' }));
     const blank = await call('PUT', `/v1/clusters/${HUB}/${NS}/stay/expiry`, OPS, { expiresIn: '6h', by: '  ' });
@@ -172,7 +172,7 @@ describe('creation and claims', () => {
     expect(line).toMatchObject({ ...entry, kind: 'ClusterClaim' });
     expect(event?.message).toBe('Lifetime 2h -> 3h by bob (API token portal) via PATCH /v1/claims/:hub/:namespace/:name: flaky suite, one more run');
     const bad = await call('PATCH', `/v1/claims/${HUB}/made/run-7`, PORTAL, { extendBy: '1h', reason: '' });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toContainEqual(expect.objectContaining({ field: 'reason' }));
   }, 90_000);
 });
