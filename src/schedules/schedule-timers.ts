@@ -6,7 +6,7 @@
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
 import { installedAtMs, requestedState, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import type { JobTarget, KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import {
   catchUpDeadlineMs,
   compile,
@@ -43,8 +43,8 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   const enforcedGeneration = new Map<string, string>();
   let closed = false;
 
-  const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string) =>
-    deps.queue.enqueue(type, payload, { jobId, hub }).catch((err: unknown) => deps.log.error({ err, type, jobId }, 'cannot enqueue scheduled job'));
+  const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string, target?: JobTarget) =>
+    deps.queue.enqueue(type, payload, { jobId, hub, ...(target ? { target } : {}) }).catch((err: unknown) => deps.log.error({ err, type, jobId }, 'cannot enqueue scheduled job'));
 
   const enqueueSweep = (cr: HibernationSchedule, edge: { at: string; action: 'hibernate' | 'resume'; reason: string }, mode: 'edge' | 'catch-up') => {
     const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
@@ -126,7 +126,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const fire = () => {
       clusterTimers.delete(key);
       const edgeAt = new Date(atMs).toISOString();
-      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub);
+      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub, {
+        kind: 'ClusterDeployment',
+        hub,
+        namespace,
+        name,
+      });
     };
     if (atMs <= deps.clock.now()) {
       // Lapsed while the scheduler was down: the reconcile job refuses edges older than the catchUpDeadline.
@@ -160,6 +165,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
         dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
         hub,
+        target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },
       })
       .catch((err: unknown) => deps.log.error({ err, hub, name: cd.metadata.name }, 'cannot enqueue enforce job'));
   };
