@@ -1,5 +1,5 @@
 // Ajv's validation errors as the API reports them: one `{field, reason}` per field and reason, fields dotted as the
-// caller wrote them.
+// caller wrote them (the problem builder writes array items in brackets, as every other error names them).
 import type { FastifyError } from 'fastify';
 
 type AjvIssue = NonNullable<FastifyError['validation']>[number];
