@@ -120,6 +120,9 @@ describe('request bodies on every route', () => {
     expect(fields(wrongType)).toEqual(['windows[1].start']);
     expect(fields(badTime)).toEqual(['windows[1].start']);
     expect(wrongType.body.detail).toContain('windows[1].start');
+    // A number where a weekday belongs: one issue listing the weekdays, not a type per weekday.
+    const day = await send('POST', '/v1/schedules', window('07:00', ['Mon', 5]));
+    expect(day.body.errors).toEqual([{ field: 'windows[1].days[1]', reason: 'must be one of "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"' }]);
     expect((await send('GET', '/v1/schedules/items')).status).toBe(404);
   });
 
