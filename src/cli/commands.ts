@@ -142,10 +142,18 @@ export async function heartbeat(ctx: CliContext, args: string[]): Promise<number
 }
 
 export async function extend(ctx: CliContext, args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { by: { type: 'string' }, lifetime: { type: 'string' } });
+  // `--by` was the duration before the API's `by` (who) existed, and scripts use it: who is `--as`.
+  const { values, positionals } = parse(args, { by: { type: 'string' }, lifetime: { type: 'string' }, as: { type: 'string' }, reason: { type: 'string' } });
   const id = parseId(positionals[0], 'claim');
   if (Boolean(values.by) === Boolean(values.lifetime)) throw new UsageError('give --by DURATION (time to add) or --lifetime DURATION (new total)');
-  const view = await ctx.client.request<ClaimView>('PATCH', `/v1/claims/${id}`, { body: values.by ? { extendBy: values.by } : { lifetime: values.lifetime } });
+  if (values.as !== undefined && values.as.trim() === '') throw new UsageError("--as: name who extends (it is recorded), or leave it out for the API token's holder");
+  if (values.reason !== undefined && values.reason.trim() === '') throw new UsageError('--reason: say why (it is recorded), or leave it out');
+  const body = {
+    ...(values.by ? { extendBy: values.by } : { lifetime: values.lifetime }),
+    ...(values.as !== undefined ? { by: values.as } : {}),
+    ...(values.reason !== undefined ? { reason: values.reason } : {}),
+  };
+  const view = await ctx.client.request<ClaimView>('PATCH', `/v1/claims/${id}`, { body });
   if (ctx.json) printJson(ctx, view);
   else ctx.out(`lifetime of ${view.id} is now ${view.lifetime?.lifetime ?? '?'}${view.lifetime?.expiresAt ? `, ends ${view.lifetime.expiresAt}` : ''}`);
   return EXIT.ok;

@@ -20,6 +20,8 @@ usage: beekeeper <command> [flags]
   status     CLAIM [--wait 10m]                 where the claim stands and why
   heartbeat  CLAIM [--every 60s] [--once]       keep a claim alive until killed
   extend     CLAIM --by 1h | --lifetime 6h      extend the lifetime (refused beyond the maximum)
+             [--as NAME] [--reason TEXT]        who and why, recorded in the claim's lifetime history
+             (--by is the time to add; --as is who, default the API token's holder)
   release    CLAIM [--wait 30m]                 release now; deprovision continues as a job (gone already: exit 0)
   kubeconfig CLAIM [--out FILE]                 the claimed cluster's kubeconfig
   hibernate  CLUSTER [--wait 30m]               hibernate a cluster

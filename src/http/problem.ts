@@ -45,10 +45,19 @@ export function clip(text: string, max = MAX_TEXT): string {
   return short.length > max ? `${short.slice(0, max)}…` : short;
 }
 
+/**
+ * A field as every answer names it: array items in brackets, `windows[0].start`, as the services, Kubernetes and
+ * the docs write them. The schema validator's paths come dotted (`windows.0.start`); an all-digit segment is an
+ * array index there (or, rarely, a map key of digits, which reads as well as `labels[123]`).
+ */
+export function fieldPath(field: string): string {
+  return field.replace(/(?:^|\.)(\d+)(?=$|\.|\[)/g, '[$1]');
+}
+
 /** Every problem the API answers is built here, so no answer echoes a huge input whatever the route. */
 export function problem(status: number, code: string, detail?: string, extra: Partial<Problem> = {}): Problem {
   const { errors, ...rest } = extra;
-  const shown = errors?.slice(0, MAX_ISSUES).map((i) => ({ field: clip(i.field), reason: clip(i.reason) }));
+  const shown = errors?.slice(0, MAX_ISSUES).map((i) => ({ field: clip(fieldPath(i.field)), reason: clip(i.reason) }));
   const more = errors && errors.length > MAX_ISSUES ? ` (${errors.length} problems; the first ${MAX_ISSUES} are listed)` : '';
   return {
     type: 'about:blank',
@@ -74,7 +83,7 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   const e = err as FastifyError;
   if (e && Array.isArray(e.validation)) {
     const where = e.validationContext ?? 'body';
-    const errors = validationIssues(e.validation);
+    const errors = validationIssues(e.validation).map((i) => ({ ...i, field: fieldPath(i.field) }));
     const detail = `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`;
     // A body that parsed but says the wrong thing (a wrong type, an unknown field) is unprocessable content, as
     // any other refused value is; a bad path or query string is a bad request (RFC 9110, 15.5.1 and 15.5.21).

@@ -1,5 +1,6 @@
-// Schemas shared by every route: jobs, problems (RFC 9457) and the `?wait` query.
+// Schemas shared by every route: jobs, problems (RFC 9457), expiry history entries and the `?wait` query.
 import { Type, type Static } from 'typebox';
+import { EXPIRY_ACTIONS, type ExpiryHistoryEntry } from '../hive/expiry/history.js';
 
 export const JobTargetSchema = Type.Object(
   {
@@ -63,6 +64,25 @@ export const ProblemSchema = Type.Object(
   },
   { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },
 );
+
+/** One change of a cluster's expiry or a claim's lifetime, as the history annotations record it (hive/expiry/history.ts). */
+export const ExpiryHistoryEntrySchema = Type.Object(
+  {
+    at: Type.String({ format: 'date-time' }),
+    action: Type.Enum(EXPIRY_ACTIONS, { description: "How the change moved the expiry; default and cap are a policy's" }),
+    by: Type.String({ description: "Who: the person the request named, else the API token's holder; policy/<name> for a policy" }),
+    reason: Type.Optional(Type.String({ description: 'Why, in the words of the person or the policy' })),
+    via: Type.String({ description: 'Through what: the route (PUT /v1/clusters/{id}/expiry…) or what applied a policy', examples: ['PATCH /v1/claims/:hub/:namespace/:name'] }),
+    principal: Type.Optional(Type.String({ description: "The API token's holder, when it is not by" })),
+    from: Type.Optional(Type.String({ description: "Before: a cluster's expiry time (RFC 3339), a claim's lifetime (Go duration)" })),
+    to: Type.Optional(Type.String({ description: 'After, in the same form' })),
+  },
+  { additionalProperties: false, title: 'ExpiryHistoryEntry' },
+);
+
+// The schema and the domain type must be the same shape: each is assignable to the other.
+const sameShape = <A, B>(check: [A] extends [B] ? ([B] extends [A] ? true : never) : never) => check;
+sameShape<Static<typeof ExpiryHistoryEntrySchema>, ExpiryHistoryEntry>(true);
 
 /** A Kubernetes LabelSelector (matchLabels AND matchExpressions), as request bodies carry it. */
 export const LabelSelectorSchema = Type.Object(

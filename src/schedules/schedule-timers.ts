@@ -5,15 +5,15 @@
 // Missed edges (the scheduler was down): at start and on every change, the latest edge at or before now is
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
-import { installedAtMs, requestedState, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
+import type { JobTarget, KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import {
   catchUpDeadlineMs,
   compile,
   deterministicId,
+  enforcement,
   governance,
   listSchedules,
-  planFor,
   RECONCILE_CLUSTER_JOB,
   stateRef,
   SWEEP_JOB,
@@ -29,7 +29,6 @@ export type ScheduleTimersDeps = ServiceDeps & StateLocation;
 
 /** An edge reached within this long is a normal firing, not a catch-up. */
 const ON_TIME_MS = 60_000;
-const INSTALL_GRACE_MS = 24 * 3_600_000;
 
 export interface ScheduleTimers {
   /** Names of schedules with an armed timer and when it fires (for tests and /debug). */
@@ -43,8 +42,8 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   const enforcedGeneration = new Map<string, string>();
   let closed = false;
 
-  const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string) =>
-    deps.queue.enqueue(type, payload, { jobId, hub }).catch((err: unknown) => deps.log.error({ err, type, jobId }, 'cannot enqueue scheduled job'));
+  const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string, target?: JobTarget) =>
+    deps.queue.enqueue(type, payload, { jobId, hub, ...(target ? { target } : {}) }).catch((err: unknown) => deps.log.error({ err, type, jobId }, 'cannot enqueue scheduled job'));
 
   const enqueueSweep = (cr: HibernationSchedule, edge: { at: string; action: 'hibernate' | 'resume'; reason: string }, mode: 'edge' | 'catch-up') => {
     const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
@@ -126,7 +125,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const fire = () => {
       clusterTimers.delete(key);
       const edgeAt = new Date(atMs).toISOString();
-      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub);
+      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub, {
+        kind: 'ClusterDeployment',
+        hub,
+        namespace,
+        name,
+      });
     };
     if (atMs <= deps.clock.now()) {
       // Lapsed while the scheduler was down: the reconcile job refuses edges older than the catchUpDeadline.
@@ -149,17 +153,19 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     armClusterEdge(key, o.spec.cluster.hub, o.spec.cluster.namespace, o.spec.cluster.name, p.untilMs, `keep-awake override ${o.metadata.name} lapsed`, o.metadata.name);
   };
 
-  /** enforce: true re-applies continuously: any change that moves a cluster off its desired state is undone. */
+  /**
+   * enforce: true re-applies continuously: a change that moves a cluster off the state the schedule says is undone,
+   * where a run now would act (the planner's decision: overrides and the install grace period hold it too).
+   */
   const enforce = (hub: string, cd: CdLike & KubeObject) => {
     const gov = governance(listSchedules(deps), hub, cd);
-    if (!gov.schedule?.spec.enforce) return;
-    const now = deps.clock.now();
-    const desired = planFor(deps, gov.schedule, hub, cd, now - 1, now).state;
-    if (desired === requestedState(cd)) return;
+    // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
+    if (!gov.schedule || enforcement(deps, gov.schedule, hub, cd, deps.clock.now())?.kind !== 'act') return;
     void deps.queue
       .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
         dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
         hub,
+        target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },
       })
       .catch((err: unknown) => deps.log.error({ err, hub, name: cd.metadata.name }, 'cannot enqueue enforce job'));
   };

@@ -245,6 +245,24 @@ describe('claims', () => {
     ]);
   });
 
+  it('shows the lifetime history as recorded; an entry edited by hand into another shape is left out of the view and kept in the annotation', async () => {
+    const ref = { hub: 'hub-1', namespace: 'ci', name: 'sleepy' };
+    const before = await h.store.get<ClusterClaim>('ClusterClaim', ref);
+    const recorded = JSON.parse(before!.metadata.annotations!['beekeeper.io/lifetime-history']!);
+    const handEdited = [...recorded, { at: '2026-01-01T00:00:00Z', to: '9h', note: 'by hand' }];
+    await h.store.mergePatch('ClusterClaim', ref, { metadata: { annotations: { 'beekeeper.io/lifetime-history': JSON.stringify(handEdited) } } });
+    await h.store.waitFor('ClusterClaim', ref, (c) => (c?.metadata.annotations?.['beekeeper.io/lifetime-history']?.includes('by hand') ? true : undefined), { timeoutMs: 10_000 });
+    const view = await api<ClaimView>('GET', '/v1/claims/hub-1/ci/sleepy');
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.lifetimeHistory).toEqual(recorded);
+    expect(view.body.lifetimeHistory.at(-1)).toMatchObject({ action: 'extend', by: 'alice', via: 'PATCH /v1/claims/:hub/:namespace/:name', from: '1h30m', to: '1h45m' });
+    const extended = await api<ClaimView>('PATCH', '/v1/claims/hub-1/ci/sleepy', { extendBy: '5m', by: 'bo', reason: 'one more run' });
+    expect(extended.status, extended.text).toBe(200);
+    expect(extended.body.lifetimeHistory.at(-1)).toMatchObject({ action: 'extend', by: 'bo', reason: 'one more run', from: '1h45m', to: '1h50m' });
+    const after = await h.store.get<ClusterClaim>('ClusterClaim', ref);
+    expect(JSON.parse(after!.metadata.annotations!['beekeeper.io/lifetime-history']!).map((e: { to: string }) => e.to).slice(-2)).toEqual(['9h', '1h50m']);
+  });
+
   it('releases a claim whose holder stops heartbeating, after its timeout', async () => {
     const created = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-2/ci/warm-west', name: 'beating', heartbeatTimeout: '5m' });
     expect(created.status, created.text).toBe(201);

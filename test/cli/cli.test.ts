@@ -10,6 +10,7 @@ import { parseSelector } from '../../src/cli/args.js';
 import { runCli } from '../../src/cli/run.js';
 import type { Lease } from '../../src/hive/claims/heartbeat.js';
 import type { ClusterPool } from '../../src/hive/pools/types.js';
+import type { KubeObject } from '../../src/services/ports.js';
 import { poolRequest, startClaimsHarness, type ClaimsHarness } from '../claims/support.js';
 
 const run = promisify(execFile);
@@ -73,6 +74,17 @@ describe('beekeeper CLI', () => {
     const refused = await cli(['extend', view.id, '--by', '2h']);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('extendBy: would make the lifetime 3h30m, beyond the maximum 3h');
+    // Who and why land in the claim's lifetime history; --by stays the duration it always was.
+    const why = await cli(['extend', view.id, '--by', '15m', '--as', 'ci-bot', '--reason', 'flaky suite rerun', '--json']);
+    expect(why.code, why.err).toBe(0);
+    const entry = { action: 'extend', by: 'ci-bot', reason: 'flaky suite rerun', from: '1h30m', to: '1h45m' };
+    expect(JSON.parse(why.out).lifetimeHistory.at(-1)).toMatchObject(entry);
+    const [hub, ns, name] = view.id.split('/');
+    const stored = await h.store.get<KubeObject>('ClusterClaim', { hub, namespace: ns, name });
+    expect(JSON.parse(stored!.metadata.annotations!['beekeeper.io/lifetime-history']!).at(-1)).toMatchObject({ ...entry, via: 'PATCH /v1/claims/:hub/:namespace/:name' });
+    const blank = await cli(['extend', view.id, '--by', '15m', '--as', ' ']);
+    expect(blank.code).toBe(2);
+    expect(blank.err).toContain('--as');
 
     const noBeat = await cli(['heartbeat', view.id, '--once']);
     expect(noBeat.code).toBe(1);

@@ -24,4 +24,21 @@ describe('the committed OpenAPI description', () => {
     const notFound = spec.paths['/v1/jobs/{id}']!.get!.responses['404']!;
     expect(Object.keys(notFound.content ?? {})).toEqual(['application/problem+json']);
   });
+
+  it("describes a claim's lifetimeHistory and a cluster's expiry history entry by entry, with the one entry shape", async () => {
+    const spec = (await describeApi(loadConfig({}), quietLog, systemClock)) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>>;
+      components: { schemas: Record<string, any> };
+    };
+    const entry = { $ref: '#/components/schemas/ExpiryHistoryEntry' };
+    expect(spec.components.schemas.Claim.properties.lifetimeHistory.items).toEqual(entry);
+    expect(spec.components.schemas.Claim.required).toContain('lifetimeHistory');
+    const expiry = spec.paths['/v1/clusters/{hub}/{namespace}/{name}/expiry']!.get!.responses['200']!.content['application/json']!.schema;
+    expect(expiry.properties.history.items).toEqual(entry);
+    const shape = spec.components.schemas.ExpiryHistoryEntry;
+    expect(Object.keys(shape.properties).sort()).toEqual(['action', 'at', 'by', 'from', 'principal', 'reason', 'to', 'via']);
+    expect([...shape.required].sort()).toEqual(['action', 'at', 'by', 'via']);
+    expect(shape.additionalProperties).toBe(false);
+    expect(shape.properties.action.enum).toEqual(['set', 'extend', 'shorten', 'clear', 'default', 'cap']);
+  });
 });

@@ -112,6 +112,20 @@ describe('request bodies on every route', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('an array item is named one way, windows[0].start, whether the schema or the service refuses it', async () => {
+    const window = (start: unknown, days: unknown[] = ['Mon']) => ({ name: 'items', timeZone: 'UTC', windows: [{ days: ['Tue'], start: '07:00', end: '19:00' }, { days, start, end: '19:00' }] });
+    const wrongType = await send('POST', '/v1/schedules', window(7));
+    const badTime = await send('POST', '/v1/schedules', window('25:00'));
+    expect([wrongType.status, badTime.status]).toEqual([422, 422]);
+    expect(fields(wrongType)).toEqual(['windows[1].start']);
+    expect(fields(badTime)).toEqual(['windows[1].start']);
+    expect(wrongType.body.detail).toContain('windows[1].start');
+    // A number where a weekday belongs: one issue listing the weekdays, not a type per weekday.
+    const day = await send('POST', '/v1/schedules', window('07:00', ['Mon', 5]));
+    expect(day.body.errors).toEqual([{ field: 'windows[1].days[1]', reason: 'must be one of "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"' }]);
+    expect((await send('GET', '/v1/schedules/items')).status).toBe(404);
+  });
+
   it('an expiry policy selector with a misplaced key, or an empty list that would cover every cluster, is refused', async () => {
     const misplaced = await send('POST', '/v1/expiry-policies', { name: 'typo', maxLifetime: '8h', selector: { namespace: [ns] } });
     expect(misplaced.status).toBe(422);

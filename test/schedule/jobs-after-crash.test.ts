@@ -1,10 +1,11 @@
 // Jobs that finish on another worker (after a crash, or handed back at shutdown) report what Beekeeper did: the
-// change their first run made is still "changed" / "acted", not "skipped" because the cluster is "already" there,
-// and each action has its one Event (issue 8, "Every change leaves a trace").
+// change their first run made is still "changed" / "acted", not "skipped" (or "none") because the cluster is
+// "already" there, and each action has its one Event (issue 8, "Every change leaves a trace").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdLike } from '../../src/hive/schedule/index.js';
+import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { deterministicId } from '../../src/services/schedules/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
@@ -15,10 +16,12 @@ import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } fro
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
 const NS = 'team-crash';
 const SWEPT = ['c1', 'c2', 'c3', 'c4'];
+const STRICT_NS = 'team-strict';
 const fixture = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
 let bed: Bed;
 const processes: ChildProcess[] = [];
 const instances: System[] = [];
+let timers: ScheduleTimers | undefined;
 
 /** A worker process on the bed's Redis and hub; resolves once it takes jobs. */
 function startWorkerProcess(): Promise<ChildProcess> {
@@ -33,8 +36,8 @@ function startWorkerProcess(): Promise<ChildProcess> {
   });
 }
 
-const specIs = (name: string, state: string) =>
-  bed.system.store.waitFor<CdLike & KubeObject, true>('ClusterDeployment', { hub: HUB, namespace: NS, name }, (o) => (o?.spec?.powerState === state ? true : undefined), { timeoutMs: 30_000 });
+const specIs = (name: string, state: string, namespace = NS) =>
+  bed.system.store.waitFor<CdLike & KubeObject, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.spec?.powerState === state ? true : undefined), { timeoutMs: 30_000 });
 
 beforeAll(async () => {
   // No worker in this process: the test decides which worker carries out each job. Short locks, so a killed
@@ -57,10 +60,25 @@ beforeAll(async () => {
     },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'crashy' }, (o) => o, { timeoutMs: 10_000 });
+  await adoptCluster(bed, STRICT_NS, 'e1');
+  const strict = await bed.app.inject({
+    method: 'POST',
+    url: '/v1/schedules',
+    payload: {
+      name: 'strict',
+      timeZone: 'Europe/Berlin',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [STRICT_NS] },
+      enforce: true,
+      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
+    },
+  });
+  expect(strict.statusCode, strict.body).toBe(201);
+  for (const name of ['crashy', 'strict']) await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, { timeoutMs: 10_000 });
 }, 120_000);
 
 afterAll(async () => {
+  timers?.close();
   for (const p of processes) if (p.exitCode === null) p.kill('SIGKILL');
   for (const i of instances) await i.close();
   bed?.sim.hubs[0]!.server.faults.clear();
@@ -118,5 +136,28 @@ describe('jobs finished by another worker', () => {
       expect(reasons.filter((r) => r === 'ScheduledHibernate'), name).toHaveLength(1);
       expect(reasons, name).not.toContain('ScheduleSkipped');
     }
+  }, 90_000);
+
+  it("an enforce job whose worker is killed after patching reports acted, not 'already Hibernating', with one Event", async () => {
+    for (const i of instances.splice(0)) await i.close();
+    const doomed = await startWorkerProcess();
+    bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 8000 }] });
+    // The timers find e1 running on a Saturday and enqueue its enforcement, which the doomed worker takes.
+    timers = startScheduleTimers(bed.timerDeps());
+    await specIs('e1', 'Hibernating', STRICT_NS);
+    const [job] = (await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 10 })).filter((j) => j.target?.name === 'e1');
+    expect(job?.state).toBe('active');
+    const died = new Promise((r) => doomed.once('exit', r));
+    doomed.kill('SIGKILL');
+    await died;
+    bed.sim.hubs[0]!.server.faults.clear();
+
+    instances.push(await bed.startInstance(['worker']));
+    const done = await waitJob(bed, job!.id, 60_000);
+    expect(done).toMatchObject({ state: 'completed', result: { outcome: 'acted', action: 'hibernate' } });
+    await waitPower(bed, STRICT_NS, 'e1', 'Hibernating');
+    const reasons = (await events(bed, STRICT_NS, 'e1')).map((e) => e.reason);
+    expect(reasons.filter((r) => r === 'ScheduledHibernate')).toHaveLength(1);
+    expect(reasons).not.toContain('ScheduleSkipped');
   }, 90_000);
 });

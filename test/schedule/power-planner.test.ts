@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileSchedule,
   decide,
+  enforceDecision,
   planCluster,
   planInput,
   planRange,
@@ -71,6 +72,24 @@ describe('the planner at one instant', () => {
     expect(decide(office, facts('a', [], 'Hibernating'), run('2026-06-03T10:00:00Z'))).toMatchObject({ kind: 'act', action: 'resume' });
     const pool = { ...facts('p'), excluded: { reason: 'UnclaimedPoolCluster', message: 'the pool owns it' } };
     expect(decide(office, pool, run('2026-06-03T10:00:00Z'))).toEqual({ kind: 'skip', action: 'resume', reason: 'UnclaimedPoolCluster', message: 'the pool owns it' });
+  });
+});
+
+describe('enforce: true at one instant', () => {
+  it('leaves alone a cluster whose skip-next-hibernation was made at night, resumed by hand or not', () => {
+    const late = [skipNext('2026-06-03T18:00:00Z')];
+    expect(enforceDecision(office, facts('a', late, 'Running'), ms('2026-06-03T19:00:00Z'))).toMatchObject({ kind: 'skip', action: 'hibernate', reason: 'SkipNextHibernationOverride' });
+    expect(enforceDecision(office, facts('a', late, 'Hibernating'), ms('2026-06-03T19:00:00Z'))).toMatchObject({ kind: 'skip', action: 'hibernate', reason: 'SkipNextHibernationOverride' });
+    expect(enforceDecision(office, facts('a', [], 'Running'), ms('2026-06-03T19:00:00Z'))).toMatchObject({ kind: 'act', action: 'hibernate' });
+  });
+
+  it('wakes a cluster hibernated by hand while the plan keeps it running: a keep-awake, or an evening hibernation skipped for it', () => {
+    const awake = [keepAwake('2026-06-03T18:00:00Z', '2026-06-03T21:00:00Z')];
+    expect(enforceDecision(office, facts('a', awake, 'Hibernating'), ms('2026-06-03T20:00:00Z'))).toMatchObject({ kind: 'act', action: 'resume', reason: expect.stringMatching(/keep-awake override by ana/) });
+    expect(enforceDecision(office, facts('a', awake, 'Running'), ms('2026-06-03T20:00:00Z'))).toMatchObject({ kind: 'skip', action: 'resume', reason: 'AlreadyInState' });
+    expect(enforceDecision(office, facts('a', awake, 'Running'), ms('2026-06-03T21:30:00Z'))).toMatchObject({ kind: 'act', action: 'hibernate' });
+    const skipped = [skipNext('2026-06-03T10:00:00Z')];
+    expect(enforceDecision(office, facts('a', skipped, 'Hibernating'), ms('2026-06-03T20:00:00Z'))).toMatchObject({ kind: 'act', action: 'resume' });
   });
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import { sweepJobId } from '../../src/services/schedules/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
+import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, cd, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
 
 // Thursday 2026-11-19 08:00 UTC; by Friday noon the clusters are past their 24h install grace.
@@ -99,6 +100,19 @@ describe('sweeps', () => {
     const next = (await waitJob(bed, `${HUB}.${sweepJobId('skip', Date.parse('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
     expect(next.acted).toEqual([expect.objectContaining({ name: 'skip-1', action: 'hibernate' })]);
     expect(power('skip', 'skip-1')).toBe('Hibernating');
+  });
+
+  it('a skip-next-hibernation made again after one was used up starts afresh: Active, with no used-up edge left in its status', async () => {
+    const name = `${HUB}.skip.skip-1.skip-next-hibernation`;
+    const used = await bed.system.store.get<KubeObject & { status?: Record<string, unknown> }>('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name });
+    expect(used?.status).toMatchObject({ phase: 'Consumed', consumedEdge: '2026-11-20T18:00:00.000Z' });
+    const res = await post(`/v1/clusters/${HUB}/skip/skip-1/overrides`, { type: 'skipNextHibernation', by: 'bo', reason: 'another soak' });
+    expect(res.statusCode, res.body).toBe(201);
+    const again = await bed.system.store.get<KubeObject & { spec: { reason: string }; status?: Record<string, unknown> }>('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name });
+    expect(again?.spec.reason).toBe('another soak');
+    expect(again?.status?.phase).toBe('Active');
+    expect(again?.status).not.toHaveProperty('consumedEdge');
+    await bed.app.inject({ method: 'DELETE', url: `/v1/clusters/${HUB}/skip/skip-1/overrides` });
   });
 
   it('enforce: true hibernates again a cluster someone resumed at night; without it, a resumed cluster stays up', async () => {

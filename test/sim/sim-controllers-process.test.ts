@@ -170,3 +170,67 @@ describe('simulated Hive controllers restarting against a hub with installed poo
     expect(cds.filter((cd) => cd.metadata.deletionTimestamp).map((cd) => cd.metadata.name)).toEqual([]);
   }, 60_000);
 });
+
+describe('simulated Hive controllers starting an install', () => {
+  it('create one ClusterProvision per attempt: a provision whose recording on the CD failed, not yet seen by the informer, is waited for and adopted', async () => {
+    const server = await startApiServer(hubOptions());
+    cleanup.push(() => server.close());
+    const client = createKubeClient({ server: server.url, token: TOKEN });
+    await client.create(R.hiveConfig, { metadata: { name: 'hive' }, spec: {} });
+    await createPrerequisites(client, 'team-p');
+
+    // The controllers' client: the first write of status.provisionRef is lost (the ClusterProvision exists, the CD
+    // does not name it), and the ClusterProvisions' watch events are held back, as a lagging watch would.
+    let lose = true;
+    let lost!: () => void;
+    const wasLost = new Promise<void>((resolve) => (lost = resolve));
+    let decided!: () => void;
+    const decidedAgain = new Promise<void>((resolve) => (decided = resolve));
+    let holding = true;
+    const held: Array<() => void> = [];
+    const lines: string[] = [];
+    const controllersClient: KubeClient = {
+      ...client,
+      async updateStatus(r, obj) {
+        if (lose && r.plural === 'clusterdeployments' && obj.status?.provisionRef) {
+          lose = false;
+          lost();
+          throw Object.assign(new Error('injected: the write of provisionRef was lost'), { code: 503 });
+        }
+        return client.updateStatus(r, obj);
+      },
+      // The CD reconcile checks the install-config right before it decides whether to start a provision.
+      async tryGet(r, ns, name) {
+        if (!lose && r.plural === 'secrets' && name === 'install-config') decided();
+        return client.tryGet(r, ns, name);
+      },
+      watch(r, ns, opts) {
+        if (r.plural !== 'clusterprovisions') return client.watch(r, ns, opts);
+        return client.watch(r, ns, { ...opts, onEvent: (type, obj) => (holding ? held.push(() => opts.onEvent(type, obj)) : opts.onEvent(type, obj)) });
+      },
+    } as KubeClient;
+    const hive = startHiveControllers({
+      hub: 'hub', client: controllersClient, clock: createTestClock(), durations: resolveDurations({}, 2000),
+      log: (obj, msg) => lines.push(`${msg} ${JSON.stringify(obj)}`), options: { deleteProtection: false, installFailures: 0 },
+    });
+    cleanup.push(() => hive.close());
+    await hive.synced;
+
+    await client.create(R.clusterDeployment, awsClusterDeployment('team-p', 'once'));
+    await wasLost;
+    // A reconcile after the lost write reaches the decision (and is still running, so idle() waits for it).
+    await decidedAgain;
+    await hive.idle();
+    const provisions = async () => (await client.list(R.clusterProvision, 'team-p')).items.map((p) => p.metadata.name);
+    expect(await provisions()).toHaveLength(1);
+
+    holding = false;
+    for (const deliver of held.splice(0)) deliver();
+    const cd = await installed(client, 'team-p', 'once');
+    const [only] = await provisions();
+    expect(await provisions()).toEqual([only]);
+    expect(cd?.status?.provisionRef?.name).toBe(only);
+    expect(lines.filter((l) => l.startsWith('provision started')), lines.join('\n')).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('provision adopted')), lines.join('\n')).toHaveLength(1);
+  }, 60_000);
+});

@@ -6,7 +6,8 @@ export const EXPIRY_HISTORY_ANNOTATION = 'beekeeper.io/expiry-history';
 export const HISTORY_LIMIT = 20;
 
 /** `default` and `cap` are a policy's; the others say how a person's change moved the expiry. */
-export type ExpiryAction = 'set' | 'extend' | 'shorten' | 'clear' | 'default' | 'cap';
+export const EXPIRY_ACTIONS = ['set', 'extend', 'shorten', 'clear', 'default', 'cap'] as const;
+export type ExpiryAction = (typeof EXPIRY_ACTIONS)[number];
 
 export interface ExpiryHistoryEntry {
   at: string;
@@ -32,18 +33,41 @@ export function changeAction(fromMs: number | undefined, toMs: number | undefine
   return toMs > fromMs ? 'extend' : 'shorten';
 }
 
-export function readHistory(annotations: Record<string, string> | undefined, key = EXPIRY_HISTORY_ANNOTATION): ExpiryHistoryEntry[] {
+const OPTIONAL = ['reason', 'principal', 'from', 'to'] as const;
+
+/** An entry as Beekeeper writes it; an annotation is anyone's to edit, and the API shows only what it describes. */
+export function isHistoryEntry(value: unknown): value is ExpiryHistoryEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const e = value as Record<string, unknown>;
+  return (
+    typeof e.at === 'string' &&
+    (EXPIRY_ACTIONS as readonly unknown[]).includes(e.action) &&
+    typeof e.by === 'string' &&
+    typeof e.via === 'string' &&
+    OPTIONAL.every((k) => e[k] === undefined || typeof e[k] === 'string')
+  );
+}
+
+/** The annotation's entries as written, whatever their shape. */
+function rawHistory(annotations: Record<string, string> | undefined, key: string): unknown[] {
   const raw = annotations?.[key];
   if (!raw) return [];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? (parsed as ExpiryHistoryEntry[]) : [];
+    return Array.isArray(parsed) ? parsed : [];
   } catch {
     return [];
   }
 }
 
-/** The annotation's new value: the history with `entry` added, the oldest dropped past HISTORY_LIMIT. */
+export function readHistory(annotations: Record<string, string> | undefined, key = EXPIRY_HISTORY_ANNOTATION): ExpiryHistoryEntry[] {
+  return rawHistory(annotations, key).filter(isHistoryEntry);
+}
+
+/**
+ * The annotation's new value: the history with `entry` added, the oldest dropped past HISTORY_LIMIT. Entries of
+ * another shape (edited by hand) are kept as they are: an audit trail loses nothing but its oldest entries.
+ */
 export function appendHistory(annotations: Record<string, string> | undefined, entry: ExpiryHistoryEntry, key = EXPIRY_HISTORY_ANNOTATION): string {
-  return JSON.stringify([...readHistory(annotations, key), entry].slice(-HISTORY_LIMIT));
+  return JSON.stringify([...rawHistory(annotations, key), entry].slice(-HISTORY_LIMIT));
 }

@@ -1,6 +1,7 @@
 // The one planner: what a schedule does to each cluster at an instant. The instant is a scheduled edge (the edge
 // sweep) or a run that applies the state the schedule says now (POST /run, its dry run, a catch-up sweep). The
-// preview asks the same rules over a range (range-plan.ts). Nothing else decides, so they cannot disagree.
+// preview asks the same rules over a range (range-plan.ts), and `enforce: true` asks it whenever a cluster changes.
+// Nothing else decides, so they cannot disagree.
 //
 // A run is not an edge of the schedule: it honours a skip-next-hibernation override but does not consume it. The
 // override keeps its meaning, "skip the next scheduled hibernation", so what the preview showed for that edge
@@ -99,4 +100,19 @@ export function decide(ctx: PlannerContext, facts: ClusterFacts<unknown>, at: Pl
 /** Every cluster's decision at `at`, in the order given. */
 export function planAt<R>(ctx: PlannerContext, clusters: Array<ClusterFacts<R>>, at: PlanInstant): Array<PlannedCluster<R>> {
   return clusters.map((facts) => ({ ref: facts.ref, ...decide(ctx, facts, at) }));
+}
+
+/**
+ * What `enforce: true` holds a cluster to at `atMs`: where a run would act, that. Where the plan keeps the cluster
+ * running against the schedule (a keep-awake, the install grace period, an evening hibernation skipped for it),
+ * running, so a hibernation by hand is undone like any other change. A skip-next-hibernation made after the last
+ * hibernation only spares the cluster the next one: enforcement neither hibernates nor wakes it.
+ */
+export function enforceDecision(ctx: PlannerContext, facts: ClusterFacts<unknown>, atMs: number): PowerDecision {
+  const run = decide(ctx, facts, { kind: 'run', atMs });
+  if (run.kind === 'act' || run.action !== 'hibernate' || facts.excluded) return run;
+  const plan = planCluster(planInput(ctx, facts), atMs - 1, atMs);
+  if (!plan.heldBy || plan.state !== 'Running') return run;
+  const ok = powerEligibility(facts.cd, 'resume');
+  return ok.ok ? { kind: 'act', action: 'resume', reason: `kept running: ${plan.heldBy.message}` } : { kind: 'skip', action: 'resume', reason: ok.reason, message: ok.message };
 }

@@ -7,14 +7,14 @@ import { Type } from 'typebox';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
 import { auditOrigin, By, Reason } from '../audit.js';
-import { LabelSelectorSchema, problemResponses } from '../schemas.js';
+import { ExpiryHistoryEntrySchema, LabelSelectorSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
 const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
 const Duration = Type.String({ description: 'Go duration (h, m, s; no d)', examples: ['8h'] });
-const ExpiryView = Type.Object({ cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(Type.Object({}, open)) }, open);
+const ExpiryView = Type.Object({ cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(ExpiryHistoryEntrySchema) }, open);
 const ExtendBody = Type.Object(
   {
     extendBy: Type.Optional(Duration),

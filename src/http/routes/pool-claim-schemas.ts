@@ -2,6 +2,7 @@
 // reaches clients before the schema learns it; requests refuse unknown fields.
 import { Type } from 'typebox';
 import { AuditFields } from '../audit.js';
+import { ExpiryHistoryEntrySchema } from '../schemas.js';
 import { ObjectRefParams } from './name-params.js';
 
 const Duration = (description: string) => Type.String({ minLength: 1, maxLength: 32, description, examples: ['2h', '90m'] });
@@ -80,6 +81,7 @@ export const ClaimViewSchema = Type.Object(
     lifetime: Type.Optional(Type.Object({ lifetime: Type.String(), claimedAt: Type.Optional(Type.String()), expiresAt: Type.Optional(Type.String()) })),
     cluster: Type.Optional(Type.Object({ id: Type.String(), apiURL: Type.Optional(Type.String()), webConsoleURL: Type.Optional(Type.String()), powerState: Type.Optional(Type.String()) })),
     pickedBecause: Type.Optional(Type.String()),
+    lifetimeHistory: Type.Array(ExpiryHistoryEntrySchema, { description: 'Every change of the lifetime: who, from what to what, why, through which route' }),
   },
   { additionalProperties: true, title: 'Claim' },
 );

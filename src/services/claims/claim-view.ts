@@ -6,6 +6,7 @@ import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
 import { condition, type ClusterClaim, type ClusterDeployment, type ClusterPool } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
+import { readHistory, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { cachedPool, poolClaims, poolClusters, type PoolRef } from '../pools/pool-lookup.js';
 
@@ -31,7 +32,8 @@ export interface ClaimView extends ClaimStatus {
   /** The claimed cluster: `{hub}/{namespace}/{name}` and its URLs once Hive reports them. */
   cluster?: { id: string; apiURL?: string; webConsoleURL?: string; powerState?: string };
   heartbeatTimeoutSeconds?: number;
-  lifetimeHistory: Array<{ at: string; from?: string; to: string; by?: string }>;
+  /** Every change of the lifetime (services/expiry/expiry-record.ts): the entry shape of every expiry history. */
+  lifetimeHistory: ExpiryHistoryEntry[];
   links: { self: string; events: string; kubeconfig: string; credentials: string; heartbeat: string };
 }
 
@@ -42,15 +44,6 @@ export function claimRefOf(hub: string, claim: ClusterClaim): ClaimRef {
 export function claimCluster(store: HiveStore, hub: string, claim: ClusterClaim): ClusterDeployment | undefined {
   const ns = claim.spec.namespace;
   return ns ? store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace: ns, name: ns }) : undefined;
-}
-
-function parseHistory(text: string | undefined): ClaimView['lifetimeHistory'] {
-  try {
-    const parsed: unknown = text ? JSON.parse(text) : [];
-    return Array.isArray(parsed) ? (parsed as ClaimView['lifetimeHistory']) : [];
-  } catch {
-    return [];
-  }
 }
 
 interface PoolRead {
@@ -107,7 +100,7 @@ export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: st
         }
       : undefined,
     heartbeatTimeoutSeconds: timeout ? (parseDuration(timeout) ?? 0) / 1000 : undefined,
-    lifetimeHistory: parseHistory(annotations[LIFETIME_HISTORY_ANNOTATION]),
+    lifetimeHistory: readHistory(annotations, LIFETIME_HISTORY_ANNOTATION),
     links: { self, events: `${self}/events`, kubeconfig: `${self}/kubeconfig`, credentials: `${self}/credentials`, heartbeat: `${self}/heartbeat` },
   };
 }

@@ -91,12 +91,11 @@ export async function saveOverride(
   };
   const ref = stateRef(deps, name);
   const existing = await deps.store.get<ClusterOverride>('ClusterOverride', ref);
-  let saved: ClusterOverride;
   if (existing) {
     // Replace keeps one override per cluster and type; a new request starts it afresh (status cleared below).
-    saved = await deps.store.replace<ClusterOverride>('ClusterOverride', ref, { ...existing, spec });
+    await deps.store.replace<ClusterOverride>('ClusterOverride', ref, { ...existing, spec });
   } else {
-    saved = await deps.store.create<ClusterOverride>('ClusterOverride', deps.stateHub, {
+    await deps.store.create<ClusterOverride>('ClusterOverride', deps.stateHub, {
       apiVersion: BEEKEEPER_API_VERSION,
       kind: 'ClusterOverride',
       metadata: {
@@ -107,7 +106,10 @@ export async function saveOverride(
       spec,
     });
   }
-  return deps.store.mergePatch<ClusterOverride>('ClusterOverride', ref, { status: { phase: 'Active', message: '', updatedAt: new Date(fromMs).toISOString() } }, { subresource: 'status' });
+  // The status subresource survives a replace: what the previous override went through (the edge that used it up)
+  // is removed here, not only its phase reset (null deletes a field in a merge patch, RFC 7386).
+  const fresh = { phase: 'Active', message: '', consumedEdge: null, updatedAt: new Date(fromMs).toISOString() };
+  return deps.store.mergePatch<ClusterOverride>('ClusterOverride', ref, { status: fresh }, { subresource: 'status' });
 }
 
 export async function deleteOverrides(

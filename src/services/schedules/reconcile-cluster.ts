@@ -1,12 +1,12 @@
 // One cluster, outside a schedule-wide sweep: when a keep-awake or the install grace period lapses (a
-// cluster-specific edge), and for `enforce: true` schedules whenever the cluster changes.
-import type { CdLike, PowerAction } from '../../hive/schedule/index.js';
-import { requestedState } from '../../hive/schedule/index.js';
+// cluster-specific edge), and for `enforce: true` schedules whenever the cluster changes. Both ask the one planner
+// (power-planner.ts), so enforcement holds what the preview shows as held and acts where a run would.
+import { enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
-import { governance, listSchedules, planFor } from './cluster-schedule.js';
+import { clusterFacts, governance, listSchedules, planFor, plannerContext } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
-import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE } from './schedule-resource.js';
+import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
 
 export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
 
@@ -21,38 +21,55 @@ export interface ReconcilePayload {
   override?: string;
 }
 
+type Verdict = { act: true; action: PowerAction; reason: string; schedule: string; dryRun?: boolean } | { act: false; message: string };
+
+/** What an `enforce: true` schedule does to the cluster now (power-planner.ts); undefined when it does not enforce. */
+export function enforcement(deps: ScheduleServiceDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, nowMs: number): PowerDecision | undefined {
+  if (!schedule.spec.enforce) return undefined;
+  return enforceDecision(plannerContext(schedule), clusterFacts(deps, hub, cd), nowMs);
+}
+
+const skipped = (d: Extract<PowerDecision, { kind: 'skip' }>) => (d.reason === 'AlreadyInState' ? d.message : `${d.reason}: ${d.message}`);
+
+function verdict(deps: ScheduleServiceDeps, p: ReconcilePayload): Verdict {
+  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: p.hub, namespace: p.namespace, name: p.name });
+  if (!cd) return { act: false, message: 'the cluster no longer exists' };
+  const gov = governance(listSchedules(deps), p.hub, cd);
+  if (!gov.schedule) return { act: false, message: gov.why };
+  const schedule = gov.schedule;
+  const now = deps.clock.now();
+  const by = { schedule: schedule.metadata.name, ...(schedule.spec.dryRun ? { dryRun: true } : {}) };
+  if (p.edgeAt) {
+    const at = Date.parse(p.edgeAt);
+    // The cluster's own edge at this instant (a lapse is not one of the schedule's edges): which action it is.
+    const edge = planFor(deps, schedule, p.hub, cd, at - 1, at).edges.find((e) => Date.parse(e.at) === at);
+    if (!edge) return { act: false, message: `no action for this cluster at ${p.edgeAt}` };
+    // The schedule's catchUpDeadline bounds cluster-specific edges too (a keep-awake lapsing while we were down).
+    if (now - at > catchUpDeadlineMs(schedule)) {
+      return { act: false, message: `the edge at ${p.edgeAt} is older than catchUpDeadline ${schedule.spec.catchUpDeadline ?? DEFAULT_CATCH_UP_DEADLINE}; not replayed` };
+    }
+    // Whether the cluster's state allows it is applyPower's to judge, with the Event a sweep's cluster job leaves.
+    const d = scheduleDecision(plannerContext(schedule), clusterFacts(deps, p.hub, cd), { kind: 'edge', atMs: at, action: edge.action, reason: edge.reason });
+    return d.kind === 'act' ? { act: true, action: d.action, reason: d.reason, ...by } : { act: false, message: `no action for this cluster at ${p.edgeAt}: ${skipped(d)}` };
+  }
+  const d = enforcement(deps, schedule, p.hub, cd, now);
+  if (!d) return { act: false, message: `schedule ${schedule.metadata.name} acts at edges only` };
+  return d.kind === 'act' ? { act: true, action: d.action, reason: `enforced: ${d.reason}`, ...by } : { act: false, message: skipped(d) };
+}
+
 export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePayload, run?: ApplyRun): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
-  const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
   if (p.override) {
     const message = `lapsed at ${p.edgeAt ?? new Date(deps.clock.now()).toISOString()}`;
     await deps.store
       .mergePatch('ClusterOverride', stateRef(deps, p.override), { status: { phase: 'Expired', message, updatedAt: new Date(deps.clock.now()).toISOString() } }, { subresource: 'status' })
       .catch((err: unknown) => deps.log.warn({ err, override: p.override }, 'cannot mark override expired'));
   }
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
-  if (!cd) return { outcome: 'none', message: 'the cluster no longer exists' };
-  const gov = governance(listSchedules(deps), p.hub, cd);
-  if (!gov.schedule) return { outcome: 'none', message: gov.why };
-  const now = deps.clock.now();
-  let action: PowerAction;
-  let reason: string;
-  if (p.edgeAt) {
-    const at = Date.parse(p.edgeAt);
-    const edge = planFor(deps, gov.schedule, p.hub, cd, at - 1, at).edges.find((e) => Date.parse(e.at) === at && !e.skipped);
-    if (!edge) return { outcome: 'none', message: `no action for this cluster at ${p.edgeAt}` };
-    // The schedule's catchUpDeadline bounds cluster-specific edges too (a keep-awake lapsing while we were down).
-    const deadline = catchUpDeadlineMs(gov.schedule);
-    if (now - at > deadline) return { outcome: 'none', message: `the edge at ${p.edgeAt} is older than catchUpDeadline ${gov.schedule.spec.catchUpDeadline ?? DEFAULT_CATCH_UP_DEADLINE}; not replayed` };
-    action = edge.action;
-    reason = edge.reason;
-  } else {
-    if (!gov.schedule.spec.enforce) return { outcome: 'none', message: `schedule ${gov.schedule.metadata.name} acts at edges only` };
-    const plan = planFor(deps, gov.schedule, p.hub, cd, now - 1, now);
-    if (plan.state === requestedState(cd)) return { outcome: 'none', message: `already ${plan.state}` };
-    action = plan.state === 'Hibernating' ? 'hibernate' : 'resume';
-    reason = `enforced: ${plan.reason}`;
-  }
-  return applyPower(deps, ref, action, { schedule: gov.schedule.metadata.name, reason, dryRun: gov.schedule.spec.dryRun }, run);
+  // Kept in the job: a run after a crash finds the first run's patch applied and the cluster "already" there, and
+  // must carry out (and report) what the first run decided.
+  const decided = async () => verdict(deps, p);
+  const v = run?.once ? await run.once('decision', decided) : await decided();
+  if (!v.act) return { outcome: 'none', message: v.message };
+  return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, v.action, { schedule: v.schedule, reason: v.reason, dryRun: v.dryRun }, run);
 }
 
 export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {

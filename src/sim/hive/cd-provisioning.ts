@@ -61,6 +61,9 @@ export async function reconcileProvisioning(ctx: HiveContext, watch: Stopwatch, 
   const provision = ref ? ctx.informers.clusterProvisions.get(ns, ref) : undefined;
   if (ref && !provision) return; // just created: the informer has not seen it yet; its event requeues us
   if (provision) return reconcileExistingProvision(ctx, cd, status, provision);
+  // Created by an earlier reconcile whose recording of it failed, and not seen yet: its event requeues us.
+  const seen = (name: string) => Boolean(ctx.informers.clusterProvisions.get(ns, name));
+  if (!ctx.provisionExpectations.satisfied(`${ns}/${cd.metadata.name}`, seen)) return;
   return startProvision(ctx, cd, status);
 }
 
@@ -96,7 +99,9 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
   const existing = ctx.informers.clusterProvisions.list(cd.metadata.namespace)
     .find((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.attempt === restarts);
   const name = existing?.metadata.name ?? `${cd.metadata.name}-${restarts}-${rand5()}`;
+  const key = `${cd.metadata.namespace}/${cd.metadata.name}`;
   if (!existing) {
+    ctx.provisionExpectations.expect(key, name);
     await ctx.client.create(R.clusterProvision, {
       metadata: {
         name, namespace: cd.metadata.namespace, labels: { ...(cd.metadata.labels ?? {}), [L.cdName]: cd.metadata.name },
@@ -108,7 +113,11 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
         ...previousAttempt(ctx, cd),
         podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
       },
+    }).catch((err: unknown) => {
+      ctx.provisionExpectations.forget(key);
+      throw err;
     });
+    ctx.log({ hub: ctx.hub, cd: key, provision: name, attempt: restarts }, 'provision started');
   }
   await updateStatusFresh(ctx, R.clusterDeployment, cd.metadata.namespace, cd.metadata.name, (s) => {
     s.provisionRef = { name };
@@ -117,7 +126,7 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
       ['Provisioned', 'False', 'Provisioning', 'Cluster provision created'],
       ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped']);
   });
-  ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, provision: name, attempt: restarts }, 'provision started');
+  if (existing) ctx.log({ hub: ctx.hub, cd: key, provision: name, attempt: restarts }, 'provision adopted');
 }
 
 async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Record<string, any>, provision: Obj): Promise<ReconcileResult | void> {

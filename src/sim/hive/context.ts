@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Durations } from '../durations.js';
 import type { Informer, KubeClient, KubeObject } from '../client/index.js';
+import type { Expectations } from './expectations.js';
 
 export type Log = (obj: object, msg: string) => void;
 
@@ -13,6 +14,8 @@ export interface HiveContext {
   log: Log;
   informers: Informers;
   options: HiveOptions;
+  /** ClusterProvisions created per ClusterDeployment (`namespace/name`) that the informer has not seen yet. */
+  provisionExpectations: Expectations;
   /** Builds a client for another API server (the destination of a ClusterRelocate). */
   connect(kubeconfigYaml: string): KubeClient;
 }

@@ -5,6 +5,7 @@ import {
 } from '../client/index.js';
 import { type HiveContext, type HiveOptions, type Informers, type Log, L } from './context.js';
 import { type Controller, createStopwatch, startController } from './controller.js';
+import { createExpectations } from './expectations.js';
 import { reconcileClusterDeployment } from './clusterdeployment.js';
 import { reconcileClusterProvision } from './cluster-provision.js';
 import { reconcileClusterDeprovision } from './cluster-deprovision.js';
@@ -58,6 +59,7 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
   };
   const ctx: HiveContext = {
     hub: opts.hub, client, clock: opts.clock, durations: opts.durations, log: opts.log, informers, options: opts.options,
+    provisionExpectations: createExpectations(() => opts.clock.now()),
     connect: (kubeconfig) => createKubeClient(targetFromKubeconfig(kubeconfig)),
   };
   const watch = createStopwatch(() => opts.clock.now());
