@@ -1,13 +1,14 @@
-// Worker dispatch: one BullMQ Worker per hub queue runs handlers from a registry `{ type: handler }`. Handlers get
-// their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts
-// once.
+// Worker dispatch: one BullMQ Worker per hub and class of work runs handlers from a registry `{ type: handler }`,
+// each with the slots of its class, so background work can never take the slots kept for interactive work.
+// Handlers get their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go
+// through outcome.ts once.
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, JobHandler, JobStep } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
-import { JOB_CATALOG, type JobCatalog } from './catalog.js';
+import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
 import { queueName } from './ids.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
@@ -26,10 +27,19 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
+/** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
+export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
+
+export function slotsOf(hub: HubSlots, cls: JobClass): { concurrency: number; globalConcurrency: number } {
+  return cls === 'interactive'
+    ? { concurrency: hub.concurrency, globalConcurrency: hub.globalConcurrency }
+    : { concurrency: hub.backgroundConcurrency, globalConcurrency: hub.backgroundGlobalConcurrency };
+}
+
 export interface WorkerDeps {
   connection: ConnectionOptions;
   prefix: string;
-  hubs: readonly Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency'>[];
+  hubs: readonly HubSlots[];
   handlers: Readonly<Record<string, JobHandler>>;
   jobs: JobsConfig;
   clock: Clock;
@@ -44,25 +54,27 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   const catalog = deps.catalog ?? JOB_CATALOG;
   // Queues that parents add their children to, opened on first use.
   const childQueues = new Map<string, Queue>();
-  const childQueue = (hub: string) => {
-    let q = childQueues.get(hub);
+  const childQueue = (hub: string, cls: JobClass) => {
+    const name = queueName(hub, cls);
+    let q = childQueues.get(name);
     if (!q) {
       if (!deps.hubs.some((h) => h.name === hub)) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.map((h) => h.name).join(', ')}`);
-      q = new Queue(queueName(hub), { connection: deps.connection, prefix: deps.prefix });
-      q.on('error', (err) => deps.log.warn({ err, hub }, 'child job queue connection error'));
-      childQueues.set(hub, q);
+      q = new Queue(name, { connection: deps.connection, prefix: deps.prefix });
+      q.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'child job queue connection error'));
+      childQueues.set(name, q);
     }
     return q;
   };
-  const workers = deps.hubs.map((hub) => {
-    const log = deps.log.child({ hub: hub.name });
+  const workers = deps.hubs.flatMap((hub) => JOB_CLASSES.map((cls) => {
+    const log = deps.log.child({ hub: hub.name, class: cls });
+    const slots = slotsOf(hub, cls);
     const worker = new Worker<JobData>(
-      queueName(hub.name),
-      async (job, token, signal) => run(job, token, signal, hub.name, log),
+      queueName(hub.name, cls),
+      async (job, token, signal) => run(job, token, signal, hub.name, cls, log),
       {
         connection: deps.connection,
         prefix: deps.prefix,
-        concurrency: hub.concurrency,
+        concurrency: slots.concurrency,
         // The lock is renewed every lockDuration/2 while the process lives, so long waits on Hive are fine; a
         // crashed worker's jobs go back to waiting once the lock lapses and the stalled check runs.
         lockDuration: deps.jobs.lockDurationMs,
@@ -73,16 +85,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       },
     );
     worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
-    return { hub, worker };
-  });
-  // Global concurrency lives in Redis and applies across every replica's workers for this hub.
+    return { hub, cls, slots, worker };
+  }));
+  // Global concurrency lives in Redis and applies across every replica's workers for this hub and class.
   await Promise.all(
-    workers.map(async ({ hub, worker }) => {
+    workers.map(async ({ hub, cls, slots, worker }) => {
       await worker.waitUntilReady();
-      const q = new Queue(queueName(hub.name), { connection: deps.connection, prefix: deps.prefix });
-      await q.setGlobalConcurrency(hub.globalConcurrency);
+      const q = new Queue(queueName(hub.name, cls), { connection: deps.connection, prefix: deps.prefix });
+      await q.setGlobalConcurrency(slots.globalConcurrency);
       await q.close();
-      worker.run().catch((err) => deps.log.error({ err, hub: hub.name }, 'worker stopped unexpectedly'));
+      worker.run().catch((err) => deps.log.error({ err, hub: hub.name, class: cls }, 'worker stopped unexpectedly'));
     }),
   );
 
@@ -91,7 +103,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, hubLog: Logger): Promise<unknown> {
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: JobClass, hubLog: Logger): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -109,7 +121,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       signal: signal ?? new AbortController().signal,
       log,
       step,
-      ...flowContext(job, token, { queueFor: childQueue, options: (type) => jobOptions(catalog, deps.jobs, type), step }),
+      // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
+      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step }),
     };
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
