@@ -2,8 +2,12 @@
 // own that background work never takes, in one process or across replicas; within background work, a schedule's
 // edge goes before warnings queued earlier. The handlers stand in for the real ones of each type.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobHandler, JobView } from '../../src/services/ports.js';
-import { createHarness, gate, type Harness } from './support.js';
+import { systemClock } from '../../src/clock.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { JOB_CATALOG } from '../../src/jobs/catalog.js';
+import type { JobHandler, JobQueue, JobView } from '../../src/services/ports.js';
+import { FEATURES } from '../../src/system/features.js';
+import { createHarness, fakeStore, gate, quietLog, testConfig, type Harness } from './support.js';
 
 /** Resolves once `n` calls have been counted. */
 function counter(n: number) {
@@ -108,5 +112,14 @@ describe('interactive and background work', () => {
     await warnings.reached;
     const run = await h.queue.enqueue('schedule.run', {});
     expect(await h.queue.waitUntilDone(run.id, 10_000)).toMatchObject({ state: 'completed', result: { children: ['completed', 'completed'] } });
+  });
+});
+
+describe('the job catalog', () => {
+  it('says the class of every job type Beekeeper runs (an unlisted type would silently be background)', () => {
+    const deps = { config: testConfig(), store: fakeStore(), queue: {} as unknown as JobQueue, clock: systemClock, log: quietLog, metrics: createMetrics({ defaultMetrics: false }) };
+    const types = FEATURES.flatMap((f) => Object.keys(f(deps as Parameters<typeof f>[0]).handlers ?? {}));
+    expect(types.length).toBeGreaterThan(10);
+    expect(types.filter((t) => JOB_CATALOG[t]?.class === undefined)).toEqual([]);
   });
 });
