@@ -52,7 +52,8 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
   const catalog = deps.catalog ?? JOB_CATALOG;
-  // Queues that parents add their children to, opened on first use.
+  // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
+  // Opened on first use.
   const childQueues = new Map<string, Queue>();
   const childQueue = (hub: string, cls: JobClass) => {
     const name = queueName(hub, cls);
@@ -87,16 +88,19 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
     return { hub, cls, slots, worker };
   }));
-  // Global concurrency lives in Redis and applies across every replica's workers for this hub and class.
-  await Promise.all(
-    workers.map(async ({ hub, cls, slots, worker }) => {
-      await worker.waitUntilReady();
-      const q = new Queue(queueName(hub.name, cls), { connection: deps.connection, prefix: deps.prefix });
-      await q.setGlobalConcurrency(slots.globalConcurrency);
-      await q.close();
-      worker.run().catch((err) => deps.log.error({ err, hub: hub.name, class: cls }, 'worker stopped unexpectedly'));
-    }),
-  );
+  // Global concurrency lives in Redis and applies across every replica's workers for this hub and class. A flush, or
+  // a Redis that restarts empty, drops it with everything else: it is written again at every stalled-job check.
+  const limitGlobally = () =>
+    Promise.all(workers.map(({ hub, cls, slots }) => childQueue(hub.name, cls).setGlobalConcurrency(slots.globalConcurrency)));
+  await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
+  await limitGlobally();
+  for (const { hub, cls, worker } of workers) {
+    worker.run().catch((err) => deps.log.error({ err, hub: hub.name, class: cls }, 'worker stopped unexpectedly'));
+  }
+  const relimit = setInterval(() => {
+    limitGlobally().catch((err: unknown) => deps.log.debug({ err }, 'cannot write the global concurrency limits yet'));
+  }, deps.jobs.stalledIntervalMs);
+  relimit.unref();
 
   // Observed before BullMQ records the outcome, so a metric is never behind a caller that saw the job end.
   function observe(job: Job<JobData>, outcome: 'completed' | 'failed', hub: string) {
@@ -164,6 +168,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   return {
     async close() {
       closing = true;
+      clearInterval(relimit);
       const grace = setTimeout(() => {
         for (const { worker } of workers) worker.cancelAllJobs('shutting down');
       }, deps.jobs.shutdownGraceMs);

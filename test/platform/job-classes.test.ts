@@ -123,3 +123,25 @@ describe('the job catalog', () => {
     expect(types.filter((t) => JOB_CATALOG[t]?.class === undefined)).toEqual([]);
   });
 });
+
+describe('global limits after Redis forgets', () => {
+  let h: Harness;
+  afterEach(() => h?.close());
+
+  it('writes each class its hub-wide limit again within a stalled-check interval after a flush', async () => {
+    h = await createHarness(); // stalled checks every second (FAST_JOBS)
+    await h.startWorkers({}, { concurrency: 2, globalConcurrency: 3, background: { concurrency: 2, globalConcurrency: 5 } });
+    const limit = (queue: string) => h.producer.hget(`${h.config.redis.prefix}:${queue}:meta`, 'concurrency');
+    expect([await limit('ops-local'), await limit('ops-local.background')]).toEqual(['3', '5']);
+    // What FLUSHALL does to this harness's keys (the shared Redis is never flushed).
+    const keys = await h.producer.keys(`${h.config.redis.prefix}*`);
+    await h.producer.del(...keys);
+    expect(await limit('ops-local')).toBeNull();
+    const deadline = Date.now() + 10_000;
+    while ((await limit('ops-local')) === null || (await limit('ops-local.background')) === null) {
+      if (Date.now() > deadline) throw new Error('the global limits were not written again within 10 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect([await limit('ops-local'), await limit('ops-local.background')]).toEqual(['3', '5']);
+  });
+});
