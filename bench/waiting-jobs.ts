@@ -72,7 +72,7 @@ try {
   // Every job has patched spec.powerState and recorded its Event: from here on each one only waits.
   const requested = async () => (await store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'HibernateRequested').length;
   await until('every cluster Stopping', () => all('Stopping'), 120_000);
-  await until('every job waiting', async () => (await requested()) >= JOBS + 1 && (await queue.counts())[HUB]?.active === JOBS, 120_000);
+  await until('every job waiting', async () => (await requested()) >= JOBS + 1 && (await queue.counts()).find((c) => c.hub === HUB && c.class === 'interactive' && c.state === 'active')?.count === JOBS, 120_000);
   const waiting = settledHeap();
 
   const [completeMs, done] = await timed(async () => {

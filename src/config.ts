@@ -90,6 +90,8 @@ const ENV: Record<string, string> = {
   'auth.tokens': 'BEEKEEPER_API_TOKENS',
   'concurrency.perHub': 'BEEKEEPER_CONCURRENCY',
   'concurrency.global': 'BEEKEEPER_GLOBAL_CONCURRENCY',
+  'concurrency.background': 'BEEKEEPER_BACKGROUND_CONCURRENCY',
+  'concurrency.backgroundGlobal': 'BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY',
   'rateLimits.qps': 'BEEKEEPER_KUBE_QPS',
   'rateLimits.burst': 'BEEKEEPER_KUBE_BURST',
   logLevel: 'LOG_LEVEL',
@@ -128,6 +130,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const perHub = {
     concurrency: readInt(pick('concurrency.perHub'), issues, { min: 1, max: 10_000, fallback: 20 }),
     globalConcurrency: readInt(pick('concurrency.global'), issues, { min: 1, max: 100_000, fallback: 50 }),
+    // As many as interactive work has, in slots of their own: an edge sweep keeps the pace it had when both
+    // classes shared one queue, and no longer at the expense of user requests.
+    backgroundConcurrency: readInt(pick('concurrency.background'), issues, { min: 1, max: 10_000, fallback: 20 }),
+    backgroundGlobalConcurrency: readInt(pick('concurrency.backgroundGlobal'), issues, { min: 1, max: 100_000, fallback: 50 }),
     qps: readNumber(pick('rateLimits.qps'), issues, { min: 0.1, max: 10_000, fallback: 20 }),
     burst: readInt(pick('rateLimits.burst'), issues, { min: 1, max: 100_000, fallback: 40 }),
   };

@@ -11,7 +11,7 @@ const KNOWN: Shape = {
   redis: { url: 'leaf', password: 'leaf', prefix: 'leaf', sentinel: { sentinels: 'leaf', name: 'leaf', password: 'leaf' }, cluster: { nodes: 'leaf' } },
   http: { host: 'leaf', port: 'leaf' },
   auth: { tokens: 'leaf' },
-  concurrency: { perHub: 'leaf', global: 'leaf' },
+  concurrency: { perHub: 'leaf', global: 'leaf', background: 'leaf', backgroundGlobal: 'leaf' },
   rateLimits: { qps: 'leaf', burst: 'leaf' },
   logLevel: 'leaf',
   sim: { speed: 'leaf', seed: 'leaf' },

@@ -14,10 +14,13 @@ export interface HubConfig {
   inCluster: boolean;
   /** Inline kubeconfig YAML. Only the embedded mode sets this (from the simulator); never read from env. */
   kubeconfigData?: string;
-  /** Jobs one worker process runs at once for this hub. */
+  /** Interactive jobs (what API callers wait on) one worker process runs at once for this hub. */
   concurrency: number;
-  /** Jobs all replicas together run at once for this hub (BullMQ global concurrency). */
+  /** Interactive jobs all replicas together run at once for this hub (BullMQ global concurrency). */
   globalConcurrency: number;
+  /** Background jobs (the scheduler's: sweeps, warnings, policies, heartbeats), in slots of their own. */
+  backgroundConcurrency: number;
+  backgroundGlobalConcurrency: number;
   /** Client-side Kubernetes request rate limit for this hub. */
   qps: number;
   burst: number;
@@ -26,6 +29,8 @@ export interface HubConfig {
 export interface HubDefaults {
   concurrency: number;
   globalConcurrency: number;
+  backgroundConcurrency: number;
+  backgroundGlobalConcurrency: number;
   qps: number;
   burst: number;
 }
@@ -77,7 +82,7 @@ function fromFile(src: Source, defaults: HubDefaults, issues: Issues): HubConfig
       return [];
     }
     for (const key of Object.keys(raw)) {
-      if (!['name', 'kubeconfig', 'context', 'inCluster', 'concurrency', 'globalConcurrency', 'qps', 'burst'].includes(key)) {
+      if (!['name', 'kubeconfig', 'context', 'inCluster', 'concurrency', 'globalConcurrency', 'backgroundConcurrency', 'backgroundGlobalConcurrency', 'qps', 'burst'].includes(key)) {
         issues.add(src.from.replace(/^hubs/, `hubs[${i}].${key}`), 'unknown key');
       }
     }
@@ -100,6 +105,8 @@ function fromFile(src: Source, defaults: HubDefaults, issues: Issues): HubConfig
         inCluster,
         concurrency: readInt(at('concurrency'), issues, { min: 1, max: 10_000, fallback: defaults.concurrency }),
         globalConcurrency: readInt(at('globalConcurrency'), issues, { min: 1, max: 100_000, fallback: defaults.globalConcurrency }),
+        backgroundConcurrency: readInt(at('backgroundConcurrency'), issues, { min: 1, max: 10_000, fallback: defaults.backgroundConcurrency }),
+        backgroundGlobalConcurrency: readInt(at('backgroundGlobalConcurrency'), issues, { min: 1, max: 100_000, fallback: defaults.backgroundGlobalConcurrency }),
         qps: readNumber(at('qps'), issues, { min: 0.1, max: 10_000, fallback: defaults.qps }),
         burst: readInt(at('burst'), issues, { min: 1, max: 100_000, fallback: defaults.burst }),
       },

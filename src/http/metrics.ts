@@ -6,10 +6,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
-  /** Jobs per hub queue and state, refreshed at each scrape from Redis (so it covers every replica). */
-  jobs: Gauge<'hub' | 'state'>;
-  /** Unfinished jobs per hub queue, type and state, refreshed at each scrape from Redis (capped per hub and state). */
-  jobsInFlight: Gauge<'hub' | 'type' | 'state'>;
+  /** Jobs per hub, class (interactive, background) and state, refreshed at each scrape from Redis (so it covers every replica). */
+  jobs: Gauge<'hub' | 'class' | 'state'>;
+  /** Unfinished jobs per hub, class, type and state, refreshed at each scrape from Redis (capped per queue and state). */
+  jobsInFlight: Gauge<'hub' | 'class' | 'type' | 'state'>;
   /** Jobs finished by this process's workers, by type and outcome. */
   jobsFinished: Counter<'type' | 'outcome'>;
   jobDuration: Histogram<'type' | 'outcome'>;
@@ -50,12 +50,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
       registers,
     }),
-    jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub queue and state', labelNames: ['hub', 'state'] as const, registers }),
+    jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub, class of work (interactive, background) and state', labelNames: ['hub', 'class', 'state'] as const, registers }),
     jobsInFlight: new Gauge({
       name: 'beekeeper_jobs_in_flight',
       // The cap is IN_FLIGHT_CAP in src/jobs/job-queue.ts (http may not import jobs).
-      help: 'Unfinished jobs (waiting, active, delayed, prioritized, waiting-children) per hub queue, job type and state; counts at most 5000 jobs per hub and state',
-      labelNames: ['hub', 'type', 'state'] as const,
+      help: 'Unfinished jobs (waiting, active, delayed, waiting-children) per hub, class of work, job type and state; counts at most 5000 jobs per queue and state',
+      labelNames: ['hub', 'class', 'type', 'state'] as const,
       registers,
     }),
     jobsFinished,

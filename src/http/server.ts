@@ -6,7 +6,7 @@ import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
-import { JOB_ID_MAX, type HiveStore, type JobQueue, type JobState } from '../services/ports.js';
+import { JOB_ID_MAX, type HiveStore, type JobQueue } from '../services/ports.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency } from './idempotency.js';
@@ -14,7 +14,7 @@ import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
-import { healthRoutes, type InFlightJobs } from './routes/health.js';
+import { healthRoutes, type InFlightJobs, type JobCounts } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
@@ -31,9 +31,9 @@ export interface ServerDeps {
   redis: RedisClient;
   /** bull-board adapters for /admin/queues (src/jobs BullJobQueue.boardQueues()). */
   queuesForBoard: readonly BaseAdapter[];
-  /** Jobs per hub and state for /metrics (src/jobs BullJobQueue.counts). */
-  jobCounts?: () => Promise<Record<string, Partial<Record<JobState, number>>>>;
-  /** Unfinished jobs per hub, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
+  /** Jobs per hub, class and state for /metrics (src/jobs BullJobQueue.counts). */
+  jobCounts?: () => Promise<JobCounts[]>;
+  /** Unfinished jobs per hub, class, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
   jobsInFlight?: () => Promise<InFlightJobs[]>;
 }
 

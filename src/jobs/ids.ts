@@ -1,11 +1,15 @@
-// Job ids and queue names. Jobs are partitioned into one queue per hub (`ops-<hub>`) so that each hub has its
-// own concurrency limits. A job id carries its hub (`<hub>.<rest>`; hub names are DNS labels, so no `.` inside),
-// which lets GET /v1/jobs/{id} find the queue without asking every one. BullMQ reserves `:` in ids.
+// Job ids and queue names. Jobs are partitioned into two queues per hub, one per class of work (catalog.ts), so
+// that each hub, and each class on it, has its own concurrency limits: `ops-<hub>` for interactive work (the name
+// every job had before there were classes, so jobs queued by an older version still run) and
+// `ops-<hub>.background`. Hub names are DNS labels, so no hub's queue can be named like another's background one.
+// A job id carries its hub (`<hub>.<rest>`), which lets GET /v1/jobs/{id} find the hub's queues without asking
+// every one. BullMQ reserves `:` in ids.
 import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
 import { JOB_ID_PART_MAX } from '../services/ports.js';
+import type { JobClass } from './catalog.js';
 
-export const queueName = (hub: string) => `ops-${hub}`;
+export const queueName = (hub: string, cls: JobClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
 
 const CUSTOM_ID = new RegExp(`^[A-Za-z0-9._-]{1,${JOB_ID_PART_MAX}}$`);
 

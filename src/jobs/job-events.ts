@@ -1,6 +1,5 @@
-// Job change notifications for `watch` (SSE, ?wait). One QueueEvents reader per hub queue, created on first
-// use, fans out to listeners by job id; each notification re-reads the job so listeners always get a whole
-// JobView, in order.
+// Job change notifications for `watch` (SSE, ?wait). One QueueEvents reader per queue, created on first use, fans
+// out to listeners by job id; each notification re-reads the job so listeners always get a whole JobView, in order.
 import { QueueEvents, type ConnectionOptions, type Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
@@ -9,8 +8,8 @@ import type { JobView } from '../services/ports.js';
 const EVENTS = ['waiting', 'waiting-children', 'active', 'progress', 'delayed', 'stalled', 'completed', 'failed', 'retries-exhausted', 'removed'] as const;
 
 export interface JobEvents {
-  /** Resolves once events for this hub are being read (so nothing after this moment is missed). */
-  subscribe(hub: string, id: string, onChange: () => void): Promise<() => void>;
+  /** Resolves once events of these queues are being read (so nothing after this moment is missed). */
+  subscribe(queues: readonly string[], id: string, onChange: () => void): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -19,6 +18,7 @@ export function createJobEvents(deps: {
   /** Any ready client, to read where the event stream ends. */
   redis: RedisClient;
   prefix: string;
+  /** By queue name. */
   queues: ReadonlyMap<string, Queue>;
   log: Logger;
 }): JobEvents {
@@ -27,11 +27,11 @@ export function createJobEvents(deps: {
 
   const fire = (jobId: string) => listeners.get(jobId)?.forEach((fn) => fn());
 
-  const reader = (hub: string) => {
-    let existing = readers.get(hub);
+  const reader = (name: string) => {
+    let existing = readers.get(name);
     if (!existing) {
       existing = (async () => {
-        const queue = deps.queues.get(hub)!;
+        const queue = deps.queues.get(name)!;
         // Start reading at the stream's current end (not at '$' when the blocking read begins), so an event
         // emitted between subscribing and the first read is not lost.
         const last = await deps.redis.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1);
@@ -40,20 +40,20 @@ export function createJobEvents(deps: {
           prefix: deps.prefix,
           lastEventId: last[0]?.[0] ?? '0-0',
         });
-        events.on('error', (err) => deps.log.warn({ err, hub }, 'job event stream error'));
+        events.on('error', (err) => deps.log.warn({ err, queue: name }, 'job event stream error'));
         for (const name of EVENTS) events.on(name, (args: { jobId: string }) => fire(args.jobId));
         await events.waitUntilReady();
         return events;
       })();
-      existing.catch(() => readers.delete(hub));
-      readers.set(hub, existing);
+      existing.catch(() => readers.delete(name));
+      readers.set(name, existing);
     }
     return existing;
   };
 
   return {
-    async subscribe(hub, id, onChange) {
-      await reader(hub);
+    async subscribe(queues, id, onChange) {
+      await Promise.all(queues.map(reader));
       let set = listeners.get(id);
       if (!set) listeners.set(id, (set = new Set()));
       set.add(onChange);

@@ -1,5 +1,6 @@
-// The BullMQ implementation of the JobQueue port (producer side): enqueue, read, list, wait and watch. One queue
-// per hub (see ids.ts); the worker side is in worker.ts.
+// The BullMQ implementation of the JobQueue port (producer side): enqueue, read, list, wait and watch. Two queues
+// per hub, one per class of work (see ids.ts); a job goes to its type's class (catalog.ts). The worker side is in
+// worker.ts.
 import { Queue, type ConnectionOptions, type Job, type JobType } from 'bullmq';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { JobsConfig } from '../config.js';
@@ -7,7 +8,7 @@ import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
-import { JOB_CATALOG, type JobCatalog } from './catalog.js';
+import { JOB_CATALOG, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
 import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
@@ -16,11 +17,11 @@ import { assertNoSecrets } from './payload-guard.js';
 
 export interface BullJobQueue extends JobQueue {
   readonly hubs: readonly string[];
-  /** Jobs per hub and state, for metrics. */
-  counts(): Promise<Record<string, Partial<Record<JobState, number>>>>;
-  /** Unfinished jobs per hub, type and state, for metrics; at most IN_FLIGHT_CAP jobs are read per hub and state. */
+  /** Jobs per hub, class and state, for metrics. */
+  counts(): Promise<JobCount[]>;
+  /** Unfinished jobs per hub, class, type and state, for metrics; at most IN_FLIGHT_CAP jobs are read per queue and state. */
   inFlightByType(): Promise<InFlightCount[]>;
-  /** bull-board adapters, one per hub queue. */
+  /** bull-board adapters, one per queue (each hub's interactive queue, then its background one). */
   boardQueues(): BullMQAdapter[];
   close(): Promise<void>;
 }
@@ -39,27 +40,41 @@ export interface JobQueueDeps {
   log: Logger;
 }
 
-export interface InFlightCount {
+export interface JobCount {
   hub: string;
-  type: string;
+  class: JobClass;
   state: JobState;
   count: number;
 }
 
+export interface InFlightCount extends JobCount {
+  type: string;
+}
+
 /** The states a job is in before it finishes. */
-export const IN_FLIGHT_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const satisfies readonly JobState[];
-/** Jobs read per hub and state at each scrape: a backlog past this is counted only up to it (the help text says so). */
+export const IN_FLIGHT_STATES = ['waiting', 'active', 'delayed', 'waiting-children'] as const satisfies readonly JobState[];
+/**
+ * BullMQ's lists behind a state: jobs with a priority (every background job) wait in a set of their own, which
+ * callers and metrics see as `waiting` (toJobView).
+ */
+const bullStates = (state: JobState): JobType[] => (state === 'waiting' ? ['waiting', 'prioritized'] : [state as JobType]);
+/** Jobs read per queue and state at each scrape: a backlog past this is counted only up to it (the help text says so). */
 export const IN_FLIGHT_CAP = 5000;
 
 const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-children', 'delayed', 'completed', 'failed'];
 
 export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
+  /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
+  const located = new Map<Queue, { hub: string; cls: JobClass }>();
   for (const hub of deps.hubs) {
-    const queue = new Queue(queueName(hub), { connection: deps.producer, prefix: deps.prefix });
-    queue.on('error', (err) => deps.log.warn({ err, hub }, 'job queue connection error'));
-    queues.set(hub, queue);
+    for (const cls of JOB_CLASSES) {
+      const queue = new Queue(queueName(hub, cls), { connection: deps.producer, prefix: deps.prefix });
+      queue.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'job queue connection error'));
+      queues.set(queue.name, queue);
+      located.set(queue, { hub, cls });
+    }
   }
   const events = createJobEvents({ connection: deps.listener, redis: deps.producer, prefix: deps.prefix, queues, log: deps.log });
 
@@ -76,25 +91,39 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       }
     };
 
-  const queueFor = (hub: string) => {
-    const q = queues.get(hub);
+  const queueFor = (hub: string, cls: JobClass) => {
+    const q = deps.hubs.includes(hub) ? queues.get(queueName(hub, cls)) : undefined;
     if (!q) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.join(', ')}`);
     return q;
+  };
+  /** The queues a job id may be in: its hub's, interactive first (a user waiting on a job asks about those). */
+  const candidates = (id: string): Queue[] => {
+    const hub = hubOfJobId(id);
+    return hub && deps.hubs.includes(hub) ? JOB_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
+  };
+  const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
+    for (const queue of candidates(id)) {
+      const state = (await queue.getJobState(id)) as JobState;
+      if (state !== 'unknown') return { queue, state };
+    }
+    return undefined;
   };
 
   // State first, then the record: the record is then at least as new as the state, so a finished state always
   // comes with its result or error (the other order can pair `completed` with a pre-completion record).
-  const get = guarded(async (id: string): Promise<JobView | undefined> => {
-    const hub = hubOfJobId(id);
-    const queue = hub ? queues.get(hub) : undefined;
-    if (!queue) return undefined;
-    const state = (await queue.getJobState(id)) as JobState;
+  const viewIn = async (queue: Queue, id: string, known?: JobState): Promise<JobView | undefined> => {
+    const state = known ?? ((await queue.getJobState(id)) as JobState);
     const job: Job<JobData> | undefined = await queue.getJob(id);
     return job ? toJobView(job, state) : undefined;
+  };
+  const get = guarded(async (id: string): Promise<JobView | undefined> => {
+    const found = await locate(id);
+    return found ? viewIn(found.queue, id, found.state) : undefined;
   });
 
   const watch = (id: string, listener: (job: JobView) => void): (() => void) => {
-    const hub = hubOfJobId(id);
+    // Both of the hub's queues: the job may not exist yet, and its type (so its queue) is not in its id.
+    const watched = candidates(id).map((q) => q.name);
     let stopped = false;
     let unsubscribe: (() => void) | undefined;
     let last = '';
@@ -110,9 +139,9 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
         listener(v);
       });
     };
-    if (hub && queues.has(hub)) {
+    if (watched.length > 0) {
       events
-        .subscribe(hub, id, refresh)
+        .subscribe(watched, id, refresh)
         .then((unsub) => {
           if (stopped) unsub();
           else {
@@ -136,18 +165,20 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       if (opts.jobId) checkCustomId('jobId', opts.jobId);
       if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
-      const queue = queueFor(hub);
+      const cls = jobTypeSpec(catalog, type).class;
+      const queue = queueFor(hub, cls);
       const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}) };
-      const parentHub = opts.parent ? hubOfJobId(opts.parent.id) : undefined;
+      const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
+      if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
       const added = await queue.add(type, data, {
         jobId: newJobId(hub, opts.jobId),
-        ...jobOptions(catalog, deps.jobs, type),
+        ...jobOptions(catalog, deps.jobs, type, cls),
         ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),
-        ...(opts.parent && parentHub ? { parent: { id: opts.parent.id, queue: `${deps.prefix}:${queueName(parentHub)}` } } : {}),
+        ...(opts.parent && parent ? { parent: { id: opts.parent.id, queue: parent.qualifiedName } } : {}),
       });
       // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
-      const existing = await get(added.id!);
+      const existing = await viewIn(queue, added.id!);
       if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
       return existing;
     }),
@@ -157,13 +188,16 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     list: guarded(async (filter: Parameters<JobQueue['list']>[0] = {}) => {
       const limit = filter.limit ?? 50;
       const offset = filter.offset ?? 0;
-      const states: JobType[] = filter.state ? [filter.state as JobType] : ALL_STATES;
+      const states: JobType[] = filter.state ? bullStates(filter.state) : ALL_STATES;
       // History is bounded (removeOnComplete/removeOnFail), so reading every job when filtering by type stays small.
       const end = filter.type ? -1 : offset + limit - 1;
       const found: JobView[] = [];
       for (const queue of queues.values()) {
         for (const state of states) {
-          const jobs = (await queue.getJobs([state], 0, end, false)) as Array<Job<JobData> | undefined>;
+          // The prioritized set is ordered by priority, not arrival, so its head is not its latest: it is read whole,
+          // up to the cap the metrics use.
+          const last = state === 'prioritized' && end !== -1 ? Math.max(end, IN_FLIGHT_CAP - 1) : end;
+          const jobs = (await queue.getJobs([state], 0, last, false)) as Array<Job<JobData> | undefined>;
           for (const job of jobs) {
             if (job && (!filter.type || job.name === filter.type)) found.push(toJobView(job, state as JobState));
           }
@@ -197,19 +231,24 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     watch,
 
     counts: guarded(async () => {
-      const out: Record<string, Partial<Record<JobState, number>>> = {};
-      for (const [hub, queue] of queues) out[hub] = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
+      const out: JobCount[] = [];
+      for (const [queue, { hub, cls }] of located) {
+        const counts = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
+        const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+        delete counts.prioritized;
+        for (const [state, count] of Object.entries({ ...counts, waiting })) out.push({ hub, class: cls, state: state as JobState, count: count ?? 0 });
+      }
       return out;
     }),
 
-    // Only ids and the `name` field (the job type) are read, in one pipeline per hub and state: hydrating whole
+    // Only ids and the `name` field (the job type) are read, in one pipeline per queue and state: hydrating whole
     // jobs (payload, steps, stack traces) at every scrape would cost far more than the count is worth.
     inFlightByType: guarded(async () => {
       const out: InFlightCount[] = [];
-      for (const [hub, queue] of queues) {
+      for (const [queue, { hub, cls }] of located) {
         for (const state of IN_FLIGHT_STATES) {
-          // 'waiting' reads both the wait and paused lists, so the merged ids are cut to the cap again.
-          const ids = (await queue.getRanges([state], 0, IN_FLIGHT_CAP - 1)).slice(0, IN_FLIGHT_CAP);
+          // 'waiting' reads the wait, paused and prioritized lists, so the merged ids are cut to the cap again.
+          const ids = (await queue.getRanges(bullStates(state), 0, IN_FLIGHT_CAP - 1)).slice(0, IN_FLIGHT_CAP);
           if (ids.length === 0) continue;
           const pipeline = deps.producer.pipeline();
           for (const id of ids) pipeline.hget(queue.toKey(id), 'name');
@@ -218,7 +257,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
             // A job finished and removed between the two reads has no name any more: it is no longer in flight.
             if (!err && typeof name === 'string') byType.set(name, (byType.get(name) ?? 0) + 1);
           }
-          for (const [type, count] of byType) out.push({ hub, type, state, count });
+          for (const [type, count] of byType) out.push({ hub, class: cls, type, state, count });
         }
       }
       return out;

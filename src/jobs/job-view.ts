@@ -27,8 +27,10 @@ export function progressOf(job: Job): JobProgressData {
 
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
 
-export function toJobView(job: Job<JobData>, state: JobState): JobView {
+export function toJobView(job: Job<JobData>, bullState: JobState): JobView {
   const progress = progressOf(job);
+  // Background jobs carry a priority, and BullMQ keeps those waiting in a list of their own: to callers they wait.
+  const state = bullState === 'prioritized' ? 'waiting' : bullState;
   const view: JobView = {
     id: job.id!,
     type: job.name,

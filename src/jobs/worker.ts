@@ -1,13 +1,14 @@
-// Worker dispatch: one BullMQ Worker per hub queue runs handlers from a registry `{ type: handler }`. Handlers get
-// their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts
-// once.
+// Worker dispatch: one BullMQ Worker per hub and class of work runs handlers from a registry `{ type: handler }`,
+// each with the slots of its class, so background work can never take the slots kept for interactive work.
+// Handlers get their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go
+// through outcome.ts once.
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, JobHandler, JobStep } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
-import { JOB_CATALOG, type JobCatalog } from './catalog.js';
+import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
 import { queueName } from './ids.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
@@ -26,10 +27,19 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
+/** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
+export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
+
+export function slotsOf(hub: HubSlots, cls: JobClass): { concurrency: number; globalConcurrency: number } {
+  return cls === 'interactive'
+    ? { concurrency: hub.concurrency, globalConcurrency: hub.globalConcurrency }
+    : { concurrency: hub.backgroundConcurrency, globalConcurrency: hub.backgroundGlobalConcurrency };
+}
+
 export interface WorkerDeps {
   connection: ConnectionOptions;
   prefix: string;
-  hubs: readonly Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency'>[];
+  hubs: readonly HubSlots[];
   handlers: Readonly<Record<string, JobHandler>>;
   jobs: JobsConfig;
   clock: Clock;
@@ -42,27 +52,30 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
   const catalog = deps.catalog ?? JOB_CATALOG;
-  // Queues that parents add their children to, opened on first use.
+  // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
+  // Opened on first use.
   const childQueues = new Map<string, Queue>();
-  const childQueue = (hub: string) => {
-    let q = childQueues.get(hub);
+  const childQueue = (hub: string, cls: JobClass) => {
+    const name = queueName(hub, cls);
+    let q = childQueues.get(name);
     if (!q) {
       if (!deps.hubs.some((h) => h.name === hub)) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.map((h) => h.name).join(', ')}`);
-      q = new Queue(queueName(hub), { connection: deps.connection, prefix: deps.prefix });
-      q.on('error', (err) => deps.log.warn({ err, hub }, 'child job queue connection error'));
-      childQueues.set(hub, q);
+      q = new Queue(name, { connection: deps.connection, prefix: deps.prefix });
+      q.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'child job queue connection error'));
+      childQueues.set(name, q);
     }
     return q;
   };
-  const workers = deps.hubs.map((hub) => {
-    const log = deps.log.child({ hub: hub.name });
+  const workers = deps.hubs.flatMap((hub) => JOB_CLASSES.map((cls) => {
+    const log = deps.log.child({ hub: hub.name, class: cls });
+    const slots = slotsOf(hub, cls);
     const worker = new Worker<JobData>(
-      queueName(hub.name),
-      async (job, token, signal) => run(job, token, signal, hub.name, log),
+      queueName(hub.name, cls),
+      async (job, token, signal) => run(job, token, signal, hub.name, cls, log),
       {
         connection: deps.connection,
         prefix: deps.prefix,
-        concurrency: hub.concurrency,
+        concurrency: slots.concurrency,
         // The lock is renewed every lockDuration/2 while the process lives, so long waits on Hive are fine; a
         // crashed worker's jobs go back to waiting once the lock lapses and the stalled check runs.
         lockDuration: deps.jobs.lockDurationMs,
@@ -73,25 +86,28 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       },
     );
     worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
-    return { hub, worker };
-  });
-  // Global concurrency lives in Redis and applies across every replica's workers for this hub.
-  await Promise.all(
-    workers.map(async ({ hub, worker }) => {
-      await worker.waitUntilReady();
-      const q = new Queue(queueName(hub.name), { connection: deps.connection, prefix: deps.prefix });
-      await q.setGlobalConcurrency(hub.globalConcurrency);
-      await q.close();
-      worker.run().catch((err) => deps.log.error({ err, hub: hub.name }, 'worker stopped unexpectedly'));
-    }),
-  );
+    return { hub, cls, slots, worker };
+  }));
+  // Global concurrency lives in Redis and applies across every replica's workers for this hub and class. A flush, or
+  // a Redis that restarts empty, drops it with everything else: it is written again at every stalled-job check.
+  const limitGlobally = () =>
+    Promise.all(workers.map(({ hub, cls, slots }) => childQueue(hub.name, cls).setGlobalConcurrency(slots.globalConcurrency)));
+  await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
+  await limitGlobally();
+  for (const { hub, cls, worker } of workers) {
+    worker.run().catch((err) => deps.log.error({ err, hub: hub.name, class: cls }, 'worker stopped unexpectedly'));
+  }
+  const relimit = setInterval(() => {
+    limitGlobally().catch((err: unknown) => deps.log.debug({ err }, 'cannot write the global concurrency limits yet'));
+  }, deps.jobs.stalledIntervalMs);
+  relimit.unref();
 
   // Observed before BullMQ records the outcome, so a metric is never behind a caller that saw the job end.
   function observe(job: Job<JobData>, outcome: 'completed' | 'failed', hub: string) {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, hubLog: Logger): Promise<unknown> {
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: JobClass, hubLog: Logger): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -109,7 +125,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       signal: signal ?? new AbortController().signal,
       log,
       step,
-      ...flowContext(job, token, { queueFor: childQueue, options: (type) => jobOptions(catalog, deps.jobs, type), step }),
+      // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
+      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step }),
     };
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
@@ -151,6 +168,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   return {
     async close() {
       closing = true;
+      clearInterval(relimit);
       const grace = setTimeout(() => {
         for (const { worker } of workers) worker.cancelAllJobs('shutting down');
       }, deps.jobs.shutdownGraceMs);

@@ -77,13 +77,17 @@ export async function closeRedis(client: RedisClient): Promise<void> {
   }
 }
 
-/** ioredis refusing or losing a command because Redis is unreachable (as opposed to a bug or a bad command). */
+/**
+ * ioredis refusing or losing a command because Redis cannot take it now: unreachable, or saying so itself (as
+ * opposed to a bug or a bad command).
+ */
 export function isRedisDown(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return (
     err.name === 'MaxRetriesPerRequestError' ||
     /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(err.message) ||
-    // Redis itself saying "not now": mid-failover (READONLY, MASTERDOWN, CLUSTERDOWN, TRYAGAIN) or loading its data.
-    /^(READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|LOADING) /.test(err.message)
+    // Redis itself saying "not now": mid-failover (READONLY, MASTERDOWN, CLUSTERDOWN, TRYAGAIN), loading its data, or
+    // full (OOM: with maxmemory-policy noeviction, as BullMQ requires, a full Redis refuses writes).
+    /^(READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|LOADING|OOM) /.test(err.message)
   );
 }

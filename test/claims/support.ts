@@ -46,7 +46,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const hubConfigs = hubNames.map((name) => ({ name, kubeconfigData: sim.kubeconfigYaml(), context: name }));
   // ExpiryPolicies live in the state namespace on the first hub, as in Beekeeper's default configuration.
   const policyHome = { stateHub: hubNames[0]!, stateNamespace: 'beekeeper' };
-  await prepareEmbeddedHub({ hub: { ...hubConfigs[0]!, inCluster: false, concurrency: 1, globalConcurrency: 1, qps: 50, burst: 100 }, namespace: policyHome.stateNamespace, clock, log });
+  await prepareEmbeddedHub({ hub: { ...hubConfigs[0]!, inCluster: false, concurrency: 1, globalConcurrency: 1, backgroundConcurrency: 1, backgroundGlobalConcurrency: 1, qps: 50, burst: 100 }, namespace: policyHome.stateNamespace, clock, log });
   const store = await createKubeGateway({
     hubs: hubConfigs,
     stateHub: policyHome.stateHub,
@@ -68,7 +68,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const workers = await startWorkers({
     connection: listener,
     prefix: config.redis.prefix,
-    hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40 })),
+    hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40, backgroundConcurrency: 20, backgroundGlobalConcurrency: 40 })),
     // The cluster power endpoints too, for the CLI's hibernate and resume.
     handlers: { ...claimJobHandlers({ ...base, ...policyHome }), ...poolJobHandlers(base), ...clusterJobHandlers(base) },
     jobs,

@@ -83,6 +83,25 @@ describe('configuration', () => {
     expect(config.auth.tokens).toEqual([{ name: 'ci', token: '0123456789abcdef0123' }]);
   });
 
+  it('gives background work slots of its own per hub, from the environment or per hub in the file, and checks them', () => {
+    const defaults = loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml' });
+    expect(defaults.hubs[0]).toMatchObject({ concurrency: 20, globalConcurrency: 50, backgroundConcurrency: 20, backgroundGlobalConcurrency: 50 });
+    const fromEnv = loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml', BEEKEEPER_BACKGROUND_CONCURRENCY: '4', BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: '8' });
+    expect(fromEnv.hubs[0]).toMatchObject({ concurrency: 20, backgroundConcurrency: 4, backgroundGlobalConcurrency: 8 });
+    const file = yamlFile(`
+concurrency: { background: 6 }
+hubs:
+  - name: east
+    kubeconfig: /k/east.yaml
+    backgroundGlobalConcurrency: 9
+`);
+    expect(loadConfig({ BEEKEEPER_CONFIG: file }).hubs[0]).toMatchObject({ backgroundConcurrency: 6, backgroundGlobalConcurrency: 9 });
+    expect(problems({ BEEKEEPER_BACKGROUND_CONCURRENCY: '0', BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: 'lots' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_BACKGROUND_CONCURRENCY: 0 is outside 1\.\./),
+      'BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: "lots" is not an integer',
+    ]);
+  });
+
   it('requires a hash tag in the key prefix with Redis Cluster, and one Redis mode only', () => {
     expect(problems({ BEEKEEPER_REDIS_CLUSTER_NODES: 'n1:6379', BEEKEEPER_REDIS_PREFIX: 'beekeeper' })).toEqual([
       expect.stringMatching(/^BEEKEEPER_REDIS_PREFIX: must contain a \{hash tag\}/),

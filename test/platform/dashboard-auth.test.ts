@@ -26,7 +26,7 @@ describe('queue dashboard behind API tokens', () => {
 
     const ok = await board(basic(`ci:${TOKEN}`));
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().queues.map((q: { name: string }) => q.name)).toEqual(['ops-local']);
+    expect(ok.json().queues.map((q: { name: string }) => q.name)).toEqual(['ops-local', 'ops-local.background']);
     expect((await app.inject({ url: '/admin/queues', headers: { authorization: basic(`ci:${TOKEN}`) } })).statusCode).toBe(200);
   });
 

@@ -184,7 +184,8 @@ describe('HTTP edge', () => {
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ status: 'ready', redis: 'ok', hubs: [{ name: 'local', reachable: true }] });
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('beekeeper_http_request_duration_seconds_bucket');
-    expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",state="completed"\} [1-9]/);
+    expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",class="background",state="completed"\} [1-9]/);
+    expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",class="interactive",state="waiting"\} 0/);
     expect(metrics.body).toMatch(/beekeeper_jobs_finished_total\{type="test.demo",outcome="completed"\} [1-9]/);
     // beekeeper_power_transitions_total comes from the power jobs themselves: test/clusters/power.test.ts.
     const spec = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -192,7 +193,7 @@ describe('HTTP edge', () => {
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/jobs', '/v1/jobs/{id}', '/v1/jobs/{id}/events']));
     expect(Object.keys(spec.paths).some((p) => p.startsWith('/admin'))).toBe(false);
     expect((await app.inject({ method: 'GET', url: '/docs' })).statusCode).toBeLessThan(400);
-    expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues' })).json().queues.map((q: { name: string }) => q.name)).toEqual(['ops-local']);
+    expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues' })).json().queues.map((q: { name: string }) => q.name)).toEqual(['ops-local', 'ops-local.background']);
   });
 });
 

@@ -1,4 +1,4 @@
-// beekeeper_jobs_in_flight{hub,type,state}: unfinished jobs by type, read from Redis at each scrape, so an operator
+// beekeeper_jobs_in_flight{hub,class,type,state}: unfinished jobs by type, read from Redis at each scrape, so an operator
 // sees which kinds of work are queued or running across every replica, and finished types drop out.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { buildTestServer, createHarness, gate, type Harness } from './support.js
 
 /** The value of one beekeeper_jobs_in_flight series, or undefined when the series is absent. */
 function inFlight(body: string, labels: { type: string; state: string }): number | undefined {
-  const prefix = `beekeeper_jobs_in_flight{hub="local",type="${labels.type}",state="${labels.state}"} `;
+  // Types the catalog does not list are background work.
+  const prefix = `beekeeper_jobs_in_flight{hub="local",class="background",type="${labels.type}",state="${labels.state}"} `;
   const line = body.split('\n').find((l) => l.startsWith(prefix));
   return line === undefined ? undefined : Number(line.slice(prefix.length));
 }
@@ -68,6 +69,6 @@ describe('in-flight jobs by type in /metrics', () => {
     // The delayed job is still unfinished: the reset before each refresh must not lose it.
     expect(inFlight(after, { type: 'test.other', state: 'delayed' })).toBe(1);
     // The per-state totals agree with the by-type view.
-    expect(after).toMatch(/beekeeper_jobs\{hub="local",state="completed"\} 2\n/);
+    expect(after).toMatch(/beekeeper_jobs\{hub="local",class="background",state="completed"\} 2\n/);
   });
 });

@@ -58,8 +58,11 @@ export interface Harness {
   producer: RedisClient;
   listener: RedisClient;
   queue: BullJobQueue;
-  /** Workers for every hub of the harness, `concurrency` slots each. */
-  startWorkers(handlers: Record<string, JobHandler>, opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number }): Promise<WorkerPool>;
+  /** Workers for every hub of the harness, `concurrency` slots each, per class of work unless `background` says otherwise. */
+  startWorkers(
+    handlers: Record<string, JobHandler>,
+    opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number; background?: { concurrency: number; globalConcurrency: number } },
+  ): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
@@ -91,7 +94,13 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
       const pool = await startWorkers({
         connection: listener,
         prefix: config.redis.prefix,
-        hubs: hubs.map((name) => ({ name, concurrency: opts.concurrency ?? 4, globalConcurrency: opts.globalConcurrency ?? 10 })),
+        hubs: hubs.map((name) => ({
+          name,
+          concurrency: opts.concurrency ?? 4,
+          globalConcurrency: opts.globalConcurrency ?? 10,
+          backgroundConcurrency: opts.background?.concurrency ?? opts.concurrency ?? 4,
+          backgroundGlobalConcurrency: opts.background?.globalConcurrency ?? opts.globalConcurrency ?? 10,
+        })),
         handlers,
         ...(catalog ? { catalog } : {}),
         jobs,

@@ -9,18 +9,23 @@ export interface HealthDeps {
   store: HiveStore;
   redis: RedisClient;
   metrics: Metrics;
-  /** Jobs per hub and state (src/jobs BullJobQueue.counts), refreshed at each scrape. */
-  jobCounts?: () => Promise<Record<string, Partial<Record<JobState, number>>>>;
-  /** Unfinished jobs per hub, type and state (src/jobs BullJobQueue.inFlightByType), refreshed at each scrape. */
+  /** Jobs per hub, class and state (src/jobs BullJobQueue.counts), refreshed at each scrape. */
+  jobCounts?: () => Promise<JobCounts[]>;
+  /** Unfinished jobs per hub, class, type and state (src/jobs BullJobQueue.inFlightByType), refreshed at each scrape. */
   jobsInFlight?: () => Promise<InFlightJobs[]>;
   queue?: JobQueue;
 }
 
-export interface InFlightJobs {
+/** One queue's jobs in one state; `class` is interactive or background (src/jobs/catalog.ts). */
+export interface JobCounts {
   hub: string;
-  type: string;
+  class: string;
   state: JobState;
   count: number;
+}
+
+export interface InFlightJobs extends JobCounts {
+  type: string;
 }
 
 export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
@@ -54,16 +59,12 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
           metrics.informerHealthy.set({ hub: hub.name, kind }, inf && inf.synced && !inf.lastError ? 1 : 0);
         }
       }
-      if (counts) {
-        for (const [hub, byState] of Object.entries(counts)) {
-          for (const [state, n] of Object.entries(byState)) metrics.jobs.set({ hub, state }, n ?? 0);
-        }
-      }
+      for (const { hub, class: cls, state, count } of counts ?? []) metrics.jobs.set({ hub, class: cls, state }, count);
       if (deps.jobsInFlight) {
         // Reset first so a type with no unfinished job left drops out instead of keeping its last count; when
         // Redis cannot be read the series are absent rather than stale.
         metrics.jobsInFlight.reset();
-        for (const { hub, type, state, count } of inFlight ?? []) metrics.jobsInFlight.set({ hub, type, state }, count);
+        for (const { hub, class: cls, type, state, count } of inFlight ?? []) metrics.jobsInFlight.set({ hub, class: cls, type, state }, count);
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });

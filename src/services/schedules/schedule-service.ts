@@ -9,7 +9,7 @@ import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideReque
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
 import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
 import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
-import { APPLY_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
+import { APPLY_JOB, RUN_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 
 export interface ScheduleView {
@@ -124,7 +124,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         mode: 'manual',
         dryRun: Boolean(opts.dryRun),
       };
-      return deps.queue.enqueue(SWEEP_JOB, { ...payload }, { hub: deps.stateHub });
+      return deps.queue.enqueue(RUN_JOB, { ...payload }, { hub: deps.stateHub });
     },
 
     clusterSchedule(hub: string, namespace: string, name: string, query: PreviewQuery = {}): ClusterScheduleView {
@@ -162,6 +162,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     handlers(): Record<string, JobHandler> {
       return {
         [SWEEP_JOB]: sweepHandler(deps),
+        [RUN_JOB]: sweepHandler(deps),
         [APPLY_JOB]: applyHandler(deps),
         [RECONCILE_CLUSTER_JOB]: reconcileClusterHandler(deps),
       };

@@ -16,6 +16,8 @@ import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord 
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
 
 export const SWEEP_JOB = 'schedule.sweep';
+/** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
+export const RUN_JOB = 'schedule.run';
 export const APPLY_JOB = 'schedule.apply';
 
 export interface SweepPayload {

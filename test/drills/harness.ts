@@ -1,0 +1,210 @@
+// The drill harness: Beekeeper as production runs it, as separate OS processes (the api, worker and scheduler
+// roles from src/main/, the simulator from `npm run sim`) on a private redis-server, so a drill can flush, stop or
+// restart Redis and kill or stop a role, then count from Kubernetes what was done. Everything it starts, and its
+// temp directory, goes in close() (and processes also when the test process exits). See README.md here.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { systemClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { freePort } from '../../src/redis/bootstrap.js';
+import { createKubeClient, targetFromKubeconfig, type KubeClient, type ResourceRef } from '../../src/sim/client/index.js';
+import type { Role } from '../../src/system.js';
+import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+export { tally, type Tally } from './tally.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const STATE_NS = 'beekeeper';
+const EVENTS: ResourceRef = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
+
+export interface DrillOptions {
+  /** Hub names, each a context of the simulator (default one hub, `east`; the first is the state hub). */
+  hubs?: string[];
+  /** Redis with an append-only file, for drills that restart it. */
+  aof?: boolean;
+  /** The simulator's speed (default 1000: an install takes ~2.4 s). */
+  simSpeed?: number;
+  /** More `npm run sim` flags (e.g. `--faults`). */
+  simArgs?: string[];
+  /** Environment for every Beekeeper role, over the harness's own. */
+  env?: Record<string, string>;
+  /** Replicas of each role started at once (default one of each); start more or later with `drill.start`. */
+  roles?: Partial<Record<Role, number>>;
+}
+
+export interface RoleProcess extends DrillProcess {
+  role: Role;
+  /** http://127.0.0.1:<port>: the API (api role) or probes and metrics (others). */
+  url: string;
+}
+
+export interface ApiAnswer<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface Drill {
+  dir: string;
+  hubs: string[];
+  redis: RedisServer;
+  /** Path of the simulator's kubeconfig (one context per hub), for kubectl too. */
+  kubeconfig: string;
+  kube(hub?: string): KubeClient;
+  /** Every role process started so far, in order. */
+  roles: RoleProcess[];
+  start(role: Role, env?: Record<string, string>): Promise<RoleProcess>;
+  /** A request to the first running api process (`path` from /v1 on, e.g. `/v1/clusters`). */
+  api<T = any>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
+  /** A role's /metrics as `name{labels}` -> value (default: the first running api process). */
+  metrics(from?: RoleProcess): Promise<Map<string, number>>;
+  /** Names of the objects in `namespace` that have an Event with this reason, once per Event. */
+  eventsFor(namespace: string, reason: string, hub?: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const ROLE_READY = new Set(['API listening', 'probes and metrics listening']);
+
+/** Variables of the test process that must not leak into the roles (the tests' own Redis, say). */
+const OURS = /^(BEEKEEPER_|REDIS_URL$|PORT$|LOG_LEVEL$)/;
+
+export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
+  const hubs = opts.hubs ?? ['east'];
+  const dir = mkdtempSync(join(tmpdir(), 'beekeeper-drill-'));
+  const started: DrillProcess[] = [];
+  const roles: RoleProcess[] = [];
+  let redis: RedisServer | undefined;
+
+  const close = async () => {
+    await Promise.all(roles.map((p) => stopProcess(p, 10_000)));
+    for (const p of started.splice(0).reverse()) await stopProcess(p, 5_000);
+    await redis?.close();
+    if (!process.env.DRILL_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    redis = await startRedisServer({ dir, aof: opts.aof ?? false });
+    const kubeconfig = join(dir, 'sim.kubeconfig');
+    const sim = startProcess({
+      name: 'sim',
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main/sim.ts', '--hub-names', hubs.join(','), '--seed', 'none', '--speed', String(opts.simSpeed ?? 1000), '--kubeconfig-out', kubeconfig, '--log-level', 'warn', ...(opts.simArgs ?? [])],
+      env: process.env,
+      cwd: ROOT,
+      logFile: join(dir, 'sim.log'),
+      readyWhen: (line) => line === 'ready',
+    });
+    started.push(sim);
+    await sim.ready;
+    const kubeconfigText = readFileSync(kubeconfig, 'utf8');
+    const hubsVar = hubs.map((h) => `${h}=${kubeconfig}#${h}`).join(',');
+
+    // Beekeeper's CRDs and namespace on the state hub, as `kubectl apply -f deploy/crds/` would.
+    const stateHub = loadConfig({ BEEKEEPER_HUBS: hubsVar }).hubs[0]!;
+    await prepareEmbeddedHub({ hub: stateHub, namespace: STATE_NS, clock: systemClock, log: createLogger({ level: 'silent' }) });
+
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OURS.test(k)));
+    const start = async (role: Role, env: Record<string, string> = {}): Promise<RoleProcess> => {
+      const port = await freePort();
+      const n = roles.filter((r) => r.role === role).length + 1;
+      const proc = startProcess({
+        name: `${role}-${n}`,
+        command: process.execPath,
+        args: ['--import', 'tsx', `src/main/${role}.ts`],
+        env: {
+          ...inherited,
+          BEEKEEPER_HUBS: hubsVar,
+          REDIS_URL: redis!.url,
+          BEEKEEPER_HTTP_HOST: '127.0.0.1',
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          ...opts.env,
+          ...env,
+        },
+        cwd: ROOT,
+        logFile: join(dir, `${role}-${n}.log`),
+        readyWhen: (line) => ROLE_READY.has(messageOf(line)),
+      });
+      const rp: RoleProcess = { ...proc, role, url: `http://127.0.0.1:${port}` };
+      roles.push(rp);
+      await proc.ready;
+      return rp;
+    };
+
+    for (const role of ['worker', 'scheduler', 'api'] as const) {
+      for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
+    }
+
+    const kube = (hub = hubs[0]!) => createKubeClient(targetFromKubeconfig(kubeconfigText, hub));
+    const apiUrl = () => {
+      const api = roles.find((r) => r.role === 'api' && r.running());
+      if (!api) throw new Error('no api process is running');
+      return api.url;
+    };
+    return {
+      dir,
+      hubs,
+      redis,
+      kubeconfig,
+      kube,
+      roles,
+      start,
+      async api(method, path, body) {
+        const res = await fetch(`${apiUrl()}${path}`, {
+          method,
+          ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        });
+        const text = await res.text();
+        return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+      },
+      async metrics(from) {
+        const res = await fetch(`${from?.url ?? apiUrl()}/metrics`);
+        return parseMetrics(await res.text());
+      },
+      async eventsFor(namespace, reason, hub) {
+        const list = await kube(hub).list(EVENTS, namespace);
+        return list.items.filter((e) => e.reason === reason).map((e) => String(e.involvedObject?.name));
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+function messageOf(line: string): string {
+  try {
+    return (JSON.parse(line) as { msg?: string }).msg ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Prometheus text format: `name{labels} value` per sample line. */
+export function parseMetrics(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+/**
+ * Checks `check` until it holds (the harness watches processes it does not own, from outside, as an operator would:
+ * through the API, metrics and the hub), failing after `timeoutMs`.
+ */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
