@@ -3,7 +3,7 @@
 // which lets GET /v1/jobs/{id} find the queue without asking every one. BullMQ reserves `:` in ids.
 import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
-import { JOB_ID_PART_MAX } from '../services/ports.js';
+import { JOB_ID_PART_MAX, jobIdOn } from '../services/ports.js';
 
 export const queueName = (hub: string) => `ops-${hub}`;
 
@@ -14,7 +14,7 @@ export function checkCustomId(field: 'jobId' | 'dedupId', id: string): void {
 }
 
 export function newJobId(hub: string, custom?: string): string {
-  return `${hub}.${custom ?? randomUUID()}`;
+  return jobIdOn(hub, custom ?? randomUUID());
 }
 
 export function hubOfJobId(id: string): string | undefined {

@@ -196,6 +196,17 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
     watch,
 
+    retry: guarded(async (id: string) => {
+      const hub = hubOfJobId(id);
+      const queue = hub ? queues.get(hub) : undefined;
+      const job: Job<JobData> | undefined = await queue?.getJob(id);
+      if (!job) return undefined;
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') return toJobView(job, state as JobState);
+      await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+      return get(id);
+    }),
+
     counts: guarded(async () => {
       const out: Record<string, Partial<Record<JobState, number>>> = {};
       for (const [hub, queue] of queues) out[hub] = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
