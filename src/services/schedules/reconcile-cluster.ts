@@ -1,7 +1,6 @@
 // One cluster, outside a schedule-wide sweep: when a keep-awake or the install grace period lapses (a
 // cluster-specific edge), and for `enforce: true` schedules whenever the cluster changes.
-import type { CdLike, PowerAction } from '../../hive/schedule/index.js';
-import { requestedState } from '../../hive/schedule/index.js';
+import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, requestedState, type CdLike, type PowerAction } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { governance, listSchedules, planFor } from './cluster-schedule.js';
@@ -31,6 +30,17 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   }
   const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
   if (!cd) return { outcome: 'none', message: 'the cluster no longer exists' };
+  if (p.edgeAt && clusterEdgeHandled(cd, Date.parse(p.edgeAt))) return { outcome: 'none', message: `the edge at ${p.edgeAt} was already handled` };
+  const outcome = await reconcileExisting(deps, p, cd, run);
+  // Recorded once handled, whatever the outcome, so a restart or the resync never replays it (cluster-edge-record.ts).
+  if (p.edgeAt && !clusterEdgeHandled(cd, Date.parse(p.edgeAt))) {
+    await deps.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [CLUSTER_EDGE_ANNOTATION]: p.edgeAt } } });
+  }
+  return outcome;
+}
+
+async function reconcileExisting(deps: ScheduleServiceDeps, p: ReconcilePayload, cd: CdLike & KubeObject, run?: ApplyRun): Promise<ApplyOutcome | { outcome: 'none'; message: string }> {
+  const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
   const gov = governance(listSchedules(deps), p.hub, cd);
   if (!gov.schedule) return { outcome: 'none', message: gov.why };
   const now = deps.clock.now();
