@@ -24,6 +24,7 @@ import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
 import { startScheduleTimers } from '../schedules/schedule-timers.js';
 import { startExpiryTimers } from '../schedules/expiry-timers.js';
+import { scheduleRepairers } from '../schedules/schedule-repairs.js';
 import type { Repairer } from '../services/resync/repair.js';
 import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
@@ -97,6 +98,9 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
         ];
         return { close: () => timers.forEach((t) => t.close()) };
       },
+      repairers: () => [
+        ...scheduleRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+      ],
     };
   },
   (deps) => {
