@@ -24,6 +24,7 @@ import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
 import { startScheduleTimers } from '../schedules/schedule-timers.js';
 import { startExpiryTimers } from '../schedules/expiry-timers.js';
+import { expiryRepairers } from '../schedules/expiry-repairs.js';
 import { scheduleRepairers } from '../schedules/schedule-repairs.js';
 import type { Repairer } from '../services/resync/repair.js';
 import { readResyncRecord } from '../services/resync/resync-record.js';
@@ -100,6 +101,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       },
       repairers: () => [
         ...scheduleRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+        ...expiryRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
       ],
     };
   },
