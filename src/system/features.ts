@@ -26,6 +26,7 @@ import { startScheduleTimers } from '../schedules/schedule-timers.js';
 import { startExpiryTimers } from '../schedules/expiry-timers.js';
 import { expiryRepairers } from '../schedules/expiry-repairs.js';
 import { scheduleRepairers } from '../schedules/schedule-repairs.js';
+import { heartbeatRepairer } from '../services/claims/heartbeat-repair.js';
 import type { Repairer } from '../services/resync/repair.js';
 import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
@@ -80,6 +81,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
       handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
       background: () => startClaimReaper(base),
+      repairers: () => [heartbeatRepairer(base)],
     };
   },
   (deps) => {
