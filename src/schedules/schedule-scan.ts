@@ -85,16 +85,15 @@ export function lapseJob(e: ClusterEdge): FixedJob {
   return { type: RECONCILE_CLUSTER_JOB, payload, jobId: deterministicId('lapse', e.hub, e.namespace, e.name, e.atMs), hub: e.hub };
 }
 
-/** How late a cluster-specific edge may still be applied: its schedule's catchUpDeadline. */
-function deadlineFor(deps: ScheduleScanDeps, hub: string, cd: (CdLike & KubeObject) | undefined): number {
-  const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
-  return schedule ? catchUpDeadlineMs(schedule) : 3_600_000;
-}
-
-/** Still to apply: not past its deadline and, once lapsed, to a cluster that exists and has no record of it. */
+/**
+ * Still to apply: not older than the governing schedule's catchUpDeadline and, once lapsed, on a cluster that a
+ * schedule governs (for any other there is nothing to apply) and whose record does not show it handled.
+ */
 function owed(deps: ScheduleScanDeps, hub: string, cd: (CdLike & KubeObject) | undefined, atMs: number, now: number): boolean {
-  if (atMs < now - deadlineFor(deps, hub, cd)) return false;
-  return atMs > now || (cd !== undefined && !clusterEdgeHandled(cd, atMs));
+  const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
+  if (atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000)) return false;
+  if (atMs > now) return true;
+  return schedule !== undefined && cd !== undefined && !clusterEdgeHandled(cd, atMs);
 }
 
 /** The lapse of a keep-awake override, if it is still to apply. */

@@ -32,8 +32,9 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   if (!cd) return { outcome: 'none', message: 'the cluster no longer exists' };
   if (p.edgeAt && clusterEdgeHandled(cd, Date.parse(p.edgeAt))) return { outcome: 'none', message: `the edge at ${p.edgeAt} was already handled` };
   const outcome = await reconcileExisting(deps, p, cd, run);
-  // Recorded once handled, whatever the outcome, so a restart or the resync never replays it (cluster-edge-record.ts).
-  if (p.edgeAt && !clusterEdgeHandled(cd, Date.parse(p.edgeAt))) {
+  // Recorded once a schedule handled it, whatever the outcome, so a restart or the resync never replays it
+  // (cluster-edge-record.ts). Clusters no schedule governs, unclaimed pool clusters among them, are not written to.
+  if (p.edgeAt && !clusterEdgeHandled(cd, Date.parse(p.edgeAt)) && governance(listSchedules(deps), p.hub, cd).schedule) {
     await deps.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [CLUSTER_EDGE_ANNOTATION]: p.edgeAt } } });
   }
   return outcome;
