@@ -18,7 +18,7 @@ import { writeResyncRecord, type ResyncRecord } from '../services/resync/resync-
 export interface ResyncDeps extends StateLocation {
   store: HiveStore;
   clock: Clock;
-  log: ServiceLog & { debug?(obj: object, msg?: string): void };
+  log: ServiceLog;
   intervalSeconds: number;
   /** Hands each slot to one replica (src/redis/run-coordinator.ts). */
   coordinator: RunCoordinator;

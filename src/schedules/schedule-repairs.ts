@@ -18,13 +18,14 @@ export function scheduleRepairers(deps: ScheduleScanDeps): Repairer[] {
           } catch {
             return undefined; // an invalid schedule is reported by the timers, never half-run
           }
+          if (!owed) return undefined;
           const ref = stateRef(deps, cr.metadata.name);
-          const edge = `the ${owed?.edge.action} edge at ${owed?.edge.at}`;
-          if (owed?.kind === 'missed') {
+          const edge = `the ${owed.edge.action} edge at ${owed.edge.at}`;
+          if (owed.kind === 'missed') {
             await recordMissed(deps, cr, owed, run.nowMs);
             return { repair: 'schedule-missed', kind: 'HibernationSchedule', ref, message: `${edge} was neither swept nor recorded as missed: ${owed.reason}` };
           }
-          if (owed?.kind !== 'sweep' || !(await ensureJob(deps.queue, owed.job))) return undefined;
+          if (!(await ensureJob(deps.queue, owed.job))) return undefined;
           return { repair: 'schedule-sweep', kind: 'HibernationSchedule', ref, message: `${edge} is not swept and its sweep job was gone (Redis lost it, or it was never enqueued): swept again as ${owed.job.jobId}` };
         }),
     },

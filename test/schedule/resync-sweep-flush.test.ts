@@ -94,4 +94,20 @@ describe('a flush during an edge sweep', () => {
     // Level-triggered, not repeated: the next run finds the edge swept and repairs nothing.
     expect((await bed.system.resync!.runOnce('next'))?.repairs).toEqual({});
   }, 180_000);
+
+  it('an edge that passed its catch-up deadline while Redis was down is recorded as missed, not replayed', async () => {
+    await redis.stop();
+    bed.clock.set(at('2026-11-24T08:00:00.500Z')); // the resume edge: its sweep cannot be enqueued
+    // The timers move on to the next edge (and re-check the schedule when its status says so) ...
+    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
+      (o as { status?: { nextEdge?: { at?: string } } } | undefined)?.status?.nextEdge?.at === '2026-11-24T18:00:00.000Z' ? o : undefined, { timeoutMs: 10_000 });
+    bed.clock.set(at('2026-11-24T10:30:00Z')); // ... and nothing more happens until 2.5 h later, beyond the 2h catchUpDeadline
+    const recovered = new Promise((resolve) => bed.system.resync!.onRun((r) => r.trigger === 'recovery' && resolve(r)));
+    await redis.start();
+    expect(await recovered).toMatchObject({ repairs: { 'schedule-missed': 1 } });
+    const schedule = await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
+      (o as { status?: { lastMissed?: { edge?: string } } } | undefined)?.status?.lastMissed?.edge ? o : undefined, { timeoutMs: 10_000 });
+    expect((schedule as { status?: { lastMissed?: unknown } }).status?.lastMissed).toMatchObject({ edge: '2026-11-24T08:00:00.000Z', action: 'resume' });
+    expect(bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name: names[0]! })?.spec?.powerState).toBe('Hibernating');
+  }, 60_000);
 });
