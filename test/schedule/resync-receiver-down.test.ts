@@ -18,7 +18,7 @@ let bed: Bed;
 let receiver: Server;
 let down = true;
 const refused: string[] = [];
-const accepted: Array<{ cluster: { name: string }; lead: string }> = [];
+const accepted: Array<{ cluster: { name: string }; lead: string; path?: string }> = [];
 const waiters: Array<() => void> = [];
 const arrived = (n: number) =>
   new Promise<void>((resolve) => {
@@ -36,7 +36,7 @@ beforeAll(async () => {
         refused.push(notice.cluster.name);
         return void res.writeHead(503).end();
       }
-      accepted.push(notice);
+      accepted.push({ ...notice, path: req.url });
       res.writeHead(204).end();
       for (const w of waiters.splice(0)) w();
     });
@@ -94,4 +94,16 @@ describe('a webhook receiver down past the warn job\'s attempts', () => {
     expect((await bed.system.resync!.runOnce('again'))?.repairs).toEqual({});
     expect(accepted).toHaveLength(1);
   }, 120_000);
+
+  it('an endpoint added while a warning is due gets that warning, once, and the others nothing again', async () => {
+    const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/audit', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/audit` } });
+    expect(hook.statusCode, hook.body).toBe(200);
+    await bed.system.store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'audit' }, (o) => o, { timeoutMs: 10_000 });
+    expect((await bed.system.resync!.runOnce('new-endpoint'))?.repairs).toEqual({ warning: 1 });
+    await arrived(2);
+    expect(accepted.map((a) => `${a.path}:${a.cluster.name}:${a.lead}`)).toEqual(['/:later:1h', '/audit:later:1h']);
+    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"audit"') ? o : undefined), { timeoutMs: 10_000 });
+    expect((await bed.system.resync!.runOnce('after-new-endpoint'))?.repairs).toEqual({});
+    expect(accepted).toHaveLength(2);
+  }, 60_000);
 });
