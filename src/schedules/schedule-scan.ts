@@ -2,7 +2,7 @@
 // a sweep (unswept and within its catchUpDeadline) or a `lastMissed` record (beyond it), and which cluster-specific
 // edges (a keep-awake lapsing, the install grace period ending) are still to be applied. One copy, so a restart
 // and the resync can never disagree about what was missed.
-import { clusterEdgeHandled, installedAtMs, type CdLike } from '../hive/schedule/index.js';
+import { clusterEdgeHandled, INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import {
@@ -25,7 +25,6 @@ export type ScheduleScanDeps = ServiceDeps & StateLocation;
 
 /** An edge reached within this long is a normal firing, not a catch-up. */
 const ON_TIME_MS = 60_000;
-const INSTALL_GRACE_MS = 24 * 3_600_000;
 
 export interface Edge {
   at: string;
