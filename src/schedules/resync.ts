@@ -132,6 +132,8 @@ export function startResync(deps: ResyncDeps): Resync {
 
   const task: ScheduledTask = cron.schedule(pattern, (ctx) => track(run(ctx.date.toISOString(), 'schedule')), {
     name: 'resync',
+    // Slots of hours fall on the same instants on every replica, whatever its local zone (and match slotNow).
+    timezone: 'Etc/UTC',
     noOverlap: true,
     distributed: true,
     // Through `elect`, so an unreachable Redis is one warning of ours rather than node-cron's console error.
