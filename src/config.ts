@@ -4,6 +4,7 @@
 import { createIssues, readEnum, readHostPorts, readInt, readString, readNumber, type Source } from './config/fields.js';
 import { readConfigFile } from './config/file.js';
 import { HUB_NAME, readHubs, type HubConfig, type HubDefaults } from './config/hubs.js';
+import { INTERVAL_RULE, intervalCron } from './config/interval-cron.js';
 
 export type { HubConfig, HubDefaults } from './config/hubs.js';
 
@@ -66,6 +67,8 @@ export interface Config {
   /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
   stateHub: string;
   jobs: JobsConfig;
+  /** The scheduler role's periodic resync (src/schedules/resync.ts). */
+  resync: { intervalSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -107,6 +110,7 @@ const ENV: Record<string, string> = {
   'jobs.keepFailedSeconds': 'BEEKEEPER_JOB_KEEP_FAILED_SECONDS',
   'jobs.keepFailedCount': 'BEEKEEPER_JOB_KEEP_FAILED_COUNT',
   'jobs.shutdownGraceMs': 'BEEKEEPER_SHUTDOWN_GRACE_MS',
+  'resync.intervalSeconds': 'BEEKEEPER_RESYNC_INTERVAL_SECONDS',
 };
 
 /** Every environment variable Beekeeper reads, for docs and `--help`. */
@@ -173,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       keepFailedCount: readInt(pick('jobs.keepFailedCount'), issues, { min: 0, max: 1_000_000, fallback: 5000 }),
       shutdownGraceMs: readInt(pick('jobs.shutdownGraceMs'), issues, { min: 0, max: 3_600_000, fallback: 20_000 }),
     },
+    resync: { intervalSeconds: readResyncInterval(pick('resync.intervalSeconds'), issues) },
   };
 
   if (issues.list().length > 0) throw new ConfigError(issues.list());
@@ -222,6 +227,15 @@ function readRedis(pick: (path: string) => Source | undefined, issues: ReturnTyp
     ...(password ? { password } : {}),
     prefix,
   };
+}
+
+function readResyncInterval(src: Source | undefined, issues: ReturnType<typeof createIssues>): number {
+  const seconds = readInt(src, issues, { min: 1, max: 86_400, fallback: 60 });
+  if (src && !intervalCron(seconds)) {
+    issues.add(src.from, `${seconds} must be ${INTERVAL_RULE}`);
+    return 60;
+  }
+  return seconds;
 }
 
 function readTokens(src: Source | undefined, issues: ReturnType<typeof createIssues>): ApiToken[] {

@@ -13,6 +13,8 @@ import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
 import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
+import { createRedisRunCoordinator, onReconnected } from './redis/run-coordinator.js';
+import { startResync, type Resync } from './schedules/resync.js';
 import type { HiveStore, JobHandler } from './services/ports.js';
 import { FEATURES } from './system/features.js';
 import { createKubeGateway } from './kube/gateway.js';
@@ -34,6 +36,8 @@ export interface System {
   simulator?: { kubeconfigYaml(): string };
   /** `configured`, `local` or `private` (a redis-server started for this process). */
   redisOrigin: string;
+  /** The periodic resync (scheduler role only). */
+  resync?: Resync;
   close(): Promise<void>;
 }
 
@@ -138,6 +142,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       log.info({ hubs: config.hubs.map((h) => h.name), types: Object.keys(handlers) }, 'workers started');
     }
 
+    let resync: Resync | undefined;
     if (roles.includes('scheduler')) {
       const ticker = createTicker({ queue, log: log.child({ component: 'scheduler' }) });
       for (const f of features) f.tick?.(ticker);
@@ -146,6 +151,20 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         const watcher = f.background?.();
         if (watcher) closers.push(['watchers', async () => watcher.close()]);
       }
+      resync = startResync({
+        store,
+        clock,
+        log: log.child({ component: 'resync' }),
+        stateHub: config.stateHub,
+        stateNamespace: config.stateNamespace,
+        intervalSeconds: config.resync.intervalSeconds,
+        coordinator: createRedisRunCoordinator(producer, config.redis.prefix),
+        onRedisBack: (fn) => onReconnected(producer, fn),
+        repairers: features.flatMap((f) => f.repairers?.() ?? []),
+        repairs: metrics.resyncRepairs,
+      });
+      const started = resync;
+      closers.push(['resync', () => started.close()]);
     }
 
     let app: FastifyInstance;
@@ -171,7 +190,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       app = ops;
     }
 
-    return { config, store, queue, metrics, app, ...(simulator ? { simulator } : {}), redisOrigin: redisBoot.origin, close };
+    return { config, store, queue, metrics, app, ...(simulator ? { simulator } : {}), ...(resync ? { resync } : {}), redisOrigin: redisBoot.origin, close };
   } catch (err) {
     await close();
     throw err;

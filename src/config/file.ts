@@ -26,6 +26,7 @@ const KNOWN: Shape = {
     keepFailedCount: 'leaf',
     shutdownGraceMs: 'leaf',
   },
+  resync: { intervalSeconds: 'leaf' },
 };
 
 export interface FileLayer {

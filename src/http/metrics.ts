@@ -18,6 +18,8 @@ export interface Metrics {
   /** 1 when the informer for a hub and kind has synced and its watch is healthy. */
   informerHealthy: Gauge<'hub' | 'kind'>;
   hubReachable: Gauge<'hub'>;
+  /** What the scheduler role's resync found missing and repaired (a lost job, an unrecorded edge), by kind. */
+  resyncRepairs: Counter<'repair'>;
   /** The worker's sink (src/jobs/worker.ts JobMetricsSink). */
   jobFinished(type: string, outcome: 'completed' | 'failed', seconds: number, hub: string): void;
 }
@@ -63,6 +65,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     powerTransitions,
     informerHealthy: new Gauge({ name: 'beekeeper_informer_healthy', help: '1 if the informer synced and its watch is healthy', labelNames: ['hub', 'kind'] as const, registers }),
     hubReachable: new Gauge({ name: 'beekeeper_hub_reachable', help: '1 if the hub API server answers', labelNames: ['hub'] as const, registers }),
+    resyncRepairs: new Counter({
+      name: 'beekeeper_resync_repairs_total',
+      help: 'Work the periodic resync found missing (lost from Redis, or never enqueued) and redid, by kind of repair',
+      labelNames: ['repair'] as const,
+      registers,
+    }),
     jobFinished(type, outcome, seconds) {
       jobsFinished.inc({ type, outcome });
       jobDuration.observe({ type, outcome }, seconds);

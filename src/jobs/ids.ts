@@ -6,7 +6,7 @@
 // every one. BullMQ reserves `:` in ids.
 import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
-import { JOB_ID_PART_MAX } from '../services/ports.js';
+import { JOB_ID_PART_MAX, jobIdOn } from '../services/ports.js';
 import type { JobClass } from './catalog.js';
 
 export const queueName = (hub: string, cls: JobClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
@@ -18,7 +18,7 @@ export function checkCustomId(field: 'jobId' | 'dedupId', id: string): void {
 }
 
 export function newJobId(hub: string, custom?: string): string {
-  return `${hub}.${custom ?? randomUUID()}`;
+  return jobIdOn(hub, custom ?? randomUUID());
 }
 
 export function hubOfJobId(id: string): string | undefined {

@@ -230,6 +230,16 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
     watch,
 
+    retry: guarded(async (id: string) => {
+      const found = await locate(id);
+      const job: Job<JobData> | undefined = await found?.queue.getJob(id);
+      if (!job) return undefined;
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') return toJobView(job, state as JobState);
+      await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+      return get(id);
+    }),
+
     counts: guarded(async () => {
       const out: JobCount[] = [];
       for (const [queue, { hub, cls }] of located) {

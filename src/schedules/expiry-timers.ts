@@ -1,34 +1,24 @@
 // The scheduler role for expiry: one timer per expiring object at its next warning's due time, and policy
 // enforcement when clusters or policies change. Timers only enqueue, with ids derived from the object, the
 // lead time and the expiry instant, so replicas collapse onto one job and an extension starts new warnings.
-import { effectiveLimits, planWarnings, policyExpiry, readWarningRecord } from '../hive/expiry/index.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
-import {
-  claimExpiry,
-  clusterExpiry,
-  ENFORCE_POLICY_JOB,
-  listPolicies,
-  WARN_JOB,
-  warningLeads,
-  type ClaimLike,
-  type Expiring,
-  type WarnPayload,
-} from '../services/expiry/index.js';
-import { deterministicId } from '../services/schedules/index.js';
+import type { CdLike } from '../hive/schedule/index.js';
+import type { KubeObject } from '../services/ports.js';
+import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
+import { claimExpiry, clusterExpiry, warningPlan, type ClaimLike, type Expiring } from '../services/expiry/index.js';
+import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.js';
+
+export { warnJobId } from './expiry-scan.js';
 
 /** The shared service ports and where Beekeeper's own resources live. */
-export type ExpiryTimersDeps = ServiceDeps & StateLocation;
-
-export const warnJobId = (t: Omit<Expiring, 'setAtMs'>, lead: string) =>
-  deterministicId('warn', t.kind === 'ClusterClaim' ? 'claim' : 'cd', t.hub, t.namespace, t.name, lead, t.expiresAtMs);
+export type ExpiryTimersDeps = ExpiryScanDeps;
 
 export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pending(): Record<string, string> } {
   const timers = new Map<string, { atMs: number; cancel: () => void }>();
   let closed = false;
 
-  const enqueue = (type: string, payload: Record<string, unknown>, opts: { jobId?: string; dedupId?: string; hub: string }) =>
-    deps.queue.enqueue(type, payload, opts).catch((err: unknown) => deps.log.error({ err, type }, 'cannot enqueue expiry job'));
+  // A failed enqueue (Redis down) is not lost: the next resync finds the warning or the policy still owed.
+  const failed = (type: string) => (err: unknown) => deps.log.error({ err, type }, 'cannot enqueue expiry job; the resync retries it');
+  const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).catch(failed(job.type));
 
   /** The target as the cache has it now (its annotations record what was already delivered). */
   const current = (t: Expiring): Expiring | undefined => {
@@ -48,22 +38,9 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
       timers.delete(key);
       return;
     }
-    const now = deps.clock.now();
-    const record = readWarningRecord(target.annotations, target.expiresAtMs);
-    // A lead is done once its Event went out (the job records that first) or it was superseded.
-    const plan = planWarnings(target.expiresAtMs, warningLeads(deps, target), now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded), target.setAtMs);
-    if (plan.due) {
-      const payload: WarnPayload = {
-        kind: target.kind,
-        hub: target.hub,
-        namespace: target.namespace,
-        name: target.name,
-        expiresAt: new Date(target.expiresAtMs).toISOString(),
-        lead: plan.due.lead,
-        superseded: plan.superseded.map((w) => w.lead),
-      };
-      void enqueue(WARN_JOB, { ...payload }, { jobId: warnJobId(target, plan.due.lead), hub: target.hub });
-    }
+    const plan = warningPlan(deps, target, deps.clock.now());
+    const job = warnJob(target, plan);
+    if (job) void enqueue(job);
     const atMs = plan.nextAtMs;
     if (atMs === undefined) {
       existing?.cancel();
@@ -82,14 +59,8 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
   };
 
   const enforce = (hub: string, cd: CdLike & KubeObject) => {
-    if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return;
-    const policies = listPolicies(deps).filter((p) => !p.spec.dryRun);
-    if (policies.length === 0) return;
-    const limits = effectiveLimits(policies, hub, cd);
-    const created = Date.parse(cd.metadata.creationTimestamp ?? '');
-    if (Number.isNaN(created) || !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), limits)) return;
-    const ns = cd.metadata.namespace ?? '';
-    void enqueue(ENFORCE_POLICY_JOB, { hub, namespace: ns, name: cd.metadata.name }, { dedupId: deterministicId('expiry-policy', hub, ns, cd.metadata.name), hub });
+    const job = policyEnforcement(deps, hub, cd);
+    if (job) void deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub }).catch(failed(job.type));
   };
 
   const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {

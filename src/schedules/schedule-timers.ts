@@ -5,10 +5,10 @@
 // Missed edges (the scheduler was down): at start and on every change, the latest edge at or before now is
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
-import { INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
-import type { JobTarget, KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { type CdLike } from '../hive/schedule/index.js';
+import type { KubeObject } from '../services/ports.js';
+import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
 import {
-  catchUpDeadlineMs,
   compile,
   deterministicId,
   enforcement,
@@ -16,19 +16,13 @@ import {
   listSchedules,
   RECONCILE_CLUSTER_JOB,
   stateRef,
-  SWEEP_JOB,
-  sweepJobId,
-  toPowerOverride,
   type ClusterOverride,
   type HibernationSchedule,
-  type SweepPayload,
 } from '../services/schedules/index.js';
+import { graceEdge, lapseJob, overrideEdge, recordMissed, scheduleCatchUp, sweepJob, type ClusterEdge, type ScheduleScanDeps } from './schedule-scan.js';
 
 /** The shared service ports and where Beekeeper's own resources live. */
-export type ScheduleTimersDeps = ServiceDeps & StateLocation;
-
-/** An edge reached within this long is a normal firing, not a catch-up. */
-const ON_TIME_MS = 60_000;
+export type ScheduleTimersDeps = ScheduleScanDeps;
 
 export interface ScheduleTimers {
   /** Names of schedules with an armed timer and when it fires (for tests and /debug). */
@@ -42,33 +36,15 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   const enforcedGeneration = new Map<string, string>();
   let closed = false;
 
-  const enqueue = (type: string, payload: Record<string, unknown>, jobId: string, hub: string, target?: JobTarget) =>
-    deps.queue.enqueue(type, payload, { jobId, hub, ...(target ? { target } : {}) }).catch((err: unknown) => deps.log.error({ err, type, jobId }, 'cannot enqueue scheduled job'));
-
-  const enqueueSweep = (cr: HibernationSchedule, edge: { at: string; action: 'hibernate' | 'resume'; reason: string }, mode: 'edge' | 'catch-up') => {
-    const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
-    return enqueue(SWEEP_JOB, { ...payload }, sweepJobId(cr.metadata.name, Date.parse(edge.at)), deps.stateHub);
-  };
+  // A failed enqueue (Redis down) is not lost: the next resync finds the edge unswept and enqueues it.
+  const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).catch((err: unknown) => deps.log.error({ err, type: job.type, jobId: job.jobId }, 'cannot enqueue scheduled job'));
 
   const ours = (obj: KubeObject, hub: string) => hub === deps.stateHub && obj.metadata.namespace === deps.stateNamespace;
 
   const catchUp = (cr: HibernationSchedule, now: number) => {
-    const last = compile(cr).lastEdge(now);
-    // An edge from before the schedule existed was never the schedule's to act on.
-    if (!last || Date.parse(last.at) < Date.parse(cr.metadata.creationTimestamp ?? '')) return;
-    const lastSweep = cr.status?.lastSweep;
-    if (lastSweep?.finishedAt && lastSweep.edge >= last.at) return;
-    const age = now - Date.parse(last.at);
-    if (age <= catchUpDeadlineMs(cr)) {
-      void enqueueSweep(cr, last, age <= ON_TIME_MS ? 'edge' : 'catch-up');
-      return;
-    }
-    if (cr.status?.lastMissed?.edge === last.at) return;
-    const reason = `missed by ${Math.round(age / 60_000)} minutes, beyond catchUpDeadline ${cr.spec.catchUpDeadline ?? '1h'}: not replayed; the next edge applies`;
-    deps.log.warn({ schedule: cr.metadata.name, edge: last.at }, reason);
-    void deps.store
-      .mergePatch('HibernationSchedule', stateRef(deps, cr.metadata.name), { status: { lastMissed: { edge: last.at, action: last.action, reason, at: new Date(now).toISOString() } } }, { subresource: 'status' })
-      .catch((err: unknown) => deps.log.warn({ err, schedule: cr.metadata.name }, 'cannot record missed edge'));
+    const owed = scheduleCatchUp(deps, cr, now);
+    if (owed?.kind === 'sweep') void enqueue(owed.job);
+    if (owed?.kind === 'missed') void recordMissed(deps, cr, owed, now).catch((err: unknown) => deps.log.warn({ err, schedule: cr.metadata.name }, 'cannot record missed edge'));
   };
 
   const arm = (cr: HibernationSchedule) => {
@@ -91,7 +67,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const cancel = deps.clock.at(atMs, () => {
       timers.delete(name);
       const current = deps.store.cached<HibernationSchedule>('HibernationSchedule', stateRef(deps, name)) ?? cr;
-      void enqueueSweep(current, next, 'edge');
+      void enqueue(sweepJob(deps, current, next, 'edge'));
       arm(current);
     });
     timers.set(name, { atMs, cancel });
@@ -111,46 +87,28 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     }
   };
 
-  /** How late a cluster-specific edge may still be applied: its schedule's catchUpDeadline. */
-  const deadlineFor = (hub: string, cd: (CdLike & KubeObject) | undefined): number => {
-    const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
-    return schedule ? catchUpDeadlineMs(schedule) : 3_600_000;
-  };
-
-  /** A cluster-specific edge (an override or the install grace lapsing) at `atMs`. */
-  const armClusterEdge = (key: string, hub: string, namespace: string, name: string, atMs: number, cause: string, override?: string) => {
-    const existing = clusterTimers.get(key);
-    if (existing?.atMs === atMs) return;
+  /** A cluster-specific edge: fired now when it already lapsed (the reconcile job refuses edges past the deadline). */
+  const armClusterEdge = (e: ClusterEdge) => {
+    const existing = clusterTimers.get(e.key);
+    if (existing?.atMs === e.atMs) return;
     existing?.cancel();
     const fire = () => {
-      clusterTimers.delete(key);
-      const edgeAt = new Date(atMs).toISOString();
-      void enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace, name, cause, edgeAt, ...(override ? { override } : {}) }, deterministicId('lapse', hub, namespace, name, atMs), hub, {
-        kind: 'ClusterDeployment',
-        hub,
-        namespace,
-        name,
-      });
+      clusterTimers.delete(e.key);
+      void enqueue(lapseJob(e));
     };
-    if (atMs <= deps.clock.now()) {
-      // Lapsed while the scheduler was down: the reconcile job refuses edges older than the catchUpDeadline.
-      fire();
-      return;
-    }
-    clusterTimers.set(key, { atMs, cancel: deps.clock.at(atMs, fire) });
+    if (e.atMs <= deps.clock.now()) return fire();
+    clusterTimers.set(e.key, { atMs: e.atMs, cancel: deps.clock.at(e.atMs, fire) });
+  };
+
+  const cancelClusterEdge = (key: string) => {
+    clusterTimers.get(key)?.cancel();
+    clusterTimers.delete(key);
   };
 
   const onOverride = (o: ClusterOverride, deleted: boolean) => {
-    const key = `override/${o.metadata.name}`;
-    if (deleted || o.spec?.type !== 'keepAwake') {
-      clusterTimers.get(key)?.cancel();
-      clusterTimers.delete(key);
-      return;
-    }
-    const p = toPowerOverride(o);
-    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', o.spec.cluster);
-    if (p.untilMs === undefined || p.untilMs < deps.clock.now() - deadlineFor(o.spec.cluster.hub, cd)) return;
-    armClusterEdge(key, o.spec.cluster.hub, o.spec.cluster.namespace, o.spec.cluster.name, p.untilMs, `keep-awake override ${o.metadata.name} lapsed`, o.metadata.name);
+    const edge = deleted ? undefined : overrideEdge(deps, o, deps.clock.now());
+    if (edge) armClusterEdge(edge);
+    else if (deleted || o.spec?.type !== 'keepAwake') cancelClusterEdge(`override/${o.metadata.name}`);
   };
 
   /**
@@ -171,17 +129,9 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   };
 
   const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {
-    const key = `grace/${hub}/${cd.metadata.namespace}/${cd.metadata.name}`;
-    if (deleted) {
-      clusterTimers.get(key)?.cancel();
-      clusterTimers.delete(key);
-      return;
-    }
-    const now = deps.clock.now();
-    const installed = installedAtMs(cd);
-    if (installed !== undefined && installed + INSTALL_GRACE_MS > now - deadlineFor(hub, cd)) {
-      armClusterEdge(key, hub, cd.metadata.namespace ?? '', cd.metadata.name, installed + INSTALL_GRACE_MS, 'install grace period lapsed');
-    }
+    if (deleted) return cancelClusterEdge(`grace/${hub}/${cd.metadata.namespace}/${cd.metadata.name}`);
+    const edge = graceEdge(deps, hub, cd, deps.clock.now());
+    if (edge) armClusterEdge(edge);
     enforce(hub, cd);
   };
   const unsubscribe = [

@@ -162,6 +162,9 @@ export const JOB_ID_PART_MAX = 200;
  */
 export const JOB_ID_MAX = 63 + 1 + JOB_ID_PART_MAX;
 
+/** The id a job added with the fixed id `custom` on `hub`'s queue answers to (what `enqueue` returns, `get` takes). */
+export const jobIdOn = (hub: string, custom: string) => `${hub}.${custom}`;
+
 export interface EnqueueOptions {
   /** While a job with this id is waiting or active, enqueueing again returns that job (no `:` allowed). */
   dedupId?: string;
@@ -181,6 +184,11 @@ export interface JobQueue {
   waitUntilDone(id: string, timeoutMs: number): Promise<JobView>;
   /** Every change of one job (progress, completion, failure). Returns an unsubscribe function. */
   watch(id: string, listener: (job: JobView) => void): () => void;
+  /**
+   * Run a finished job again under its own id, with its attempts reset (re-adding a fixed id BullMQ still keeps is
+   * a no-op). Undefined when Redis has no such job; a job not finished is returned as it is.
+   */
+  retry(id: string): Promise<JobView | undefined>;
 }
 
 /** A job a handler fans out with `JobContext.spawnChildren`. */

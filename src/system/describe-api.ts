@@ -39,6 +39,7 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
     list: offline('queue'),
     waitUntilDone: offline('queue'),
     watch: () => () => undefined,
+    retry: offline('queue'),
     counts: offline('queue'),
     inFlightByType: offline('queue'),
     boardQueues: () => [],

@@ -24,6 +24,12 @@ import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
 import { startScheduleTimers } from '../schedules/schedule-timers.js';
 import { startExpiryTimers } from '../schedules/expiry-timers.js';
+import { expiryRepairers } from '../schedules/expiry-repairs.js';
+import { scheduleRepairers } from '../schedules/schedule-repairs.js';
+import { heartbeatRepairer } from '../services/claims/heartbeat-repair.js';
+import type { Repairer } from '../services/resync/repair.js';
+import { readResyncRecord } from '../services/resync/resync-record.js';
+import { resyncRoutes } from '../http/routes/resync.js';
 
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
@@ -43,6 +49,8 @@ export interface Feature {
   tick?: (ticker: Ticker) => void;
   /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
   background?: () => { close(): void | Promise<void> };
+  /** What the scheduler role's periodic resync checks and repairs for this feature (src/schedules/resync.ts). */
+  repairers?: () => Repairer[];
 }
 
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
@@ -73,6 +81,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
       handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
       background: () => startClaimReaper(base),
+      repairers: () => [heartbeatRepairer(base)],
     };
   },
   (deps) => {
@@ -92,6 +101,14 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
         ];
         return { close: () => timers.forEach((t) => t.close()) };
       },
+      repairers: () => [
+        ...scheduleRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+        ...expiryRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+      ],
     };
+  },
+  (deps) => {
+    const state = { store: deps.store, stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    return { routes: [resyncRoutes({ intervalSeconds: deps.config.resync.intervalSeconds, last: () => readResyncRecord(state) })] };
   },
 ];

@@ -59,6 +59,14 @@ describe('configuration', () => {
     expect(issues).toHaveLength(8);
   });
 
+  it('takes a resync interval whose slots every replica can agree on (default 60 s), and names the rule otherwise', () => {
+    expect(loadConfig({}).resync).toEqual({ intervalSeconds: 60 });
+    expect(loadConfig({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '300' }).resync.intervalSeconds).toBe(300);
+    expect(loadConfig({ BEEKEEPER_CONFIG: yamlFile('resync:\n  intervalSeconds: 15\n') }).resync.intervalSeconds).toBe(15);
+    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '45' })).toEqual([expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 45 must be a number of seconds that divides a minute/)]);
+    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '0' })).toEqual([expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 0 is outside 1\.\.86400/)]);
+  });
+
   it('never echoes a secret in an error', () => {
     const message = problems({ REDIS_URL: 'http://user:hunter2@host' }).join('\n');
     expect(message).toContain('REDIS_URL');

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../../src/clock.js';
+import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { loadConfig, withEmbeddedHub } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { CdLike } from '../../src/hive/schedule/index.js';
@@ -37,7 +38,7 @@ export interface Bed {
  * receives every log line (JSON, debug level and up) instead of silence. `roles`: the first instance's roles
  * (default api and worker; without a worker, only instances the test starts carry out jobs).
  */
-export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[] } = {}): Promise<Bed> {
+export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[]; catalog?: JobCatalog } = {}): Promise<Bed> {
   const clock = createTestClock(startMs);
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
   const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env };
@@ -45,7 +46,7 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
   const log = opts.logTo ? createLogger({ level: 'debug', destination: opts.logTo }) : createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
-  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'] });
+  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'], ...(opts.catalog ? { catalog: opts.catalog } : {}) });
   const instances: System[] = [];
   const prefixes = [config.redis.prefix];
   return {
@@ -58,7 +59,7 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
     async startInstance(roles, more = {}) {
       const prefix = more.freshRedis ? `{bk-sched-${randomUUID().slice(0, 8)}}` : config.redis.prefix;
       if (!prefixes.includes(prefix)) prefixes.push(prefix);
-      const instance = await createSystem({ config: { ...config, redis: { ...config.redis, prefix } }, log, clock, roles });
+      const instance = await createSystem({ config: { ...config, redis: { ...config.redis, prefix } }, log, clock, roles, ...(opts.catalog ? { catalog: opts.catalog } : {}) });
       instances.push(instance);
       return instance;
     },

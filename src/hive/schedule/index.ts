@@ -13,3 +13,4 @@ export * from './long-hibernation.js';
 export * from './power-planner.js';
 export * from './range-plan.js';
 export * from './preview-range.js';
+export * from './cluster-edge-record.js';

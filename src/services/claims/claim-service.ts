@@ -15,9 +15,9 @@ import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-re
 import type { ClaimRequest } from './claim-request.js';
 import { buildClaimView, loadClaim, type ClaimRef, type ClaimView } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
-import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler } from './heartbeat-expired.js';
+import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler, heartbeatExpiredJob } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
-import { deterministicId } from '../schedules/job-ids.js';
+import { enqueueFixed } from '../resync/repair.js';
 
 export interface ClaimServiceDeps {
   store: HiveStore;
@@ -88,7 +88,6 @@ export function startClaimReaper(deps: Pick<ClaimServiceDeps, 'store' | 'clock' 
     store: deps.store,
     clock: deps.clock,
     log: deps.log,
-    onExpired: (ref, deadlineMs, why) =>
-      deps.queue.enqueue(HEARTBEAT_EXPIRED_JOB, { ...ref, why }, { target: { kind: 'ClusterClaim', ...ref }, jobId: deterministicId('claim-heartbeat', ref.hub, ref.namespace, ref.name, deadlineMs) }),
+    onExpired: (ref, deadlineMs, why) => enqueueFixed(deps.queue, heartbeatExpiredJob(ref, deadlineMs, why)),
   });
 }

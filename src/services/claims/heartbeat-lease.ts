@@ -2,7 +2,9 @@
 // is owned by the claim, so Kubernetes garbage-collects it with the claim; it lives on the claim's hub, so the
 // deadline survives Beekeeper restarts and any loss of Redis.
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
-import { microTime, type Lease } from '../../hive/claims/heartbeat.js';
+import { parseDuration } from '../../hive/claims/duration.js';
+import { leaseExpiresAt, microTime, type Lease } from '../../hive/claims/heartbeat.js';
+import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { HiveStore } from '../ports.js';
 import type { ClaimRef } from './claim-view.js';
@@ -27,4 +29,16 @@ export function heartbeatLease(claim: ClusterClaim, timeoutSeconds: number, hold
 
 export async function readLease(store: HiveStore, ref: ClaimRef): Promise<Lease | undefined> {
   return store.get<Lease>('Lease', leaseRef(ref));
+}
+
+/**
+ * When the claim's holder stops counting as alive: its last heartbeat plus the timeout, read live from the Lease; a
+ * missing Lease means no heartbeat was ever recorded, so the timeout counts from the claim's creation. Undefined
+ * when the claim has no (valid) heartbeat timeout.
+ */
+export async function heartbeatDeadline(store: HiveStore, ref: ClaimRef, claim: ClusterClaim): Promise<number | undefined> {
+  const timeoutMs = parseDuration(claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] ?? '');
+  if (!timeoutMs) return undefined;
+  const lease = await readLease(store, ref);
+  return (lease && leaseExpiresAt(lease)) ?? Date.parse(claim.metadata.creationTimestamp ?? '') + timeoutMs;
 }

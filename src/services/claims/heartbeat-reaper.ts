@@ -2,13 +2,11 @@
 // appears) and one clock timer per claim at its Lease deadline; when a timer fires the Lease is read live, and a
 // renewal in the meantime (from any replica) just moves the timer. No polling loop. It runs with the timers
 // (scheduler role) and only reports: the release itself is a job (`onExpired` enqueues it).
-import { leaseExpiresAt } from '../../hive/claims/heartbeat.js';
-import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { claimId, claimRefOf, type ClaimRef } from './claim-view.js';
-import { readLease } from './heartbeat-lease.js';
+import { heartbeatDeadline } from './heartbeat-lease.js';
 
 export interface ReaperDeps {
   store: HiveStore;
@@ -19,6 +17,8 @@ export interface ReaperDeps {
 }
 
 const RETRY_MS = 30_000;
+
+export const heartbeatExpiredWhy = (claim: ClusterClaim) => `no heartbeat for ${claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
 
 export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
   const timers = new Map<string, () => void>();
@@ -40,14 +40,12 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
     // A placeholder while the live read runs, so claim events meanwhile start no second check.
     timers.set(id, () => undefined);
     const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref);
-    const timeoutMs = parseDuration(claim?.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] ?? '');
-    if (closed || !claim || claim.metadata.deletionTimestamp || !timeoutMs) return void timers.delete(id);
+    if (closed || !claim || claim.metadata.deletionTimestamp) return void timers.delete(id);
     try {
-      const lease = await readLease(deps.store, ref);
-      // A missing Lease means no heartbeat was ever recorded after creation: count from the claim's creation.
-      const deadline = (lease && leaseExpiresAt(lease)) ?? Date.parse(claim.metadata.creationTimestamp ?? '') + timeoutMs;
+      const deadline = await heartbeatDeadline(deps.store, ref, claim);
+      if (deadline === undefined) return void timers.delete(id);
       if (deps.clock.now() < deadline) return arm(ref, deadline);
-      const why = `no heartbeat for ${claim.metadata.annotations![HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
+      const why = heartbeatExpiredWhy(claim);
       deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'heartbeat timeout: releasing the claim');
       timers.delete(id);
       await deps.onExpired(ref, deadline, why);

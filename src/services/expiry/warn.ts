@@ -9,10 +9,9 @@ import { deliver, listEndpoints, type Notice } from '../notify/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring, type ExpiringKind } from './targets.js';
+import { EVENT_SINK } from './warning-plan.js';
 
 export const WARN_JOB = 'expiry.warn';
-/** The pseudo-endpoint recording the Kubernetes Event. */
-const EVENT_SINK = 'kubernetes-event';
 
 export interface WarnPayload {
   kind: ExpiringKind;

@@ -2,13 +2,12 @@
 // flagged for hibernating close to 90 days. Built from the informer cache and the annotations, so it shows
 // what was delivered even after a Redis flush.
 import { formatGoDuration } from '../../hive/duration.js';
-import { effectiveLimits, planWarnings, readWarningRecord } from '../../hive/expiry/index.js';
 import { hibernatingSinceMs, longHibernationFlag, type CdLike } from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
-import { enforcedPolicies } from './policy-store.js';
 import { governance, listSchedules } from '../schedules/cluster-schedule.js';
 import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring } from './targets.js';
+import { warningLeads, warningPlan } from './warning-plan.js';
 
 export interface ExpiryWarningView {
   kind: Expiring['kind'];
@@ -33,11 +32,6 @@ export interface LongHibernationView {
   message: string;
 }
 
-export function warningLeads(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>, target: Expiring): number[] {
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', target.cluster);
-  return effectiveLimits(enforcedPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
-}
-
 export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] {
   const out: Expiring[] = [];
   for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
@@ -57,8 +51,8 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
     .filter((t) => t.expiresAtMs > now)
     .map((t): ExpiryWarningView => {
       const leads = warningLeads(deps, t);
-      const record = readWarningRecord(t.annotations, t.expiresAtMs);
-      const plan = planWarnings(t.expiresAtMs, leads, now, (lead) => Boolean(record.sent[lead]?.['kubernetes-event'] || record.sent[lead]?.superseded), t.setAtMs);
+      const plan = warningPlan(deps, t, now);
+      const record = plan.record;
       const nextAt = plan.due ? plan.due.dueAtMs : plan.nextAtMs;
       return {
         kind: t.kind,

@@ -1,7 +1,9 @@
 // One cluster, outside a schedule-wide sweep: when a keep-awake or the install grace period lapses (a
 // cluster-specific edge), and for `enforce: true` schedules whenever the cluster changes. Both ask the one planner
-// (power-planner.ts), so enforcement holds what the preview shows as held and acts where a run would.
-import { enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
+// (power-planner.ts), so enforcement holds what the preview shows as held and acts where a run would. A handled
+// cluster-specific edge is recorded on the cluster (cluster-edge-record.ts), so a restart or the resync never
+// replays it.
+import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext } from './cluster-schedule.js';
@@ -64,12 +66,21 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
       .mergePatch('ClusterOverride', stateRef(deps, p.override), { status: { phase: 'Expired', message, updatedAt: new Date(deps.clock.now()).toISOString() } }, { subresource: 'status' })
       .catch((err: unknown) => deps.log.warn({ err, override: p.override }, 'cannot mark override expired'));
   }
+  const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
+  const handled = (cd: CdLike | undefined) => Boolean(cd && p.edgeAt && clusterEdgeHandled(cd, Date.parse(p.edgeAt)));
   // Kept in the job: a run after a crash finds the first run's patch applied and the cluster "already" there, and
   // must carry out (and report) what the first run decided.
-  const decided = async () => verdict(deps, p);
+  const decided = async (): Promise<Verdict> =>
+    handled(deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref)) ? { act: false, message: `the edge at ${p.edgeAt} was already handled` } : verdict(deps, p);
   const v = run?.once ? await run.once('decision', decided) : await decided();
-  if (!v.act) return { outcome: 'none', message: v.message };
-  return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, v.action, { schedule: v.schedule, reason: v.reason, dryRun: v.dryRun }, run);
+  const outcome = v.act ? await applyPower(deps, ref, v.action, { schedule: v.schedule, reason: v.reason, dryRun: v.dryRun }, run) : ({ outcome: 'none', message: v.message } as const);
+  // Recorded once a schedule handled the edge, whatever the outcome. Clusters no schedule governs, unclaimed pool
+  // clusters among them, are not written to.
+  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
+  if (p.edgeAt && cd && !handled(cd) && governance(listSchedules(deps), p.hub, cd).schedule) {
+    await deps.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [CLUSTER_EDGE_ANNOTATION]: p.edgeAt } } });
+  }
+  return outcome;
 }
 
 export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {
