@@ -15,6 +15,7 @@ import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import type { HiveStore, JobHandler } from './services/ports.js';
 import { FEATURES } from './system/features.js';
+import { createOperations } from './services/operations/operations.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
@@ -119,7 +120,10 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     });
     closers.push(['queues', () => queue.close()]);
 
-    const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
+    // Jobs are read through their Operations where Redis lost them; 202 requests are accepted through them.
+    const operations = createOperations({ store, queue, clock, log: log.child({ component: 'operations' }), stateHub: config.stateHub, stateNamespace: config.stateNamespace });
+    const jobs = operations.ledger(queue);
+    const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics }));
 
     if (roles.includes('worker')) {
       const handlers = Object.assign({}, ...features.map((f) => f.handlers ?? {})) as Record<string, JobHandler>;
@@ -133,6 +137,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         clock,
         log: log.child({ component: 'worker' }),
         metrics,
+        operations: operations.recorder,
       });
       closers.push(['workers', () => pool.close()]);
       log.info({ hubs: config.hubs.map((h) => h.name), types: Object.keys(handlers) }, 'workers started');
@@ -153,7 +158,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       const server = await buildServer({
         config,
         log,
-        queue,
+        queue: jobs,
         store,
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),

@@ -131,13 +131,18 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   return {
     hubs: deps.hubs,
 
+    assertAccepting(payload) {
+      if (deps.producer.status !== 'ready') throw storeDown();
+      assertNoSecrets(payload);
+    },
+
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
       if (opts.jobId) checkCustomId('jobId', opts.jobId);
       if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
       const queue = queueFor(hub);
-      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}) };
+      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}), ...(opts.operation ? { operation: true } : {}) };
       const parentHub = opts.parent ? hubOfJobId(opts.parent.id) : undefined;
       const added = await queue.add(type, data, {
         jobId: newJobId(hub, opts.jobId),

@@ -8,6 +8,7 @@ import type { BullJobQueue } from '../jobs/job-queue.js';
 import type { Ticker } from '../jobs/ticker.js';
 import type { Logger } from '../logger.js';
 import type { HiveStore, JobHandler } from '../services/ports.js';
+import type { Operations } from '../services/operations/operations.js';
 import { createClusterService } from '../services/clusters/cluster-service.js';
 import { clusterJobHandlers } from '../services/clusters/job-handlers.js';
 import { clusterRoutes } from '../http/routes/clusters.js';
@@ -30,7 +31,10 @@ import { startExpiryTimers } from '../schedules/expiry-timers.js';
 export interface FeatureDeps {
   config: Config;
   store: HiveStore;
+  /** Answers for jobs Redis lost from their Operations (services/operations/job-ledger.ts). */
   queue: BullJobQueue;
+  /** Where 202 requests are accepted (intent first). */
+  operations: Operations;
   clock: Clock;
   log: Logger;
   metrics: Metrics;
@@ -50,7 +54,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
       handlers: clusterJobHandlers({
@@ -63,7 +67,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   },
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
+    const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
     // ExpiryPolicies (on the state hub) cap claim lifetimes too.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
@@ -78,7 +82,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
     const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, ...state };
+    const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, ...state };
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
     const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
     const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });

@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
+import { requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, LabelSelectorSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
@@ -139,7 +140,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun }), req.query.wait);
+        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun, requester: requester(req) }), req.query.wait);
         return reply;
       },
     );

@@ -4,6 +4,7 @@ import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
 import type { JobHandler, JobView, KubeObject } from '../ports.js';
+import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
@@ -111,8 +112,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return previewSchedule(deps, await fetch(name), query);
     },
 
-    /** Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). */
-    async run(name: string, opts: { dryRun?: boolean }): Promise<JobView> {
+    /**
+     * Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). A run
+     * cannot be written up front: its Operation is the intent, and the resync queues its sweep again if Redis
+     * loses it (the plan is in the payload, so the sweep is the same).
+     */
+    async run(name: string, opts: { dryRun?: boolean; requester?: Requester }): Promise<JobView> {
       const cr = await fetch(name);
       const now = deps.clock.now();
       const desired = compile(cr).desiredState(now);
@@ -124,7 +129,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         mode: 'manual',
         dryRun: Boolean(opts.dryRun),
       };
-      return deps.queue.enqueue(SWEEP_JOB, { ...payload }, { hub: deps.stateHub });
+      return deps.operations.accept({
+        type: SWEEP_JOB,
+        target: targetOf('HibernationSchedule', stateRef(deps, name), cr.metadata.uid),
+        hub: deps.stateHub,
+        payload: { ...payload },
+        ...(opts.requester ? { requester: opts.requester } : {}),
+      });
     },
 
     clusterSchedule(hub: string, namespace: string, name: string, query: PreviewQuery = {}): ClusterScheduleView {
