@@ -13,8 +13,10 @@ import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
 import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
-import type { HiveStore, JobHandler } from './services/ports.js';
-import { FEATURES } from './system/features.js';
+import type { CachedKind, HiveStore, JobHandler } from './services/ports.js';
+import { FEATURES, type Replayer } from './system/features.js';
+import { durableKeys } from './system/durable-keys.js';
+import { createMarkIndex } from './services/idempotency/mark-index.js';
 import { createOperations } from './services/operations/operations.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
@@ -155,11 +157,15 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
+      const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<Record<CachedKind, Replayer>>;
+      const marks = createMarkIndex(store, Object.keys(replays) as CachedKind[]);
+      closers.push(['idempotency index', async () => marks.close()]);
       const server = await buildServer({
         config,
         log,
         queue: jobs,
         store,
+        durableKeys: durableKeys(marks, replays),
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),
         redis: producer,

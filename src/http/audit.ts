@@ -13,5 +13,5 @@ export const AuditFields = { by: Type.Optional(By), reason: Type.Optional(Reason
 
 export const auditOrigin = (req: FastifyRequest): AuditOrigin => ({ principal: req.principal, via: `${req.method} ${req.routeOptions.url}` });
 
-/** Who asks, for the Operation a request is accepted as. */
-export const requester = (req: FastifyRequest): Requester => ({ by: req.principal });
+/** Who asks, and the request's Idempotency-Key (http/idempotency.ts), for what the request creates. */
+export const requester = (req: FastifyRequest): Requester => ({ by: req.principal, ...(req.idempotency ? { idempotency: req.idempotency } : {}) });

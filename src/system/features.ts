@@ -7,8 +7,10 @@ import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
 import type { Ticker } from '../jobs/ticker.js';
 import type { Logger } from '../logger.js';
-import type { HiveStore, JobHandler } from '../services/ports.js';
+import type { CachedKind, HiveStore, JobHandler, KubeObject } from '../services/ports.js';
 import type { Operations } from '../services/operations/operations.js';
+import type { Operation } from '../services/operations/operation.js';
+import { claimRefOf } from '../services/claims/claim-view.js';
 import { createClusterService } from '../services/clusters/cluster-service.js';
 import { clusterJobHandlers } from '../services/clusters/job-handlers.js';
 import { clusterRoutes } from '../http/routes/clusters.js';
@@ -25,6 +27,8 @@ import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
 import { startScheduleTimers } from '../schedules/schedule-timers.js';
 import { startExpiryTimers } from '../schedules/expiry-timers.js';
+import type { ClusterOverride } from '../services/schedules/override-store.js';
+import { NotFound } from '../hive/errors.js';
 
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
@@ -40,6 +44,9 @@ export interface FeatureDeps {
   metrics: Metrics;
 }
 
+/** The first answer to an Idempotency-Key, rendered again from what the request created. */
+export type Replayer = (hub: string, obj: KubeObject) => Promise<{ status: number; location?: string; body: unknown }>;
+
 export interface Feature {
   routes?: FastifyPluginAsync[];
   handlers?: Record<string, JobHandler>;
@@ -47,6 +54,8 @@ export interface Feature {
   tick?: (ticker: Ticker) => void;
   /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
   background?: () => { close(): void | Promise<void> };
+  /** For each kind a POST creates: its answer again, for an Idempotency-Key retry after Redis lost the record. */
+  replays?: Partial<Record<CachedKind, Replayer>>;
 }
 
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
@@ -57,6 +66,14 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const clusters = createClusterService({ store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      replays: {
+        // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
+        Operation: async (_hub, obj) => {
+          const op = obj as Operation;
+          const job = await deps.queue.get(op.metadata.name);
+          return { status: op.spec.idempotency?.status ?? 202, ...(op.spec.idempotency?.location ? { location: op.spec.idempotency.location } : {}), body: { job } };
+        },
+      },
       handlers: clusterJobHandlers({
         store: deps.store,
         clock: deps.clock,
@@ -73,8 +90,19 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
     const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
+    const pools = createPoolService(base);
     return {
-      routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
+      routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+      replays: {
+        ClusterClaim: async (hub, obj) => {
+          const view = await claims.get(claimRefOf(hub, obj as never));
+          return { status: 201, location: `/v1/claims/${view.id}`, body: view };
+        },
+        ClusterPool: async (hub, obj) => {
+          const view = await pools.get({ hub, namespace: obj.metadata.namespace!, name: obj.metadata.name });
+          return { status: 201, location: `/v1/pools/${view.id}`, body: view };
+        },
+      },
       handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
       background: () => startClaimReaper(base),
     };
@@ -89,6 +117,16 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
       handlers: { ...schedules.handlers(), ...expiry.handlers() },
+      replays: {
+        HibernationSchedule: async (_hub, obj) => ({ status: 201, body: await schedules.get(obj.metadata.name) }),
+        ExpiryPolicy: async (_hub, obj) => ({ status: 201, body: await expiry.policies.get(obj.metadata.name) }),
+        ClusterOverride: async (_hub, obj) => {
+          const { hub, namespace, name } = (obj as ClusterOverride).spec.cluster;
+          const view = schedules.listOverrides(hub, namespace, name).find((o) => o.name === obj.metadata.name);
+          if (!view) throw new NotFound(`override ${obj.metadata.name} not found`);
+          return { status: 201, body: view };
+        },
+      },
       background: () => {
         const timers = [
           startScheduleTimers({ ...base, log: deps.log.child({ component: 'schedule-timers' }) }),

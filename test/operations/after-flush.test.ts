@@ -1,5 +1,6 @@
-// Issue 9: what a Redis flush must not undo: a power change in flight still refuses the opposite one (decided from
-// the Operations, not from Redis).
+// Issue 9: what a Redis flush must not undo. An Idempotency-Key retry after the flush gets the first answer (the
+// key is recorded on what the request created), not a second claim or a second job; and a power change in
+// flight still refuses the opposite one (decided from the Operations, not from Redis).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { adoptCluster, HUB, operations, startBed, type Bed } from './support.js';
@@ -35,6 +36,59 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => bed?.close());
+
+describe('an Idempotency-Key retry after Redis was flushed', () => {
+  it('a claim: the same key and body answer the first claim (201, its Location), and no second claim is made', async () => {
+    const body = { pool: `${HUB}/ci/builds`, lifetime: '2h' };
+    const first = await post('/v1/claims', body, 'claim-once-1');
+    expect(first.statusCode, first.body).toBe(201);
+    const id = first.json<{ id: string }>().id;
+    await bed.api.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'ci', name: first.json<{ name: string }>().name }, (o) => o, { timeoutMs: 10_000 });
+
+    await bed.flushRedis();
+    const retry = await post('/v1/claims', body, 'claim-once-1');
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json<{ id: string }>().id).toBe(id);
+    expect((await bed.api.store.list('ClusterClaim', HUB, { namespace: 'ci' })).map((c) => c.metadata.name)).toEqual([first.json<{ name: string }>().name]);
+
+    // Back in Redis: the next retry takes the fast path. The key with another body is still a client bug.
+    expect((await post('/v1/claims', body, 'claim-once-1')).json<{ id: string }>().id).toBe(id);
+    await bed.flushRedis();
+    const other = await post('/v1/claims', { ...body, lifetime: '3h' }, 'claim-once-1');
+    expect(other.statusCode).toBe(422);
+    expect(other.json().errors).toEqual([{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }]);
+    expect(await bed.api.store.list('ClusterClaim', HUB, { namespace: 'ci' })).toHaveLength(1);
+  });
+
+  it('a schedule: the same key and body answer the first one instead of 409 "already exists"', async () => {
+    const body = { name: 'office-hours', timeZone: 'Europe/Berlin', windows: [{ days: ['Mon'], start: '08:00', end: '18:00' }] };
+    const first = await post('/v1/schedules', body, 'schedule-once');
+    expect(first.statusCode, first.body).toBe(201);
+    await bed.api.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'office-hours' }, (o) => o, { timeoutMs: 10_000 });
+    await bed.flushRedis();
+    const retry = await post('/v1/schedules', body, 'schedule-once');
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.json()).toMatchObject({ name: 'office-hours', spec: { timeZone: 'Europe/Berlin' } });
+    // Without the key it is the conflict it always was.
+    expect((await post('/v1/schedules', body)).statusCode).toBe(409);
+  });
+
+  it('a 202: the same key answers the first job (202, its Location), and no second Operation or job is made', async () => {
+    const url = `/v1/clusters/${HUB}/fleet/sleepy/hibernate`;
+    const first = await post(url, undefined, 'hibernate-once');
+    expect(first.statusCode, first.body).toBe(202);
+    const job = first.json<{ job: JobView }>().job;
+    await bed.flushRedis();
+    const retry = await post(url, undefined, 'hibernate-once');
+    expect(retry.statusCode, retry.body).toBe(202);
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.json<{ job: JobView }>().job).toMatchObject({ id: job.id, type: 'cluster.hibernate', source: 'kubernetes' });
+    expect((await operations(bed)).filter((o) => o.spec.target.name === 'sleepy').map((o) => o.metadata.name)).toEqual([job.id]);
+    expect(await bed.api.queue.list({ type: 'cluster.hibernate' })).toEqual([]);
+  });
+});
 
 describe('a power change in flight, after Redis was flushed', () => {
   it('still refuses the opposite change with 409 naming its job, and the same change answers that job', async () => {

@@ -95,7 +95,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
     app.post(
       '/schedules',
       { schema: { tags, summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)', body: ScheduleBody, response: { 201: ScheduleView, ...problemResponses(400, 409, 422) } } },
-      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>)),
+      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.idempotency)),
     );
 
     app.get('/schedules/:name', { schema: { tags, summary: 'One schedule', params: NameParams, response: { 200: ScheduleView, ...problemResponses(404) } } }, async (req) =>
@@ -176,7 +176,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 201: OverrideView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body)),
+      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body, req.idempotency)),
     );
 
     app.delete(

@@ -3,6 +3,7 @@ import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetim
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
 import type { AuditOrigin } from '../expiry/expiry-record.js';
+import type { IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
 import type { AuditLog } from './audit.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
@@ -43,7 +44,8 @@ export function createClaimService(deps: ClaimServiceDeps) {
   const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
 
   return {
-    create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
+    /** `mark`: the request's Idempotency-Key, recorded on the claim. */
+    create: (req: ClaimRequest, actor?: string, mark?: IdempotencyMark) => createClaim(claimDeps, req, actor, mark),
     list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
     get: async (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),

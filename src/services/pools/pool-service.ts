@@ -5,6 +5,7 @@ import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool-lookup.js';
@@ -47,10 +48,13 @@ async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promis
 export function createPoolService(deps: PoolServiceDeps) {
   const { store } = deps;
 
-  async function create(req: PoolCreateRequest, actor?: string): Promise<PoolView> {
+  /** `mark`: the request's Idempotency-Key, recorded on the pool. */
+  async function create(req: PoolCreateRequest, actor?: string, mark?: IdempotencyMark): Promise<PoolView> {
     checkCreateRequest(req);
     await checkReferences(store, req);
-    const pool = clusterPool(req);
+    const built = clusterPool(req);
+    const marks = markAnnotations(mark);
+    const pool: ClusterPool = Object.keys(marks).length ? { ...built, metadata: { ...built.metadata, annotations: { ...built.metadata.annotations, ...marks } } } : built;
     await store.create('ClusterPool', req.hub, pool, { dryRun: true });
     const secret = req.installConfigSecretTemplateRef ? undefined : templateSecret(req);
     if (secret) await store.create('Secret', req.hub, secret);
