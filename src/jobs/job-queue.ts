@@ -131,10 +131,11 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   return {
     hubs: deps.hubs,
 
-    assertAccepting(payload) {
-      if (deps.producer.status !== 'ready') throw storeDown();
+    // A round trip, not only the client's status: a connection Redis dropped a moment ago still looks ready.
+    assertAccepting: guarded(async (payload: Record<string, unknown>) => {
       assertNoSecrets(payload);
-    },
+      await deps.producer.ping();
+    }),
 
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);

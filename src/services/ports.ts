@@ -187,7 +187,7 @@ export interface JobQueue {
    * Throws what enqueue would before anything else is written: Unavailable while Redis is down, Invalid for a
    * payload carrying a secret. Requests that write to Kubernetes before they enqueue check this first.
    */
-  assertAccepting(payload: Record<string, unknown>): void;
+  assertAccepting(payload: Record<string, unknown>): Promise<void>;
   enqueue(type: string, payload: Record<string, unknown>, opts?: EnqueueOptions & { target?: JobTarget }): Promise<JobView>;
   get(id: string): Promise<JobView | undefined>;
   list(filter?: { state?: JobState; type?: string; limit?: number; offset?: number }): Promise<JobView[]>;

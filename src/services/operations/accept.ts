@@ -66,7 +66,7 @@ export function inFlight(deps: Pick<AcceptDeps, 'store' | 'stateHub' | 'stateNam
 
 export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise<JobView> {
   const { store, queue, log } = deps;
-  queue.assertAccepting(intent.payload);
+  await queue.assertAccepting(intent.payload);
   for (const other of inFlight(deps, intent.target)) {
     const verdict = intent.against?.(other);
     if (verdict === 'join') return deps.viewOf(other);
