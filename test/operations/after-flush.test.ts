@@ -1,9 +1,12 @@
 // Issue 9: what a Redis flush must not undo. An Idempotency-Key retry after the flush gets the first answer (the
-// key is recorded on what the request created), not a second claim or a second job; and a power change in
-// flight still refuses the opposite one (decided from the Operations, not from Redis).
+// key is recorded on what the request created), not a second claim or a second job; a power change in flight still
+// refuses the opposite one (decided from the Operations, not from Redis). And Redis unavailable: before a request
+// nothing is written (503), after its write the answer is still 202 and the job is queued by the repairer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterDeployment } from '../../src/hive/types.js';
+import { repairOperations } from '../../src/services/operations/repair-operations.js';
 import type { JobView } from '../../src/services/ports.js';
-import { adoptCluster, HUB, operations, startBed, type Bed } from './support.js';
+import { adoptCluster, cdWhere, HUB, log, operations, startBed, STATE_NS, type Bed } from './support.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 let bed: Bed;
@@ -32,7 +35,7 @@ beforeAll(async () => {
   });
   expect(pool.statusCode, pool.body).toBe(201);
   await store.waitFor('ClusterPool', { hub: HUB, namespace: 'ci', name: 'builds' }, (o) => o, { timeoutMs: 10_000 });
-  await Promise.all(['sleepy', 'busy'].map((name) => adoptCluster(bed, 'fleet', name)));
+  await Promise.all(['sleepy', 'busy', 'quiet', 'idle', 'still'].map((name) => adoptCluster(bed, 'fleet', name)));
 }, 120_000);
 
 afterAll(async () => bed?.close());
@@ -106,5 +109,53 @@ describe('a power change in flight, after Redis was flushed', () => {
     expect(again.statusCode).toBe(202);
     expect(again.json<{ job: JobView }>().job.id).toBe(id);
     expect((await operations(bed)).filter((o) => o.spec.target.name === 'busy')).toHaveLength(1);
+  });
+});
+
+describe('Redis unavailable around a 202', () => {
+  it('Redis refusing the job after the request made the change (full, noeviction): still 202, and the repairer queues the job', async () => {
+    await bed.redis((r) => r.config('SET', 'maxmemory-policy', 'noeviction').then(() => r.config('SET', 'maxmemory', '1')));
+    let res;
+    try {
+      res = await post(`/v1/clusters/${HUB}/fleet/idle/hibernate`, undefined);
+    } finally {
+      await bed.redis((r) => r.config('SET', 'maxmemory', '0'));
+    }
+    expect(res.statusCode, res.body).toBe(202);
+    const job = res.json<{ job: JobView }>().job;
+    expect(job).toMatchObject({ type: 'cluster.hibernate', state: 'waiting', source: 'kubernetes' });
+    expect(res.headers.location).toBe(`/v1/jobs/${encodeURIComponent(job.id)}`);
+    expect(await bed.api.queue.get(job.id)).toBeUndefined();
+    await cdWhere(bed, 'fleet', 'idle', (cd) => cd?.status?.powerState === 'Hibernating');
+
+    const worker = await bed.start(['worker']);
+    bed.clock.advance(31_000);
+    const repairs = await repairOperations({ store: worker.store, queue: worker.queue, clock: bed.clock, log, stateHub: HUB, stateNamespace: STATE_NS, jobs: bed.config.jobs });
+    expect(repairs.filter((r) => r.ref.name === job.id).map((r) => r.repair)).toEqual(['operation-requeued']);
+    // Waited for in the worker's process: its event reader closes with it, before the next test restarts Redis.
+    await worker.queue.waitUntilDone(job.id, 30_000);
+    const done = await bed.app.inject({ url: `/v1/jobs/${job.id}` });
+    expect(done.json<{ job: JobView }>().job).toMatchObject({ state: 'completed', result: { powerState: 'Hibernating', changed: true } });
+    await worker.close();
+  });
+
+  it('Redis down before the request: 503 with Retry-After and nothing written; a job accepted earlier still answers by id', async () => {
+    const accepted = await post(`/v1/clusters/${HUB}/fleet/quiet/hibernate`, undefined);
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const id = accepted.json<{ job: JobView }>().job.id;
+    const before = (await operations(bed)).length;
+    await bed.stopRedis();
+    try {
+      const refused = await post(`/v1/clusters/${HUB}/fleet/still/hibernate`, undefined);
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect((await operations(bed)).length).toBe(before);
+      expect(bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'fleet', name: 'still' })?.spec.powerState).toBeUndefined();
+      const seen = await bed.app.inject({ url: `/v1/jobs/${id}` });
+      expect(seen.statusCode, seen.body).toBe(200);
+      expect(seen.json<{ job: JobView }>().job).toMatchObject({ id, source: 'kubernetes' });
+    } finally {
+      await bed.startRedis();
+    }
   });
 });

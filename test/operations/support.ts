@@ -1,13 +1,14 @@
 // A Beekeeper API (no worker: accepted work stays queued) on a private redis-server that the test may flush, against
 // a fast simulated hub; workers are started separately, as another process would be. Beekeeper's CRDs are
 // installed as production would.
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import { createLogger } from '../../src/logger.js';
-import { bootstrapRedis } from '../../src/redis/bootstrap.js';
+import { freePort, pingRedis } from '../../src/redis/bootstrap.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type Role, type System } from '../../src/system.js';
@@ -29,18 +30,54 @@ export interface Bed {
   start(roles: Role[]): Promise<System>;
   /** FLUSHALL on this test's own redis-server: every job, its history, every Idempotency-Key record. */
   flushRedis(): Promise<void>;
+  /** Stop this test's redis-server (SIGKILL), and start it again, empty, on the same port. */
+  stopRedis(): Promise<void>;
+  startRedis(): Promise<void>;
+  /** A command to this test's redis-server. */
+  redis<T>(fn: (redis: Redis) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A redis-server of this test's own, with nothing durable, that the test may flush, stop and start again. */
+async function privateRedis() {
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    for (let i = 0; i < 100; i++) {
+      if (await pingRedis(url, 200)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`redis-server on port ${port} did not start`);
+  };
+  await start();
+  return { url, start, stop };
 }
 
 export async function startBed(): Promise<Bed> {
   const clock = createTestClock();
-  // A port nothing listens on as the "local" Redis, so a private redis-server is started for this test alone.
-  const redisBoot = await bootstrapRedis({ prefix: '{bk-ops}' }, { allowPrivate: true, localUrl: 'redis://127.0.0.1:1' });
+  const server = await privateRedis();
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
-  const config = withEmbeddedHub(loadConfig({ REDIS_URL: redisBoot.redis.url!, BEEKEEPER_REDIS_PREFIX: '{bk-ops}' }), { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const config = withEmbeddedHub(loadConfig({ REDIS_URL: server.url, BEEKEEPER_REDIS_PREFIX: '{bk-ops}' }), { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
   const api = await createSystem({ config, log, clock, roles: ['api'] });
   const others: System[] = [];
+  const redis = async <T>(fn: (r: Redis) => Promise<T>): Promise<T> => {
+    const client = new Redis(server.url);
+    try {
+      return await fn(client);
+    } finally {
+      client.disconnect();
+    }
+  };
   return {
     sim,
     api,
@@ -52,19 +89,19 @@ export async function startBed(): Promise<Bed> {
       others.push(system);
       return system;
     },
+    redis,
     async flushRedis() {
-      const redis = new Redis(redisBoot.redis.url!);
-      try {
-        await redis.flushall();
-      } finally {
-        redis.disconnect();
-      }
+      await redis((r) => r.flushall());
     },
+    stopRedis: server.stop,
+    startRedis: server.start,
     async close() {
+      // Running, so that every role's connections close cleanly.
+      await server.start().catch(() => undefined);
       for (const s of others.splice(0)) await s.close();
       await api.close();
       await sim.close();
-      await redisBoot.close();
+      await server.stop();
     },
   };
 }
