@@ -15,8 +15,12 @@ import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import { createRedisRunCoordinator, onReconnected } from './redis/run-coordinator.js';
 import { startResync, type Resync } from './schedules/resync.js';
-import type { HiveStore, JobHandler } from './services/ports.js';
-import { FEATURES } from './system/features.js';
+import type { CachedKind, HiveStore, JobHandler } from './services/ports.js';
+import { FEATURES, type Replayer } from './system/features.js';
+import { durableKeys } from './system/durable-keys.js';
+import { createMarkIndex } from './services/idempotency/mark-index.js';
+import { createOperations } from './services/operations/operations.js';
+import { operationsRepairer } from './services/operations/operations-repairer.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
@@ -123,7 +127,10 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     });
     closers.push(['queues', () => queue.close()]);
 
-    const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
+    // Jobs are read through their Operations where Redis lost them; 202 requests are accepted through them.
+    const operations = createOperations({ store, queue, clock, log: log.child({ component: 'operations' }), stateHub: config.stateHub, stateNamespace: config.stateNamespace });
+    const jobs = operations.ledger(queue);
+    const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics }));
 
     if (roles.includes('worker')) {
       const handlers = Object.assign({}, ...features.map((f) => f.handlers ?? {})) as Record<string, JobHandler>;
@@ -137,6 +144,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         clock,
         log: log.child({ component: 'worker' }),
         metrics,
+        operations: operations.recorder,
       });
       closers.push(['workers', () => pool.close()]);
       log.info({ hubs: config.hubs.map((h) => h.name), types: Object.keys(handlers) }, 'workers started');
@@ -160,7 +168,10 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         intervalSeconds: config.resync.intervalSeconds,
         coordinator: createRedisRunCoordinator(producer, config.redis.prefix),
         onRedisBack: (fn) => onReconnected(producer, fn),
-        repairers: features.flatMap((f) => f.repairers?.() ?? []),
+        repairers: [
+          operationsRepairer({ store, queue: jobs, clock, log: log.child({ component: 'operations' }), stateHub: config.stateHub, stateNamespace: config.stateNamespace, jobs: config.jobs }),
+          ...features.flatMap((f) => f.repairers?.() ?? []),
+        ],
         repairs: metrics.resyncRepairs,
       });
       const started = resync;
@@ -169,11 +180,15 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
+      const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<Record<CachedKind, Replayer>>;
+      const marks = createMarkIndex(store, Object.keys(replays) as CachedKind[]);
+      closers.push(['idempotency index', async () => marks.close()]);
       const server = await buildServer({
         config,
         log,
-        queue,
+        queue: jobs,
         store,
+        durableKeys: durableKeys(marks, replays),
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),
         redis: producer,

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuditOrigin } from '../services/expiry/expiry-record.js';
+import type { Requester } from '../services/operations/operation.js';
 
 export const By = Type.String({ minLength: 1, maxLength: 128, description: "Who asks (audited); default: the API token's holder" });
 export const Reason = Type.String({ minLength: 1, maxLength: 1024, description: 'Why (audited)' });
@@ -11,3 +12,6 @@ export const Reason = Type.String({ minLength: 1, maxLength: 1024, description: 
 export const AuditFields = { by: Type.Optional(By), reason: Type.Optional(Reason) };
 
 export const auditOrigin = (req: FastifyRequest): AuditOrigin => ({ principal: req.principal, via: `${req.method} ${req.routeOptions.url}` });
+
+/** Who asks, and the request's Idempotency-Key (http/idempotency.ts), for what the request creates. */
+export const requester = (req: FastifyRequest): Requester => ({ by: req.principal, ...(req.idempotency ? { idempotency: req.idempotency } : {}) });

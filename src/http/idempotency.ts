@@ -2,9 +2,13 @@
 // day; a retry with the same key, route and body gets the stored response; the same key with a different route
 // or body is a client bug (422). A retry while the first is still running gets 409 (IETF draft
 // "The Idempotency-Key HTTP Header Field", sections 2.6-2.7). Server errors are not stored, so they can be retried.
+// Redis is the fast path. A request that creates something also records the key on it (in Kubernetes), so on a
+// key Redis does not know (after a flush) the first answer is found there and replayed: its status and Location,
+// the body rendered from the object as it is now.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RedisClient } from '../redis/connect.js';
+import type { IdempotencyMark } from '../services/idempotency/mark.js';
 import { MAX_JSON_DEPTH } from './input-guards.js';
 import { problem, sendProblem } from './problem.js';
 
@@ -27,8 +31,19 @@ interface Stored {
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string;
+    /** Set for a request with a new key: what it records on what it creates. */
+    idempotency?: IdempotencyMark;
   }
 }
+
+/** The first answer to a key, as Kubernetes remembers it. */
+export interface DurableAnswer {
+  fingerprint: string;
+  answer(): Promise<{ status: number; location?: string; body: unknown }>;
+}
+
+/** Looks a key hash up in Kubernetes (informer caches). */
+export type DurableKeys = (keyHash: string) => DurableAnswer | undefined;
 
 /**
  * JSON with sorted keys, so `{a,b}` and `{b,a}` are the same body. Bodies nest at most MAX_JSON_DEPTH levels (the
@@ -56,8 +71,8 @@ function requestTarget(url: string): string {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export function installIdempotency(app: FastifyInstance, deps: { redis: RedisClient; prefix: string }): void {
-  const keyOf = (request: FastifyRequest, key: string) => `${deps.prefix}:idem:${sha(`${request.principal}\n${key}`)}`;
+export function installIdempotency(app: FastifyInstance, deps: { redis: RedisClient; prefix: string; durable?: DurableKeys }): void {
+  const hashOf = (request: FastifyRequest, key: string) => sha(`${request.principal}\n${key}`);
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST') return;
@@ -70,13 +85,32 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
       }));
     }
     const fingerprint = sha(`${request.method} ${requestTarget(request.url)}\n${canonical(request.body ?? null)}`);
-    const redisKey = keyOf(request, key);
+    const keyHash = hashOf(request, key);
+    const redisKey = `${deps.prefix}:idem:${keyHash}`;
     const wait = (request.query as { wait?: unknown } | undefined)?.wait;
     const holdSeconds = IN_PROGRESS_SECONDS + (typeof wait === 'number' && Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
     const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', holdSeconds, 'NX');
     if (claimed === 'OK') {
       request.idempotencyKey = redisKey;
-      return;
+      const first = deps.durable?.(keyHash);
+      if (first && first.fingerprint !== fingerprint) {
+        request.idempotencyKey = undefined;
+        await deps.redis.del(redisKey).catch(() => undefined);
+        return sendProblem(reply, problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
+          errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
+        }));
+      }
+      // Gone since it was found (deleted a moment ago): the request runs as a new one.
+      const answer = first ? await first.answer().catch(() => undefined) : undefined;
+      if (!answer) {
+        request.idempotency = { keyHash, fingerprint };
+        return;
+      }
+      // Stored in Redis again by onSend, so the next retry takes the fast path.
+      const { status, location, body } = answer;
+      reply.code(status).header('idempotent-replayed', 'true');
+      if (location) reply.header('location', location);
+      return reply.send(body);
     }
     const raw = await deps.redis.get(redisKey);
     const stored = raw ? (JSON.parse(raw) as Stored) : undefined;
@@ -99,8 +133,9 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // Only a request that claimed its key gets here with it: a replay from Redis never does.
     const redisKey = request.idempotencyKey;
-    if (!redisKey || reply.getHeader('idempotent-replayed')) return payload;
+    if (!redisKey) return payload;
     request.idempotencyKey = undefined;
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
       await deps.redis.del(redisKey).catch(() => undefined);

@@ -42,6 +42,12 @@ export const JobSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     startedAt: Type.Optional(Type.String({ format: 'date-time' })),
     finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
+    source: Type.Optional(
+      Type.Literal('kubernetes', {
+        description:
+          "Set when Redis has no record of the job (lost in a flush or restart, or not queued yet): the view comes from the job's Operation and the target as Kubernetes shows it, without the job's own steps",
+      }),
+    ),
   },
   { title: 'Job' },
 );

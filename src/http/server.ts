@@ -9,7 +9,7 @@ import type { RedisClient } from '../redis/connect.js';
 import { JOB_ID_MAX, type HiveStore, type JobQueue } from '../services/ports.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
-import { installIdempotency } from './idempotency.js';
+import { installIdempotency, type DurableKeys } from './idempotency.js';
 import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -35,6 +35,8 @@ export interface ServerDeps {
   jobCounts?: () => Promise<JobCounts[]>;
   /** Unfinished jobs per hub, class, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
   jobsInFlight?: () => Promise<InFlightJobs[]>;
+  /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
+  durableKeys?: DurableKeys;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -82,7 +84,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.config.auth.tokens.length === 0) log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
   installAuth(app, deps.config.auth.tokens);
   installInputGuards(app);
-  installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix });
+  installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix, ...(deps.durableKeys ? { durable: deps.durableKeys } : {}) });
   await installOpenApi(app);
 
   await app.register(

@@ -160,6 +160,12 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   return {
     hubs: deps.hubs,
 
+    // A round trip, not only the client's status: a connection Redis dropped a moment ago still looks ready.
+    assertAccepting: guarded(async (payload: Record<string, unknown>) => {
+      assertNoSecrets(payload);
+      await deps.producer.ping();
+    }),
+
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
       if (opts.jobId) checkCustomId('jobId', opts.jobId);
@@ -167,7 +173,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
       const cls = jobTypeSpec(catalog, type).class;
       const queue = queueFor(hub, cls);
-      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}) };
+      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}), ...(opts.operation ? { operation: true } : {}) };
       const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
       if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
       const added = await queue.add(type, data, {

@@ -6,6 +6,8 @@ import type { JobState, JobStep, JobTarget, JobView } from '../services/ports.js
 export interface JobData {
   payload: Record<string, unknown>;
   target?: JobTarget;
+  /** The job carries out the Operation of its name (services/operations): its end is recorded there. */
+  operation?: boolean;
   /** Results of the handler's `ctx.once` steps, by name (job-flow.ts). */
   memo?: Record<string, { value?: unknown }>;
   /** How many children the handler fanned out, once they are all added (job-flow.ts); later runs only collect. */

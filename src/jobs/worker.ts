@@ -5,7 +5,7 @@
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { JobContext, JobHandler, JobStep } from '../services/ports.js';
+import type { JobContext, JobEnd, JobHandler, JobStep, OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
 import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
@@ -47,6 +47,8 @@ export interface WorkerDeps {
   metrics?: JobMetricsSink;
   /** Retry policies for the child jobs handlers fan out; default JOB_CATALOG (as the producer's). */
   catalog?: JobCatalog;
+  /** Told when a job that carries out an Operation starts and ends (its final outcome, not each retry). */
+  operations?: OperationRecorder;
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
@@ -128,11 +130,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
       ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step }),
     };
+    // Recorded before BullMQ records the end, so whoever sees the job ended finds its Operation ended too.
+    const recorder = job.data.operation ? deps.operations : undefined;
+    const ended = (end: JobEnd) => recorder?.ended(job.id!, end);
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
+      await recorder?.started(job.id!);
       const result = await handler(job.data.payload ?? {}, ctx);
       log.info({}, 'job completed');
       observe(job, 'completed', hub);
+      await ended({ state: 'completed', result: result ?? null });
       return result ?? null;
     } catch (err) {
       if (err instanceof WaitingChildrenError) {
@@ -150,17 +157,22 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       if (outcome.kind === 'done') {
         log.info({ message: outcome.result }, 'job target is gone; nothing to do');
         observe(job, 'completed', hub);
+        await ended({ state: 'completed', result: outcome.result });
         return outcome.result;
       }
       await job.updateProgress({ steps, reason: outcome.reason });
       if (outcome.kind === 'give-up') {
         log.warn({ reason: outcome.reason, message: outcome.message }, 'job failed without retry');
         observe(job, 'failed', hub);
+        await ended({ state: 'failed', error: { message: outcome.message, reason: outcome.reason } });
         throw new UnrecoverableError(outcome.message);
       }
       log.warn({ reason: outcome.reason, message: outcome.message, attempt: ctx.attempt }, 'job attempt failed');
       if (outcome.reason === 'InternalError') log.error({ err }, 'unexpected error in job handler');
-      if (ctx.attempt >= (job.opts.attempts ?? 1)) observe(job, 'failed', hub);
+      if (ctx.attempt >= (job.opts.attempts ?? 1)) {
+        observe(job, 'failed', hub);
+        await ended({ state: 'failed', error: { message: outcome.message, reason: outcome.reason } });
+      }
       throw err;
     }
   }

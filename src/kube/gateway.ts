@@ -24,6 +24,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   'ClusterOverride',
   'ExpiryPolicy',
   'WebhookEndpoint',
+  'Operation',
 ];
 
 export interface KubeGatewayOptions {
@@ -41,7 +42,7 @@ export interface KubeGatewayOptions {
   stateHub?: string;
 }
 
-const OWN_KINDS: readonly CachedKind[] = ['HibernationSchedule', 'ClusterOverride', 'ExpiryPolicy', 'WebhookEndpoint'];
+const OWN_KINDS: readonly CachedKind[] = ['HibernationSchedule', 'ClusterOverride', 'ExpiryPolicy', 'WebhookEndpoint', 'Operation'];
 
 export type KubeGateway = HiveStore & { close(): Promise<void> };
 

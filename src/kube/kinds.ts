@@ -35,6 +35,7 @@ export const KINDS: Readonly<Record<KindName, KindInfo>> = {
   ClusterOverride: beekeeper('clusteroverrides'),
   ExpiryPolicy: beekeeper('expirypolicies'),
   WebhookEndpoint: beekeeper('webhookendpoints'),
+  Operation: beekeeper('operations'),
 };
 
 export function apiVersionOf(kind: KindName): string {

@@ -29,7 +29,8 @@ export type KindName =
   | 'HibernationSchedule'
   | 'ClusterOverride'
   | 'ExpiryPolicy'
-  | 'WebhookEndpoint';
+  | 'WebhookEndpoint'
+  | 'Operation';
 
 /** Kinds kept in an informer cache per hub: reads of these never go to the API server. */
 export type CachedKind =
@@ -41,7 +42,8 @@ export type CachedKind =
   | 'HibernationSchedule'
   | 'ClusterOverride'
   | 'ExpiryPolicy'
-  | 'WebhookEndpoint';
+  | 'WebhookEndpoint'
+  | 'Operation';
 
 /** `{hub}/{namespace}/{name}`; namespace is absent for cluster-scoped kinds. */
 export interface ObjectRef {
@@ -151,6 +153,11 @@ export interface JobView {
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
+  /**
+   * `kubernetes`: Redis has no record of this job (lost in a flush or restart, or not queued yet), so the view is
+   * built from its Operation and the target as Kubernetes shows it. Absent for views from Redis.
+   */
+  source?: 'kubernetes';
 }
 
 /** The most characters of a fixed job id (`jobId`, a child's key with its parent's id) after its hub. */
@@ -174,9 +181,16 @@ export interface EnqueueOptions {
   /** The queue partition; per-hub queues give per-hub concurrency limits. Defaults to the target's hub. */
   hub?: string;
   parent?: { id: string; queue: string };
+  /** The job carries out an Operation of the same name: the worker records its end there. */
+  operation?: boolean;
 }
 
 export interface JobQueue {
+  /**
+   * Throws what enqueue would before anything else is written: Unavailable while Redis is down, Invalid for a
+   * payload carrying a secret. Requests that write to Kubernetes before they enqueue check this first.
+   */
+  assertAccepting(payload: Record<string, unknown>): Promise<void>;
   enqueue(type: string, payload: Record<string, unknown>, opts?: EnqueueOptions & { target?: JobTarget }): Promise<JobView>;
   get(id: string): Promise<JobView | undefined>;
   list(filter?: { state?: JobState; type?: string; limit?: number; offset?: number }): Promise<JobView[]>;
@@ -236,6 +250,18 @@ export interface JobContext {
    * The worker always provides it (optional only so that hand-made contexts in tests may leave it out).
    */
   spawnChildren?(children: ChildJobSpec[], waiting?: { step: string; message?: string }): Promise<ChildOutcome[]>;
+}
+
+/** How a job ended, for its Operation. */
+export type JobEnd = { state: 'completed'; result: unknown } | { state: 'failed'; error: { message: string; reason?: string } };
+
+/**
+ * Where the worker reports the start and the end of a job that carries out an Operation (services/operations):
+ * one place for every job type, never in each handler. Never throws: a lost write is repaired by the resync.
+ */
+export interface OperationRecorder {
+  started(jobId: string): Promise<void>;
+  ended(jobId: string, end: JobEnd): Promise<void>;
 }
 
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;

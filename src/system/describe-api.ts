@@ -10,6 +10,7 @@ import { buildServer } from '../http/server.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
 import type { Logger } from '../logger.js';
 import type { HiveStore } from '../services/ports.js';
+import { createOperations } from '../services/operations/operations.js';
 import { FEATURES } from './features.js';
 
 export async function describeApi(config: Config, log: Logger, clock: Clock): Promise<unknown> {
@@ -34,6 +35,7 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
   };
   const queue: BullJobQueue = {
     hubs,
+    assertAccepting: offline('queue'),
     enqueue: offline('queue'),
     get: offline('queue'),
     list: offline('queue'),
@@ -47,7 +49,8 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
   };
   const redis = new Redis({ lazyConnect: true });
   const metrics = createMetrics({ defaultMetrics: false });
-  const features = FEATURES.map((f) => f({ config, store, queue, clock, log, metrics }));
+  const operations = createOperations({ store, queue, clock, log, stateHub: config.stateHub, stateNamespace: config.stateNamespace });
+  const features = FEATURES.map((f) => f({ config, store, queue, operations, clock, log, metrics }));
   const app = await buildServer({ config, log, queue, store, metrics, routes: features.flatMap((f) => f.routes ?? []), redis, queuesForBoard: [] });
   try {
     return (await app.inject({ method: 'GET', url: '/openapi.json' })).json();

@@ -7,7 +7,10 @@ import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
 import type { Ticker } from '../jobs/ticker.js';
 import type { Logger } from '../logger.js';
-import type { HiveStore, JobHandler } from '../services/ports.js';
+import type { CachedKind, HiveStore, JobHandler, KubeObject } from '../services/ports.js';
+import type { Operations } from '../services/operations/operations.js';
+import type { Operation } from '../services/operations/operation.js';
+import { claimRefOf } from '../services/claims/claim-view.js';
 import { createClusterService } from '../services/clusters/cluster-service.js';
 import { clusterJobHandlers } from '../services/clusters/job-handlers.js';
 import { clusterRoutes } from '../http/routes/clusters.js';
@@ -30,17 +33,25 @@ import { heartbeatRepairer } from '../services/claims/heartbeat-repair.js';
 import type { Repairer } from '../services/resync/repair.js';
 import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
+import type { ClusterOverride } from '../services/schedules/override-store.js';
+import { NotFound } from '../hive/errors.js';
 
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
   config: Config;
   store: HiveStore;
+  /** Answers for jobs Redis lost from their Operations (services/operations/job-ledger.ts). */
   queue: BullJobQueue;
+  /** Where 202 requests are accepted (intent first). */
+  operations: Operations;
   clock: Clock;
   log: Logger;
   metrics: Metrics;
 }
+
+/** The first answer to an Idempotency-Key, rendered again from what the request created. */
+export type Replayer = (hub: string, obj: KubeObject) => Promise<{ status: number; location?: string; body: unknown }>;
 
 export interface Feature {
   routes?: FastifyPluginAsync[];
@@ -51,6 +62,8 @@ export interface Feature {
   background?: () => { close(): void | Promise<void> };
   /** What the scheduler role's periodic resync checks and repairs for this feature (src/schedules/resync.ts). */
   repairers?: () => Repairer[];
+  /** For each kind a POST creates: its answer again, for an Idempotency-Key retry after Redis lost the record. */
+  replays?: Partial<Record<CachedKind, Replayer>>;
 }
 
 /** Each feature (clusters, pools and claims, schedules, expiry...) adds one line here. */
@@ -58,9 +71,17 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
+    const clusters = createClusterService({ store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      replays: {
+        // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
+        Operation: async (_hub, obj) => {
+          const op = obj as Operation;
+          const job = await deps.queue.get(op.metadata.name);
+          return { status: op.spec.idempotency?.status ?? 202, ...(op.spec.idempotency?.location ? { location: op.spec.idempotency.location } : {}), body: { job } };
+        },
+      },
       handlers: clusterJobHandlers({
         store: deps.store,
         clock: deps.clock,
@@ -71,14 +92,25 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   },
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, log };
+    const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
     // ExpiryPolicies (on the state hub) cap claim lifetimes too.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
     const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
+    const pools = createPoolService(base);
     return {
-      routes: [poolRoutes({ pools: createPoolService(base) }), claimRoutes({ claims })],
+      routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+      replays: {
+        ClusterClaim: async (hub, obj) => {
+          const view = await claims.get(claimRefOf(hub, obj as never));
+          return { status: 201, location: `/v1/claims/${view.id}`, body: view };
+        },
+        ClusterPool: async (hub, obj) => {
+          const view = await pools.get({ hub, namespace: obj.metadata.namespace!, name: obj.metadata.name });
+          return { status: 201, location: `/v1/pools/${view.id}`, body: view };
+        },
+      },
       handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
       background: () => startClaimReaper(base),
       repairers: () => [heartbeatRepairer(base)],
@@ -87,13 +119,23 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
     const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const base = { store: deps.store, queue: deps.queue, clock: deps.clock, ...state };
+    const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, ...state };
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
     const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
     const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
       handlers: { ...schedules.handlers(), ...expiry.handlers() },
+      replays: {
+        HibernationSchedule: async (_hub, obj) => ({ status: 201, body: await schedules.get(obj.metadata.name) }),
+        ExpiryPolicy: async (_hub, obj) => ({ status: 201, body: await expiry.policies.get(obj.metadata.name) }),
+        ClusterOverride: async (_hub, obj) => {
+          const { hub, namespace, name } = (obj as ClusterOverride).spec.cluster;
+          const view = schedules.listOverrides(hub, namespace, name).find((o) => o.name === obj.metadata.name);
+          if (!view) throw new NotFound(`override ${obj.metadata.name} not found`);
+          return { status: 201, body: view };
+        },
+      },
       background: () => {
         const timers = [
           startScheduleTimers({ ...base, log: deps.log.child({ component: 'schedule-timers' }) }),

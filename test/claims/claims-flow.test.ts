@@ -233,7 +233,7 @@ describe('claims', () => {
     // And in the audit log: one structured line per decision, with who asked.
     const lines: Array<Record<string, unknown>> = [];
     const log = { info: (o: object) => void lines.push(o as Record<string, unknown>), warn: (o: object) => void lines.push(o as Record<string, unknown>) };
-    const audited = createClaimService({ store: h.store, queue: h.queue, clock: h.clock, log });
+    const audited = createClaimService({ store: h.store, queue: h.queue, operations: h.operations, clock: h.clock, log });
     const sleepy = { hub: 'hub-1', namespace: 'ci', name: 'sleepy' };
     const origin = { principal: 'alice', via: 'PATCH /v1/claims/:hub/:namespace/:name' };
     await expect(audited.extend(sleepy, { extendBy: '1h' }, origin)).rejects.toThrow(/beyond the maximum 2h/);
@@ -354,7 +354,7 @@ describe('claims', () => {
     expect(first.body.phase, first.text).toBe('Running');
 
     // As after a restart: a new instance with nothing in memory, only the informer cache.
-    const fresh = createClaimService({ store: h.store, queue: h.queue, clock: h.clock, log: createLogger({ level: 'silent' }) });
+    const fresh = createClaimService({ store: h.store, queue: h.queue, operations: h.operations, clock: h.clock, log: createLogger({ level: 'silent' }) });
     const second = await fresh.create({ pool: 'hub-2/ci/builds', name: 'second-build' });
     // Hive builds a cluster for it (NoReadyCluster until the ClusterDeployment appears, then ClustersInstalling).
     expect(second.phase).toBe('Pending');

@@ -18,6 +18,7 @@ import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
 import { claimJobHandlers, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
 import { createClusterService } from '../../src/services/clusters/cluster-service.js';
 import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js';
+import { createOperations } from '../../src/services/operations/operations.js';
 import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
@@ -59,7 +60,9 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   await waitReady(producer);
   const jobs = { ...config.jobs, lockDurationMs: 5000, stalledIntervalMs: 2000, shutdownGraceMs: 1000 };
   const queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: hubNames, defaultHub: hubNames[0]!, jobs, log });
-  const base = { store, queue, clock, log };
+  // Releases and pool deletes are accepted as Operations in the state namespace, as in the system.
+  const operations = createOperations({ store, queue, clock, log, ...policyHome });
+  const base = { store, queue, operations, clock, log };
   const metrics = createMetrics({ defaultMetrics: false });
   const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store });
   const claims = createClaimService({ ...base, ...policyHome, onClaimWait: poolClaimMetrics.observeWait });
@@ -74,15 +77,16 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     jobs,
     clock,
     log,
+    operations: operations.recorder,
   });
   let reaper = startClaimReaper(base);
   const app = await buildServer({
     config,
     log,
-    queue,
+    queue: operations.ledger(queue),
     store,
     metrics,
-    routes: [poolRoutes({ pools }), claimRoutes({ claims }), clusterRoutes({ clusters: createClusterService(base), queue })],
+    routes: [poolRoutes({ pools }), claimRoutes({ claims }), clusterRoutes({ clusters: createClusterService(base), queue: operations.ledger(queue) })],
     redis: producer,
     queuesForBoard: queue.boardQueues(),
   });
@@ -150,6 +154,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     policyHome,
     store,
     queue,
+    operations,
     claims,
     pools,
     app,

@@ -9,8 +9,13 @@ let bed: Bed;
 const ns = 'power-flow';
 const url = (name: string, action = '') => `/v1/clusters/${HUB}/${ns}/${name}${action}`;
 
+// Every power step lasts at least 0.2 s: the request sets spec.powerState before the job starts, and a job taken
+// up after Hive left a step cannot report it (with real Hive a step lasts tens of seconds).
+const STEP = 200_000;
 beforeAll(async () => {
-  bed = await startBed();
+  bed = await startBed({
+    durations: { stopping: STEP, machinesStopping: STEP, startingMachines: STEP, machinesStarting: STEP, nodesStarting: STEP, clusterOperatorSettle: STEP, clusterOperators: STEP },
+  });
   await prerequisites(bed, ns);
   const [aws, bare] = await Promise.all([
     runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'sleepy')),
@@ -42,12 +47,14 @@ describe('power', () => {
   });
 
   it('hibernating a hibernated cluster completes at once and changes nothing', async () => {
-    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.resourceVersion;
+    // Nothing of the cluster: Beekeeper's own beekeeper.io/power-operation annotation names the request, which is
+    // how an opposite request at the same moment is refused.
+    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.generation;
     const job = await runJob(bed.app, 'POST', url('sleepy', '/hibernate'));
     expect(job.state).toBe('completed');
     expect(steps(job)).toEqual(['AlreadyHibernating']);
     expect(job.result).toEqual({ powerState: 'Hibernating', changed: false });
-    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.resourceVersion).toBe(before);
+    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.generation).toBe(before);
     // One transition carried out, one request that found the cluster already there: not two transitions.
     const metrics = (await bed.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toContain(`beekeeper_power_transitions_total{hub="${HUB}",to="Hibernating",outcome="completed"} 1`);
@@ -89,6 +96,25 @@ describe('power', () => {
     expect(done.state).toBe('completed');
     expect(done.steps.at(-1)?.step).toBe('Hibernating');
     expect((await runJob(bed.app, 'POST', url('sleepy', '/resume'))).state).toBe('completed');
+  });
+
+  it('two opposite power changes sent at once: exactly one is accepted, the other is 409 naming it', async () => {
+    const ref = { hub: HUB, namespace: ns, name: 'sleepy' };
+    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', ref)!.spec.powerState || 'Running';
+    const [hibernate, resume] = await Promise.all([
+      bed.app.inject({ method: 'POST', url: url('sleepy', '/hibernate') }),
+      bed.app.inject({ method: 'POST', url: url('sleepy', '/resume') }),
+    ]);
+    const codes = [hibernate.statusCode, resume.statusCode].sort();
+    expect(codes, `${hibernate.body} ${resume.body}`).toEqual([202, 409]);
+    const [won, lost] = hibernate.statusCode === 202 ? [hibernate, resume] : [resume, hibernate];
+    const id = won.json().job.id;
+    expect(lost.json().detail).toContain(id);
+    const done = await bed.system.queue.waitUntilDone(id, 30_000);
+    expect(done.state).toBe('completed');
+    const after = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', ref)!.spec.powerState || 'Running';
+    expect(after).toBe(won === hibernate ? 'Hibernating' : 'Running');
+    if (before !== after) expect(done.result).toEqual({ powerState: after, changed: true });
   });
 
   it('fails with Hive\'s Unsupported reason on a platform without a power actuator, leaving spec alone', async () => {

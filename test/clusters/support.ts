@@ -6,7 +6,7 @@ import { loadConfig, withEmbeddedHub } from '../../src/config.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { createLogger } from '../../src/logger.js';
 import type { JobView } from '../../src/services/ports.js';
-import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 
@@ -20,10 +20,10 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-export async function startBed(opts: { deleteProtection?: boolean; catalog?: JobCatalog } = {}): Promise<Bed> {
+export async function startBed(opts: { deleteProtection?: boolean; catalog?: JobCatalog; durations?: SimulatorOptions['durations'] } = {}): Promise<Bed> {
   const clock = createTestClock();
   // speed 1000: a 40-minute install takes ~2.4 s, a resume ~0.3 s.
-  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, deleteProtection: opts.deleteProtection ?? false });
+  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, deleteProtection: opts.deleteProtection ?? false, ...(opts.durations ? { durations: opts.durations } : {}) });
   const base = loadConfig({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-clusters-${randomUUID().slice(0, 8)}}`,

@@ -36,7 +36,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
         },
       },
       async (req, reply) => {
-        const created = await claims.create(req.body, req.principal);
+        const created = await claims.create(req.body, req.principal, req.idempotency);
         const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
         const view = req.query.wait ? await claims.wait(ref, req.query.wait, aborted(reply.raw)).catch(() => created) : created;
         return reply.code(201).header('location', `/v1/claims/${view.id}`).send(view);

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ClusterService } from '../../services/clusters/cluster-service.js';
 import type { JobQueue } from '../../services/ports.js';
-import { auditOrigin } from '../audit.js';
+import { auditOrigin, requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, problemResponses, WaitQuery } from '../schemas.js';
 import {
@@ -52,7 +52,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, queue, await clusters.create(req.body, auditOrigin(req)), req.query.wait);
+        await replyWithJob(reply, queue, await clusters.create(req.body, auditOrigin(req), requester(req)), req.query.wait);
         return reply;
       },
     );
@@ -90,7 +90,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
           },
         },
         async (req, reply) => {
-          await replyWithJob(reply, queue, await run(req.params), req.query.wait);
+          await replyWithJob(reply, queue, await run(req.params, requester(req)), req.query.wait);
           return reply;
         },
       );
@@ -111,7 +111,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, queue, await clusters.delete(req.params, { liftProtection: req.query.liftProtection === true }), req.query.wait);
+        await replyWithJob(reply, queue, await clusters.delete(req.params, { liftProtection: req.query.liftProtection === true, requester: requester(req) }), req.query.wait);
         return reply;
       },
     );

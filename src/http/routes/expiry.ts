@@ -112,7 +112,7 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
     app.post(
       '/expiry-policies',
       { schema: { tags, summary: 'Create an expiry policy', body: Type.Object({ name: Name, ...PolicyProps }, closed), response: { 201: PolicyView, ...problemResponses(400, 409, 422) } } },
-      async (req, reply) => reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>)),
+      async (req, reply) => reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>, req.idempotency)),
     );
     app.get('/expiry-policies/:name', { schema: { tags, summary: 'One expiry policy', params: NameParams, response: { 200: PolicyView, ...problemResponses(404) } } }, async (req) =>
       expiry.policies.get(req.params.name),

@@ -1,4 +1,5 @@
-// GET /v1/jobs, GET /v1/jobs/{id} (?wait), GET /v1/jobs/{id}/events (Server-Sent Events until the job ends).
+// GET /v1/jobs, GET /v1/jobs/{id} (?wait), GET /v1/jobs/{id}/events (Server-Sent Events until the job ends). In the
+// system the queue answers a job Redis lost from its Operation (services/operations/job-ledger.ts); lists stay Redis's.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -23,7 +24,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'List jobs, latest activity first (finished, started or created)',
+          summary: 'List the jobs Redis holds (in flight and the bounded history), latest activity first (finished, started or created); a job Redis lost is not listed but still answers by id',
           querystring: Type.Object({
             state: Type.Optional(JobStateSchema),
             type: Type.Optional(Type.String({ maxLength: 200 })),
@@ -48,7 +49,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target',
+          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target; for a job Redis lost, its Operation and the target as Kubernetes shows it (source: kubernetes)',
           params: IdParams,
           querystring: WaitQuery,
           response: { 200: JobEnvelopeSchema, ...problemResponses(400, 404) },

@@ -37,7 +37,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
         },
       },
       async (req, reply) => {
-        const view = await pools.create(req.body, req.principal);
+        const view = await pools.create(req.body, req.principal, req.idempotency);
         return reply.code(201).header('location', `/v1/pools/${view.id}`).send(view);
       },
     );

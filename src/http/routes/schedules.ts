@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
+import { requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
 import { JobEnvelopeSchema, LabelSelectorSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
@@ -94,7 +95,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
     app.post(
       '/schedules',
       { schema: { tags, summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)', body: ScheduleBody, response: { 201: ScheduleView, ...problemResponses(400, 409, 422) } } },
-      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>)),
+      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.idempotency)),
     );
 
     app.get('/schedules/:name', { schema: { tags, summary: 'One schedule', params: NameParams, response: { 200: ScheduleView, ...problemResponses(404) } } }, async (req) =>
@@ -139,7 +140,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun }), req.query.wait);
+        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun, requester: requester(req) }), req.query.wait);
         return reply;
       },
     );
@@ -175,7 +176,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 201: OverrideView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body)),
+      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body, req.idempotency)),
     );
 
     app.delete(

@@ -11,6 +11,7 @@ import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
 import { expiryEntry } from '../expiry/expiry-record.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { audit, type AuditLog } from './audit.js';
 import { claimLimits, type LimitDeps } from './claim-limits.js';
 import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
@@ -37,7 +38,7 @@ function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: PoolRef; because
   return { ref: { hub: choice.hub, namespace: choice.pool.metadata.namespace!, name: choice.pool.metadata.name }, because: choice.reason };
 }
 
-export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: string): Promise<ClaimView> {
+export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: string, mark?: IdempotencyMark): Promise<ClaimView> {
   checkClaimRequest(req);
   const subjects = hiveSubjects(req.subjects);
   const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
@@ -53,6 +54,7 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   if (because) annotations[PICKED_BECAUSE_ANNOTATION] = because;
   if (actor) annotations[REQUESTED_BY_ANNOTATION] = actor;
   if (timeoutSeconds !== undefined) annotations[HEARTBEAT_TIMEOUT_ANNOTATION] = formatDuration(timeoutSeconds * 1000);
+  Object.assign(annotations, markAnnotations(mark));
 
   // A claim must live in its pool's namespace (REFERENCE.md §5). Without a name the API server generates one
   // (`generateName`), and Kubernetes treats an empty name as absent.

@@ -3,36 +3,46 @@
 // which a `claim.release` job follows to the end.
 import { NotFound } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
-import type { HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
+import type { HiveStore, JobHandler, JobView } from '../ports.js';
+import type { Operations } from '../operations/operations.js';
+import { targetOf, type Requester } from '../operations/operation.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
 import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
-import { deterministicId } from '../schedules/job-ids.js';
 
 export const CLAIM_RELEASE_JOB = 'claim.release';
 /** Deprovisioning a real cluster takes tens of minutes; the job gives up waiting (and can be retried) after this. */
 const RELEASE_WAIT_MS = 3 * 3600_000;
 
+/**
+ * Intent first (issue 9): the claim is deleted before the answer, under an Operation whose job follows Hive's
+ * deprovision; a release already in progress for this claim is the answer to another.
+ */
 export async function releaseClaim(
-  deps: ClaimDeps & { queue: JobQueue },
+  deps: ClaimDeps & { operations: Operations },
   ref: ClaimRef,
-  opts: { actor?: string; why?: string } = {},
+  opts: { actor?: string; why?: string; requester?: Requester } = {},
 ): Promise<{ claim: ClaimView; job: JobView }> {
   const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref) ?? (await deps.store.get<ClusterClaim>('ClusterClaim', ref));
   if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
-  let released = claim;
-  if (!claim.metadata.deletionTimestamp) {
-    await deps.store.delete('ClusterClaim', ref, { uid: claim.metadata.uid, propagation: 'Background' });
-    released = { ...claim, metadata: { ...claim.metadata, deletionTimestamp: new Date(deps.clock.now()).toISOString() } };
-    await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'ClaimReleased', action: 'Release', message: `${why}; Hive deprovisions the cluster` });
-    audit(deps.log, { action: 'release', claim: claimId(ref), actor: opts.actor, outcome: 'done', why, cluster: claim.spec.namespace });
-  }
-  const job = await deps.queue.enqueue(
-    CLAIM_RELEASE_JOB,
-    { hub: ref.hub, namespace: ref.namespace, name: ref.name },
-    { target: { kind: 'ClusterClaim', ...ref }, dedupId: deterministicId('claim-release', ref.hub, ref.namespace, ref.name) },
-  );
+  const uid = claim.metadata.uid;
+  const job = await deps.operations.accept({
+    type: CLAIM_RELEASE_JOB,
+    target: targetOf('ClusterClaim', ref, uid),
+    payload: { hub: ref.hub, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) },
+    requester: { by: opts.actor ?? 'anonymous', ...opts.requester },
+    against: (other) => (other.spec.type === CLAIM_RELEASE_JOB ? 'join' : undefined),
+    write: async () => {
+      if (claim.metadata.deletionTimestamp) return;
+      await deps.store.delete('ClusterClaim', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
+        if (!(err instanceof NotFound)) throw err;
+      });
+      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'ClaimReleased', action: 'Release', message: `${why}; Hive deprovisions the cluster` });
+      audit(deps.log, { action: 'release', claim: claimId(ref), actor: opts.actor, outcome: 'done', why, cluster: claim.spec.namespace });
+    },
+  });
+  const released = claim.metadata.deletionTimestamp ? claim : { ...claim, metadata: { ...claim.metadata, deletionTimestamp: new Date(deps.clock.now()).toISOString() } };
   return { claim: buildClaimView(deps, ref.hub, released), job };
 }
 
@@ -41,8 +51,9 @@ export function claimReleaseHandler(deps: { store: HiveStore }): JobHandler {
   return async (payload, ctx) => {
     const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
-    if (!claim) return { released: true, message: 'the claim is gone' };
-    // Converge: a job replayed after a crash between delete and enqueue still deletes.
+    // A claim made since under the same name is someone else's.
+    if (!claim || (payload.uid && claim.metadata.uid !== payload.uid)) return { released: true, message: 'the claim is gone' };
+    // Converge: the job of a request that stopped before its delete still deletes.
     if (!claim.metadata.deletionTimestamp) await deps.store.delete('ClusterClaim', ref, { uid: claim.metadata.uid, propagation: 'Background' });
     const cluster = claim.spec.namespace;
     await ctx.step('Released', cluster ? `Hive is deprovisioning cluster ${cluster}` : 'the claim had no cluster yet');

@@ -3,6 +3,8 @@ import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetim
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
 import type { AuditOrigin } from '../expiry/expiry-record.js';
+import type { IdempotencyMark } from '../idempotency/mark.js';
+import type { Operations } from '../operations/operations.js';
 import type { AuditLog } from './audit.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
 import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
@@ -31,16 +33,19 @@ export interface ClaimServiceDeps {
   fallbackLifetime?: LifetimePolicy;
   /** Called once per claim that reaches Running, with how long it waited (for the wait histogram). */
   onClaimWait?: (poolId: string, seconds: number) => void;
+  /** Releases are accepted as Operations (intent first). */
+  operations: Operations;
 }
 
 export type { ClaimFilter, ClaimPage } from './claim-list.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
   const stopMetric = deps.onClaimWait ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait }) : () => undefined;
-  const claimDeps: ClaimDeps & { queue: JobQueue } = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
+  const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
 
   return {
-    create: (req: ClaimRequest, actor?: string) => createClaim(claimDeps, req, actor),
+    /** `mark`: the request's Idempotency-Key, recorded on the claim. */
+    create: (req: ClaimRequest, actor?: string, mark?: IdempotencyMark) => createClaim(claimDeps, req, actor, mark),
     list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
     get: async (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
@@ -50,7 +55,7 @@ export function createClaimService(deps: ClaimServiceDeps) {
     /** `origin`: the API token's holder and the route, for the record. */
     extend: (ref: ClaimRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) => extendClaim(claimDeps, ref, req, origin),
     heartbeat: (ref: ClaimRef, holder?: string) => heartbeat(claimDeps, ref, holder),
-    release: (ref: ClaimRef, actor?: string) => releaseClaim(claimDeps, ref, { actor }),
+    release: (ref: ClaimRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
     /** Pending claims per pool, for the claims-pending gauge. */
     pendingByPool(): Map<string, number> {
       const out = new Map<string, number>();

@@ -25,6 +25,8 @@ export interface CreatePlan {
   expiresAt?: string;
   /** Who created the cluster with an expiry: recorded as its first expiry change once the CD exists. */
   expiryActor?: ExpiryActor;
+  /** The ClusterDeployment the request wrote (absent until it did): the job follows that one and never makes another. */
+  uid?: string;
 }
 
 export const secretNames = (name: string) => ({

@@ -4,7 +4,7 @@ import { ANNOTATIONS } from '../../hive/constants.js';
 import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
-import type { HubStatus, JobTarget, JobView } from '../ports.js';
+import type { HubStatus, JobView } from '../ports.js';
 import { adminCredentials, adminKubeconfig, type AdminCredentials } from './access.js';
 import { buildPlan, isSecretFor, referencedSecrets, writtenSecretNames } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
@@ -13,10 +13,13 @@ import type { ClusterServiceDeps } from './deps.js';
 import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
 import { createExpiryIssues, type PolicyHome } from './expiry-limits.js';
 import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
-import { writeInlineSecrets } from './inline-secrets.js';
+import { writeCreate } from './create-writes.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
 import type { DeletePayload } from './delete-job.js';
-import type { PowerPayload, PowerTarget } from './power-job.js';
+import type { Operations } from '../operations/operations.js';
+import { targetOf, type Requester } from '../operations/operation.js';
+import { writePowerState } from './power-write.js';
+import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
 
 export interface ClusterRef {
   hub: string;
@@ -28,28 +31,31 @@ export interface ClusterService {
   hubs(): Promise<HubStatus[]>;
   list(q: ListClustersQuery): ClusterPage;
   get(ref: ClusterRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
-  /** `origin`: who creates it, and through which route, for the record of the expiry it is created with. */
-  create(req: CreateClusterRequest, origin?: AuditOrigin): Promise<JobView>;
-  hibernate(ref: ClusterRef): Promise<JobView>;
-  resume(ref: ClusterRef): Promise<JobView>;
-  delete(ref: ClusterRef, opts?: { liftProtection?: boolean }): Promise<JobView>;
+  /**
+   * `origin`: who creates it, and through which route, for the record of the expiry it is created with.
+   * `requester`: who asks and the request's Idempotency-Key, for its Operation.
+   */
+  create(req: CreateClusterRequest, origin?: AuditOrigin, requester?: Requester): Promise<JobView>;
+  hibernate(ref: ClusterRef, requester?: Requester): Promise<JobView>;
+  resume(ref: ClusterRef, requester?: Requester): Promise<JobView>;
+  delete(ref: ClusterRef, opts?: { liftProtection?: boolean; requester?: Requester }): Promise<JobView>;
   setExpiry(ref: ClusterRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
   kubeconfig(ref: ClusterRef): Promise<string>;
   credentials(ref: ClusterRef): Promise<AdminCredentials>;
 }
 
-/** Job ids and dedup ids may not contain `:` (BullMQ); hubs, namespaces and names never do. */
-export const dedupIds = {
-  power: (r: ClusterRef) => `power.${r.hub}.${r.namespace}.${r.name}`,
-  create: (r: ClusterRef) => `create.${r.hub}.${r.namespace}.${r.name}`,
-  delete: (r: ClusterRef) => `delete.${r.hub}.${r.namespace}.${r.name}`,
-};
+/**
+ * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
+ * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
+ */
+export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { operations: Operations }): ClusterService {
+  const { store, clock, log, operations } = deps;
 
-const target = (r: ClusterRef): JobTarget => ({ kind: 'ClusterDeployment', hub: r.hub, namespace: r.namespace, name: r.name });
-
-/** With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later). */
-export function createClusterService(deps: ClusterServiceDeps & PolicyHome): ClusterService {
-  const { store, queue, clock, log } = deps;
+  const powerConflict = (type: string, id: string) => new Conflict(`a ${type} job (${id}) is already in progress for this cluster; try again when it ends`);
+  const checkPowerable = (cd: ClusterDeployment, ref: ClusterRef) => {
+    if (cd.metadata.deletionTimestamp) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
+    if (!cd.spec.installed) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`);
+  };
 
   const knownHub = (hub: string) => {
     if (!store.hubNames().includes(hub)) throw new NotFound(`hub "${hub}" is not configured`);
@@ -106,15 +112,21 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
     return { namespaceExists: !!ns };
   };
 
-  const power = async (ref: ClusterRef, to: PowerTarget): Promise<JobView> => {
+  const power = async (ref: ClusterRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
-    if (cd.metadata.deletionTimestamp) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
-    if (!cd.spec.installed) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`);
+    checkPowerable(cd, ref);
     const type = to === 'Hibernating' ? 'cluster.hibernate' : 'cluster.resume';
-    const payload: PowerPayload = { ...ref, target: to };
-    const job = await queue.enqueue(type, { ...payload }, { dedupId: dedupIds.power(ref), target: target(ref) });
-    if (job.type !== type) throw new Conflict(`a ${job.type} job (${job.id}) is already in progress for this cluster; try again when it ends`);
-    log.info({ ...ref, jobId: job.id, type }, 'power change queued');
+    const payload: PowerPayload = { ...ref, target: to, before: { requested: desired(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) } };
+    const job = await operations.accept({
+      type,
+      target: targetOf('ClusterDeployment', ref),
+      payload: { ...payload },
+      ...(requester ? { requester } : {}),
+      // One power change per cluster at a time: the same again joins it, the other one waits for it to end.
+      against: (other) => (!POWER_JOB_TYPES.includes(other.spec.type) ? undefined : other.spec.type === type ? 'join' : powerConflict(other.spec.type, other.metadata.name)),
+      write: (op) => writePowerState({ store, operations }, ref, to, op, cd, { type, refuse: powerConflict, check: checkPowerable }),
+    });
+    log.info({ ...ref, jobId: job.id, type }, 'power change accepted');
     return job;
   };
 
@@ -127,7 +139,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       return summarize(ref.hub, await find(ref), { ...opts, detail: true });
     },
 
-    async create(req, origin) {
+    async create(req, origin, requester) {
       const issues = createRequestIssues(req, clock.now());
       const { namespaceExists } = await checkAgainstHub(req, issues);
       // Only an expiry that is valid so far can be checked against the policy cap.
@@ -135,18 +147,22 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
       throwIfIssues(issues);
       const plan = buildPlan(req);
       if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
-      const writes = await writeInlineSecrets({ store, log }, req, namespaceExists);
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
-      const job = await queue.enqueue('cluster.create', { ...plan }, { dedupId: dedupIds.create(ref), target: target(ref) }).catch(async (err: unknown) => {
-        await writes.undo();
-        throw err;
+      const job = await operations.accept({
+        type: 'cluster.create',
+        target: targetOf('ClusterDeployment', ref),
+        payload: { ...plan },
+        ...(requester ? { requester } : {}),
+        // A create of this cluster still being accepted or installing: that one is the answer.
+        against: (other) => (other.spec.type === 'cluster.create' ? 'join' : undefined),
+        write: async () => ({ payload: await writeCreate({ store, log }, req, plan, namespaceExists) }),
       });
-      log.info({ ...ref, jobId: job.id }, 'cluster create queued');
+      log.info({ ...ref, jobId: job.id }, 'cluster created; its install is followed by a job');
       return job;
     },
 
-    hibernate: (ref) => power(ref, 'Hibernating'),
-    resume: (ref) => power(ref, 'Running'),
+    hibernate: (ref, requester) => power(ref, 'Hibernating', requester),
+    resume: (ref, requester) => power(ref, 'Running', requester),
 
     async delete(ref, opts = {}) {
       const cd = await find(ref);
@@ -157,9 +173,35 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome): Clu
             'repeat with liftProtection=true to lift the protection and delete it',
         );
       }
-      const payload: DeletePayload = { ...ref, ...(cd.metadata.uid ? { uid: cd.metadata.uid } : {}), ...(opts.liftProtection ? { liftProtection: true } : {}) };
-      const job = await queue.enqueue('cluster.delete', { ...payload }, { dedupId: dedupIds.delete(ref), target: target(ref) });
-      log.info({ ...ref, jobId: job.id, liftProtection: opts.liftProtection === true }, 'cluster delete queued');
+      const uid = cd.metadata.uid;
+      const lift = protectedDelete && !cd.metadata.deletionTimestamp;
+      const payload: DeletePayload = {
+        ...ref,
+        ...(uid ? { uid } : {}),
+        ...(opts.liftProtection ? { liftProtection: true } : {}),
+        ...(cd.metadata.deletionTimestamp ? {} : { byRequest: { protectionLifted: lift } }),
+      };
+      const job = await operations.accept({
+        type: 'cluster.delete',
+        target: targetOf('ClusterDeployment', ref, uid),
+        payload: { ...payload },
+        ...(opts.requester ? { requester: opts.requester } : {}),
+        against: (other) => (other.spec.type === 'cluster.delete' ? 'join' : undefined),
+        write: async () => {
+          if (cd.metadata.deletionTimestamp) return;
+          // Live, for the version: the cache may be a step behind Hive's own status writes.
+          const live = await store.get<ClusterDeployment>('ClusterDeployment', ref);
+          if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return;
+          if (lift && isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) {
+            // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
+            await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: live.metadata.resourceVersion });
+          }
+          await store.delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
+            if (!(err instanceof NotFound)) throw err;
+          });
+        },
+      });
+      log.info({ ...ref, jobId: job.id, liftProtection: opts.liftProtection === true }, 'cluster deleted; deprovision is followed by a job');
       return job;
     },
 

@@ -1,5 +1,6 @@
-// The cluster.create job: namespace, install-config Secret, then the ClusterDeployment, and follow Hive until the
-// cluster is installed. Every step is idempotent, so a retried job converges on the same objects.
+// The cluster.create job: follow Hive until the cluster the request wrote (create-writes.ts) is installed, and
+// record its expiry. Queued again from an Operation whose request never wrote, it writes the namespace, the
+// install-config Secret and the ClusterDeployment itself; every step is idempotent, so a retry converges.
 import { ANNOTATIONS, BEEKEEPER, BEEKEEPER_LABELS, CONDITIONS } from '../../hive/constants.js';
 import { readHistory } from '../../hive/expiry/history.js';
 import { formatGoDuration } from '../../hive/duration.js';
@@ -74,29 +75,42 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
   const steps = createStepRecorder(ctx);
 
   let cd: ClusterDeployment;
-  try {
-    if (plan.createNamespace) {
-      await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
-      steps.record('NamespaceReady', `namespace ${plan.namespace}`);
+  if (plan.uid) {
+    // The request wrote everything (create-writes.ts); a cluster deleted since is not made again.
+    const found = await store.get<ClusterDeployment>('ClusterDeployment', ref);
+    if (!found || found.metadata.uid !== plan.uid) {
+      throw Object.assign(new Invalid('the ClusterDeployment this request created was deleted before its install finished'), { reason: 'Deleted' });
     }
-    await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
+    cd = found;
+    if (plan.createNamespace) steps.record('NamespaceReady', `namespace ${plan.namespace}`);
     steps.record('InstallConfigWritten', `Secret ${plan.name}-install-config`);
-    cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
-  } catch (err) {
-    // A retry needs the Secrets (the inline ones cannot be written again: their values were never queued); once
-    // no retry follows, the create has failed and takes back what it wrote.
-    if (ctx.finalAttempt || !retried(err)) await removeWrittenSecrets(deps, plan, ctx);
-    throw err;
+  } else {
+    // Queued from an Operation whose request stopped before its write: the job writes, converging on what exists.
+    try {
+      if (plan.createNamespace) {
+        await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
+        steps.record('NamespaceReady', `namespace ${plan.namespace}`);
+      }
+      await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
+      steps.record('InstallConfigWritten', `Secret ${plan.name}-install-config`);
+      cd = (await ensure(store, 'ClusterDeployment', plan.hub, plan.clusterDeployment)) as ClusterDeployment;
+    } catch (err) {
+      // A retry needs the Secrets; once no retry follows, the create has failed and takes back what it wrote.
+      if (ctx.finalAttempt || !retried(err)) await removeWrittenSecrets(deps, plan, ctx);
+      throw err;
+    }
   }
   steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
   await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/ClusterCreated` }, { jobId: ctx.jobId });
 
-  // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
-  const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
-  for (const name of plan.ownedSecrets) {
-    await store.mergePatch('Secret', { hub: plan.hub, namespace: plan.namespace, name }, { metadata: { ownerReferences: [owner] } }).catch((err: unknown) => {
-      if (!isCode(err, 'NotFound')) throw err;
-    });
+  if (!plan.uid) {
+    // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
+    const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
+    for (const name of plan.ownedSecrets) {
+      await store.mergePatch('Secret', { hub: plan.hub, namespace: plan.namespace, name }, { metadata: { ownerReferences: [owner] } }).catch((err: unknown) => {
+        if (!isCode(err, 'NotFound')) throw err;
+      });
+    }
   }
 
   if (plan.expiresAt || cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]) {

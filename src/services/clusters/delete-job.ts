@@ -18,7 +18,28 @@ export interface DeletePayload {
   /** The object the caller meant; a re-created namesake is left alone. */
   uid?: string;
   liftProtection?: boolean;
+  /**
+   * The request deletes the cluster itself (intent first), lifting the protection first when `protectionLifted`;
+   * the job reports it. A job that finds the cluster not yet deleting (the request stopped before) deletes it.
+   */
+  byRequest?: { protectionLifted: boolean };
 }
+
+export const protectionLiftedEvent = (jobId: string) => ({
+  type: 'Warning' as const,
+  reason: 'DeleteProtectionLifted',
+  action: 'Delete',
+  message: `Beekeeper set ${ANNOTATIONS.protectedDelete}=false to delete this cluster (job ${jobId})`,
+  key: `${jobId}/DeleteProtectionLifted`,
+});
+
+export const deleteRequestedEvent = (jobId: string) => ({
+  type: 'Normal' as const,
+  reason: 'DeleteRequested',
+  action: 'Delete',
+  message: `Beekeeper deleted this ClusterDeployment (job ${jobId})`,
+  key: `${jobId}/DeleteRequested`,
+});
 
 export interface DeleteResult {
   deleted: true;
@@ -33,8 +54,19 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
   const steps = createStepRecorder(ctx);
 
   const cd = await store.get<ClusterDeployment>('ClusterDeployment', ref);
-  if (!cd || (p.uid && cd.metadata.uid !== p.uid)) {
-    steps.record('AlreadyDeleted', 'the ClusterDeployment is gone');
+  const missing = !cd || (p.uid !== undefined && cd.metadata.uid !== p.uid);
+  // The Events are keyed by the job, so a run after a crash records them once.
+  const byRequest = p.byRequest && (missing || cd?.metadata.deletionTimestamp) ? p.byRequest : undefined;
+  if (byRequest) {
+    if (byRequest.protectionLifted) {
+      steps.record('ProtectionLifted', `${ANNOTATIONS.protectedDelete} set to "false" by the request`);
+      await audit(store, ctx.log, ref, protectionLiftedEvent(ctx.jobId), { jobId: ctx.jobId });
+    }
+    steps.record('DeleteRequested', 'deleted by the request');
+    await audit(store, ctx.log, ref, deleteRequestedEvent(ctx.jobId), { jobId: ctx.jobId });
+  }
+  if (!cd || missing) {
+    steps.record(byRequest ? 'Deleted' : 'AlreadyDeleted', 'the ClusterDeployment is gone');
     await steps.flush();
     return { deleted: true, deprovisioned: false };
   }
@@ -46,7 +78,7 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
     // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
     await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: cd.metadata.resourceVersion });
     steps.record('ProtectionLifted', `${ANNOTATIONS.protectedDelete} set to "false"`);
-    await audit(store, ctx.log, ref, { type: 'Warning', reason: 'DeleteProtectionLifted', action: 'Delete', message: `Beekeeper set ${ANNOTATIONS.protectedDelete}=false to delete this cluster (job ${ctx.jobId})`, key: `${ctx.jobId}/DeleteProtectionLifted` }, { jobId: ctx.jobId });
+    await audit(store, ctx.log, ref, protectionLiftedEvent(ctx.jobId), { jobId: ctx.jobId });
   }
 
   let deprovisioned = false;
@@ -75,11 +107,11 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
     steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
     try {
       await store.delete('ClusterDeployment', ref, { uid: cd.metadata.uid, propagation: 'Background' });
-      await audit(store, ctx.log, ref, { type: 'Normal', reason: 'DeleteRequested', action: 'Delete', message: `Beekeeper deleted this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/DeleteRequested` }, { jobId: ctx.jobId });
+      await audit(store, ctx.log, ref, deleteRequestedEvent(ctx.jobId), { jobId: ctx.jobId });
     } catch (err) {
       if (!isCode(err, 'NotFound')) throw err;
     }
-  } else {
+  } else if (!byRequest) {
     steps.record('AlreadyDeleting', 'deletion was already under way');
   }
 

@@ -12,12 +12,26 @@ import { createStepRecorder } from './step-recorder.js';
 
 export type PowerTarget = 'Hibernating' | 'Running';
 
+export const POWER_JOB_TYPES: readonly string[] = ['cluster.hibernate', 'cluster.resume'];
+
 export interface PowerPayload {
   hub: string;
   namespace: string;
   name: string;
   target: PowerTarget;
+  /**
+   * The cluster as the request saw it before it set spec.powerState itself (intent first): what the job reports
+   * as changed, and where Hive's steps start. Absent when the job makes the change (older jobs).
+   */
+  before?: { requested: PowerTarget; observed?: string };
 }
+
+/**
+ * On a ClusterDeployment: the Operation (job id) that last set spec.powerState through Beekeeper's API. A request
+ * writes it with spec.powerState, conditionally on the version it checked, so two requests never both win; and a
+ * job finding its own id there knows its change was made, and must not make it again over a later one.
+ */
+export const POWER_OPERATION_ANNOTATION = 'beekeeper.io/power-operation';
 
 export interface PowerResult {
   powerState: PowerTarget;
@@ -28,7 +42,7 @@ export interface PowerResult {
   changed: boolean;
 }
 
-const desired = (cd: ClusterDeployment): PowerTarget => (cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running');
+export const desired = (cd: ClusterDeployment): PowerTarget => (cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running');
 
 /** Reached means Hive reports the target, and for Running also Ready=True (both conditions stable, §2.5). */
 function reached(cd: ClusterDeployment, target: PowerTarget): boolean {
@@ -38,7 +52,7 @@ function reached(cd: ClusterDeployment, target: PowerTarget): boolean {
 }
 
 /** Hive's verdicts that no amount of waiting changes. */
-function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | undefined {
+export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | undefined {
   const hib = findCondition(cd, CONDITIONS.hibernating);
   const ready = findCondition(cd, CONDITIONS.ready);
   if (target === 'Hibernating' && hib?.reason === POWER_REASONS.unsupported) {
@@ -61,15 +75,20 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
 
   const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
   if (!cd) throw new NotFound(`ClusterDeployment ${p.namespace}/${p.name} not found on hub ${p.hub}`);
-  // A job runs again after its worker crashed or was stopped, and may then find its own patch applied: whether
-  // Beekeeper changed the power state is judged against what the job's first run saw, kept in the job.
-  const seen = { requested: desired(cd) };
-  const before = ctx.once ? await ctx.once('before', async () => seen) : seen;
+  // Whether Beekeeper changed the power state is judged against the cluster before the change: as the request saw
+  // it (it made the change), or as the job's first run saw it, kept in the job (a run after a crash or a
+  // hand-back may find its own patch applied).
+  const seen = { requested: desired(cd), observed: cd.status?.powerState };
+  const before = p.before ?? (ctx.once ? await ctx.once('before', async () => seen) : seen);
   const changed = before.requested !== p.target;
-  const patchedEarlier = changed && desired(cd) === p.target;
-  if (patchedEarlier) {
-    ctx.log.info({ ...ref, jobId: ctx.jobId }, `spec.powerState was set to ${p.target} by an earlier run of this job`);
-    await store.recordEvent('ClusterDeployment', ref, requestedEvent);
+  const requestedEarlier = changed && desired(cd) === p.target;
+  if (requestedEarlier) {
+    if (p.before) {
+      // The request made the change; its step opens the job's report, once (a run after a crash keeps the first's).
+      const step = async () => steps.record(`${verb}Requested`, `spec.powerState set to ${p.target} by the request`);
+      await (ctx.once ? ctx.once('requested', async () => (await step(), true)) : step());
+    } else ctx.log.info({ ...ref, jobId: ctx.jobId }, `spec.powerState was set to ${p.target} by an earlier run of this job`);
+    await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
   if (desired(cd) === p.target && reached(cd, p.target)) {
     if (changed) steps.record(p.target, `status.powerState is ${p.target}`);
@@ -85,9 +104,20 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Refused`, action: verb, message: verdict.message }, { jobId: ctx.jobId });
     throw verdict;
   }
+  if (desired(cd) !== p.target && cd.metadata.annotations?.[POWER_OPERATION_ANNOTATION] === ctx.jobId) {
+    // This job's change was made and someone changed spec.powerState since (a person, Hive's hibernateAfter): a
+    // job run again after Redis lost it must not undo a later decision.
+    deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
+    const message = `spec.powerState was set to ${p.target} for this job and changed to ${cd.spec.powerState || 'Running'} since; not setting it again`;
+    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Superseded`, action: verb, message, key: `${ctx.jobId}/${verb}Superseded` }, { jobId: ctx.jobId });
+    throw Object.assign(new Invalid(message), { reason: 'PowerStateChanged' });
+  }
 
-  // Subscribe before patching so no status step slips between the patch and the first event. Steps start at the first state that differs from where the cluster was: events still in flight from before the
-  // patch repeat the old state and are not progress.
+  // Subscribe before patching so no status step slips between the patch and the first event. Steps start at the
+  // first state that differs from where the cluster was before the change: events still in flight from before
+  // the patch repeat the old state and are not progress, but a state Hive reached after the request's change and
+  // before this job started is.
+  const baseline = before.observed ?? cd.status?.powerState;
   let moved = false;
   let last = cd.status?.powerState || 'none yet';
   // Only a spec change seen after our own patch is someone else's doing; the watch may still deliver older events.
@@ -100,7 +130,7 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
       if (obj.status?.powerState) {
         last = obj.status.powerState;
         const cond = findCondition(obj, p.target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
-        if (obj.status.powerState !== cd.status?.powerState) moved = true;
+        if (obj.status.powerState !== baseline) moved = true;
         if (moved) steps.record(obj.status.powerState, cond?.message);
       }
       const bad = hopeless(obj, p.target);
@@ -118,7 +148,7 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   if (desired(cd) !== p.target) {
     // Recorded first, so Hive's first steps (which may arrive before the patch answer) come after it.
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
-    await store.mergePatch('ClusterDeployment', ref, { spec: { powerState: p.target } });
+    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: ctx.jobId } }, spec: { powerState: p.target } });
     await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
 

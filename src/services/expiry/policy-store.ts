@@ -1,6 +1,7 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
 import { Conflict, Invalid, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { checkName, nameIssues } from '../schedules/schedule-resource.js';
 import type { ExpiryServiceDeps } from './deps.js';
@@ -39,11 +40,13 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
   return {
     list: () => deps.store.cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace }).map((p) => view(p.object)),
     get: async (name: string) => view(await fetch(name)),
-    async create(body: Record<string, unknown>) {
+    /** `mark`: the request's Idempotency-Key, recorded on the policy. */
+    async create(body: Record<string, unknown>, mark?: IdempotencyMark) {
       const spec = policySpecOf(body, nameIssues(body.name));
       const name = body.name as string;
       if (await deps.store.get('ExpiryPolicy', ref(name))) throw new Conflict(`expiry policy ${name} already exists; use PUT to change it`);
-      const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'ExpiryPolicy', metadata: { name, namespace: deps.stateNamespace }, spec });
+      const metadata = { name, namespace: deps.stateNamespace, ...(mark ? { annotations: markAnnotations(mark) } : {}) };
+      const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'ExpiryPolicy', metadata, spec });
       deps.log.info({ policy: name }, 'expiry policy created');
       return view(p);
     },

@@ -5,10 +5,12 @@ import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
+import type { Operations } from '../operations/operations.js';
+import { targetOf, type Requester } from '../operations/operation.js';
 import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool-lookup.js';
 import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
-import { deterministicId } from '../schedules/job-ids.js';
 
 export const POOL_DELETE_JOB = 'pool.delete';
 const POOL_DELETE_WAIT_MS = 3 * 3600_000;
@@ -18,6 +20,8 @@ export interface PoolServiceDeps {
   queue: JobQueue;
   clock: Clock;
   log: AuditLog;
+  /** Deletes are accepted as Operations (intent first). */
+  operations: Operations;
 }
 
 async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promise<void> {
@@ -44,10 +48,13 @@ async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promis
 export function createPoolService(deps: PoolServiceDeps) {
   const { store } = deps;
 
-  async function create(req: PoolCreateRequest, actor?: string): Promise<PoolView> {
+  /** `mark`: the request's Idempotency-Key, recorded on the pool. */
+  async function create(req: PoolCreateRequest, actor?: string, mark?: IdempotencyMark): Promise<PoolView> {
     checkCreateRequest(req);
     await checkReferences(store, req);
-    const pool = clusterPool(req);
+    const built = clusterPool(req);
+    const marks = markAnnotations(mark);
+    const pool: ClusterPool = Object.keys(marks).length ? { ...built, metadata: { ...built.metadata, annotations: { ...built.metadata.annotations, ...marks } } } : built;
     await store.create('ClusterPool', req.hub, pool, { dryRun: true });
     const secret = req.installConfigSecretTemplateRef ? undefined : templateSecret(req);
     if (secret) await store.create('Secret', req.hub, secret);
@@ -89,7 +96,8 @@ export function createPoolService(deps: PoolServiceDeps) {
     }
   }
 
-  async function remove(ref: PoolRef, actor?: string): Promise<{ pool: PoolView; job: JobView }> {
+  /** Intent first (issue 9): the pool is deleted before the answer; its job follows Hive removing its clusters. */
+  async function remove(ref: PoolRef, actor?: string, requester?: Requester): Promise<{ pool: PoolView; job: JobView }> {
     const pool = await loadPool(store, ref);
     const blockers = deletionBlockers(poolClusters(store, ref));
     if (blockers.length && !pool.metadata.deletionTimestamp) {
@@ -100,11 +108,21 @@ export function createPoolService(deps: PoolServiceDeps) {
           'Hive keeps a pool until every cluster it made is gone, so release those claims first (DELETE /v1/claims/{hub}/{namespace}/{name}).',
       );
     }
-    if (!pool.metadata.deletionTimestamp) {
-      await store.delete('ClusterPool', ref, { uid: pool.metadata.uid, propagation: 'Background' });
-      deps.log.info({ audit: true, action: 'pool.delete', pool: poolId(ref), actor }, 'pool deleted');
-    }
-    const job = await deps.queue.enqueue(POOL_DELETE_JOB, { ...ref }, { target: { kind: 'ClusterPool', ...ref }, dedupId: deterministicId('pool-delete', ref.hub, ref.namespace, ref.name) });
+    const uid = pool.metadata.uid;
+    const job = await deps.operations.accept({
+      type: POOL_DELETE_JOB,
+      target: targetOf('ClusterPool', ref, uid),
+      payload: { ...ref, ...(uid ? { uid } : {}) },
+      requester: { ...(actor ? { by: actor } : {}), ...requester },
+      against: (other) => (other.spec.type === POOL_DELETE_JOB ? 'join' : undefined),
+      write: async () => {
+        if (pool.metadata.deletionTimestamp) return;
+        await store.delete('ClusterPool', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
+          if (!(err instanceof NotFound)) throw err;
+        });
+        deps.log.info({ audit: true, action: 'pool.delete', pool: poolId(ref), actor }, 'pool deleted');
+      },
+    });
     const view = buildPoolView(store, ref.hub, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString() } });
     return { pool: view, job };
   }
@@ -132,6 +150,11 @@ export function poolJobHandlers(deps: { store: HiveStore }): Record<string, JobH
   return {
     [POOL_DELETE_JOB]: async (payload, ctx) => {
       const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
+      const pool = await deps.store.get<ClusterPool>('ClusterPool', ref);
+      // A pool made since under the same name is someone else's.
+      if (!pool || (payload.uid && pool.metadata.uid !== payload.uid)) return { deleted: poolId(ref) };
+      // Converge: the job of a request that stopped before its delete still deletes.
+      if (!pool.metadata.deletionTimestamp) await deps.store.delete('ClusterPool', ref, { ...(pool.metadata.uid ? { uid: pool.metadata.uid } : {}), propagation: 'Background' });
       let last = -1;
       await deps.store.waitFor<ClusterPool, true>(
         'ClusterPool',

@@ -17,7 +17,7 @@ import { overridesOf, toPowerOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import type { ClusterRef } from './sweep-plan.js';
 
-type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
+export type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
 
 export interface Governance {
   schedule?: HibernationSchedule;

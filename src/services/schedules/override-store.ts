@@ -2,6 +2,7 @@
 // clock (not the API server's creationTimestamp) so "skip the *next* hibernation" means next from our now.
 import { Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { OVERRIDE_TYPES, type OverrideType, type PowerOverride } from '../../hive/schedule/index.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 
@@ -78,6 +79,7 @@ export async function saveOverride(
   req: OverrideRequest,
   fromMs: number,
   untilMs: number | undefined,
+  mark?: IdempotencyMark,
 ): Promise<ClusterOverride> {
   const name = overrideName(cluster.hub, cluster.namespace, cluster.name, req.type);
   if (name.length > 253) throw invalid('name', 'hub, namespace and name together are too long for an override name');
@@ -93,7 +95,8 @@ export async function saveOverride(
   const existing = await deps.store.get<ClusterOverride>('ClusterOverride', ref);
   if (existing) {
     // Replace keeps one override per cluster and type; a new request starts it afresh (status cleared below).
-    await deps.store.replace<ClusterOverride>('ClusterOverride', ref, { ...existing, spec });
+    const annotations = { ...existing.metadata.annotations, ...markAnnotations(mark) };
+    await deps.store.replace<ClusterOverride>('ClusterOverride', ref, { ...existing, metadata: { ...existing.metadata, annotations }, spec });
   } else {
     await deps.store.create<ClusterOverride>('ClusterOverride', deps.stateHub, {
       apiVersion: BEEKEEPER_API_VERSION,
@@ -102,6 +105,7 @@ export async function saveOverride(
         name,
         namespace: deps.stateNamespace,
         labels: { [CLUSTER_LABELS.hub]: cluster.hub, [CLUSTER_LABELS.namespace]: cluster.namespace, [CLUSTER_LABELS.name]: cluster.name },
+        ...(mark ? { annotations: markAnnotations(mark) } : {}),
       },
       spec,
     });

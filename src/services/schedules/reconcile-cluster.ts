@@ -6,7 +6,7 @@
 import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
 import type { JobHandler, KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
-import { clusterFacts, governance, listSchedules, planFor, plannerContext } from './cluster-schedule.js';
+import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
 
@@ -26,7 +26,7 @@ export interface ReconcilePayload {
 type Verdict = { act: true; action: PowerAction; reason: string; schedule: string; dryRun?: boolean } | { act: false; message: string };
 
 /** What an `enforce: true` schedule does to the cluster now (power-planner.ts); undefined when it does not enforce. */
-export function enforcement(deps: ScheduleServiceDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, nowMs: number): PowerDecision | undefined {
+export function enforcement(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, nowMs: number): PowerDecision | undefined {
   if (!schedule.spec.enforce) return undefined;
   return enforceDecision(plannerContext(schedule), clusterFacts(deps, hub, cd), nowMs);
 }

@@ -4,6 +4,8 @@ import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
 import type { JobHandler, JobView, KubeObject } from '../ports.js';
+import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
+import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
@@ -78,14 +80,15 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return view(await fetch(name));
     },
 
-    async create(body: Record<string, unknown>): Promise<ScheduleView> {
+    /** `mark`: the request's Idempotency-Key, recorded on the schedule. */
+    async create(body: Record<string, unknown>, mark?: IdempotencyMark): Promise<ScheduleView> {
       const spec = specOf(body, nameIssues(body.name));
       const name = body.name as string;
       if (await deps.store.get('HibernationSchedule', stateRef(deps, name))) throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
       const cr = await deps.store.create<HibernationSchedule>('HibernationSchedule', deps.stateHub, {
         apiVersion: BEEKEEPER_API_VERSION,
         kind: 'HibernationSchedule',
-        metadata: { name, namespace: deps.stateNamespace },
+        metadata: { name, namespace: deps.stateNamespace, ...(mark ? { annotations: markAnnotations(mark) } : {}) },
         spec,
       });
       deps.log.info({ schedule: name, timeZone: spec.timeZone }, 'schedule created');
@@ -111,8 +114,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return previewSchedule(deps, await fetch(name), query);
     },
 
-    /** Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). */
-    async run(name: string, opts: { dryRun?: boolean }): Promise<JobView> {
+    /**
+     * Apply the state the schedule says now to its clusters (or with dryRun, report what would happen). A run
+     * cannot be written up front: its Operation is the intent, and the resync queues its sweep again if Redis
+     * loses it (the plan is in the payload, so the sweep is the same).
+     */
+    async run(name: string, opts: { dryRun?: boolean; requester?: Requester }): Promise<JobView> {
       const cr = await fetch(name);
       const now = deps.clock.now();
       const desired = compile(cr).desiredState(now);
@@ -124,7 +131,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         mode: 'manual',
         dryRun: Boolean(opts.dryRun),
       };
-      return deps.queue.enqueue(RUN_JOB, { ...payload }, { hub: deps.stateHub });
+      return deps.operations.accept({
+        type: RUN_JOB,
+        target: targetOf('HibernationSchedule', stateRef(deps, name), cr.metadata.uid),
+        hub: deps.stateHub,
+        payload: { ...payload },
+        ...(opts.requester ? { requester: opts.requester } : {}),
+      });
     },
 
     clusterSchedule(hub: string, namespace: string, name: string, query: PreviewQuery = {}): ClusterScheduleView {
@@ -136,11 +149,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
     },
 
-    async createOverride(hub: string, namespace: string, name: string, body: OverrideRequest): Promise<OverrideView> {
+    /** `mark`: the request's Idempotency-Key, recorded on the override. */
+    async createOverride(hub: string, namespace: string, name: string, body: OverrideRequest, mark?: IdempotencyMark): Promise<OverrideView> {
       const cd = cluster(hub, namespace, name);
       const now = deps.clock.now();
       const { untilMs } = parseOverrideRequest(body, now, parseGoDuration);
-      const saved = await saveOverride(deps, { hub, namespace, name }, body, now, untilMs);
+      const saved = await saveOverride(deps, { hub, namespace, name }, body, now, untilMs, mark);
       deps.log.info({ hub, namespace, name, override: saved.metadata.name, type: body.type, by: body.by, until: saved.spec.until }, 'override created');
       await deps.store.recordEvent('ClusterDeployment', { hub, namespace, name }, {
         type: 'Normal',

@@ -1,20 +1,23 @@
-// The inline credentials of a create, written during the request so that their values never enter a job payload
-// or Redis. The request either leaves all of them for its job or none: a failure part-way (the hub refuses or is
-// unavailable, the job cannot be queued) removes what this request made, and only that.
+// The up-front write of a create (intent first, issue 9): the namespace when asked for, the inline credential
+// Secrets (their values never enter a job payload or Redis), the install-config Secret and the ClusterDeployment,
+// owning the Secrets made for it. When the request answers 202 the cluster exists for Hive to install; the job
+// only follows. The request writes all of it or nothing: a failure part-way removes what this request made, and
+// only that.
 import { Conflict } from '../../hive/errors.js';
-import type { Secret } from '../../hive/types.js';
+import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { HiveStore, KindName, KubeObject, ObjectRef, ServiceLog } from '../ports.js';
-import { inlineSecrets, isSecretFor } from './build-objects.js';
+import { inlineSecrets, installConfigSecret, isSecretFor, type CreatePlan } from './build-objects.js';
 import type { CreateClusterRequest } from './create-request.js';
 
 const isCode = (err: unknown, code: string) => (err as { code?: string })?.code === code;
 
-export interface InlineWrites {
-  /** Remove what the request made (never an object that was there before it). */
-  undo(): Promise<void>;
-}
-
-export async function writeInlineSecrets(deps: { store: HiveStore; log: ServiceLog }, req: CreateClusterRequest, namespaceExists: boolean): Promise<InlineWrites> {
+/** Writes everything and answers the ClusterDeployment's uid, or removes what it made and throws. */
+export async function writeCreate(
+  deps: { store: HiveStore; log: ServiceLog },
+  req: CreateClusterRequest,
+  plan: CreatePlan,
+  namespaceExists: boolean,
+): Promise<{ uid: string }> {
   const { store, log } = deps;
   const made: Array<{ kind: KindName; ref: ObjectRef; uid?: string }> = [];
   const undo = async () => {
@@ -25,8 +28,6 @@ export async function writeInlineSecrets(deps: { store: HiveStore; log: ServiceL
       });
     }
   };
-  const secrets = inlineSecrets(req);
-  if (secrets.length === 0) return { undo };
   try {
     if (!namespaceExists) {
       try {
@@ -36,7 +37,7 @@ export async function writeInlineSecrets(deps: { store: HiveStore; log: ServiceL
         if (!isCode(err, 'Conflict')) throw err;
       }
     }
-    for (const secret of secrets) {
+    for (const secret of [...inlineSecrets(req), installConfigSecret(plan)]) {
       const ref = { hub: req.hub, namespace: req.namespace, name: secret.metadata.name };
       try {
         const created = await store.create('Secret', req.hub, secret);
@@ -51,9 +52,22 @@ export async function writeInlineSecrets(deps: { store: HiveStore; log: ServiceL
         await store.mergePatch('Secret', ref, { data: secret.data ?? {} }, { resourceVersion: existing.metadata.resourceVersion });
       }
     }
+    let cd: ClusterDeployment;
+    try {
+      cd = await store.create<ClusterDeployment>('ClusterDeployment', req.hub, plan.clusterDeployment);
+    } catch (err) {
+      if (isCode(err, 'Conflict')) throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
+      throw err;
+    }
+    made.push({ kind: 'ClusterDeployment', ref: { hub: req.hub, namespace: req.namespace, name: req.name }, ...(cd.metadata.uid ? { uid: cd.metadata.uid } : {}) });
+    // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
+    const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
+    for (const name of plan.ownedSecrets) {
+      await store.mergePatch('Secret', { hub: req.hub, namespace: req.namespace, name }, { metadata: { ownerReferences: [owner] } });
+    }
+    return { uid: cd.metadata.uid! };
   } catch (err) {
     await undo();
     throw err;
   }
-  return { undo };
 }
