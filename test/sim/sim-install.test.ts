@@ -26,6 +26,12 @@ describe('simulated provisioning', () => {
     expect(condition(cd, 'Provisioned')).toMatchObject({ status: 'True', reason: 'Provisioned' });
     expect(condition(cd, 'RequirementsMet')).toMatchObject({ status: 'True', reason: 'AllRequirementsMet' });
     expect(cd.metadata.labels).toMatchObject({ 'hive.openshift.io/cluster-platform': 'aws', 'hive.openshift.io/cluster-region': 'us-east-1' });
+    // The clusterversion controller labels a reachable cluster with the version its spoke runs (kubectl's VERSION column).
+    const labelled = await waitFor(client, R.clusterDeployment, 'inst', 'ok', (o) => o?.metadata.labels?.['hive.openshift.io/version-major-minor-patch']);
+    expect(labelled!.metadata.labels).toMatchObject({
+      'hive.openshift.io/version': '4.16.3', 'hive.openshift.io/version-major': '4',
+      'hive.openshift.io/version-major-minor': '4.16', 'hive.openshift.io/version-major-minor-patch': '4.16.3',
+    });
     expect(cd.spec.clusterMetadata).toMatchObject({
       adminKubeconfigSecretRef: { name: `${prov}-admin-kubeconfig` }, adminPasswordSecretRef: { name: `${prov}-admin-password` },
       metadataJSONSecretRef: { name: 'ok-metadata-json' },

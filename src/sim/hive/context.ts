@@ -62,6 +62,10 @@ export const A = {
 export const L = {
   platform: 'hive.openshift.io/cluster-platform',
   region: 'hive.openshift.io/cluster-region',
+  version: 'hive.openshift.io/version',
+  versionMajor: 'hive.openshift.io/version-major',
+  versionMajorMinor: 'hive.openshift.io/version-major-minor',
+  versionMajorMinorPatch: 'hive.openshift.io/version-major-minor-patch',
   cdName: 'hive.openshift.io/cluster-deployment-name',
   provisionName: 'hive.openshift.io/cluster-provision-name',
   secretType: 'hive.openshift.io/secret-type',

@@ -16,6 +16,7 @@ import { reconcileClusterClaim } from './clusterclaim.js';
 import { reconcilePoolNamespace } from './clusterpool-namespace.js';
 import { reconcileClusterRelocate } from './clusterrelocate.js';
 import { reconcileUnreachable } from './unreachable.js';
+import { reconcileClusterVersion } from './clusterversion.js';
 
 export type { HiveOptions, Log } from './context.js';
 
@@ -74,7 +75,8 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
   const poolNs = startController(ctx, 'clusterpoolnamespace', (k) => reconcilePoolNamespace(ctx, k));
   const relocate = startController(ctx, 'clusterRelocate', (k) => reconcileClusterRelocate(ctx, k), 2);
   const unreachable = startController(ctx, 'unreachable', (k) => reconcileUnreachable(ctx, k));
-  const controllers: Controller[] = [cd, provision, deprovision, sync, hibernation, pool, claim, poolNs, relocate, unreachable];
+  const clusterVersion = startController(ctx, 'clusterversion', (k) => reconcileClusterVersion(ctx, k));
+  const controllers: Controller[] = [cd, provision, deprovision, sync, hibernation, pool, claim, poolNs, relocate, unreachable, clusterVersion];
 
   const poolKeyOfCd = (o: KubeObject) => {
     const name = o.metadata.labels?.[L.poolName];
@@ -85,7 +87,7 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
 
   informers.clusterDeployments.onEvent((_t, o) => {
     const k = keyOf(o);
-    for (const c of [cd, sync, hibernation, relocate, deprovision, unreachable]) c.queue.add(k);
+    for (const c of [cd, sync, hibernation, relocate, deprovision, unreachable, clusterVersion]) c.queue.add(k);
     const p = poolKeyOfCd(o);
     if (p) pool.queue.add(p);
     const claimName = o.spec?.clusterPoolRef?.claimName;
