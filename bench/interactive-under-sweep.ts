@@ -6,6 +6,7 @@
 // Run: npx tsx bench/interactive-under-sweep.ts [clusters]
 import { startScheduleTimers } from '../src/schedules/schedule-timers.js';
 import { createLogger } from '../src/logger.js';
+import type { KubeObject } from '../src/services/ports.js';
 import { adoptMany, HUB, median, report, row, startBed, timed, until } from './support.js';
 
 const CLUSTERS = Number(process.argv[2] ?? process.env.BENCH_SWEEP_CLUSTERS ?? 200);
@@ -24,7 +25,7 @@ try {
   const { app, store } = bed.system;
   await adoptMany(bed.client, NS, CLUSTERS, { fake: true });
   const users = await adoptMany(bed.client, USERS, ROUNDS * PER_ROUND * 2 + 2, { fake: true });
-  const cds = (ns: string) => store.cachedList<{ spec?: { powerState?: string }; status?: { powerState?: string } }>('ClusterDeployment', { hub: HUB, namespace: ns });
+  const cds = (ns: string) => store.cachedList<KubeObject & { spec?: { powerState?: string }; status?: { powerState?: string } }>('ClusterDeployment', { hub: HUB, namespace: ns });
   await until('every cluster Running', () => cds(NS).length === CLUSTERS && cds(NS).every((c) => c.object.status?.powerState === 'Running'), 180_000);
   const created = await app.inject({
     method: 'POST',
