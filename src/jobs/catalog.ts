@@ -2,19 +2,16 @@
 // entry leaves out) gets DEFAULT_JOB_TYPE's. Feature teams add their types below when the default does not fit
 // (e.g. a create that must not be retried blindly, or work someone waits on).
 
-/**
- * `interactive`: someone waits on it (a request's job). `background`: the scheduler's own work. Each class has a
- * queue per hub with its own slots, so background work never takes the slots user requests need.
- */
-export type JobClass = 'interactive' | 'background';
-export const JOB_CLASSES: readonly JobClass[] = ['interactive', 'background'];
+import type { WorkClass } from '../work-class.js';
 
 export interface JobTypeSpec {
   /** Total tries, the first included. Only transient errors (Conflict, Unavailable, unknown) use them. */
   attempts: number;
   /** First retry delay; doubles each retry (BullMQ exponential backoff), with jitter. */
   backoffMs: number;
-  class: JobClass;
+  /** `interactive`: someone waits on it (a request's job). `background`: the scheduler's own work. Each class has a
+   * queue per hub with its own slots, so background work never takes the slots user requests need. */
+  class: WorkClass;
   /** Order among waiting background jobs, 1 first. Interactive jobs run in arrival order. */
   priority: number;
 }

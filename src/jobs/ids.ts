@@ -7,9 +7,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { invalid } from '../hive/errors.js';
 import { JOB_ID_PART_MAX, jobIdOn } from '../services/ports.js';
-import type { JobClass } from './catalog.js';
+import type { WorkClass } from '../work-class.js';
 
-export const queueName = (hub: string, cls: JobClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
+export const queueName = (hub: string, cls: WorkClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
 
 const CUSTOM_ID = new RegExp(`^[A-Za-z0-9._-]{1,${JOB_ID_PART_MAX}}$`);
 

@@ -8,7 +8,8 @@ import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
-import { JOB_CATALOG, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, jobTypeSpec, type JobCatalog } from './catalog.js';
+import { WORK_CLASSES, type WorkClass } from '../work-class.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
 import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
@@ -42,7 +43,7 @@ export interface JobQueueDeps {
 
 export interface JobCount {
   hub: string;
-  class: JobClass;
+  class: WorkClass;
   state: JobState;
   count: number;
 }
@@ -67,7 +68,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
   /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
-  const located = new Map<Queue, { hub: string; cls: JobClass }>();
+  const located = new Map<Queue, { hub: string; cls: WorkClass }>();
   // Every queue shares the producer's connection and reports each reconnect attempt: a lost connection is logged
   // once, not per queue every few seconds (issue 9's 60 s outage), and its return once.
   let connectionLost = false;
@@ -76,13 +77,13 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     connectionLost = false;
   };
   deps.producer.on('ready', onReady);
-  const connectionError = (hub: string, cls: JobClass) => (err: Error) => {
+  const connectionError = (hub: string, cls: WorkClass) => (err: Error) => {
     if (connectionLost && isRedisDown(err)) return;
     connectionLost = isRedisDown(err);
     deps.log.warn({ err, hub, class: cls }, connectionLost ? 'job queue connection error; not logged again until it is back' : 'job queue connection error');
   };
   for (const hub of deps.hubs) {
-    for (const cls of JOB_CLASSES) {
+    for (const cls of WORK_CLASSES) {
       const queue = new Queue(queueName(hub, cls), { connection: deps.producer, prefix: deps.prefix });
       queue.on('error', connectionError(hub, cls));
       queues.set(queue.name, queue);
@@ -104,7 +105,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       }
     };
 
-  const queueFor = (hub: string, cls: JobClass) => {
+  const queueFor = (hub: string, cls: WorkClass) => {
     const q = deps.hubs.includes(hub) ? queues.get(queueName(hub, cls)) : undefined;
     if (!q) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.join(', ')}`);
     return q;
@@ -112,7 +113,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   /** The queues a job id may be in: its hub's, interactive first (a user waiting on a job asks about those). */
   const candidates = (id: string): Queue[] => {
     const hub = hubOfJobId(id);
-    return hub && deps.hubs.includes(hub) ? JOB_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
+    return hub && deps.hubs.includes(hub) ? WORK_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
     for (const queue of candidates(id)) {

@@ -8,7 +8,8 @@ import type { Logger } from '../logger.js';
 import type { JobContext, JobEnd, JobHandler, JobStep, OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
-import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, type JobCatalog } from './catalog.js';
+import { runAs, WORK_CLASSES, type WorkClass } from '../work-class.js';
 import { queueName } from './ids.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
@@ -30,7 +31,7 @@ export interface WorkerPool {
 /** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
 export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
 
-export function slotsOf(hub: HubSlots, cls: JobClass): { concurrency: number; globalConcurrency: number } {
+export function slotsOf(hub: HubSlots, cls: WorkClass): { concurrency: number; globalConcurrency: number } {
   return cls === 'interactive'
     ? { concurrency: hub.concurrency, globalConcurrency: hub.globalConcurrency }
     : { concurrency: hub.backgroundConcurrency, globalConcurrency: hub.backgroundGlobalConcurrency };
@@ -57,7 +58,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
   // Opened on first use.
   const childQueues = new Map<string, Queue>();
-  const childQueue = (hub: string, cls: JobClass) => {
+  const childQueue = (hub: string, cls: WorkClass) => {
     const name = queueName(hub, cls);
     let q = childQueues.get(name);
     if (!q) {
@@ -68,7 +69,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     }
     return q;
   };
-  const workers = deps.hubs.flatMap((hub) => JOB_CLASSES.map((cls) => {
+  const workers = deps.hubs.flatMap((hub) => WORK_CLASSES.map((cls) => {
     const log = deps.log.child({ hub: hub.name, class: cls });
     const slots = slotsOf(hub, cls);
     const worker = new Worker<JobData>(
@@ -109,7 +110,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: JobClass, hubLog: Logger): Promise<unknown> {
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: WorkClass, hubLog: Logger): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -136,7 +137,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
       await recorder?.started(job.id!);
-      const result = await handler(job.data.payload ?? {}, ctx);
+      // In its class, so the hub's rate limiter serves the jobs people wait on before the scheduler's own.
+      const result = await runAs(cls, () => handler(job.data.payload ?? {}, ctx));
       log.info({}, 'job completed');
       observe(job, 'completed', hub);
       await ended({ state: 'completed', result: result ?? null });
