@@ -69,10 +69,23 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
   const located = new Map<Queue, { hub: string; cls: WorkClass }>();
+  // Every queue shares the producer's connection and reports each reconnect attempt: a lost connection is logged
+  // once, not per queue every few seconds (issue 9's 60 s outage), and its return once.
+  let connectionLost = false;
+  const onReady = () => {
+    if (connectionLost) deps.log.info({}, 'job queue connection back');
+    connectionLost = false;
+  };
+  deps.producer.on('ready', onReady);
+  const connectionError = (hub: string, cls: WorkClass) => (err: Error) => {
+    if (connectionLost && isRedisDown(err)) return;
+    connectionLost = isRedisDown(err);
+    deps.log.warn({ err, hub, class: cls }, connectionLost ? 'job queue connection error; not logged again until it is back' : 'job queue connection error');
+  };
   for (const hub of deps.hubs) {
     for (const cls of WORK_CLASSES) {
       const queue = new Queue(queueName(hub, cls), { connection: deps.producer, prefix: deps.prefix });
-      queue.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'job queue connection error'));
+      queue.on('error', connectionError(hub, cls));
       queues.set(queue.name, queue);
       located.set(queue, { hub, cls });
     }
@@ -283,6 +296,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     boardQueues: () => [...queues.values()].map((q) => new BullMQAdapter(q)),
 
     async close() {
+      deps.producer.off('ready', onReady);
       await events.close();
       await Promise.all([...queues.values()].map((q) => q.close()));
     },

@@ -3,6 +3,7 @@
 // lead time and the expiry instant, so replicas collapse onto one job and an extension starts new warnings.
 import type { CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
+import { createOutageLog } from '../services/resync/outage-log.js';
 import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
 import { claimExpiry, clusterExpiry, warningPlan, type ClaimLike, type Expiring } from '../services/expiry/index.js';
 import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.js';
@@ -16,9 +17,11 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
   const timers = new Map<string, { atMs: number; cancel: () => void }>();
   let closed = false;
 
-  // A failed enqueue (Redis down) is not lost: the next resync finds the warning or the policy still owed.
-  const failed = (type: string) => (err: unknown) => deps.log.error({ err, type }, 'cannot enqueue expiry job; the resync retries it');
-  const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).catch(failed(job.type));
+  // A failed enqueue (Redis down) is not lost: the next resync finds the warning or the policy still owed. An
+  // outage is logged once, not once per object whose timer fires meanwhile.
+  const outage = createOutageLog(deps.log, 'expiry jobs');
+  const failed = (type: string) => (err: unknown) => outage.failed(err, { type }, 'cannot enqueue expiry job; the resync retries it', 'error');
+  const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).then(outage.ok, failed(job.type));
 
   /** The target as the cache has it now (its annotations record what was already delivered). */
   const current = (t: Expiring): Expiring | undefined => {
@@ -60,7 +63,7 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
 
   const enforce = (hub: string, cd: CdLike & KubeObject) => {
     const job = policyEnforcement(deps, hub, cd);
-    if (job) void deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub }).catch(failed(job.type));
+    if (job) void deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub }).then(outage.ok, failed(job.type));
   };
 
   const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {

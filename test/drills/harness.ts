@@ -60,7 +60,7 @@ export interface Drill {
   roles: RoleProcess[];
   start(role: Role, env?: Record<string, string>): Promise<RoleProcess>;
   /** A request to the first running api process (`path` from /v1 on, e.g. `/v1/clusters`). */
-  api<T = any>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
   /** A role's /metrics as `name{labels}` -> value (default: the first running api process). */
   metrics(from?: RoleProcess): Promise<Map<string, number>>;
   /** Names of the objects in `namespace` that have an Event with this reason, once per Event. */
@@ -154,10 +154,10 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       kube,
       roles,
       start,
-      async api(method, path, body) {
+      async api(method, path, body, headers = {}) {
         const res = await fetch(`${apiUrl()}${path}`, {
           method,
-          ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          ...(body === undefined ? { headers } : { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
         });
         const text = await res.text();
         return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };

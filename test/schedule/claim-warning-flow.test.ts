@@ -90,7 +90,7 @@ describe("warnings before a claim's lifetime ends", () => {
     await arrived(1);
     expect(posts[0]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '1h', claim: { namespace: 'pools', name: 'run-42' }, expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString() });
     expect((posts[0]!.cluster as { namespace: string }).namespace).toMatch(/^ci-/);
-    await bed.system.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"ci"') ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ci ? o : undefined), { timeoutMs: 10_000 });
     const events = await bed.system.store.list<KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', HUB, { namespace: 'pools' });
     expect(events.filter((e) => e.reason === 'ExpiryWarning' && e.involvedObject?.kind === 'ClusterClaim' && e.involvedObject.name === 'run-42')).toHaveLength(1);
     const warnings = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;

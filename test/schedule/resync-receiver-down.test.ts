@@ -85,7 +85,7 @@ describe('a webhook receiver down past the warn job\'s attempts', () => {
     await arrived(1);
     expect((await waitJob(bed, laterJob)).state).toBe('completed');
     expect(accepted).toEqual([expect.objectContaining({ cluster: expect.objectContaining({ name: 'later' }), lead: '1h' })]);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"ops"') ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ops ? o : undefined), { timeoutMs: 10_000 });
     expect(record('later').sent['1h']).toEqual({ 'kubernetes-event': expect.any(String), ops: expect.any(String) });
     // The Event went out the first time and is not repeated by the retry.
     expect((await events(bed, NS, 'later')).filter((e) => e.reason === 'ExpiryWarning')).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('a webhook receiver down past the warn job\'s attempts', () => {
     expect((await bed.system.resync!.runOnce('new-endpoint'))?.repairs).toEqual({ warning: 1 });
     await arrived(2);
     expect(accepted.map((a) => `${a.path}:${a.cluster.name}:${a.lead}`)).toEqual(['/:later:1h', '/audit:later:1h']);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"audit"') ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.audit ? o : undefined), { timeoutMs: 10_000 });
     expect((await bed.system.resync!.runOnce('after-new-endpoint'))?.repairs).toEqual({});
     expect(accepted).toHaveLength(2);
   }, 60_000);

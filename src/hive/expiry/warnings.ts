@@ -10,6 +10,11 @@ export interface WarningRecord {
   expiresAt: string;
   /** Lead time (Go duration) -> endpoint name -> delivered at; `superseded` when a later warning made it moot. */
   sent: Record<string, Record<string, string>>;
+  /**
+   * Lead time -> endpoint name -> the run delivering it now and since when: a second run of the same warning (Redis
+   * lost the first's job while it waited for the receiver, and the resync queued it again) leaves it to that one.
+   */
+  sending?: Record<string, Record<string, { by: string; at: string }>>;
 }
 
 export function readWarningRecord(annotations: Record<string, string> | undefined, expiresAtMs: number): WarningRecord {

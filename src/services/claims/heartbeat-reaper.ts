@@ -2,9 +2,11 @@
 // appears) and one clock timer per claim at its Lease deadline; when a timer fires the Lease is read live, and a
 // renewal in the meantime (from any replica) just moves the timer. No polling loop. It runs with the timers
 // (scheduler role) and only reports: the release itself is a job (`onExpired` enqueues it).
+import { Unavailable } from '../../hive/errors.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore } from '../ports.js';
+import { createOutageLog } from '../resync/outage-log.js';
 import { claimId, claimRefOf, type ClaimRef } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
 
@@ -22,6 +24,8 @@ export const heartbeatExpiredWhy = (claim: ClusterClaim) => `no heartbeat for ${
 
 export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
   const timers = new Map<string, () => void>();
+  // Every claim's retry fails alike while Redis is down: logged once per outage (the resync releases what lapsed).
+  const outage = createOutageLog({ info: (o, m) => deps.log.info(o, m), warn: (o, m) => deps.log.warn(o, m), error: (o, m) => deps.log.warn(o, m) }, 'heartbeat releases');
   let closed = false;
 
   const cancel = (id: string) => {
@@ -49,8 +53,9 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
       deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'heartbeat timeout: releasing the claim');
       timers.delete(id);
       await deps.onExpired(ref, deadline, why);
+      outage.ok();
     } catch (err) {
-      deps.log.warn({ claim: id, err: (err as Error).message }, 'heartbeat check failed; retrying');
+      outage.failed(err instanceof Unavailable ? err : (err as Error).message, { claim: id }, 'heartbeat check failed; retrying');
       if (!closed) arm(ref, deps.clock.now() + RETRY_MS);
     }
   };

@@ -1,6 +1,9 @@
 // Delivering one expiry warning (one target, one lead time) to every webhook endpoint and as an Event. The
 // record of what was delivered lives in an annotation on the target, keyed by the expiry it concerns, and is
 // written after each successful delivery: a retry (or a replica, or a Redis flush) sends only what is missing.
+// Before a delivery the run also writes that it is sending it (`sending`): when Redis loses a job whose run is
+// still waiting for a slow receiver, the resync queues it again, and the second run must not deliver it too.
+import { randomUUID } from 'node:crypto';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
@@ -34,6 +37,9 @@ export function currentExpiring(deps: Pick<ExpiryServiceDeps, 'store'>, kind: Ex
   return claim ? claimExpiry(hub, claim) : undefined;
 }
 
+/** How long a run's `sending` mark holds off other runs: longer than a delivery can take, so a run that died mid-delivery delays the retry by this much at most. */
+const sendingHoldMs = (deps: Pick<ExpiryServiceDeps, 'webhookTimeoutMs'>) => (deps.webhookTimeoutMs ?? 10_000) + 30_000;
+
 function human(ms: number): string {
   return ms < 60_000 ? 'less than a minute' : formatGoDuration(Math.round(ms / 60_000) * 60_000);
 }
@@ -51,10 +57,11 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
     if (!live) throw new NotFound(`${p.kind} ${p.namespace}/${p.name} is gone`);
     return { live, rec: readWarningRecord(live.metadata.annotations, target.expiresAtMs) };
   };
-  const update = async (change: (rec: WarningRecord) => void): Promise<WarningRecord> => {
+  /** `change` returns false when it changed nothing: then nothing is written. */
+  const update = async (change: (rec: WarningRecord) => void | boolean): Promise<WarningRecord> => {
     for (let attempt = 0; ; attempt++) {
       const { live, rec } = await read();
-      change(rec);
+      if (change(rec) === false) return rec;
       try {
         await deps.store.mergePatch(p.kind, ref, { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } }, { resourceVersion: live.metadata.resourceVersion });
         return rec;
@@ -63,8 +70,33 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
       }
     }
   };
+  const run = randomUUID();
+  const unmark = (rec: WarningRecord, lead: string, sink: string) => {
+    const sending = rec.sending;
+    const forLead = sending?.[lead];
+    if (!sending || !forLead || forLead[sink]?.by !== run) return false;
+    delete forLead[sink];
+    if (Object.keys(forLead).length === 0) delete sending[lead];
+    if (Object.keys(sending).length === 0) delete rec.sending;
+    return true;
+  };
   const stamp = (lead: string, sink: string) => (rec: WarningRecord) => {
     rec.sent[lead] = { ...rec.sent[lead], [sink]: new Date(deps.clock.now()).toISOString() };
+    unmark(rec, lead, sink);
+  };
+  /** Marks the delivery as this run's, unless it went out meanwhile or another run is sending it right now. */
+  const take = async (lead: string, sink: string): Promise<'mine' | 'sent' | 'taken'> => {
+    let verdict: 'mine' | 'sent' | 'taken' = 'mine';
+    record = await update((rec) => {
+      const other = rec.sending?.[lead]?.[sink];
+      if (rec.sent[lead]?.[sink]) verdict = 'sent';
+      else if (other && other.by !== run && deps.clock.now() - Date.parse(other.at) < sendingHoldMs(deps)) verdict = 'taken';
+      else verdict = 'mine';
+      if (verdict !== 'mine') return false;
+      ((rec.sending ??= {})[lead] ??= {})[sink] = { by: run, at: new Date(deps.clock.now()).toISOString() };
+      return true;
+    });
+    return verdict;
   };
   let record = (await read()).rec;
   const left = human(target.expiresAtMs - now);
@@ -96,6 +128,16 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
       already.push(name);
       continue;
     }
+    const taken = await take(p.lead, name);
+    if (taken === 'sent') {
+      already.push(name);
+      continue;
+    }
+    if (taken === 'taken') {
+      // The other run records it; this job retries and then finds it delivered (or the mark lapsed).
+      failures.push({ endpoint: name, err: new Unavailable(`another run of this warning is delivering it to ${name}`) });
+      continue;
+    }
     try {
       const res = await deliver({ ...deps, timeoutMs: deps.webhookTimeoutMs }, ep, notice);
       record = await update(stamp(p.lead, name));
@@ -103,6 +145,8 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
       await deps.store.mergePatch('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace, name }, { status: { lastDelivery: { at: notice.at, ok: true, statusCode: res.statusCode, message: notice.id } } }, { subresource: 'status' }).catch(() => undefined);
     } catch (err) {
       failures.push({ endpoint: name, err });
+      // Not delivered: a retry need not wait for the mark to lapse.
+      record = await update((rec) => unmark(rec, p.lead, name)).catch(() => record);
       const message = err instanceof Error ? err.message : String(err);
       deps.log.warn({ endpoint: name, jobId, message }, 'webhook delivery failed');
       await deps.store.mergePatch('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace, name }, { status: { lastDelivery: { at: notice.at, ok: false, message } } }, { subresource: 'status' }).catch(() => undefined);
