@@ -8,7 +8,6 @@ import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import type { JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
-import { createTicker } from './jobs/ticker.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
 import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
@@ -152,9 +151,6 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let resync: Resync | undefined;
     if (roles.includes('scheduler')) {
-      const ticker = createTicker({ queue, log: log.child({ component: 'scheduler' }) });
-      for (const f of features) f.tick?.(ticker);
-      closers.push(['timers', () => ticker.close()]);
       for (const f of features) {
         const watcher = f.background?.();
         if (watcher) closers.push(['watchers', async () => watcher.close()]);

@@ -5,7 +5,6 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
-import type { Ticker } from '../jobs/ticker.js';
 import type { Logger } from '../logger.js';
 import type { CachedKind, HiveStore, JobHandler, KubeObject } from '../services/ports.js';
 import type { Operations } from '../services/operations/operations.js';
@@ -56,8 +55,6 @@ export type Replayer = (hub: string, obj: KubeObject) => Promise<{ status: numbe
 export interface Feature {
   routes?: FastifyPluginAsync[];
   handlers?: Record<string, JobHandler>;
-  /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
-  tick?: (ticker: Ticker) => void;
   /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
   background?: () => { close(): void | Promise<void> };
   /** What the scheduler role's periodic resync checks and repairs for this feature (src/schedules/resync.ts). */
