@@ -8,7 +8,7 @@
 import { WaitingChildrenError, type Job, type JobsOptions, type Queue } from 'bullmq';
 import { invalid } from '../hive/errors.js';
 import type { ChildJobSpec, ChildOutcome, JobContext } from '../services/ports.js';
-import { childJobId, hubOfJobId } from './ids.js';
+import { jobIds } from '../services/job-ids.js';
 import type { JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
 
@@ -28,7 +28,7 @@ type Flow = Required<Pick<JobContext, 'once' | 'spawnChildren'>>;
 const idOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
 
 export function flowContext(job: Job<JobData>, token: string | undefined, deps: FlowDeps): Flow {
-  const parentHub = hubOfJobId(job.id!)!;
+  const parentHub = jobIds.hubOf(job.id!)!;
 
   const plan = (children: ChildJobSpec[]) => {
     const seen = new Set<string>();
@@ -36,7 +36,7 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
       if (seen.has(c.key)) throw invalid('key', `child key ${JSON.stringify(c.key)} is given twice`);
       seen.add(c.key);
       const hub = c.hub ?? c.target?.hub ?? parentHub;
-      return { spec: c, hub, id: childJobId(hub, job.id!, c.key) };
+      return { spec: c, hub, id: jobIds.child(hub, job.id!, c.key) };
     });
   };
 

@@ -11,7 +11,8 @@ import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../
 import { JOB_CATALOG, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
-import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
+import { jobIds } from '../services/job-ids.js';
+import { queueName } from './queue-names.js';
 import { FINAL_STATES, toJobView, type JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
 
@@ -98,7 +99,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   };
   /** The queues a job id may be in: its hub's, interactive first (a user waiting on a job asks about those). */
   const candidates = (id: string): Queue[] => {
-    const hub = hubOfJobId(id);
+    const hub = jobIds.hubOf(id);
     return hub && deps.hubs.includes(hub) ? JOB_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
@@ -168,8 +169,8 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
-      if (opts.jobId) checkCustomId('jobId', opts.jobId);
-      if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
+      if (opts.jobId) jobIds.check('jobId', opts.jobId);
+      if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
       const cls = jobTypeSpec(catalog, type).class;
       const queue = queueFor(hub, cls);
@@ -177,7 +178,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
       if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
       const added = await queue.add(type, data, {
-        jobId: newJobId(hub, opts.jobId),
+        jobId: jobIds.fresh(hub, opts.jobId),
         ...jobOptions(catalog, deps.jobs, type, cls),
         ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),

@@ -9,7 +9,7 @@ import type { JobContext, JobEnd, JobHandler, JobStep, OperationRecorder } from 
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
 import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
-import { queueName } from './ids.js';
+import { queueName } from './queue-names.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
 import { progressOf, type JobData } from './job-view.js';

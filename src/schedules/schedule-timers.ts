@@ -7,10 +7,10 @@
 // schedule says *now*. Older edges are recorded as missed and never replayed.
 import { type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
+import { jobIds } from '../services/job-ids.js';
 import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
 import {
   compile,
-  deterministicId,
   enforcement,
   governance,
   listSchedules,
@@ -121,7 +121,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     if (!gov.schedule || enforcement(deps, gov.schedule, hub, cd, deps.clock.now())?.kind !== 'act') return;
     void deps.queue
       .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
-        dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
+        dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
         hub,
         target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },
       })

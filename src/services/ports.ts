@@ -155,18 +155,6 @@ export interface JobView {
   source?: 'kubernetes';
 }
 
-/** The most characters of a fixed job id (`jobId`, a child's key with its parent's id) after its hub. */
-export const JOB_ID_PART_MAX = 200;
-
-/**
- * The longest job id: `<hub>.<part>`, the hub a DNS label (at most 63). GET /v1/jobs/{id} takes every id up to
- * this length, so every job the API reports can be fetched.
- */
-export const JOB_ID_MAX = 63 + 1 + JOB_ID_PART_MAX;
-
-/** The id a job added with the fixed id `custom` on `hub`'s queue answers to (what `enqueue` returns, `get` takes). */
-export const jobIdOn = (hub: string, custom: string) => `${hub}.${custom}`;
-
 export interface EnqueueOptions {
   /** While a job with this id is waiting or active, enqueueing again returns that job (no `:` allowed). */
   dedupId?: string;

@@ -2,7 +2,7 @@
 // scheduler noticed), and release the claim only if the deadline really passed.
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, JobHandler } from '../ports.js';
-import { deterministicId } from '../schedules/job-ids.js';
+import { jobIds } from '../job-ids.js';
 import type { ClaimRef } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
 
@@ -13,7 +13,7 @@ export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: stri
   return {
     type: HEARTBEAT_EXPIRED_JOB,
     payload: { ...ref, why },
-    jobId: deterministicId('claim-heartbeat', ref.hub, ref.namespace, ref.name, deadlineMs),
+    jobId: jobIds.heartbeatExpired(ref, deadlineMs),
     hub: ref.hub,
     target: { kind: 'ClusterClaim' as const, ...ref },
   };

@@ -11,7 +11,7 @@ import type { ChildOutcome, JobContext, JobHandler } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
-import { deterministicId } from './job-ids.js';
+import { jobIds } from '../job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
 
@@ -70,7 +70,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
 
   const outcomes = await ctx.spawnChildren(
     start.children.map((c) => ({
-      key: deterministicId(c.cluster.hub, c.cluster.namespace, c.cluster.name),
+      key: jobIds.sweepChild(c.cluster),
       type: APPLY_JOB,
       payload: { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster },
       hub: c.cluster.hub,
