@@ -5,7 +5,7 @@
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { JobContext, JobEnd, JobHandler, JobStep, OperationRecorder } from '../services/ports.js';
+import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
 import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
@@ -137,16 +137,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log.info({ attempt: ctx.attempt }, 'job started');
       await recorder?.started(job.id!);
       const result = await handler(job.data.payload ?? {}, ctx);
+      if (result === WAIT_FOR_CHILDREN) {
+        // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
+        log.info({}, 'job waiting for its children');
+        throw new WaitingChildrenError();
+      }
       log.info({}, 'job completed');
       observe(job, 'completed', hub);
       await ended({ state: 'completed', result: result ?? null });
       return result ?? null;
     } catch (err) {
-      if (err instanceof WaitingChildrenError) {
-        // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
-        log.info({}, 'job waiting for its children');
-        throw err;
-      }
+      if (err instanceof WaitingChildrenError) throw err;
       if (closing && signal?.aborted && token) {
         // Shutting down: hand the job back untouched (no attempt spent) so another worker resumes it.
         log.info({}, 'job handed back at shutdown');

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import { JOB_CATALOG } from '../../src/jobs/catalog.js';
-import type { JobHandler, JobQueue, JobView } from '../../src/services/ports.js';
+import { WAIT_FOR_CHILDREN, type JobHandler, type JobQueue, type JobView } from '../../src/services/ports.js';
 import { FEATURES } from '../../src/system/features.js';
 import { createHarness, fakeStore, gate, quietLog, testConfig, type Harness } from './support.js';
 
@@ -101,7 +101,8 @@ describe('interactive and background work', () => {
         },
         // A run fans out per-cluster jobs of a background type: they run in their parent's class.
         'schedule.run': async (_payload, ctx) => {
-          const children = await ctx.spawnChildren!([1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })));
+          const children = await ctx.waitForChildren!([1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })));
+          if (children === WAIT_FOR_CHILDREN) return children;
           return { children: children.map((c) => c.state) };
         },
         'schedule.apply': async () => ({ outcome: 'acted' }),

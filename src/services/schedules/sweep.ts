@@ -7,7 +7,7 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import type { ChildOutcome, JobContext, JobHandler } from '../ports.js';
+import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type JobHandler, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
@@ -61,14 +61,14 @@ export function sweepHandler(deps: ScheduleServiceDeps): JobHandler {
   return async (raw, ctx) => runSweep(deps, raw as unknown as SweepPayload, ctx);
 }
 
-export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary> {
-  if (!ctx.once || !ctx.spawnChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
+export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary | WaitForChildren> {
+  if (!ctx.once || !ctx.waitForChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
   const start = await ctx.once('plan', () => planStart(deps, p, ctx));
   if (start.done) return start.done;
   const { summary } = start;
   if (!summary.dryRun && start.skips.length > 0) await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
 
-  const outcomes = await ctx.spawnChildren(
+  const outcomes = await ctx.waitForChildren(
     start.children.map((c) => ({
       key: jobIds.sweepChild(c.cluster),
       type: APPLY_JOB,
@@ -78,6 +78,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
     })),
     { step: 'FannedOut', message: `Waiting for ${start.children.length} cluster jobs` },
   );
+  if (outcomes === WAIT_FOR_CHILDREN) return outcomes;
   outcomes.forEach((o, i) => addOutcome(summary, start.children[i]!, o));
 
   for (const s of summary.skipped) summary.skippedReasons[s.reason] = (summary.skippedReasons[s.reason] ?? 0) + 1;
