@@ -20,6 +20,8 @@ export interface FlowDeps {
   queueFor(hub: string): Queue;
   options(type: string): JobsOptions;
   step: JobContext['step'];
+  /** Throws when a child's payload does not fit its type's schema (a programming error). */
+  checkPayload?(type: string, payload: unknown): void;
 }
 
 type Flow = Required<Pick<JobContext, 'once' | 'waitForChildren'>>;
@@ -50,6 +52,7 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
     for (const p of planned) {
       if (linked.has(p.id)) continue;
       assertNoSecrets(p.spec.payload);
+      deps.checkPayload?.(p.spec.type, p.spec.payload);
       const queue = deps.queueFor(p.hub);
       const list = byHub.get(queue);
       if (list) list.push(p);

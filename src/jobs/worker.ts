@@ -7,8 +7,9 @@ import type { HubConfig, JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
-import { invalid } from '../hive/errors.js';
-import { JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
+import { Invalid, invalid } from '../hive/errors.js';
+import type { JobDefinition } from '../services/job-definition.js';
+import { definitionsByType, JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
 import { queueName } from './queue-names.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
@@ -47,6 +48,11 @@ export interface WorkerDeps {
   metrics?: JobMetricsSink;
   /** Retry policies for the child jobs handlers fan out; default JOB_CATALOG (as the producer's). */
   catalog?: JobCatalog;
+  /**
+   * The job types this worker must run (JOB_DEFINITIONS in production): start-up fails naming each one without a
+   * handler, and a payload that does not fit its type's schema fails its job for good, with the reason.
+   */
+  definitions?: readonly JobDefinition[];
   /** Told when a job that carries out an Operation starts and ends (its final outcome, not each retry). */
   operations?: OperationRecorder;
 }
@@ -54,6 +60,9 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
   const catalog = deps.catalog ?? JOB_CATALOG;
+  const definitions = definitionsByType(deps.definitions ?? []);
+  const unhandled = [...definitions.keys()].filter((type) => !deps.handlers[type]);
+  if (unhandled.length > 0) throw new Error(`no handler for the catalogued job types ${unhandled.join(', ')}`);
   // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
   // Opened on first use.
   const childQueues = new Map<string, Queue>();
@@ -120,6 +129,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
       await job.updateProgress({ steps });
     };
+    const checkPayload = (type: string, payload: unknown) => {
+      const problem = definitions.get(type)?.check(payload);
+      if (problem) throw new Error(problem);
+    };
     const ctx: JobContext = {
       jobId: job.id!,
       attempt: job.attemptsMade + 1,
@@ -128,7 +141,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log,
       step,
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
-      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step }),
+      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step, checkPayload }),
     };
     // Recorded before BullMQ records the end, so whoever sees the job ended finds its Operation ended too.
     const recorder = job.data.operation ? deps.operations : undefined;
@@ -136,7 +149,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
       await recorder?.started(job.id!);
-      const result = await handler(job.data.payload ?? {}, ctx);
+      const payload = job.data.payload ?? {};
+      // Kept in Redis, so written by any version (or by hand): one that does not fit is never retried.
+      const problem = definitions.get(job.name)?.check(payload);
+      if (problem) throw new Invalid(problem);
+      const result = await handler(payload, ctx);
       if (result === WAIT_FOR_CHILDREN) {
         // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
         log.info({}, 'job waiting for its children');

@@ -21,7 +21,7 @@ export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefin
     lead: plan.due.lead,
     superseded: plan.superseded.map((w) => w.lead),
   };
-  return { type: WARN_JOB, payload: { ...payload }, jobId: jobIds.warn(target, plan.due.lead), hub: target.hub };
+  return { type: WARN_JOB.type, payload: { ...payload }, jobId: jobIds.warn(target, plan.due.lead), hub: target.hub };
 }
 
 /** The policy enforcement a cluster needs now (its expiry is missing a default or beyond a cap), if any. */
@@ -32,5 +32,5 @@ export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: CdLike 
   const created = Date.parse(cd.metadata.creationTimestamp ?? '');
   if (Number.isNaN(created) || !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), effectiveLimits(policies, hub, cd))) return undefined;
   const namespace = cd.metadata.namespace ?? '';
-  return { type: ENFORCE_POLICY_JOB, payload: { hub, namespace, name: cd.metadata.name }, dedupId: jobIds.expiryPolicy({ hub, namespace, name: cd.metadata.name }), hub };
+  return { type: ENFORCE_POLICY_JOB.type, payload: { hub, namespace, name: cd.metadata.name }, dedupId: jobIds.expiryPolicy({ hub, namespace, name: cd.metadata.name }), hub };
 }

@@ -33,7 +33,7 @@ export interface Edge {
 
 export function sweepJob(deps: StateLocation, cr: HibernationSchedule, edge: Edge, mode: 'edge' | 'catch-up'): FixedJob {
   const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
-  return { type: SWEEP_JOB, payload: { ...payload }, jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
+  return { type: SWEEP_JOB.type, payload: { ...payload }, jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
 }
 
 export type CatchUp = { kind: 'sweep'; edge: Edge; job: FixedJob } | { kind: 'missed'; edge: Edge; reason: string };
@@ -81,7 +81,7 @@ export interface ClusterEdge {
 export function lapseJob(e: ClusterEdge): FixedJob {
   const payload = { hub: e.hub, namespace: e.namespace, name: e.name, cause: e.cause, edgeAt: new Date(e.atMs).toISOString(), ...(e.override ? { override: e.override } : {}) };
   const target = { kind: 'ClusterDeployment' as const, hub: e.hub, namespace: e.namespace, name: e.name };
-  return { type: RECONCILE_CLUSTER_JOB, payload, jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
+  return { type: RECONCILE_CLUSTER_JOB.type, payload, jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
 }
 
 /**

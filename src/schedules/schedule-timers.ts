@@ -120,7 +120,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
     if (!gov.schedule || enforcement(deps, gov.schedule, hub, cd, deps.clock.now())?.kind !== 'act') return;
     void deps.queue
-      .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
+      .enqueue(RECONCILE_CLUSTER_JOB.type, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
         dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
         hub,
         target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },

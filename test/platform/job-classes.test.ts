@@ -119,7 +119,7 @@ describe('interactive and background work', () => {
 describe('the job catalog', () => {
   it('says the class of every job type Beekeeper runs (an unlisted type would silently be background)', () => {
     const deps = { config: testConfig(), store: fakeStore(), queue: {} as unknown as JobQueue, clock: systemClock, log: quietLog, metrics: createMetrics({ defaultMetrics: false }) };
-    const types = FEATURES.flatMap((f) => Object.keys(f(deps as Parameters<typeof f>[0]).handlers ?? {}));
+    const types = FEATURES.flatMap((f) => (f(deps as Parameters<typeof f>[0]).jobs ?? []).map((r) => r.job.type));
     expect(types.length).toBeGreaterThan(10);
     expect(types.filter((t) => JOB_CATALOG[t]?.class === undefined)).toEqual([]);
   });

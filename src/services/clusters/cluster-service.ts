@@ -19,6 +19,7 @@ import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { writePowerState } from './power-write.js';
+import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
 
 export interface ClusterRef {
@@ -115,7 +116,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
   const power = async (ref: ClusterRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
     checkPowerable(cd, ref);
-    const type = to === 'Hibernating' ? 'cluster.hibernate' : 'cluster.resume';
+    const type = (to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB).type;
     const payload: PowerPayload = { ...ref, target: to, before: { requested: desired(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) } };
     const job = await operations.accept({
       type,
@@ -149,12 +150,12 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
       if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
       const job = await operations.accept({
-        type: 'cluster.create',
+        type: CREATE_JOB.type,
         target: targetOf('ClusterDeployment', ref),
         payload: { ...plan },
         ...(requester ? { requester } : {}),
         // A create of this cluster still being accepted or installing: that one is the answer.
-        against: (other) => (other.spec.type === 'cluster.create' ? 'join' : undefined),
+        against: (other) => (other.spec.type === CREATE_JOB.type ? 'join' : undefined),
         write: async () => ({ payload: await writeCreate({ store, log }, req, plan, namespaceExists) }),
       });
       log.info({ ...ref, jobId: job.id }, 'cluster created; its install is followed by a job');
@@ -182,11 +183,11 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
         ...(cd.metadata.deletionTimestamp ? {} : { byRequest: { protectionLifted: lift } }),
       };
       const job = await operations.accept({
-        type: 'cluster.delete',
+        type: DELETE_JOB.type,
         target: targetOf('ClusterDeployment', ref, uid),
         payload: { ...payload },
         ...(opts.requester ? { requester: opts.requester } : {}),
-        against: (other) => (other.spec.type === 'cluster.delete' ? 'join' : undefined),
+        against: (other) => (other.spec.type === DELETE_JOB.type ? 'join' : undefined),
         write: async () => {
           if (cd.metadata.deletionTimestamp) return;
           // Live, for the version: the cache may be a step behind Hive's own status writes.

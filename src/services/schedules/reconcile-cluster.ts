@@ -4,13 +4,20 @@
 // cluster-specific edge is recorded on the cluster (cluster-edge-record.ts), so a restart or the resync never
 // replays it.
 import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
-import type { JobHandler, KubeObject } from '../ports.js';
+import { Type as T } from 'typebox';
+import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
+import type { KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
 
-export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
+export const RECONCILE_CLUSTER_JOB = defineJob({
+  type: 'schedule.reconcile-cluster',
+  payload: T.Object({ ...refFields(), cause: T.String(), edgeAt: T.Optional(T.String()), override: T.Optional(T.String()) }),
+  class: 'background',
+  priority: BACKGROUND_PRIORITY.edges,
+});
 
 export interface ReconcilePayload {
   hub: string;
@@ -83,6 +90,4 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   return outcome;
 }
 
-export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => reconcileCluster(deps, raw as unknown as ReconcilePayload, ctx);
-}
+export const reconcileClusterJob = (deps: ScheduleServiceDeps) => handleJob(RECONCILE_CLUSTER_JOB, (p, ctx) => reconcileCluster(deps, p, ctx));

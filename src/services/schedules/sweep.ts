@@ -7,7 +7,9 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type JobHandler, type WaitForChildren } from '../ports.js';
+import { Type as T } from 'typebox';
+import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields, type JobRegistration } from '../job-definition.js';
+import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
@@ -15,10 +17,28 @@ import { jobIds } from '../job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
 
-export const SWEEP_JOB = 'schedule.sweep';
+const Action = T.Union([T.Literal('hibernate'), T.Literal('resume')]);
+const SweepPayloadSchema = T.Object({
+  schedule: T.String({ minLength: 1 }),
+  edgeAt: T.String(),
+  action: Action,
+  reason: T.String(),
+  mode: T.Union([T.Literal('edge'), T.Literal('catch-up'), T.Literal('manual')]),
+  dryRun: T.Optional(T.Boolean()),
+});
+// A sweep keeps its plan in the job and its per-cluster children have fixed ids, so a retry converges; the runs
+// that only wait for children spend no attempt. Children run in their parent's class.
+export const SWEEP_JOB = defineJob({ type: 'schedule.sweep', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'background', priority: BACKGROUND_PRIORITY.edges });
 /** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
-export const RUN_JOB = 'schedule.run';
-export const APPLY_JOB = 'schedule.apply';
+export const RUN_JOB = defineJob({ type: 'schedule.run', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'interactive' });
+export const APPLY_JOB = defineJob({
+  type: 'schedule.apply',
+  payload: T.Object({ ...refFields(), schedule: T.String(), edgeAt: T.Optional(T.String()), action: Action, reason: T.String() }),
+  attempts: 8,
+  backoffMs: 2000,
+  class: 'background',
+  priority: BACKGROUND_PRIORITY.edges,
+});
 
 export interface SweepPayload {
   schedule: string;
@@ -57,9 +77,11 @@ interface SweepStart {
   children: Array<{ cluster: ClusterRef; action: PowerAction; reason: string }>;
 }
 
-export function sweepHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => runSweep(deps, raw as unknown as SweepPayload, ctx);
-}
+export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
+  handleJob(SWEEP_JOB, (p, ctx) => runSweep(deps, p, ctx)),
+  handleJob(RUN_JOB, (p, ctx) => runSweep(deps, p, ctx)),
+  handleJob(APPLY_JOB, (p, ctx) => applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx)),
+];
 
 export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary | WaitForChildren> {
   if (!ctx.once || !ctx.waitForChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
@@ -71,7 +93,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
   const outcomes = await ctx.waitForChildren(
     start.children.map((c) => ({
       key: jobIds.sweepChild(c.cluster),
-      type: APPLY_JOB,
+      type: APPLY_JOB.type,
       payload: { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster },
       hub: c.cluster.hub,
       target: { kind: 'ClusterDeployment' as const, ...c.cluster },
@@ -178,11 +200,4 @@ function addOutcome(summary: SweepSummary, child: SweepStart['children'][number]
   if (result?.outcome === 'skipped' || result?.outcome === 'NothingToDo') {
     summary.skipped.push({ ...child.cluster, reason: result.reason ?? 'Skipped', message: result.message ?? '' });
   } else summary.acted.push({ ...child.cluster, action: child.action });
-}
-
-export function applyHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => {
-    const p = raw as { schedule: string; action: PowerAction; reason: string; hub: string; namespace: string; name: string };
-    return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx);
-  };
 }
