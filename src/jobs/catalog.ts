@@ -54,3 +54,18 @@ export function definitionsByType(definitions: readonly JobDefinition[]): Readon
   }
   return byType;
 }
+
+/** Payloads checked against their type's schema; a type not among `definitions` is not checked. */
+export function payloadCheck(definitions: readonly JobDefinition[]) {
+  const byType = definitionsByType(definitions);
+  const problem = (type: string, payload: unknown) => byType.get(type)?.check(payload);
+  return {
+    types: [...byType.keys()],
+    problem,
+    /** For producers: a payload that does not fit is a programming error. */
+    assert(type: string, payload: unknown): void {
+      const found = problem(type, payload);
+      if (found) throw new Error(found);
+    },
+  };
+}

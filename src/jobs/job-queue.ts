@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
 import type { JobDefinition } from '../services/job-definition.js';
-import { definitionsByType, JOB_CATALOG, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, payloadCheck, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
 import { jobIds } from '../services/job-ids.js';
@@ -69,7 +69,7 @@ const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-chil
 
 export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
-  const definitions = definitionsByType(deps.definitions ?? []);
+  const payloads = payloadCheck(deps.definitions ?? []);
   /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
   const located = new Map<Queue, { hub: string; cls: JobClass }>();
@@ -174,8 +174,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
       // A producer and its type's schema disagree: a programming error, not the caller's.
-      const problem = definitions.get(type)?.check(payload);
-      if (problem) throw new Error(problem);
+      payloads.assert(type, payload);
       if (opts.jobId) jobIds.check('jobId', opts.jobId);
       if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;

@@ -1,16 +1,16 @@
-// Worker dispatch: one BullMQ Worker per hub and class of work runs handlers from a registry `{ type: handler }`,
-// each with the slots of its class, so background work can never take the slots kept for interactive work.
-// Handlers get their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go
-// through outcome.ts once.
+// Worker dispatch: one BullMQ Worker per hub and class of work (slots.ts) runs handlers from a registry `{ type:
+// handler }`, so background work never takes the slots kept for interactive work. Handlers get their checked
+// payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts once.
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { HubConfig, JobsConfig } from '../config.js';
+import type { JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { Invalid, invalid } from '../hive/errors.js';
 import type { JobDefinition } from '../services/job-definition.js';
-import { definitionsByType, JOB_CATALOG, JOB_CLASSES, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, JOB_CLASSES, payloadCheck, type JobCatalog, type JobClass } from './catalog.js';
 import { queueName } from './queue-names.js';
+import { slotsOf, type HubSlots } from './slots.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
 import { progressOf, type JobData } from './job-view.js';
@@ -26,15 +26,6 @@ export interface JobMetricsSink {
 export interface WorkerPool {
   /** Stop taking jobs; let active ones finish for `jobs.shutdownGraceMs`, then hand them back to the queue. */
   close(): Promise<void>;
-}
-
-/** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
-export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
-
-export function slotsOf(hub: HubSlots, cls: JobClass): { concurrency: number; globalConcurrency: number } {
-  return cls === 'interactive'
-    ? { concurrency: hub.concurrency, globalConcurrency: hub.globalConcurrency }
-    : { concurrency: hub.backgroundConcurrency, globalConcurrency: hub.backgroundGlobalConcurrency };
 }
 
 export interface WorkerDeps {
@@ -60,8 +51,8 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
   const catalog = deps.catalog ?? JOB_CATALOG;
-  const definitions = definitionsByType(deps.definitions ?? []);
-  const unhandled = [...definitions.keys()].filter((type) => !deps.handlers[type]);
+  const payloads = payloadCheck(deps.definitions ?? []);
+  const unhandled = payloads.types.filter((type) => !deps.handlers[type]);
   if (unhandled.length > 0) throw new Error(`no handler for the catalogued job types ${unhandled.join(', ')}`);
   // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
   // Opened on first use.
@@ -129,10 +120,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
       await job.updateProgress({ steps });
     };
-    const checkPayload = (type: string, payload: unknown) => {
-      const problem = definitions.get(type)?.check(payload);
-      if (problem) throw new Error(problem);
-    };
     const ctx: JobContext = {
       jobId: job.id!,
       attempt: job.attemptsMade + 1,
@@ -141,7 +128,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log,
       step,
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
-      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step, checkPayload }),
+      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step, checkPayload: payloads.assert }),
     };
     // Recorded before BullMQ records the end, so whoever sees the job ended finds its Operation ended too.
     const recorder = job.data.operation ? deps.operations : undefined;
@@ -151,7 +138,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       await recorder?.started(job.id!);
       const payload = job.data.payload ?? {};
       // Kept in Redis, so written by any version (or by hand): one that does not fit is never retried.
-      const problem = definitions.get(job.name)?.check(payload);
+      const problem = payloads.problem(job.name, payload);
       if (problem) throw new Invalid(problem);
       const result = await handler(payload, ctx);
       if (result === WAIT_FOR_CHILDREN) {
