@@ -8,8 +8,7 @@ import { ENFORCE_POLICY_JOB } from '../services/expiry/expiry-service.js';
 import { WARN_JOB } from '../services/expiry/warn.js';
 import type { JobClass, JobDefinition, JobPolicy } from '../services/job-definition.js';
 import { POOL_DELETE_JOB } from '../services/pools/pool-service.js';
-import { RECONCILE_CLUSTER_JOB } from '../services/schedules/reconcile-cluster.js';
-import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from '../services/schedules/sweep.js';
+import { APPLY_JOB, RECONCILE_CLUSTER_JOB, RUN_JOB, SWEEP_JOB } from '../services/schedules/schedule-jobs.js';
 
 export type { JobClass } from '../services/job-definition.js';
 export const JOB_CLASSES: readonly JobClass[] = ['interactive', 'background'];

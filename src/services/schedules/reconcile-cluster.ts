@@ -4,20 +4,14 @@
 // cluster-specific edge is recorded on the cluster (cluster-edge-record.ts), so a restart or the resync never
 // replays it.
 import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
-import { Type as T } from 'typebox';
-import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
+import { handleJob } from '../job-definition.js';
+import { RECONCILE_CLUSTER_JOB } from './schedule-jobs.js';
 import type { KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
 
-export const RECONCILE_CLUSTER_JOB = defineJob({
-  type: 'schedule.reconcile-cluster',
-  payload: T.Object({ ...refFields(), cause: T.String(), edgeAt: T.Optional(T.String()), override: T.Optional(T.String()) }),
-  class: 'background',
-  priority: BACKGROUND_PRIORITY.edges,
-});
 
 export interface ReconcilePayload {
   hub: string;

@@ -12,7 +12,8 @@ import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideReque
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
 import { reconcileClusterJob } from './reconcile-cluster.js';
 import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
-import { RUN_JOB, sweepJobs, type SweepPayload } from './sweep.js';
+import { RUN_JOB } from './schedule-jobs.js';
+import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 
 export interface ScheduleView {

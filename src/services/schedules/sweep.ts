@@ -7,8 +7,8 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import { Type as T } from 'typebox';
-import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields, type JobRegistration } from '../job-definition.js';
+import { handleJob, type JobRegistration } from '../job-definition.js';
+import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
 import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
@@ -16,29 +16,6 @@ import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { jobIds } from '../job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
-
-const Action = T.Union([T.Literal('hibernate'), T.Literal('resume')]);
-const SweepPayloadSchema = T.Object({
-  schedule: T.String({ minLength: 1 }),
-  edgeAt: T.String(),
-  action: Action,
-  reason: T.String(),
-  mode: T.Union([T.Literal('edge'), T.Literal('catch-up'), T.Literal('manual')]),
-  dryRun: T.Optional(T.Boolean()),
-});
-// A sweep keeps its plan in the job and its per-cluster children have fixed ids, so a retry converges; the runs
-// that only wait for children spend no attempt. Children run in their parent's class.
-export const SWEEP_JOB = defineJob({ type: 'schedule.sweep', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'background', priority: BACKGROUND_PRIORITY.edges });
-/** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
-export const RUN_JOB = defineJob({ type: 'schedule.run', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'interactive' });
-export const APPLY_JOB = defineJob({
-  type: 'schedule.apply',
-  payload: T.Object({ ...refFields(), schedule: T.String(), edgeAt: T.Optional(T.String()), action: Action, reason: T.String() }),
-  attempts: 8,
-  backoffMs: 2000,
-  class: 'background',
-  priority: BACKGROUND_PRIORITY.edges,
-});
 
 export interface SweepPayload {
   schedule: string;
