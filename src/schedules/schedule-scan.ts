@@ -2,6 +2,7 @@
 // a sweep (unswept and within its catchUpDeadline) or a `lastMissed` record (beyond it), and which cluster-specific
 // edges (a keep-awake lapsing, the install grace period ending) are still to be applied. One copy, so a restart
 // and the resync can never disagree about what was missed.
+import { jobOf } from '../services/job-definition.js';
 import { clusterEdgeHandled, INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import { jobIds } from '../services/job-ids.js';
@@ -33,7 +34,7 @@ export interface Edge {
 
 export function sweepJob(deps: StateLocation, cr: HibernationSchedule, edge: Edge, mode: 'edge' | 'catch-up'): FixedJob {
   const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
-  return { type: SWEEP_JOB.type, payload: { ...payload }, jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
+  return { ...jobOf(SWEEP_JOB, payload), jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
 }
 
 export type CatchUp = { kind: 'sweep'; edge: Edge; job: FixedJob } | { kind: 'missed'; edge: Edge; reason: string };
@@ -81,7 +82,7 @@ export interface ClusterEdge {
 export function lapseJob(e: ClusterEdge): FixedJob {
   const payload = { hub: e.hub, namespace: e.namespace, name: e.name, cause: e.cause, edgeAt: new Date(e.atMs).toISOString(), ...(e.override ? { override: e.override } : {}) };
   const target = { kind: 'ClusterDeployment' as const, hub: e.hub, namespace: e.namespace, name: e.name };
-  return { type: RECONCILE_CLUSTER_JOB.type, payload, jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
+  return { ...jobOf(RECONCILE_CLUSTER_JOB, payload), jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
 }
 
 /**

@@ -5,6 +5,7 @@
 // Missed edges (the scheduler was down): at start and on every change, the latest edge at or before now is
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
+import { jobOf } from '../services/job-definition.js';
 import { type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
 import { jobIds } from '../services/job-ids.js';
@@ -119,8 +120,9 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const gov = governance(listSchedules(deps), hub, cd);
     // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
     if (!gov.schedule || enforcement(deps, gov.schedule, hub, cd, deps.clock.now())?.kind !== 'act') return;
+    const job = jobOf(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' });
     void deps.queue
-      .enqueue(RECONCILE_CLUSTER_JOB.type, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
+      .enqueue(job.type, job.payload, {
         dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
         hub,
         target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },

@@ -64,3 +64,11 @@ export function handleJob<S extends TSchema>(job: JobDefinition<S>, handle: (pay
 
 /** The fields naming one namespaced object on one hub, which most payloads start with. */
 export const refFields = () => ({ hub: Type.String({ minLength: 1 }), namespace: Type.String(), name: Type.String({ minLength: 1 }) });
+
+/**
+ * What a producer enqueues (`queue.enqueue(j.type, j.payload)`, an Operation's intent, a fixed job, a child): the
+ * type from its definition and a payload the compiler checks against the definition's schema.
+ */
+export function jobOf<S extends TSchema>(job: JobDefinition<S>, payload: Static<S>): { type: string; payload: Record<string, unknown> } {
+  return { type: job.type, payload: { ...(payload as Record<string, unknown>) } };
+}

@@ -4,7 +4,7 @@
 import { NotFound } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
-import { defineJob, handleJob, refFields, type JobRegistration } from '../job-definition.js';
+import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
 import type { HiveStore, JobView } from '../ports.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
@@ -30,9 +30,8 @@ export async function releaseClaim(
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
   const uid = claim.metadata.uid;
   const job = await deps.operations.accept({
-    type: CLAIM_RELEASE_JOB.type,
+    ...jobOf(CLAIM_RELEASE_JOB, { hub: ref.hub, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) }),
     target: targetOf('ClusterClaim', ref, uid),
-    payload: { hub: ref.hub, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) },
     requester: { by: opts.actor ?? 'anonymous', ...opts.requester },
     against: (other) => (other.spec.type === CLAIM_RELEASE_JOB.type ? 'join' : undefined),
     write: async () => {

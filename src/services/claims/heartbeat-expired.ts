@@ -2,7 +2,7 @@
 // scheduler noticed), and release the claim only if the deadline really passed.
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
-import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields, type JobRegistration } from '../job-definition.js';
+import { BACKGROUND_PRIORITY, defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
 import type { Clock, HiveStore } from '../ports.js';
 import { jobIds } from '../job-ids.js';
 import type { ClaimRef } from './claim-view.js';
@@ -19,8 +19,7 @@ export const HEARTBEAT_EXPIRED_JOB = defineJob({
 /** One job per claim and deadline: every scheduler replica (and the resync) reporting the same expiry adds one job. */
 export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: string) {
   return {
-    type: HEARTBEAT_EXPIRED_JOB.type,
-    payload: { ...ref, why },
+    ...jobOf(HEARTBEAT_EXPIRED_JOB, { ...ref, why }),
     jobId: jobIds.heartbeatExpired(ref, deadlineMs),
     hub: ref.hub,
     target: { kind: 'ClusterClaim' as const, ...ref },

@@ -4,7 +4,7 @@ import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
-import { defineJob, handleJob, refFields, type JobRegistration } from '../job-definition.js';
+import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
 import type { Clock, HiveStore, JobQueue, JobView } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
@@ -112,9 +112,8 @@ export function createPoolService(deps: PoolServiceDeps) {
     }
     const uid = pool.metadata.uid;
     const job = await deps.operations.accept({
-      type: POOL_DELETE_JOB.type,
+      ...jobOf(POOL_DELETE_JOB, { ...ref, ...(uid ? { uid } : {}) }),
       target: targetOf('ClusterPool', ref, uid),
-      payload: { ...ref, ...(uid ? { uid } : {}) },
       requester: { ...(actor ? { by: actor } : {}), ...requester },
       against: (other) => (other.spec.type === POOL_DELETE_JOB.type ? 'join' : undefined),
       write: async () => {

@@ -3,7 +3,7 @@
 import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
-import type { JobRegistration } from '../job-definition.js';
+import { jobOf, type JobRegistration } from '../job-definition.js';
 import type { JobView, KubeObject } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
@@ -134,10 +134,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         dryRun: Boolean(opts.dryRun),
       };
       return deps.operations.accept({
-        type: RUN_JOB.type,
+        ...jobOf(RUN_JOB, payload),
         target: targetOf('HibernationSchedule', stateRef(deps, name), cr.metadata.uid),
         hub: deps.stateHub,
-        payload: { ...payload },
         ...(opts.requester ? { requester: opts.requester } : {}),
       });
     },

@@ -7,7 +7,7 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import { handleJob, type JobRegistration } from '../job-definition.js';
+import { handleJob, jobOf, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
 import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
@@ -70,8 +70,7 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
   const outcomes = await ctx.waitForChildren(
     start.children.map((c) => ({
       key: jobIds.sweepChild(c.cluster),
-      type: APPLY_JOB.type,
-      payload: { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster },
+      ...jobOf(APPLY_JOB, { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster }),
       hub: c.cluster.hub,
       target: { kind: 'ClusterDeployment' as const, ...c.cluster },
     })),
