@@ -142,8 +142,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       if (problem) throw new Invalid(problem);
       const result = await handler(payload, ctx);
       if (result === WAIT_FOR_CHILDREN) {
-        // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
-        log.info({}, 'job waiting for its children');
+        log.info({}, 'job waiting for its children'); // not an outcome: it runs again, slot-free, once they ended
         throw new WaitingChildrenError();
       }
       log.info({}, 'job completed');
