@@ -35,6 +35,7 @@ const BENCHES: Bench[] = [
   { name: 'rest-list', file: 'rest-list.ts', args: [quick ? '1000' : '10000'], limitMs: 120_000 },
   { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
   { name: 'sweep-fanout', file: 'sweep-fanout.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
+  { name: 'interactive-under-sweep', file: 'interactive-under-sweep.ts', args: [quick ? '40' : '200'], limitMs: 400_000 },
 ];
 
 interface Outcome {

@@ -6,12 +6,9 @@ import { HEARTBEAT_EXPIRED_JOB } from '../services/claims/heartbeat-expired.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from '../services/clusters/cluster-jobs.js';
 import { ENFORCE_POLICY_JOB } from '../services/expiry/expiry-service.js';
 import { WARN_JOB } from '../services/expiry/warn.js';
-import type { JobClass, JobDefinition, JobPolicy } from '../services/job-definition.js';
+import type { JobDefinition, JobPolicy } from '../services/job-definition.js';
 import { POOL_DELETE_JOB } from '../services/pools/pool-service.js';
 import { APPLY_JOB, RECONCILE_CLUSTER_JOB, RUN_JOB, SWEEP_JOB } from '../services/schedules/schedule-jobs.js';
-
-export type { JobClass } from '../services/job-definition.js';
-export const JOB_CLASSES: readonly JobClass[] = ['interactive', 'background'];
 
 export type JobTypeSpec = JobPolicy;
 

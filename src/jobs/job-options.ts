@@ -2,9 +2,10 @@
 // retries from the catalog, bounded history from the config, and in the background queue the type's priority.
 import type { JobsOptions } from 'bullmq';
 import type { JobsConfig } from '../config.js';
-import { jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
+import { jobTypeSpec, type JobCatalog } from './catalog.js';
+import { type WorkClass } from '../work-class.js';
 
-export function jobOptions(catalog: JobCatalog, jobs: JobsConfig, type: string, cls: JobClass): JobsOptions {
+export function jobOptions(catalog: JobCatalog, jobs: JobsConfig, type: string, cls: WorkClass): JobsOptions {
   const spec = jobTypeSpec(catalog, type);
   return {
     attempts: spec.attempts,

@@ -9,7 +9,8 @@ import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
 import type { JobDefinition } from '../services/job-definition.js';
-import { JOB_CATALOG, payloadCheck, JOB_CLASSES, jobTypeSpec, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, jobTypeSpec, payloadCheck, type JobCatalog } from './catalog.js';
+import { WORK_CLASSES, type WorkClass } from '../work-class.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
 import { jobIds } from '../services/job-ids.js';
@@ -46,7 +47,7 @@ export interface JobQueueDeps {
 
 export interface JobCount {
   hub: string;
-  class: JobClass;
+  class: WorkClass;
   state: JobState;
   count: number;
 }
@@ -72,9 +73,9 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const payloads = payloadCheck(deps.definitions ?? []);
   /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
-  const located = new Map<Queue, { hub: string; cls: JobClass }>();
+  const located = new Map<Queue, { hub: string; cls: WorkClass }>();
   for (const hub of deps.hubs) {
-    for (const cls of JOB_CLASSES) {
+    for (const cls of WORK_CLASSES) {
       const queue = new Queue(queueName(hub, cls), { connection: deps.producer, prefix: deps.prefix });
       queue.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'job queue connection error'));
       queues.set(queue.name, queue);
@@ -96,7 +97,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       }
     };
 
-  const queueFor = (hub: string, cls: JobClass) => {
+  const queueFor = (hub: string, cls: WorkClass) => {
     const q = deps.hubs.includes(hub) ? queues.get(queueName(hub, cls)) : undefined;
     if (!q) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.join(', ')}`);
     return q;
@@ -104,7 +105,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   /** The queues a job id may be in: its hub's, interactive first (a user waiting on a job asks about those). */
   const candidates = (id: string): Queue[] => {
     const hub = jobIds.hubOf(id);
-    return hub && deps.hubs.includes(hub) ? JOB_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
+    return hub && deps.hubs.includes(hub) ? WORK_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
     for (const queue of candidates(id)) {

@@ -2,6 +2,6 @@
 // and each class on it, has its own concurrency limits: `ops-<hub>` for interactive work (the name every job had
 // before there were classes, so jobs queued by an older version still run) and `ops-<hub>.background`. Hub names
 // are DNS labels, so no hub's queue can be named like another's background one. Job ids: services/job-ids.ts.
-import type { JobClass } from './catalog.js';
+import type { WorkClass } from '../work-class.js';
 
-export const queueName = (hub: string, cls: JobClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
+export const queueName = (hub: string, cls: WorkClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);

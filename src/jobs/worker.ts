@@ -8,7 +8,8 @@ import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type 
 import type { Clock } from '../clock.js';
 import { Invalid, invalid } from '../hive/errors.js';
 import type { JobDefinition } from '../services/job-definition.js';
-import { JOB_CATALOG, JOB_CLASSES, payloadCheck, type JobCatalog, type JobClass } from './catalog.js';
+import { JOB_CATALOG, payloadCheck, type JobCatalog } from './catalog.js';
+import { runAs, WORK_CLASSES, type WorkClass } from '../work-class.js';
 import { queueName } from './queue-names.js';
 import { slotsOf, type HubSlots } from './slots.js';
 import { flowContext } from './job-flow.js';
@@ -57,7 +58,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
   // Opened on first use.
   const childQueues = new Map<string, Queue>();
-  const childQueue = (hub: string, cls: JobClass) => {
+  const childQueue = (hub: string, cls: WorkClass) => {
     const name = queueName(hub, cls);
     let q = childQueues.get(name);
     if (!q) {
@@ -68,7 +69,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     }
     return q;
   };
-  const workers = deps.hubs.flatMap((hub) => JOB_CLASSES.map((cls) => {
+  const workers = deps.hubs.flatMap((hub) => WORK_CLASSES.map((cls) => {
     const log = deps.log.child({ hub: hub.name, class: cls });
     const slots = slotsOf(hub, cls);
     const worker = new Worker<JobData>(
@@ -109,7 +110,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: JobClass, hubLog: Logger): Promise<unknown> {
+  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: WorkClass, hubLog: Logger): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -140,7 +141,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       // Kept in Redis, so written by any version (or by hand): one that does not fit is never retried.
       const problem = payloads.problem(job.name, payload);
       if (problem) throw new Invalid(problem);
-      const result = await handler(payload, ctx);
+      // In its class, so the hub's rate limiter serves the jobs people wait on before the scheduler's own.
+      const result = await runAs(cls, () => handler(payload, ctx));
       if (result === WAIT_FOR_CHILDREN) {
         log.info({}, 'job waiting for its children'); // not an outcome: it runs again, slot-free, once they ended
         throw new WaitingChildrenError();

@@ -1,5 +1,8 @@
 // A client-side token bucket per hub, like client-go's QPS/Burst: Beekeeper saturates what a hub allows and no more
-// (ARCHITECTURE.md "Performance shape"). Waiting callers are served in arrival order.
+// (ARCHITECTURE.md "Performance shape"). Waiting callers are served in arrival order within their class of work,
+// interactive callers before background ones (work-class.ts): a hub's few requests a second go to the people
+// waiting first, and background work takes what they leave.
+import { workClass, type WorkClass } from '../work-class.js';
 
 export interface RateLimit {
   /** Sustained requests per second. */
@@ -9,13 +12,19 @@ export interface RateLimit {
 }
 
 export interface TokenBucket {
-  take(signal?: AbortSignal): Promise<void>;
+  /** Resolves when the caller may send one request; `cls` defaults to the class of the work calling. */
+  take(signal?: AbortSignal, cls?: WorkClass): Promise<void>;
+}
+
+interface Waiter {
+  go(): void;
 }
 
 export function createTokenBucket({ qps, burst }: RateLimit, now: () => number = () => performance.now()): TokenBucket {
   let tokens = burst;
   let last = now();
-  let tail: Promise<void> = Promise.resolve();
+  const waiting: Record<WorkClass, Waiter[]> = { interactive: [], background: [] };
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
   const refill = () => {
     const t = now();
@@ -23,22 +32,39 @@ export function createTokenBucket({ qps, burst }: RateLimit, now: () => number =
     last = t;
   };
 
-  const takeOne = async (signal?: AbortSignal) => {
+  const pump = () => {
+    timer = undefined;
     refill();
-    while (tokens < 1) {
-      signal?.throwIfAborted();
-      const waitMs = Math.ceil(((1 - tokens) / qps) * 1000);
-      await new Promise((r) => setTimeout(r, waitMs));
-      refill();
+    while (tokens >= 1) {
+      const next = waiting.interactive.shift() ?? waiting.background.shift();
+      if (!next) return;
+      tokens -= 1;
+      next.go();
     }
-    tokens -= 1;
+    if (waiting.interactive.length + waiting.background.length > 0) timer = setTimeout(pump, Math.ceil(((1 - tokens) / qps) * 1000));
   };
 
   return {
-    take(signal) {
-      const mine = tail.then(() => takeOne(signal));
-      tail = mine.catch(() => undefined);
-      return mine;
+    take(signal, cls = workClass()) {
+      return new Promise<void>((resolve, reject) => {
+        signal?.throwIfAborted();
+        const queue = waiting[cls];
+        const onAbort = () => {
+          const i = queue.indexOf(waiter);
+          if (i >= 0) queue.splice(i, 1);
+          reject(signal?.reason);
+        };
+        const waiter: Waiter = {
+          go() {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(waiter);
+        // Between ticks the timer serves the queue; arrivals then wait their turn rather than jump it.
+        if (!timer) pump();
+      });
     },
   };
 }

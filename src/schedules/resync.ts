@@ -14,6 +14,7 @@ import { intervalCron } from '../config/interval-cron.js';
 import type { HiveStore, ServiceLog, StateLocation } from '../services/ports.js';
 import type { Repair, Repairer } from '../services/resync/repair.js';
 import { writeResyncRecord, type ResyncRecord } from '../services/resync/resync-record.js';
+import { runAs } from '../work-class.js';
 
 export interface ResyncDeps extends StateLocation {
   store: HiveStore;
@@ -127,10 +128,10 @@ export function startResync(deps: ResyncDeps): Resync {
 
   const runSlot = async (slot: string, trigger: ResyncRecord['trigger']) => {
     if (closed || !(await elect(`resync:${slot}`))) return undefined;
-    return track(run(slot, trigger));
+    return track(runAs('background', () => run(slot, trigger)));
   };
 
-  const task: ScheduledTask = cron.schedule(pattern, (ctx) => track(run(ctx.date.toISOString(), 'schedule')), {
+  const task: ScheduledTask = cron.schedule(pattern, (ctx) => track(runAs('background', () => run(ctx.date.toISOString(), 'schedule'))), {
     name: 'resync',
     // Slots of hours fall on the same instants on every replica, whatever its local zone (and match slotNow).
     timezone: 'Etc/UTC',

@@ -118,8 +118,17 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
    */
   const enforce = (hub: string, cd: CdLike & KubeObject) => {
     const gov = governance(listSchedules(deps), hub, cd);
+    if (!gov.schedule) return;
     // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
-    if (!gov.schedule || enforcement(deps, gov.schedule, hub, cd, deps.clock.now())?.kind !== 'act') return;
+    let decision;
+    try {
+      decision = enforcement(deps, gov.schedule, hub, cd, deps.clock.now());
+    } catch {
+      // A schedule written straight to Kubernetes may be invalid (an unknown time zone): arm() reported it once;
+      // it decides nothing, and every change to one of its clusters must not throw (at start-up that stopped the role).
+      return;
+    }
+    if (decision?.kind !== 'act') return;
     const job = jobOf(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' });
     void deps.queue
       .enqueue(job.type, job.payload, {

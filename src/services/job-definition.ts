@@ -4,20 +4,18 @@
 // payload Redis kept from another version, or one written by hand, fails the job for good with the reason).
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import type { WorkClass } from '../work-class.js';
 import type { JobContext, JobHandler } from './ports.js';
 
-/**
- * `interactive`: someone waits on it (a request's job). `background`: the scheduler's own work. Each class has a
- * queue per hub with its own slots, so background work never takes the slots user requests need.
- */
-export type JobClass = 'interactive' | 'background';
 
 export interface JobPolicy {
   /** Total tries, the first included. Only transient errors (Conflict, Unavailable, unknown) use them. */
   attempts: number;
   /** First retry delay; doubles each retry (BullMQ exponential backoff), with jitter. */
   backoffMs: number;
-  class: JobClass;
+  /** `interactive`: someone waits on it (a request's job). `background`: the scheduler's own work. Each class has a
+   * queue per hub with its own slots, so background work never takes the slots user requests need. */
+  class: WorkClass;
   /** Order among waiting background jobs, 1 first. Interactive jobs run in arrival order. */
   priority: number;
 }

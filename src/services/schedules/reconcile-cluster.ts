@@ -24,7 +24,10 @@ export interface ReconcilePayload {
   override?: string;
 }
 
-type Verdict = { act: true; action: PowerAction; reason: string; schedule: string; dryRun?: boolean } | { act: false; message: string };
+type Verdict =
+  | { act: true; action: PowerAction; reason: string; schedule: string; dryRun?: boolean }
+  /** `consumes`: the skip-next-hibernation override that skipped this edge (a keep-awake lapsing into the night). */
+  | { act: false; message: string; consumes?: { override: string; edgeAt: string } };
 
 /** What an `enforce: true` schedule does to the cluster now (power-planner.ts); undefined when it does not enforce. */
 export function enforcement(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, nowMs: number): PowerDecision | undefined {
@@ -53,7 +56,8 @@ function verdict(deps: ScheduleServiceDeps, p: ReconcilePayload): Verdict {
     }
     // Whether the cluster's state allows it is applyPower's to judge, with the Event a sweep's cluster job leaves.
     const d = scheduleDecision(plannerContext(schedule), clusterFacts(deps, p.hub, cd), { kind: 'edge', atMs: at, action: edge.action, reason: edge.reason });
-    return d.kind === 'act' ? { act: true, action: d.action, reason: d.reason, ...by } : { act: false, message: `no action for this cluster at ${p.edgeAt}: ${skipped(d)}` };
+    if (d.kind === 'act') return { act: true, action: d.action, reason: d.reason, ...by };
+    return { act: false, message: `no action for this cluster at ${p.edgeAt}: ${skipped(d)}`, ...(d.consumes && !schedule.spec.dryRun ? { consumes: d.consumes } : {}) };
   }
   const d = enforcement(deps, schedule, p.hub, cd, now);
   if (!d) return { act: false, message: `schedule ${schedule.metadata.name} acts at edges only` };
@@ -74,6 +78,13 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   const decided = async (): Promise<Verdict> =>
     handled(deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref)) ? { act: false, message: `the edge at ${p.edgeAt} was already handled` } : verdict(deps, p);
   const v = run?.once ? await run.once('decision', decided) : await decided();
+  if (!v.act && v.consumes) {
+    // As a sweep does for the schedule's own edges: the override did its one job, and its status says so.
+    const { override, edgeAt } = v.consumes;
+    await deps.store
+      .mergePatch('ClusterOverride', stateRef(deps, override), { status: { phase: 'Consumed', consumedEdge: edgeAt, updatedAt: new Date(deps.clock.now()).toISOString() } }, { subresource: 'status' })
+      .catch((err: unknown) => deps.log.warn({ err, override }, 'cannot mark override consumed'));
+  }
   const outcome = v.act ? await applyPower(deps, ref, v.action, { schedule: v.schedule, reason: v.reason, dryRun: v.dryRun }, run) : ({ outcome: 'none', message: v.message } as const);
   // Recorded once a schedule handled the edge, whatever the outcome. Clusters no schedule governs, unclaimed pool
   // clusters among them, are not written to.
