@@ -6,6 +6,7 @@ import { HEARTBEAT_EXPIRED_JOB } from '../services/claims/heartbeat-expired.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from '../services/clusters/cluster-jobs.js';
 import { ENFORCE_POLICY_JOB } from '../services/expiry/expiry-service.js';
 import { WARN_JOB } from '../services/expiry/warn.js';
+import { Invalid } from '../hive/errors.js';
 import type { JobDefinition, JobPolicy } from '../services/job-definition.js';
 import { POOL_DELETE_JOB } from '../services/pools/pool-service.js';
 import { APPLY_JOB, RECONCILE_CLUSTER_JOB, RUN_JOB, SWEEP_JOB } from '../services/schedules/schedule-jobs.js';
@@ -62,6 +63,12 @@ export function payloadCheck(definitions: readonly JobDefinition[]) {
     assert(type: string, payload: unknown): void {
       const found = problem(type, payload);
       if (found) throw new Error(found);
+    },
+    /** For the worker: a payload kept in Redis was written by any version (or by hand); one that does not fit is
+     * Invalid, so its job fails at once instead of retrying. */
+    assertKept(type: string, payload: unknown): void {
+      const found = problem(type, payload);
+      if (found) throw new Invalid(found);
     },
   };
 }

@@ -6,7 +6,7 @@ import type { JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
-import { Invalid, invalid } from '../hive/errors.js';
+import { invalid } from '../hive/errors.js';
 import type { JobDefinition } from '../services/job-definition.js';
 import { JOB_CATALOG, payloadCheck, type JobCatalog } from './catalog.js';
 import { runAs, WORK_CLASSES, type WorkClass } from '../work-class.js';
@@ -138,9 +138,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log.info({ attempt: ctx.attempt }, 'job started');
       await recorder?.started(job.id!);
       const payload = job.data.payload ?? {};
-      // Kept in Redis, so written by any version (or by hand): one that does not fit is never retried.
-      const problem = payloads.problem(job.name, payload);
-      if (problem) throw new Invalid(problem);
+      payloads.assertKept(job.name, payload);
       // In its class, so the hub's rate limiter serves the jobs people wait on before the scheduler's own.
       const result = await runAs(cls, () => handler(payload, ctx));
       if (result === WAIT_FOR_CHILDREN) {
