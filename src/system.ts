@@ -6,9 +6,8 @@ import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
-import type { JobCatalog } from './jobs/catalog.js';
+import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
-import { createTicker } from './jobs/ticker.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
 import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
@@ -124,6 +123,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       jobs: config.jobs,
       log: log.child({ component: 'jobs' }),
       ...(opts.catalog ? { catalog: opts.catalog } : {}),
+      definitions: JOB_DEFINITIONS,
     });
     closers.push(['queues', () => queue.close()]);
 
@@ -133,7 +133,11 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics }));
 
     if (roles.includes('worker')) {
-      const handlers = Object.assign({}, ...features.map((f) => f.handlers ?? {})) as Record<string, JobHandler>;
+      const handlers: Record<string, JobHandler> = {};
+      for (const { job, handle } of features.flatMap((f) => f.jobs ?? [])) {
+        if (handlers[job.type]) throw new Error(`job type ${job.type} is registered twice`);
+        handlers[job.type] = handle;
+      }
       const pool: WorkerPool = await startWorkers({
         connection: listener,
         prefix: config.redis.prefix,
@@ -141,6 +145,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         handlers,
         jobs: config.jobs,
         ...(opts.catalog ? { catalog: opts.catalog } : {}),
+        definitions: JOB_DEFINITIONS,
         clock,
         log: log.child({ component: 'worker' }),
         metrics,
@@ -152,9 +157,6 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let resync: Resync | undefined;
     if (roles.includes('scheduler')) {
-      const ticker = createTicker({ queue, log: log.child({ component: 'scheduler' }) });
-      for (const f of features) f.tick?.(ticker);
-      closers.push(['timers', () => ticker.close()]);
       for (const f of features) {
         const watcher = f.background?.();
         if (watcher) closers.push(['watchers', async () => watcher.close()]);

@@ -140,6 +140,3 @@ export const SECRET_KEYS = {
   gcpServiceAccount: 'osServiceAccount.json',
   azureServicePrincipal: 'osServicePrincipal.json',
 } as const;
-
-/** The relocate annotation's status part (`RelocateComplete` is `complete`, not "completed"; §11). */
-export const RELOCATE_STATUSES = ['outgoing', 'complete', 'incoming'] as const;

@@ -1,14 +1,14 @@
-// Parent and child jobs for handlers (JobContext.once and spawnChildren), on BullMQ's own flow primitives (the
+// Parent and child jobs for handlers (JobContext.once and waitForChildren), on BullMQ's own flow primitives (the
 // "process step jobs" pattern): the parent adds its children with the `parent` option, each on its own hub's
 // queue (same prefix, so BullMQ links them across queues), then moves itself to `waiting-children`, which frees
 // its worker slot. When the last child ends BullMQ moves the parent back to `wait`, and the handler runs again
 // from the top; what it computed before is kept in the job's data by `once`, so the second run is the same.
 // Children use `ignoreDependencyOnFailure`: a child that fails for good is recorded in the parent's failed set with
 // its reason and no longer holds the parent, instead of failing it (`failParentOnFailure`) or leaving it waiting.
-import { WaitingChildrenError, type Job, type JobsOptions, type Queue } from 'bullmq';
+import type { Job, JobsOptions, Queue } from 'bullmq';
 import { invalid } from '../hive/errors.js';
-import type { ChildJobSpec, ChildOutcome, JobContext } from '../services/ports.js';
-import { childJobId, hubOfJobId } from './ids.js';
+import { WAIT_FOR_CHILDREN, type ChildJobSpec, type ChildOutcome, type JobContext } from '../services/ports.js';
+import { jobIds } from '../services/job-ids.js';
 import type { JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
 
@@ -20,15 +20,17 @@ export interface FlowDeps {
   queueFor(hub: string): Queue;
   options(type: string): JobsOptions;
   step: JobContext['step'];
+  /** Throws when a child's payload does not fit its type's schema (a programming error). */
+  checkPayload?(type: string, payload: unknown): void;
 }
 
-type Flow = Required<Pick<JobContext, 'once' | 'spawnChildren'>>;
+type Flow = Required<Pick<JobContext, 'once' | 'waitForChildren'>>;
 
 /** BullMQ names children by job key, `<prefix>:<queue>:<id>`; ids never hold `:`. */
 const idOfKey = (key: string) => key.slice(key.lastIndexOf(':') + 1);
 
 export function flowContext(job: Job<JobData>, token: string | undefined, deps: FlowDeps): Flow {
-  const parentHub = hubOfJobId(job.id!)!;
+  const parentHub = jobIds.hubOf(job.id!)!;
 
   const plan = (children: ChildJobSpec[]) => {
     const seen = new Set<string>();
@@ -36,7 +38,7 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
       if (seen.has(c.key)) throw invalid('key', `child key ${JSON.stringify(c.key)} is given twice`);
       seen.add(c.key);
       const hub = c.hub ?? c.target?.hub ?? parentHub;
-      return { spec: c, hub, id: childJobId(hub, job.id!, c.key) };
+      return { spec: c, hub, id: jobIds.child(hub, job.id!, c.key) };
     });
   };
 
@@ -50,6 +52,7 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
     for (const p of planned) {
       if (linked.has(p.id)) continue;
       assertNoSecrets(p.spec.payload);
+      deps.checkPayload?.(p.spec.type, p.spec.payload);
       const queue = deps.queueFor(p.hub);
       const list = byHub.get(queue);
       if (list) list.push(p);
@@ -93,7 +96,7 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
       return value;
     },
 
-    async spawnChildren(children, waiting) {
+    async waitForChildren(children, waiting) {
       if (children.length === 0) return [];
       if (!token) throw new Error('only a job run by a worker can wait for children');
       const planned = plan(children);
@@ -103,8 +106,8 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
         await job.updateData({ ...job.data, childrenAdded: children.length });
       }
       // Atomic in Redis: false when every child has already ended (then this run goes on), true when this job is
-      // now in `waiting-children` without its lock; the error tells the worker to leave it there.
-      if (await job.moveToWaitingChildren(token)) throw new WaitingChildrenError();
+      // now in `waiting-children` without its lock; the worker then leaves it there (WaitingChildrenError).
+      if (await job.moveToWaitingChildren(token)) return WAIT_FOR_CHILDREN;
       return collect(planned);
     },
   };

@@ -8,11 +8,13 @@ import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
 import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
-import { JOB_CATALOG, jobTypeSpec, type JobCatalog } from './catalog.js';
+import type { JobDefinition } from '../services/job-definition.js';
+import { JOB_CATALOG, jobTypeSpec, payloadCheck, type JobCatalog } from './catalog.js';
 import { WORK_CLASSES, type WorkClass } from '../work-class.js';
 import { createJobEvents } from './job-events.js';
 import { jobOptions } from './job-options.js';
-import { checkCustomId, hubOfJobId, newJobId, queueName } from './ids.js';
+import { jobIds } from '../services/job-ids.js';
+import { queueName } from './queue-names.js';
 import { FINAL_STATES, toJobView, type JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
 
@@ -38,6 +40,8 @@ export interface JobQueueDeps {
   defaultHub: string;
   jobs: JobsConfig;
   catalog?: JobCatalog;
+  /** The payload schemas enqueue checks against (JOB_DEFINITIONS in production); types not listed are not checked. */
+  definitions?: readonly JobDefinition[];
   log: Logger;
 }
 
@@ -66,6 +70,7 @@ const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-chil
 
 export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
+  const payloads = payloadCheck(deps.definitions ?? []);
   /** Every queue by name, each hub's interactive queue before its background one. */
   const queues = new Map<string, Queue>();
   const located = new Map<Queue, { hub: string; cls: WorkClass }>();
@@ -112,7 +117,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   };
   /** The queues a job id may be in: its hub's, interactive first (a user waiting on a job asks about those). */
   const candidates = (id: string): Queue[] => {
-    const hub = hubOfJobId(id);
+    const hub = jobIds.hubOf(id);
     return hub && deps.hubs.includes(hub) ? WORK_CLASSES.map((cls) => queues.get(queueName(hub, cls))!) : [];
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
@@ -182,8 +187,10 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
 
     enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
       assertNoSecrets(payload);
-      if (opts.jobId) checkCustomId('jobId', opts.jobId);
-      if (opts.dedupId) checkCustomId('dedupId', opts.dedupId);
+      // A producer and its type's schema disagree: a programming error, not the caller's.
+      payloads.assert(type, payload);
+      if (opts.jobId) jobIds.check('jobId', opts.jobId);
+      if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
       const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
       const cls = jobTypeSpec(catalog, type).class;
       const queue = queueFor(hub, cls);
@@ -191,7 +198,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
       if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
       const added = await queue.add(type, data, {
-        jobId: newJobId(hub, opts.jobId),
+        jobId: jobIds.fresh(hub, opts.jobId),
         ...jobOptions(catalog, deps.jobs, type, cls),
         ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),

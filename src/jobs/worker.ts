@@ -1,16 +1,17 @@
-// Worker dispatch: one BullMQ Worker per hub and class of work runs handlers from a registry `{ type: handler }`,
-// each with the slots of its class, so background work can never take the slots kept for interactive work.
-// Handlers get their payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go
-// through outcome.ts once.
+// Worker dispatch: one BullMQ Worker per hub and class of work (slots.ts) runs handlers from a registry `{ type:
+// handler }`, so background work never takes the slots kept for interactive work. Handlers get their checked
+// payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts once.
 import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { HubConfig, JobsConfig } from '../config.js';
+import type { JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { JobContext, JobEnd, JobHandler, JobStep, OperationRecorder } from '../services/ports.js';
+import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
-import { JOB_CATALOG, type JobCatalog } from './catalog.js';
+import type { JobDefinition } from '../services/job-definition.js';
+import { JOB_CATALOG, payloadCheck, type JobCatalog } from './catalog.js';
 import { runAs, WORK_CLASSES, type WorkClass } from '../work-class.js';
-import { queueName } from './ids.js';
+import { queueName } from './queue-names.js';
+import { slotsOf, type HubSlots } from './slots.js';
 import { flowContext } from './job-flow.js';
 import { jobOptions } from './job-options.js';
 import { progressOf, type JobData } from './job-view.js';
@@ -28,15 +29,6 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
-/** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
-export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
-
-export function slotsOf(hub: HubSlots, cls: WorkClass): { concurrency: number; globalConcurrency: number } {
-  return cls === 'interactive'
-    ? { concurrency: hub.concurrency, globalConcurrency: hub.globalConcurrency }
-    : { concurrency: hub.backgroundConcurrency, globalConcurrency: hub.backgroundGlobalConcurrency };
-}
-
 export interface WorkerDeps {
   connection: ConnectionOptions;
   prefix: string;
@@ -48,6 +40,11 @@ export interface WorkerDeps {
   metrics?: JobMetricsSink;
   /** Retry policies for the child jobs handlers fan out; default JOB_CATALOG (as the producer's). */
   catalog?: JobCatalog;
+  /**
+   * The job types this worker must run (JOB_DEFINITIONS in production): start-up fails naming each one without a
+   * handler, and a payload that does not fit its type's schema fails its job for good, with the reason.
+   */
+  definitions?: readonly JobDefinition[];
   /** Told when a job that carries out an Operation starts and ends (its final outcome, not each retry). */
   operations?: OperationRecorder;
 }
@@ -55,6 +52,9 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   let closing = false;
   const catalog = deps.catalog ?? JOB_CATALOG;
+  const payloads = payloadCheck(deps.definitions ?? []);
+  const unhandled = payloads.types.filter((type) => !deps.handlers[type]);
+  if (unhandled.length > 0) throw new Error(`no handler for the catalogued job types ${unhandled.join(', ')}`);
   // Producer-side handles on the queues: parents add their children through them, and the limits are set there.
   // Opened on first use.
   const childQueues = new Map<string, Queue>();
@@ -129,7 +129,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log,
       step,
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
-      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step }),
+      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step, checkPayload: payloads.assert }),
     };
     // Recorded before BullMQ records the end, so whoever sees the job ended finds its Operation ended too.
     const recorder = job.data.operation ? deps.operations : undefined;
@@ -137,18 +137,20 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     try {
       log.info({ attempt: ctx.attempt }, 'job started');
       await recorder?.started(job.id!);
+      const payload = job.data.payload ?? {};
+      payloads.assertKept(job.name, payload);
       // In its class, so the hub's rate limiter serves the jobs people wait on before the scheduler's own.
-      const result = await runAs(cls, () => handler(job.data.payload ?? {}, ctx));
+      const result = await runAs(cls, () => handler(payload, ctx));
+      if (result === WAIT_FOR_CHILDREN) {
+        log.info({}, 'job waiting for its children'); // not an outcome: it runs again, slot-free, once they ended
+        throw new WaitingChildrenError();
+      }
       log.info({}, 'job completed');
       observe(job, 'completed', hub);
       await ended({ state: 'completed', result: result ?? null });
       return result ?? null;
     } catch (err) {
-      if (err instanceof WaitingChildrenError) {
-        // Not an outcome: the job waits for its children without a slot and runs again when they have ended.
-        log.info({}, 'job waiting for its children');
-        throw err;
-      }
+      if (err instanceof WaitingChildrenError) throw err;
       if (closing && signal?.aborted && token) {
         // Shutting down: hand the job back untouched (no attempt spent) so another worker resumes it.
         log.info({}, 'job handed back at shutdown');

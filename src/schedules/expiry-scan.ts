@@ -1,17 +1,14 @@
 // The expiry rules the timers apply when objects change and the resync applies every interval: the warning an
 // expiring object is owed now, and whether a cluster's expiry breaks an enforced policy. One copy of each.
+import { jobOf } from '../services/job-definition.js';
 import { effectiveLimits, policyExpiry, type WarningPlan } from '../hive/expiry/index.js';
 import { isUnclaimedPoolCluster, type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import { clusterExpiry, ENFORCE_POLICY_JOB, enforcedPolicies, WARN_JOB, type Expiring, type WarnPayload } from '../services/expiry/index.js';
-import { deterministicId } from '../services/schedules/index.js';
+import { jobIds } from '../services/job-ids.js';
 
 export type ExpiryScanDeps = ServiceDeps & StateLocation;
-
-/** One job per object, lead and expiry: replicas collapse onto it, and an extension starts new warnings. */
-export const warnJobId = (t: Omit<Expiring, 'setAtMs'>, lead: string) =>
-  deterministicId('warn', t.kind === 'ClusterClaim' ? 'claim' : 'cd', t.hub, t.namespace, t.name, lead, t.expiresAtMs);
 
 /** The job delivering the warning the plan says is due (the most urgent; those it supersedes are recorded as such). */
 export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefined {
@@ -25,7 +22,7 @@ export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefin
     lead: plan.due.lead,
     superseded: plan.superseded.map((w) => w.lead),
   };
-  return { type: WARN_JOB, payload: { ...payload }, jobId: warnJobId(target, plan.due.lead), hub: target.hub };
+  return { ...jobOf(WARN_JOB, payload), jobId: jobIds.warn(target, plan.due.lead), hub: target.hub };
 }
 
 /** The policy enforcement a cluster needs now (its expiry is missing a default or beyond a cap), if any. */
@@ -36,5 +33,5 @@ export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: CdLike 
   const created = Date.parse(cd.metadata.creationTimestamp ?? '');
   if (Number.isNaN(created) || !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), effectiveLimits(policies, hub, cd))) return undefined;
   const namespace = cd.metadata.namespace ?? '';
-  return { type: ENFORCE_POLICY_JOB, payload: { hub, namespace, name: cd.metadata.name }, dedupId: deterministicId('expiry-policy', hub, namespace, cd.metadata.name), hub };
+  return { ...jobOf(ENFORCE_POLICY_JOB, { hub, namespace, name: cd.metadata.name }), dedupId: jobIds.expiryPolicy({ hub, namespace, name: cd.metadata.name }), hub };
 }

@@ -8,7 +8,6 @@ import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
 import { claimExpiry, clusterExpiry, warningPlan, type ClaimLike, type Expiring } from '../services/expiry/index.js';
 import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.js';
 
-export { warnJobId } from './expiry-scan.js';
 
 /** The shared service ports and where Beekeeper's own resources live. */
 export type ExpiryTimersDeps = ExpiryScanDeps;

@@ -2,19 +2,19 @@
 // a sweep (unswept and within its catchUpDeadline) or a `lastMissed` record (beyond it), and which cluster-specific
 // edges (a keep-awake lapsing, the install grace period ending) are still to be applied. One copy, so a restart
 // and the resync can never disagree about what was missed.
+import { jobOf } from '../services/job-definition.js';
 import { clusterEdgeHandled, INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { jobIds } from '../services/job-ids.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import {
   catchUpDeadlineMs,
   compile,
-  deterministicId,
   governance,
   listSchedules,
   RECONCILE_CLUSTER_JOB,
   stateRef,
   SWEEP_JOB,
-  sweepJobId,
   toPowerOverride,
   type ClusterOverride,
   type HibernationSchedule,
@@ -34,7 +34,7 @@ export interface Edge {
 
 export function sweepJob(deps: StateLocation, cr: HibernationSchedule, edge: Edge, mode: 'edge' | 'catch-up'): FixedJob {
   const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
-  return { type: SWEEP_JOB, payload: { ...payload }, jobId: sweepJobId(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
+  return { ...jobOf(SWEEP_JOB, payload), jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
 }
 
 export type CatchUp = { kind: 'sweep'; edge: Edge; job: FixedJob } | { kind: 'missed'; edge: Edge; reason: string };
@@ -82,7 +82,7 @@ export interface ClusterEdge {
 export function lapseJob(e: ClusterEdge): FixedJob {
   const payload = { hub: e.hub, namespace: e.namespace, name: e.name, cause: e.cause, edgeAt: new Date(e.atMs).toISOString(), ...(e.override ? { override: e.override } : {}) };
   const target = { kind: 'ClusterDeployment' as const, hub: e.hub, namespace: e.namespace, name: e.name };
-  return { type: RECONCILE_CLUSTER_JOB, payload, jobId: deterministicId('lapse', e.hub, e.namespace, e.name, e.atMs), hub: e.hub, target };
+  return { ...jobOf(RECONCILE_CLUSTER_JOB, payload), jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
 }
 
 /**

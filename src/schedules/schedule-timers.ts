@@ -5,12 +5,13 @@
 // Missed edges (the scheduler was down): at start and on every change, the latest edge at or before now is
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
+import { jobOf } from '../services/job-definition.js';
 import { type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
+import { jobIds } from '../services/job-ids.js';
 import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
 import {
   compile,
-  deterministicId,
   enforcement,
   governance,
   listSchedules,
@@ -128,9 +129,10 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       return;
     }
     if (decision?.kind !== 'act') return;
+    const job = jobOf(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' });
     void deps.queue
-      .enqueue(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' }, {
-        dedupId: deterministicId('enforce', hub, cd.metadata.namespace ?? '', cd.metadata.name),
+      .enqueue(job.type, job.payload, {
+        dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
         hub,
         target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },
       })

@@ -13,15 +13,10 @@ export type KindName =
   | 'ClusterClaim'
   | 'ClusterImageSet'
   | 'ClusterRelocate'
-  | 'ClusterDeprovision'
-  | 'ClusterProvision'
-  | 'MachinePool'
-  | 'DNSZone'
   | 'Namespace'
   | 'Secret'
   | 'ConfigMap'
   | 'Lease'
-  | 'Role'
   | 'RoleBinding'
   | 'Event'
   | 'CustomResourceDefinition'
@@ -160,18 +155,6 @@ export interface JobView {
   source?: 'kubernetes';
 }
 
-/** The most characters of a fixed job id (`jobId`, a child's key with its parent's id) after its hub. */
-export const JOB_ID_PART_MAX = 200;
-
-/**
- * The longest job id: `<hub>.<part>`, the hub a DNS label (at most 63). GET /v1/jobs/{id} takes every id up to
- * this length, so every job the API reports can be fetched.
- */
-export const JOB_ID_MAX = 63 + 1 + JOB_ID_PART_MAX;
-
-/** The id a job added with the fixed id `custom` on `hub`'s queue answers to (what `enqueue` returns, `get` takes). */
-export const jobIdOn = (hub: string, custom: string) => `${hub}.${custom}`;
-
 export interface EnqueueOptions {
   /** While a job with this id is waiting or active, enqueueing again returns that job (no `:` allowed). */
   dedupId?: string;
@@ -205,7 +188,7 @@ export interface JobQueue {
   retry(id: string): Promise<JobView | undefined>;
 }
 
-/** A job a handler fans out with `JobContext.spawnChildren`. */
+/** A job a handler fans out with `JobContext.waitForChildren`. */
 export interface ChildJobSpec {
   /**
    * Names the child among its parent's children and must be the same on every run (letters, digits, `.`, `_`,
@@ -218,6 +201,10 @@ export interface ChildJobSpec {
   hub?: string;
   target?: JobTarget;
 }
+
+/** What `waitForChildren` answers while the children run: the handler returns it, and runs again once they ended. */
+export const WAIT_FOR_CHILDREN: unique symbol = Symbol('wait for children');
+export type WaitForChildren = typeof WAIT_FOR_CHILDREN;
 
 /** How a child ended. A failed child (after all its attempts) does not fail its parent. */
 export type ChildOutcome =
@@ -243,13 +230,13 @@ export interface JobContext {
   once?<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /**
    * Fan out child jobs and wait for every one of them without holding a worker slot. The first call adds the
-   * children (each on its own hub's queue), records `waiting` as a step and suspends this job: it ends the
-   * current run by throwing an error the handler must let through, and the job shows `waiting-children`. Once
-   * every child has ended the job runs again from the top, and the same call returns the outcomes in the order
-   * given. So everything before the call must produce the same children on every run: compute them in `once`.
+   * children (each on its own hub's queue), records `waiting` as a step and answers WAIT_FOR_CHILDREN: the handler
+   * returns that as it is, which ends this run, and the job shows `waiting-children`. Once every child has ended
+   * the job runs again from the top, and the same call answers the outcomes in the order given. So everything
+   * before the call must produce the same children on every run: compute them in `once`.
    * The worker always provides it (optional only so that hand-made contexts in tests may leave it out).
    */
-  spawnChildren?(children: ChildJobSpec[], waiting?: { step: string; message?: string }): Promise<ChildOutcome[]>;
+  waitForChildren?(children: ChildJobSpec[], waiting?: { step: string; message?: string }): Promise<ChildOutcome[] | WaitForChildren>;
 }
 
 /** How a job ended, for its Operation. */

@@ -5,18 +5,18 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
-import type { Ticker } from '../jobs/ticker.js';
 import type { Logger } from '../logger.js';
-import type { CachedKind, HiveStore, JobHandler, KubeObject } from '../services/ports.js';
+import type { JobRegistration } from '../services/job-definition.js';
+import type { CachedKind, HiveStore, KubeObject } from '../services/ports.js';
 import type { Operations } from '../services/operations/operations.js';
 import type { Operation } from '../services/operations/operation.js';
 import { claimRefOf } from '../services/claims/claim-view.js';
 import { createClusterService } from '../services/clusters/cluster-service.js';
-import { clusterJobHandlers } from '../services/clusters/job-handlers.js';
+import { clusterJobs } from '../services/clusters/job-handlers.js';
 import { clusterRoutes } from '../http/routes/clusters.js';
 import { hubRoutes } from '../http/routes/hubs.js';
-import { createClaimService, claimJobHandlers, startClaimReaper } from '../services/claims/claim-service.js';
-import { createPoolService, poolJobHandlers } from '../services/pools/pool-service.js';
+import { createClaimService, claimJobs, startClaimReaper } from '../services/claims/claim-service.js';
+import { createPoolService, poolJobs } from '../services/pools/pool-service.js';
 import { claimRoutes } from '../http/routes/claims.js';
 import { poolRoutes } from '../http/routes/pools.js';
 import { createPoolClaimMetrics } from '../http/routes/pool-claim-metrics.js';
@@ -55,9 +55,8 @@ export type Replayer = (hub: string, obj: KubeObject) => Promise<{ status: numbe
 
 export interface Feature {
   routes?: FastifyPluginAsync[];
-  handlers?: Record<string, JobHandler>;
-  /** Register timers; they must only enqueue (ARCHITECTURE.md, schedules/). */
-  tick?: (ticker: Ticker) => void;
+  /** The job types this feature runs, each with its handler (worker role); every catalogued type needs one. */
+  jobs?: JobRegistration[];
   /** Event- and clock-driven watchers for the scheduler role (they only enqueue, like ticks). */
   background?: () => { close(): void | Promise<void> };
   /** What the scheduler role's periodic resync checks and repairs for this feature (src/schedules/resync.ts). */
@@ -82,7 +81,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
           return { status: op.spec.idempotency?.status ?? 202, ...(op.spec.idempotency?.location ? { location: op.spec.idempotency.location } : {}), body: { job } };
         },
       },
-      handlers: clusterJobHandlers({
+      jobs: clusterJobs({
         store: deps.store,
         clock: deps.clock,
         log: deps.log.child({ component: 'clusters' }),
@@ -111,7 +110,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
           return { status: 201, location: `/v1/pools/${view.id}`, body: view };
         },
       },
-      handlers: { ...poolJobHandlers(base), ...claimJobHandlers({ ...base, ...policyHome }) },
+      jobs: [...poolJobs(base), ...claimJobs({ ...base, ...policyHome })],
       background: () => startClaimReaper(base),
       repairers: () => [heartbeatRepairer(base)],
     };
@@ -125,7 +124,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
-      handlers: { ...schedules.handlers(), ...expiry.handlers() },
+      jobs: [...schedules.jobs(), ...expiry.jobs()],
       replays: {
         HibernationSchedule: async (_hub, obj) => ({ status: 201, body: await schedules.get(obj.metadata.name) }),
         ExpiryPolicy: async (_hub, obj) => ({ status: 201, body: await expiry.policies.get(obj.metadata.name) }),

@@ -15,11 +15,11 @@ import { startWorkers } from '../../src/jobs/worker.js';
 import { createKubeGateway } from '../../src/kube/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
-import { claimJobHandlers, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
+import { claimJobs, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
 import { createClusterService } from '../../src/services/clusters/cluster-service.js';
-import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js';
+import { clusterJobs } from '../../src/services/clusters/job-handlers.js';
 import { createOperations } from '../../src/services/operations/operations.js';
-import { createPoolService, poolJobHandlers } from '../../src/services/pools/pool-service.js';
+import { createPoolService, poolJobs } from '../../src/services/pools/pool-service.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
@@ -73,7 +73,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     prefix: config.redis.prefix,
     hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40, backgroundConcurrency: 20, backgroundGlobalConcurrency: 40 })),
     // The cluster power endpoints too, for the CLI's hibernate and resume.
-    handlers: { ...claimJobHandlers({ ...base, ...policyHome }), ...poolJobHandlers(base), ...clusterJobHandlers(base) },
+    handlers: Object.fromEntries([...claimJobs({ ...base, ...policyHome }), ...poolJobs(base), ...clusterJobs(base)].map((r) => [r.job.type, r.handle])),
     jobs,
     clock,
     log,

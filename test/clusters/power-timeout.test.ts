@@ -5,7 +5,7 @@ import { createTestClock } from '../../src/clock.js';
 import { Unavailable } from '../../src/hive/errors.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import { createKubeGateway, type KubeGateway } from '../../src/kube/gateway.js';
-import { clusterJobHandlers } from '../../src/services/clusters/job-handlers.js';
+import { clusterJobs } from '../../src/services/clusters/job-handlers.js';
 import type { JobContext, JobStep } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { cd, quietLog } from '../kube/support.js';
@@ -51,13 +51,14 @@ it('a hibernate that Hive never carries out fails after the configured time, wit
   await gw.waitFor<ClusterDeployment, true>('ClusterDeployment', ref, (o) => (o?.metadata.annotations?.['hive.openshift.io/reconcile-pause'] ? true : undefined), { timeoutMs: 5000 });
 
   const transitions: string[] = [];
-  const handlers = clusterJobHandlers({
+  const registered = clusterJobs({
     store: gw,
     clock,
     log: quietLog,
     config: { clusters: { powerMs: 10 * 60_000 } },
     onPowerTransition: (t) => transitions.push(`${t.to}:${t.outcome}`),
   });
+  const handlers = Object.fromEntries(registered.map((r) => [r.job.type, r.handle]));
   const steps: JobStep[] = [];
   const running = handlers['cluster.hibernate']!({ hub: HUB, namespace: ns, name: 'slow' }, context(steps));
   running.catch(() => undefined);

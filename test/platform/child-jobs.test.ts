@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalid, Unavailable } from '../../src/hive/errors.js';
-import type { ChildOutcome, JobHandler, JobView } from '../../src/services/ports.js';
+import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobHandler, type JobView } from '../../src/services/ports.js';
 import { createHarness, gate, type Harness } from './support.js';
 
 /** Resolves with the first view of the job that passes `test` (the job may not be in that state yet). */
@@ -28,10 +28,11 @@ describe('a job fanning out child jobs', () => {
       planRuns.set(ctx.jobId, (planRuns.get(ctx.jobId) ?? 0) + 1);
       return ['a', 'b', 'c'];
     });
-    const outcomes = await ctx.spawnChildren!(
+    const outcomes = await ctx.waitForChildren!(
       keys.map((k) => ({ key: k, type: 'test.child', payload: { k }, hub: p.childHub as string })),
       { step: 'FannedOut', message: `Waiting for ${keys.length} child jobs` },
     );
+    if (outcomes === WAIT_FOR_CHILDREN) return outcomes;
     if (p.failFinishOnce && !finishFailures.has(ctx.jobId)) {
       finishFailures.set(ctx.jobId, 1);
       throw new Unavailable('status write failed');

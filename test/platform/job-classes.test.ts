@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import { JOB_CATALOG } from '../../src/jobs/catalog.js';
-import type { JobHandler, JobQueue, JobView } from '../../src/services/ports.js';
+import { WAIT_FOR_CHILDREN, type JobHandler, type JobQueue, type JobView } from '../../src/services/ports.js';
 import { FEATURES } from '../../src/system/features.js';
 import { createHarness, fakeStore, gate, quietLog, testConfig, type Harness } from './support.js';
 
@@ -101,7 +101,8 @@ describe('interactive and background work', () => {
         },
         // A run fans out per-cluster jobs of a background type: they run in their parent's class.
         'schedule.run': async (_payload, ctx) => {
-          const children = await ctx.spawnChildren!([1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })));
+          const children = await ctx.waitForChildren!([1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })));
+          if (children === WAIT_FOR_CHILDREN) return children;
           return { children: children.map((c) => c.state) };
         },
         'schedule.apply': async () => ({ outcome: 'acted' }),
@@ -118,7 +119,7 @@ describe('interactive and background work', () => {
 describe('the job catalog', () => {
   it('says the class of every job type Beekeeper runs (an unlisted type would silently be background)', () => {
     const deps = { config: testConfig(), store: fakeStore(), queue: {} as unknown as JobQueue, clock: systemClock, log: quietLog, metrics: createMetrics({ defaultMetrics: false }) };
-    const types = FEATURES.flatMap((f) => Object.keys(f(deps as Parameters<typeof f>[0]).handlers ?? {}));
+    const types = FEATURES.flatMap((f) => (f(deps as Parameters<typeof f>[0]).jobs ?? []).map((r) => r.job.type));
     expect(types.length).toBeGreaterThan(10);
     expect(types.filter((t) => JOB_CATALOG[t]?.class === undefined)).toEqual([]);
   });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { flowContext, type FlowDeps } from '../../src/jobs/job-flow.js';
 import type { JobData } from '../../src/jobs/job-view.js';
+import { WAIT_FOR_CHILDREN } from '../../src/services/ports.js';
 
 // The stand-ins' types, named without importing bullmq (only src/jobs does).
 type Job = Parameters<typeof flowContext>[0];
@@ -56,7 +57,7 @@ describe('a parent job fanning out', () => {
     const q = fakeQueues();
     const steps: string[] = [];
     const flow = flowContext(job as unknown as Job, 'token', { queueFor: q.queueFor, options: () => ({ attempts: 2 }), step: async (s) => void steps.push(s) });
-    await expect(flow.spawnChildren(children)).rejects.toMatchObject({ name: 'WaitingChildrenError' });
+    expect(await flow.waitForChildren(children)).toBe(WAIT_FOR_CHILDREN);
     expect(q.added.map((a) => a.id)).toEqual([`two.${parent}.c`]);
     expect(q.added[0]!.opts).toMatchObject({ attempts: 2, parent: { id: parent, queue: '{p}:ops-one' }, ignoreDependencyOnFailure: true });
     expect(job.data.childrenAdded).toBe(3);
@@ -73,7 +74,7 @@ describe('a parent job fanning out', () => {
     );
     const q = fakeQueues();
     const flow = flowContext(job as unknown as Job, 'token', { queueFor: q.queueFor, options: () => ({}), step: async () => undefined });
-    expect(await flow.spawnChildren(children)).toEqual([
+    expect(await flow.waitForChildren(children)).toEqual([
       { key: 'a', id: `two.${parent}.a`, state: 'completed', result: { ok: 1 } },
       // b is in neither set: its job was removed (e.g. from the dashboard) before it ended.
       { key: 'b', id: `two.${parent}.b`, state: 'failed', error: 'the job was removed before it ended' },
@@ -101,6 +102,6 @@ describe('a parent job fanning out', () => {
 
   it('refuses two children with the same key', async () => {
     const flow = flowContext(fakeJob('one.p4', { payload: {} }, {}, true) as unknown as Job, 'token', { queueFor: fakeQueues().queueFor, options: () => ({}), step: async () => undefined });
-    await expect(flow.spawnChildren([children[0]!, children[0]!])).rejects.toMatchObject({ code: 'Invalid' });
+    await expect(flow.waitForChildren([children[0]!, children[0]!])).rejects.toMatchObject({ code: 'Invalid' });
   });
 });

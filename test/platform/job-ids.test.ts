@@ -2,9 +2,8 @@
 // fixed id of 200 characters, e.g. a sweep's per-cluster child or a deterministic id for a long namespace and name.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childJobId } from '../../src/jobs/ids.js';
 import type { JobView } from '../../src/services/ports.js';
-import { deterministicId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import { buildTestServer, createHarness, sseEvents, type Harness } from './support.js';
 
 const hub = `h${'0'.repeat(61)}b`;
@@ -25,11 +24,11 @@ describe('job ids', () => {
   });
 
   it('GET /v1/jobs/{id} and its event stream answer for the longest ids the API hands out', async () => {
-    const sweep = await h.queue.enqueue('test.long', {}, { hub, jobId: deterministicId('sweep', namespace, 1_767_225_600_000) });
+    const sweep = await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.sweep(namespace, 1_767_225_600_000) });
     const parentId = sweep.id;
     const ids = [
-      (await h.queue.enqueue('test.long', {}, { hub, jobId: deterministicId('warn', 'claim', hub, namespace, name, '24h', 1_767_225_600_000) })).id,
-      (await h.queue.enqueue('test.long', {}, { hub, jobId: childJobId(hub, parentId, deterministicId(hub, namespace, name)).slice(hub.length + 1) })).id,
+      (await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.warn({ kind: 'ClusterClaim', hub, namespace, name, expiresAtMs: 1_767_225_600_000 }, '24h') })).id,
+      (await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.child(hub, parentId, jobIds.sweepChild({ hub, namespace, name })).slice(hub.length + 1) })).id,
     ];
     // The hub, a dot, and the 200 characters BullMQ ids are kept to.
     expect(Math.max(...ids.map((id) => id.length))).toBe(63 + 1 + 200);

@@ -9,6 +9,7 @@ import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
+import type { JobDefinition } from '../../src/services/job-definition.js';
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
 import type { HiveStore, HubStatus, JobHandler } from '../../src/services/ports.js';
@@ -61,12 +62,12 @@ export interface Harness {
   /** Workers for every hub of the harness, `concurrency` slots each, per class of work unless `background` says otherwise. */
   startWorkers(
     handlers: Record<string, JobHandler>,
-    opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number; background?: { concurrency: number; globalConcurrency: number } },
+    opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number; background?: { concurrency: number; globalConcurrency: number }; definitions?: readonly JobDefinition[] },
   ): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[]; jobs?: Partial<JobsConfig> } = {}): Promise<Harness> {
+export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[]; jobs?: Partial<JobsConfig>; definitions?: readonly JobDefinition[] } = {}): Promise<Harness> {
   const config = opts.config ?? testConfig();
   const jobs: JobsConfig = { ...FAST_JOBS, ...opts.jobs };
   const hubs = opts.hubs ?? ['local'];
@@ -83,6 +84,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
     jobs,
     log: quietLog,
     ...(opts.catalog ? { catalog: opts.catalog } : {}),
+    ...(opts.definitions ? { definitions: opts.definitions } : {}),
   });
   const pools: WorkerPool[] = [];
   return {
@@ -107,6 +109,7 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
         clock: systemClock,
         log: quietLog,
         ...(opts.metrics ? { metrics: opts.metrics } : {}),
+        ...(opts.definitions ? { definitions: opts.definitions } : {}),
       });
       pools.push(pool);
       return pool;

@@ -3,7 +3,7 @@
 // back to sleep; a cluster kept awake is woken again when someone hibernates it by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SchedulePreview } from '../../src/services/schedules/preview.js';
 import { adoptCluster, cd, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
 
@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('enforce: true follows the one planner', () => {
   it('a skip-next-hibernation made at night keeps a cluster resumed by hand running, as the preview says; its neighbour is hibernated again', async () => {
     bed.clock.set(at('2026-11-24T18:00:00.500Z'));
-    const swept = await waitJob(bed, `${HUB}.${sweepJobId('strict', at('2026-11-24T18:00:00Z'))}`);
+    const swept = await waitJob(bed, `${HUB}.${jobIds.sweep('strict', at('2026-11-24T18:00:00Z'))}`);
     expect(swept.state).toBe('completed');
     await Promise.all([waitPower(bed, NS, 'held', 'Hibernating'), waitPower(bed, NS, 'free', 'Hibernating')]);
 

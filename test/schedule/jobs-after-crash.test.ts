@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdLike } from '../../src/hive/schedule/index.js';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
-import { deterministicId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -118,7 +118,7 @@ describe('jobs finished by another worker', () => {
     const sweepId = (run.json() as { job: JobView }).job.id;
     await Promise.all(SWEPT.map((name) => specIs(name, 'Hibernating')));
     // Patched, and still running (their Events hang): the kill lands between the patch and the job's end.
-    for (const name of SWEPT) expect((await bed.system.queue.get(`${HUB}.${sweepId}.${deterministicId(HUB, NS, name)}`))?.state, name).toBe('active');
+    for (const name of SWEPT) expect((await bed.system.queue.get(`${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`))?.state, name).toBe('active');
     const died = new Promise((r) => doomed.once('exit', r));
     doomed.kill('SIGKILL');
     await died;

@@ -3,7 +3,7 @@
 // clusters on the simulator, with a skip-next-hibernation and a keep-awake override in play.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SchedulePreview } from '../../src/services/schedules/preview.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { JobView } from '../../src/services/ports.js';
@@ -52,7 +52,7 @@ async function resumeByHand(name: string) {
 
 async function edgeSweep(iso: string): Promise<SweepSummary> {
   bed.clock.set(at(iso) + 500);
-  const job = await waitJob(bed, `${HUB}.${sweepJobId('office', at(iso))}`);
+  const job = await waitJob(bed, `${HUB}.${jobIds.sweep('office', at(iso))}`);
   expect(job.state).toBe('completed');
   return job.result as SweepSummary;
 }

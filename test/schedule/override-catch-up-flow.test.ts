@@ -2,7 +2,7 @@
 // catchUpDeadline (here 3h, not the default 1h), never replayed when older.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { deterministicId, sweepJobId } from '../../src/services/schedules/index.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { adoptCluster, cd, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
 
@@ -11,7 +11,7 @@ const NS = 'night';
 let bed: Bed;
 let timers: ScheduleTimers | undefined;
 const power = (name: string) => cd(bed, NS, name).spec?.powerState ?? 'Running';
-const lapseJobId = (name: string, iso: string) => `${HUB}.${deterministicId('lapse', HUB, NS, name, at(iso))}`;
+const lapseJobId = (name: string, iso: string) => `${HUB}.${jobIds.lapse({ hub: HUB, namespace: NS, name }, at(iso))}`;
 
 beforeAll(async () => {
   bed = await startBed(at('2026-11-22T10:00:00Z'));
@@ -40,7 +40,7 @@ afterAll(async () => {
 describe('keep-awake overrides lapsing while the scheduler is down', () => {
   it('the 18:00 sweep keeps both clusters up', async () => {
     bed.clock.set(at('2026-11-23T18:00:00.500Z'));
-    const summary = (await waitJob(bed, `${HUB}.${sweepJobId('night', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('night', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
     expect(summary.skipped.map((s) => `${s.name}:${s.reason}`).sort()).toEqual(['late:KeepAwakeOverride', 'stale:KeepAwakeOverride']);
   });
 

@@ -3,7 +3,7 @@
 // someone resumed after the evening sweep stays up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, cd, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -39,7 +39,7 @@ afterAll(async () => {
 describe('after Redis is lost', () => {
   it('the 18:00 sweep hibernates, is recorded on the schedule, and someone resumes the cluster by hand', async () => {
     bed.clock.set(at('2026-11-23T18:00:00.500Z'));
-    const summary = (await waitJob(bed, `${HUB}.${sweepJobId('swept', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('swept', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
     expect(summary.acted.map((c) => c.name)).toEqual(['swept-1']);
     await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'swept' }, (o) =>
       (o as { status?: { lastSweep?: { edge?: string; finishedAt?: string } } } | undefined)?.status?.lastSweep?.finishedAt ? o : undefined, { timeoutMs: 10_000 });
@@ -55,7 +55,7 @@ describe('after Redis is lost', () => {
     const fresh: System = await bed.startInstance(['scheduler', 'worker'], { freshRedis: true });
     // The positive control: 18:30 was never swept (the scheduler was down), so the fresh instance catches it up.
     const caughtUp = await new Promise((resolve) => {
-      const off = fresh.queue.watch(`${HUB}.${sweepJobId('unswept', at('2026-11-23T18:30:00Z'))}`, (job) => {
+      const off = fresh.queue.watch(`${HUB}.${jobIds.sweep('unswept', at('2026-11-23T18:30:00Z'))}`, (job) => {
         if (job.state !== 'completed' && job.state !== 'failed') return;
         off();
         resolve(job);
@@ -63,7 +63,7 @@ describe('after Redis is lost', () => {
     });
     expect(caughtUp).toMatchObject({ state: 'completed', result: { mode: 'catch-up', acted: [expect.objectContaining({ name: 'unswept-1' })] } });
     // Both schedules were armed in the same pass; the swept edge produced no job and the cluster stays up.
-    expect(await fresh.queue.get(`${HUB}.${sweepJobId('swept', at('2026-11-23T18:00:00Z'))}`)).toBeUndefined();
+    expect(await fresh.queue.get(`${HUB}.${jobIds.sweep('swept', at('2026-11-23T18:00:00Z'))}`)).toBeUndefined();
     expect(await fresh.queue.list({ type: 'schedule.sweep' })).toHaveLength(1);
     expect(cd(bed, 'swept', 'swept-1').spec?.powerState).toBe('Running');
   });

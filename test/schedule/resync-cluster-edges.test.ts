@@ -3,14 +3,14 @@
 // applied, the lapse is recorded on the cluster (beekeeper.io/last-cluster-edge), so neither the resync nor a
 // scheduler restarting on an empty Redis replays it over a change someone made since.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deterministicId } from '../../src/services/schedules/index.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { adoptCluster, cd, events, HUB, startBed, waitPower, type Bed } from './support.js';
 
 const at = (iso: string) => Date.parse(iso);
 const NS = 'late';
 const LAPSE = '2026-11-23T19:30:00Z';
-const lapseJobId = `${HUB}.${deterministicId('lapse', HUB, NS, 'deploy', at(LAPSE))}`;
+const lapseJobId = `${HUB}.${jobIds.lapse({ hub: HUB, namespace: NS, name: 'deploy' }, at(LAPSE))}`;
 let redis: PrivateRedis;
 let bed: Bed;
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterClaim } from '../../src/hive/pools/types.js';
 import { heartbeatExpiredJob } from '../../src/services/claims/heartbeat-expired.js';
 import { heartbeatDeadline } from '../../src/services/claims/heartbeat-lease.js';
-import { jobIdOn, type KubeObject } from '../../src/services/ports.js';
+import { jobIds } from '../../src/services/job-ids.js';
+import type { KubeObject } from '../../src/services/ports.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { events, HUB, startBed, type Bed } from './support.js';
 
@@ -49,7 +50,7 @@ describe('an expired heartbeat whose release job Redis lost', () => {
     const claim = await store.waitFor<ClusterClaim, ClusterClaim>('ClusterClaim', REF, (o) => (o?.status?.conditions?.some((c) => c.type === 'Pending' && c.status === 'False') ? o : undefined), { timeoutMs: 60_000 });
     const deadline = (await heartbeatDeadline(store, REF, claim))!;
     const job = heartbeatExpiredJob(REF, deadline, '');
-    const id = jobIdOn(job.hub, job.jobId);
+    const id = jobIds.on(job.hub, job.jobId);
     const enqueued = new Promise<void>((resolve) => {
       const off = queue.watch(id, () => (off(), resolve()));
     });

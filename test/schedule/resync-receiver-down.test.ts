@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdLike } from '../../src/hive/schedule/index.js';
 import { JOB_CATALOG } from '../../src/jobs/catalog.js';
-import { warnJobId } from '../../src/schedules/expiry-timers.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import { clusterExpiry } from '../../src/services/expiry/index.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 const expiring = (name: string) => clusterExpiry(HUB, bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })!)!;
-const warnJob = (name: string) => `${HUB}.${warnJobId(expiring(name), '1h')}`;
+const warnJob = (name: string) => `${HUB}.${jobIds.warn(expiring(name), '1h')}`;
 const record = (name: string) => JSON.parse(bed.system.store.cached<KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{"sent":{}}');
 
 describe('a webhook receiver down past the warn job\'s attempts', () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdLike } from '../../src/hive/schedule/index.js';
 import type { KubeObject } from '../../src/services/ports.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
@@ -69,7 +69,7 @@ describe('a flush during an edge sweep', () => {
 
     const run = await bed.system.resync!.runOnce();
     expect(run?.repairs).toEqual({ 'schedule-sweep': 1 });
-    const summary = (await waitJob(bed, `${HUB}.${sweepJobId('fleet', at('2026-11-23T18:00:00Z'))}`, 60_000)).result as SweepSummary;
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('fleet', at('2026-11-23T18:00:00Z'))}`, 60_000)).result as SweepSummary;
     expect(summary.counts.failed).toBe(0);
     await counting;
     bed.sim.hubs[0]!.server.faults.clear();

@@ -1,7 +1,7 @@
 // Nightly hibernation end to end: the simulator, real Redis, the real worker and timers on a test clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { adoptCluster, cd, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
 
@@ -12,7 +12,7 @@ const NS = 'team-a';
 let bed: Bed;
 let timers: ScheduleTimers[] = [];
 
-const sweepId = (iso: string) => `${HUB}.${sweepJobId('office', at(iso))}`;
+const sweepId = (iso: string) => `${HUB}.${jobIds.sweep('office', at(iso))}`;
 const power = (name: string, ns = NS) => cd(bed, ns, name).spec?.powerState ?? 'Running';
 
 async function advanceTo(iso: string) {

@@ -2,7 +2,7 @@
 // skip-next-hibernation is consumed by one night, and `enforce: true` undoes manual changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import { sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, cd, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -81,23 +81,23 @@ describe('sweeps', () => {
     await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.skip.skip-1.skip-next-hibernation` }, (o) => o, { timeoutMs: 10_000 });
 
     bed.clock.set(Date.parse('2026-11-20T18:00:00.500Z'));
-    const dry = (await waitJob(bed, `${HUB}.${sweepJobId('dry', Date.parse('2026-11-20T18:00:00Z'))}`)).result as SweepSummary;
+    const dry = (await waitJob(bed, `${HUB}.${jobIds.sweep('dry', Date.parse('2026-11-20T18:00:00Z'))}`)).result as SweepSummary;
     expect(dry).toMatchObject({ dryRun: true, acted: [expect.objectContaining({ name: 'dry-1', action: 'hibernate' })] });
     expect(power('dry', 'dry-1')).toBe('Running');
     expect((await events(bed, 'dry', 'dry-1')).map((e) => e.reason)).not.toContain('ScheduledHibernate');
   });
 
   it('skip-next-hibernation keeps the cluster up for one night, then is consumed', async () => {
-    const first = (await waitJob(bed, `${HUB}.${sweepJobId('skip', Date.parse('2026-11-20T18:00:00Z'))}`)).result as SweepSummary;
+    const first = (await waitJob(bed, `${HUB}.${jobIds.sweep('skip', Date.parse('2026-11-20T18:00:00Z'))}`)).result as SweepSummary;
     expect(first.skipped).toEqual([expect.objectContaining({ name: 'skip-1', reason: 'SkipNextHibernationOverride', message: expect.stringMatching(/bo/) })]);
     expect(power('skip', 'skip-1')).toBe('Running');
     const overrides = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/skip/skip-1/overrides` })).json().items;
     expect(overrides).toEqual([expect.objectContaining({ type: 'skipNextHibernation', phase: 'Consumed' })]);
 
     bed.clock.set(Date.parse('2026-11-23T08:00:00.500Z'));
-    await waitJob(bed, `${HUB}.${sweepJobId('skip', Date.parse('2026-11-23T08:00:00Z'))}`);
+    await waitJob(bed, `${HUB}.${jobIds.sweep('skip', Date.parse('2026-11-23T08:00:00Z'))}`);
     bed.clock.set(Date.parse('2026-11-23T18:00:00.500Z'));
-    const next = (await waitJob(bed, `${HUB}.${sweepJobId('skip', Date.parse('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
+    const next = (await waitJob(bed, `${HUB}.${jobIds.sweep('skip', Date.parse('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
     expect(next.acted).toEqual([expect.objectContaining({ name: 'skip-1', action: 'hibernate' })]);
     expect(power('skip', 'skip-1')).toBe('Hibernating');
   });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView } from '../../src/services/ports.js';
-import { deterministicId, sweepJobId } from '../../src/services/schedules/job-ids.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { HibernationSchedule } from '../../src/services/schedules/schedule-resource.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { adoptCluster, events, HUB, STATE_NS, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -57,7 +57,7 @@ describe('a sweep on a state hub with one worker slot', () => {
       const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/solo/run' });
       expect(run.statusCode, run.body).toBe(202);
       const sweepId = (run.json() as { job: JobView }).job.id;
-      const childId = (name: string) => `${HUB}.${sweepId}.${deterministicId(HUB, NS, name)}`;
+      const childId = (name: string) => `${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`;
 
       const parentStates: string[] = [];
       const stop = bed.system.queue.watch(sweepId, (j) => parentStates.push(j.state));
@@ -92,13 +92,13 @@ describe('a sweep on a state hub with one worker slot', () => {
     try {
       // Monday 08:00 in Berlin.
       bed.clock.set(Date.parse('2026-11-23T07:00:00.500Z'));
-      const id = `${HUB}.${sweepJobId('solo', Date.parse('2026-11-23T07:00:00Z'))}`;
+      const id = `${HUB}.${jobIds.sweep('solo', Date.parse('2026-11-23T07:00:00Z'))}`;
       const done = await waitJob(bed, id);
       const summary = done.result as SweepSummary;
       expect(summary).toMatchObject({ mode: 'edge', counts: { acted: 3, skipped: 0, failed: 0 } });
       const status = bed.system.store.cached<HibernationSchedule>('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'solo' })?.status;
       expect(status?.lastSweep).toMatchObject({ edge: '2026-11-23T07:00:00.000Z', action: 'resume', jobId: id, acted: 3, failed: 0 });
-      const again = await bed.system.queue.enqueue('schedule.sweep', { schedule: 'solo', edgeAt: '2026-11-23T07:00:00.000Z', action: 'resume', reason: 'window start', mode: 'edge' }, { jobId: sweepJobId('solo', Date.parse('2026-11-23T07:00:00Z')), hub: HUB });
+      const again = await bed.system.queue.enqueue('schedule.sweep', { schedule: 'solo', edgeAt: '2026-11-23T07:00:00.000Z', action: 'resume', reason: 'window start', mode: 'edge' }, { jobId: jobIds.sweep('solo', Date.parse('2026-11-23T07:00:00Z')), hub: HUB });
       expect(again).toMatchObject({ id, state: 'completed', result: summary });
       const applies = (await bed.system.queue.list({ type: 'schedule.apply', limit: 100 })).filter((j) => j.id.startsWith(`${id}.`) || j.id.startsWith(`${HUB}.${id}.`));
       expect(applies).toHaveLength(3);

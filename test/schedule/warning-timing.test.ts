@@ -1,7 +1,8 @@
 // When expiry warnings go out for clusters: at each lead time reached after the expiry was set, never at once for
 // a lead longer than the cluster had left (issue 8: warnings went out at creation instead of at their lead time).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExpiryTimers, warnJobId } from '../../src/schedules/expiry-timers.js';
+import { startExpiryTimers } from '../../src/schedules/expiry-timers.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
 
 const T0 = Date.parse('2026-11-23T09:00:00Z');
@@ -50,7 +51,7 @@ describe('expiry warnings for clusters (default leads 24h and 1h)', () => {
     expect(asked).toEqual([]);
     bed.clock.set(expiresAt - H);
     expect(asked).toEqual(['short:1h']);
-    const job = await waitJob(bed, `${HUB}.${warnJobId({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'short', expiresAtMs: expiresAt, cluster: { hub: HUB, namespace: NS, name: 'short' } }, '1h')}`);
+    const job = await waitJob(bed, `${HUB}.${jobIds.warn({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'short', expiresAtMs: expiresAt }, '1h')}`);
     expect(job.state).toBe('completed');
     expect((await events(bed, NS, 'short')).filter((e) => e.reason === 'ExpiryWarning')).toHaveLength(1);
   });

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExpiryTimers, warnJobId } from '../../src/schedules/expiry-timers.js';
+import { startExpiryTimers } from '../../src/schedules/expiry-timers.js';
+import { jobIds } from '../../src/services/job-ids.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, HUB, startBed, STATE_NS, type Bed } from './support.js';
 
@@ -143,7 +144,7 @@ describe('webhook URLs are secrets', () => {
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json();
     const expiresAtMs = Date.parse(view.expiresAt);
     // The hub's queue prefixes job ids with the hub name.
-    const jobId = `${HUB}.` + warnJobId({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'temp', expiresAtMs, cluster: { hub: HUB, namespace: NS, name: 'temp' } }, '30m');
+    const jobId = `${HUB}.` + jobIds.warn({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'temp', expiresAtMs }, '30m');
     const failed = new Promise<JobView>((resolve) => {
       const off = bed.system.queue.watch(jobId, (job) => {
         if (!job.error) return;

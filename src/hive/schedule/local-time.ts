@@ -91,10 +91,6 @@ export function formatDate(date: LocalDate): string {
   return `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
 }
 
-export function compareDates(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
-}
-
 /** ISO timestamp of `ms` in `zone`, with its offset, e.g. `2026-03-29T03:00:00.000+02:00`. */
 export function localIso(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toISO() ?? new Date(ms).toISOString();

@@ -4,7 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { NotFound } from '../../hive/errors.js';
-import { JOB_ID_MAX, type JobQueue, type JobState, type JobView } from '../../services/ports.js';
+import { JOB_ID_MAX } from '../../services/job-ids.js';
+import type { JobQueue, JobState, JobView } from '../../services/ports.js';
 import { waitForJob } from '../reply-job.js';
 import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
 

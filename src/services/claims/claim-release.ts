@@ -3,14 +3,16 @@
 // which a `claim.release` job follows to the end.
 import { NotFound } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
-import type { HiveStore, JobHandler, JobView } from '../ports.js';
+import { Type as T } from 'typebox';
+import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
+import type { HiveStore, JobView } from '../ports.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
 import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
 
-export const CLAIM_RELEASE_JOB = 'claim.release';
+export const CLAIM_RELEASE_JOB = defineJob({ type: 'claim.release', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
 /** Deprovisioning a real cluster takes tens of minutes; the job gives up waiting (and can be retried) after this. */
 const RELEASE_WAIT_MS = 3 * 3600_000;
 
@@ -28,11 +30,10 @@ export async function releaseClaim(
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
   const uid = claim.metadata.uid;
   const job = await deps.operations.accept({
-    type: CLAIM_RELEASE_JOB,
+    ...jobOf(CLAIM_RELEASE_JOB, { hub: ref.hub, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) }),
     target: targetOf('ClusterClaim', ref, uid),
-    payload: { hub: ref.hub, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) },
     requester: { by: opts.actor ?? 'anonymous', ...opts.requester },
-    against: (other) => (other.spec.type === CLAIM_RELEASE_JOB ? 'join' : undefined),
+    against: (other) => (other.spec.type === CLAIM_RELEASE_JOB.type ? 'join' : undefined),
     write: async () => {
       if (claim.metadata.deletionTimestamp) return;
       await deps.store.delete('ClusterClaim', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
@@ -47,9 +48,9 @@ export async function releaseClaim(
 }
 
 /** Follows a released claim until Hive has deprovisioned its cluster and removed the claim. */
-export function claimReleaseHandler(deps: { store: HiveStore }): JobHandler {
-  return async (payload, ctx) => {
-    const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
+export function claimReleaseJob(deps: { store: HiveStore }): JobRegistration {
+  return handleJob(CLAIM_RELEASE_JOB, async (payload, ctx) => {
+    const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
     // A claim made since under the same name is someone else's.
     if (!claim || (payload.uid && claim.metadata.uid !== payload.uid)) return { released: true, message: 'the claim is gone' };
@@ -72,5 +73,5 @@ export function claimReleaseHandler(deps: { store: HiveStore }): JobHandler {
       unsubscribe();
     }
     return { released: true, cluster };
-  };
+  });
 }

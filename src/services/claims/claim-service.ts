@@ -1,7 +1,8 @@
 // The claims use case: one object of async functions over the ports (ARCHITECTURE.md, plain factories).
 import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetime.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import type { Clock, HiveStore, JobHandler, JobQueue } from '../ports.js';
+import type { JobRegistration } from '../job-definition.js';
+import type { Clock, HiveStore, JobQueue } from '../ports.js';
 import type { AuditOrigin } from '../expiry/expiry-record.js';
 import type { IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
@@ -13,11 +14,11 @@ import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
 import { watchClaimWaits } from './claim-wait-metric.js';
 import { listClaims, type ClaimFilter, type ClaimPage } from './claim-list.js';
-import { CLAIM_RELEASE_JOB, claimReleaseHandler, releaseClaim } from './claim-release.js';
+import { claimReleaseJob, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
 import { buildClaimView, loadClaim, type ClaimRef, type ClaimView } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
-import { HEARTBEAT_EXPIRED_JOB, heartbeatExpiredHandler, heartbeatExpiredJob } from './heartbeat-expired.js';
+import { heartbeatExpiredHandler, heartbeatExpiredJob } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
 import { enqueueFixed } from '../resync/repair.js';
 
@@ -73,15 +74,15 @@ export function createClaimService(deps: ClaimServiceDeps) {
 export type ClaimService = ReturnType<typeof createClaimService>;
 
 /** Job handlers of the claims feature, for the worker's dispatch table. */
-export function claimJobHandlers(deps: ClaimServiceDeps): Record<string, JobHandler> {
+export function claimJobs(deps: ClaimServiceDeps): JobRegistration[] {
   const claimDeps = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
-  return {
-    [CLAIM_RELEASE_JOB]: claimReleaseHandler(deps),
-    [HEARTBEAT_EXPIRED_JOB]: heartbeatExpiredHandler({
+  return [
+    claimReleaseJob(deps),
+    heartbeatExpiredHandler({
       ...deps,
       release: (ref, why) => releaseClaim(claimDeps, ref, { actor: 'beekeeper-heartbeat', why }),
     }),
-  };
+  ];
 }
 
 /**

@@ -1,27 +1,34 @@
 // The job behind a heartbeat timeout: re-read the claim and its Lease (a heartbeat may have landed since the
 // scheduler noticed), and release the claim only if the deadline really passed.
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import type { Clock, HiveStore, JobHandler } from '../ports.js';
-import { deterministicId } from '../schedules/job-ids.js';
+import { Type as T } from 'typebox';
+import { BACKGROUND_PRIORITY, defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
+import type { Clock, HiveStore } from '../ports.js';
+import { jobIds } from '../job-ids.js';
 import type { ClaimRef } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
 
-export const HEARTBEAT_EXPIRED_JOB = 'claim.heartbeat-expired';
+// A claim whose heartbeat lapsed holds a cluster nobody uses: give it back before anything slower.
+export const HEARTBEAT_EXPIRED_JOB = defineJob({
+  type: 'claim.heartbeat-expired',
+  payload: T.Object({ ...refFields(), why: T.Optional(T.String()) }),
+  class: 'background',
+  priority: BACKGROUND_PRIORITY.edges,
+});
 
 /** One job per claim and deadline: every scheduler replica (and the resync) reporting the same expiry adds one job. */
 export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: string) {
   return {
-    type: HEARTBEAT_EXPIRED_JOB,
-    payload: { ...ref, why },
-    jobId: deterministicId('claim-heartbeat', ref.hub, ref.namespace, ref.name, deadlineMs),
+    ...jobOf(HEARTBEAT_EXPIRED_JOB, { ...ref, why }),
+    jobId: jobIds.heartbeatExpired(ref, deadlineMs),
     hub: ref.hub,
     target: { kind: 'ClusterClaim' as const, ...ref },
   };
 }
 
-export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: ClaimRef, why: string): Promise<unknown> }): JobHandler {
-  return async (payload, ctx) => {
-    const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
+export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: ClaimRef, why: string): Promise<unknown> }): JobRegistration {
+  return handleJob(HEARTBEAT_EXPIRED_JOB, async (payload, ctx) => {
+    const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
     if (!claim || claim.metadata.deletionTimestamp) return { released: false, message: 'the claim is already gone or released' };
     const deadline = await heartbeatDeadline(deps.store, ref, claim);
@@ -30,5 +37,5 @@ export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; 
     await ctx.step('HeartbeatTimeout', String(payload.why ?? 'no heartbeat within the timeout'));
     await deps.release(ref, String(payload.why ?? 'heartbeat timeout'));
     return { released: true };
-  };
+  });
 }

@@ -1,5 +1,6 @@
 // The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
 // writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
+import { jobOf } from '../job-definition.js';
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
@@ -19,6 +20,7 @@ import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { writePowerState } from './power-write.js';
+import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
 
 export interface ClusterRef {
@@ -115,12 +117,12 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
   const power = async (ref: ClusterRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
     checkPowerable(cd, ref);
-    const type = to === 'Hibernating' ? 'cluster.hibernate' : 'cluster.resume';
+    const powerJob = to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB;
+    const type = powerJob.type;
     const payload: PowerPayload = { ...ref, target: to, before: { requested: desired(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) } };
     const job = await operations.accept({
-      type,
+      ...jobOf(powerJob, payload),
       target: targetOf('ClusterDeployment', ref),
-      payload: { ...payload },
       ...(requester ? { requester } : {}),
       // One power change per cluster at a time: the same again joins it, the other one waits for it to end.
       against: (other) => (!POWER_JOB_TYPES.includes(other.spec.type) ? undefined : other.spec.type === type ? 'join' : powerConflict(other.spec.type, other.metadata.name)),
@@ -149,12 +151,11 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
       if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
       const job = await operations.accept({
-        type: 'cluster.create',
+        ...jobOf(CREATE_JOB, plan),
         target: targetOf('ClusterDeployment', ref),
-        payload: { ...plan },
         ...(requester ? { requester } : {}),
         // A create of this cluster still being accepted or installing: that one is the answer.
-        against: (other) => (other.spec.type === 'cluster.create' ? 'join' : undefined),
+        against: (other) => (other.spec.type === CREATE_JOB.type ? 'join' : undefined),
         write: async () => ({ payload: await writeCreate({ store, log }, req, plan, namespaceExists) }),
       });
       log.info({ ...ref, jobId: job.id }, 'cluster created; its install is followed by a job');
@@ -182,11 +183,10 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
         ...(cd.metadata.deletionTimestamp ? {} : { byRequest: { protectionLifted: lift } }),
       };
       const job = await operations.accept({
-        type: 'cluster.delete',
+        ...jobOf(DELETE_JOB, payload),
         target: targetOf('ClusterDeployment', ref, uid),
-        payload: { ...payload },
         ...(opts.requester ? { requester: opts.requester } : {}),
-        against: (other) => (other.spec.type === 'cluster.delete' ? 'join' : undefined),
+        against: (other) => (other.spec.type === DELETE_JOB.type ? 'join' : undefined),
         write: async () => {
           if (cd.metadata.deletionTimestamp) return;
           // Live, for the version: the cache may be a step behind Hive's own status writes.

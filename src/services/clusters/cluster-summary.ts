@@ -1,6 +1,6 @@
 // The one-page view of a ClusterDeployment a person can read, built from Hive's own fields (REFERENCE.md §2).
 import { isProblem } from '../../hive/condition-problem.js';
-import { ANNOTATIONS, CONDITIONS, LABELS } from '../../hive/constants.js';
+import { ANNOTATIONS, LABELS } from '../../hive/constants.js';
 import { expiresAt } from '../../hive/delete-after.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import { lifecyclePhase, type LifecyclePhase } from '../../hive/phase.js';
@@ -119,7 +119,3 @@ export function summarize(hub: string, cd: ClusterDeployment, opts: { detail?: b
     ...(opts.detail && opts.raw ? { raw: cd } : {}),
   };
 }
-
-/** True when Hive counts the cluster as provisioned (for filters and the create job). */
-export const isProvisioned = (cd: ClusterDeployment) =>
-  cd.spec.installed === true || cd.status?.conditions?.some((c) => c.type === CONDITIONS.provisioned && c.status === 'True') === true;

@@ -1,16 +1,16 @@
-// The cluster job types, for the worker's dispatch table. Payloads are what cluster-service.ts enqueued.
-import type { JobHandler } from '../ports.js';
-import type { CreatePlan } from './build-objects.js';
+// The handlers the worker runs for the cluster job types (cluster-jobs.ts).
+import { handleJob, type JobRegistration } from '../job-definition.js';
+import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import { runCreate } from './create-job.js';
 import type { ClusterJobDeps } from './deps.js';
-import { runDelete, type DeletePayload } from './delete-job.js';
-import { runPower, type PowerPayload } from './power-job.js';
+import { runDelete } from './delete-job.js';
+import { runPower } from './power-job.js';
 
-export function clusterJobHandlers(d: ClusterJobDeps): Record<string, JobHandler> {
-  return {
-    'cluster.create': (payload, ctx) => runCreate(d, payload as unknown as CreatePlan, ctx),
-    'cluster.hibernate': (payload, ctx) => runPower(d, { ...(payload as unknown as PowerPayload), target: 'Hibernating' }, ctx),
-    'cluster.resume': (payload, ctx) => runPower(d, { ...(payload as unknown as PowerPayload), target: 'Running' }, ctx),
-    'cluster.delete': (payload, ctx) => runDelete(d, payload as unknown as DeletePayload, ctx),
-  };
+export function clusterJobs(d: ClusterJobDeps): JobRegistration[] {
+  return [
+    handleJob(CREATE_JOB, (p, ctx) => runCreate(d, p, ctx)),
+    handleJob(HIBERNATE_JOB, (p, ctx) => runPower(d, { ...p, target: 'Hibernating' }, ctx)),
+    handleJob(RESUME_JOB, (p, ctx) => runPower(d, { ...p, target: 'Running' }, ctx)),
+    handleJob(DELETE_JOB, (p, ctx) => runDelete(d, p, ctx)),
+  ];
 }

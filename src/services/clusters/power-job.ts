@@ -1,6 +1,7 @@
 // cluster.hibernate / cluster.resume: patch spec.powerState and follow Hive's status.powerState through every step
 // (REFERENCE.md §2.5) until the target is reached. Hive has no hibernate/resume annotations; spec.powerState is the
 // only lever, and Hive may flip it itself (hibernateAfter), so the job watches spec too.
+import { POWER_JOBS } from './cluster-jobs.js';
 import { CONDITIONS, POWER_REASONS } from '../../hive/constants.js';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
@@ -12,7 +13,7 @@ import { createStepRecorder } from './step-recorder.js';
 
 export type PowerTarget = 'Hibernating' | 'Running';
 
-export const POWER_JOB_TYPES: readonly string[] = ['cluster.hibernate', 'cluster.resume'];
+export const POWER_JOB_TYPES: readonly string[] = POWER_JOBS.map((j) => j.type);
 
 export interface PowerPayload {
   hub: string;

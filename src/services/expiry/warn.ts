@@ -9,12 +9,28 @@ import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
 import type { CdLike } from '../../hive/schedule/index.js';
 import { deliver, listEndpoints, type Notice } from '../notify/index.js';
-import type { JobHandler, KubeObject } from '../ports.js';
+import { Type as T } from 'typebox';
+import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
+import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring, type ExpiringKind } from './targets.js';
 import { EVENT_SINK } from './warning-plan.js';
 
-export const WARN_JOB = 'expiry.warn';
+// A receiver may be down for a while: ten tries over about half an hour; delivered endpoints are not re-sent.
+export const WARN_JOB = defineJob({
+  type: 'expiry.warn',
+  payload: T.Object({
+    ...refFields(),
+    kind: T.Union([T.Literal('ClusterDeployment'), T.Literal('ClusterClaim')]),
+    expiresAt: T.String(),
+    lead: T.String(),
+    superseded: T.Optional(T.Array(T.String())),
+  }),
+  attempts: 10,
+  backoffMs: 3000,
+  class: 'background',
+  priority: BACKGROUND_PRIORITY.warnings,
+});
 
 export interface WarnPayload {
   kind: ExpiringKind;
@@ -161,6 +177,4 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
   return { delivered, already, outcome: 'warned' };
 }
 
-export function warnHandler(deps: ExpiryServiceDeps): JobHandler {
-  return async (raw, ctx) => warn(deps, raw as unknown as WarnPayload, ctx.jobId);
-}
+export const warnJob = (deps: ExpiryServiceDeps) => handleJob(WARN_JOB, (p, ctx) => warn(deps, p, ctx.jobId));

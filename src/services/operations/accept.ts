@@ -5,6 +5,7 @@
 // and answers the error; a failed enqueue after the write still answers 202: the intent is durable and the resync
 // enqueues the job. Losing the job loses the report, never the action.
 import { randomUUID } from 'node:crypto';
+import { jobIds } from '../job-ids.js';
 import type { HiveStore, JobQueue, JobView, ServiceLog, Clock, StateLocation } from '../ports.js';
 import {
   OPERATION_API_VERSION,
@@ -75,7 +76,7 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
 
   const hub = intent.hub ?? intent.target.hub;
   const id = randomUUID();
-  const name = `${hub}.${id}`;
+  const name = jobIds.on(hub, id);
   const { idempotency } = intent.requester ?? {};
   const op = await store.create<Operation>('Operation', deps.stateHub, {
     apiVersion: OPERATION_API_VERSION,

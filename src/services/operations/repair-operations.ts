@@ -7,6 +7,7 @@
 import type { JobsConfig } from '../../config.js';
 import { Unavailable } from '../../hive/errors.js';
 import type { Clock, HiveStore, JobQueue, JobView, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
+import { jobIds } from '../job-ids.js';
 import { isFinished, jobTarget, operationRef, type Operation } from './operation.js';
 import { endStatus } from './record-outcome.js';
 
@@ -60,14 +61,14 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
     const requestedAt = Date.parse(op.spec.requestedAt);
     if (!Number.isNaN(requestedAt) && now - requestedAt < grace) continue;
     const name = op.metadata.name;
-    const dot = name.indexOf('.');
-    if (dot <= 0) continue;
+    const id = jobIds.split(name);
+    if (!id) continue;
     // Redis being down ends the pass (the resync runs again once Redis answers); anything else skips this Operation.
     let job: JobView | undefined;
     try {
       job = await queue.get(name);
       if (!job || job.source === 'kubernetes') {
-        await queue.enqueue(op.spec.type, op.spec.payload, { jobId: name.slice(dot + 1), hub: name.slice(0, dot), target: jobTarget(op.spec.target), operation: true });
+        await queue.enqueue(op.spec.type, op.spec.payload, { jobId: id.part, hub: id.hub, target: jobTarget(op.spec.target), operation: true });
       }
     } catch (err) {
       if (err instanceof Unavailable) throw err;

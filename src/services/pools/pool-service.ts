@@ -3,7 +3,9 @@
 import { Conflict, Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
-import type { Clock, HiveStore, JobHandler, JobQueue, JobView } from '../ports.js';
+import { Type as T } from 'typebox';
+import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
+import type { Clock, HiveStore, JobQueue, JobView } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
@@ -12,7 +14,7 @@ import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool
 import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
 
-export const POOL_DELETE_JOB = 'pool.delete';
+export const POOL_DELETE_JOB = defineJob({ type: 'pool.delete', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
 const POOL_DELETE_WAIT_MS = 3 * 3600_000;
 
 export interface PoolServiceDeps {
@@ -110,11 +112,10 @@ export function createPoolService(deps: PoolServiceDeps) {
     }
     const uid = pool.metadata.uid;
     const job = await deps.operations.accept({
-      type: POOL_DELETE_JOB,
+      ...jobOf(POOL_DELETE_JOB, { ...ref, ...(uid ? { uid } : {}) }),
       target: targetOf('ClusterPool', ref, uid),
-      payload: { ...ref, ...(uid ? { uid } : {}) },
       requester: { ...(actor ? { by: actor } : {}), ...requester },
-      against: (other) => (other.spec.type === POOL_DELETE_JOB ? 'join' : undefined),
+      against: (other) => (other.spec.type === POOL_DELETE_JOB.type ? 'join' : undefined),
       write: async () => {
         if (pool.metadata.deletionTimestamp) return;
         await store.delete('ClusterPool', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
@@ -146,10 +147,10 @@ export function createPoolService(deps: PoolServiceDeps) {
 export type PoolService = ReturnType<typeof createPoolService>;
 
 /** Follows a deleted pool until Hive has removed its unclaimed clusters and its finalizer. */
-export function poolJobHandlers(deps: { store: HiveStore }): Record<string, JobHandler> {
-  return {
-    [POOL_DELETE_JOB]: async (payload, ctx) => {
-      const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
+export function poolJobs(deps: { store: HiveStore }): JobRegistration[] {
+  return [
+    handleJob(POOL_DELETE_JOB, async (payload, ctx) => {
+      const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
       const pool = await deps.store.get<ClusterPool>('ClusterPool', ref);
       // A pool made since under the same name is someone else's.
       if (!pool || (payload.uid && pool.metadata.uid !== payload.uid)) return { deleted: poolId(ref) };
@@ -171,6 +172,6 @@ export function poolJobHandlers(deps: { store: HiveStore }): Record<string, JobH
         { timeoutMs: POOL_DELETE_WAIT_MS, signal: ctx.signal },
       );
       return { deleted: poolId(ref) };
-    },
-  };
+    }),
+  ];
 }

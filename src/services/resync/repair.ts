@@ -1,7 +1,8 @@
 // What the resync's repairers share: what a repair is, and how one re-creates a job with a fixed id that Redis lost.
 // A repairer compares what should have happened with what Kubernetes shows, does what is missing (enqueue the lost
 // job, record a missed edge) and reports each object it repaired; the resync counts them and leaves an Event.
-import { jobIdOn, type JobQueue, type JobTarget, type JobView, type KindName, type ObjectRef } from '../ports.js';
+import { jobIds } from '../job-ids.js';
+import type { JobQueue, JobTarget, JobView, KindName, ObjectRef } from '../ports.js';
 
 export interface Repair {
   /** The metric label (`beekeeper_resync_repairs_total{repair}`); the repairer's name when absent. */
@@ -67,7 +68,7 @@ export interface EnsureOptions {
  * is there and nothing was needed (it is in flight, or it ended and stays as it ended).
  */
 export async function ensureJob(queue: JobQueue, job: FixedJob, opts: EnsureOptions = {}): Promise<'added' | 'retried' | undefined> {
-  const existing = await queue.get(jobIdOn(job.hub, job.jobId));
+  const existing = await queue.get(jobIds.on(job.hub, job.jobId));
   if (!existing) {
     await enqueueFixed(queue, job);
     return 'added';

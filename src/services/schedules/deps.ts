@@ -14,6 +14,3 @@ export const stateRef = (deps: StateLocation, name: string): ObjectRef => ({
 });
 
 export const BEEKEEPER_API_VERSION = 'beekeeper.io/v1alpha1';
-
-/** Job ids allow letters, digits, `.`, `_`, `-`; Kubernetes names are already within that set. */
-export const idPart = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');

@@ -4,7 +4,7 @@ export * from './override-store.js';
 export * from './cluster-schedule.js';
 export * from './sweep-plan.js';
 export * from './sweep.js';
-export * from './job-ids.js';
+export * from './schedule-jobs.js';
 export * from './reconcile-cluster.js';
 export * from './preview.js';
 export * from './schedule-service.js';

@@ -4,13 +4,14 @@
 // cluster-specific edge is recorded on the cluster (cluster-edge-record.ts), so a restart or the resync never
 // replays it.
 import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
-import type { JobHandler, KubeObject } from '../ports.js';
+import { handleJob } from '../job-definition.js';
+import { RECONCILE_CLUSTER_JOB } from './schedule-jobs.js';
+import type { KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
 
-export const RECONCILE_CLUSTER_JOB = 'schedule.reconcile-cluster';
 
 export interface ReconcilePayload {
   hub: string;
@@ -94,6 +95,4 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   return outcome;
 }
 
-export function reconcileClusterHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => reconcileCluster(deps, raw as unknown as ReconcilePayload, ctx);
-}
+export const reconcileClusterJob = (deps: ScheduleServiceDeps) => handleJob(RECONCILE_CLUSTER_JOB, (p, ctx) => reconcileCluster(deps, p, ctx));

@@ -3,15 +3,17 @@
 import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
-import type { JobHandler, JobView, KubeObject } from '../ports.js';
+import { jobOf, type JobRegistration } from '../job-definition.js';
+import type { JobView, KubeObject } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
-import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-cluster.js';
+import { reconcileClusterJob } from './reconcile-cluster.js';
 import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
-import { APPLY_JOB, RUN_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
+import { RUN_JOB } from './schedule-jobs.js';
+import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 
 export interface ScheduleView {
@@ -132,10 +134,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         dryRun: Boolean(opts.dryRun),
       };
       return deps.operations.accept({
-        type: RUN_JOB,
+        ...jobOf(RUN_JOB, payload),
         target: targetOf('HibernationSchedule', stateRef(deps, name), cr.metadata.uid),
         hub: deps.stateHub,
-        payload: { ...payload },
         ...(opts.requester ? { requester: opts.requester } : {}),
       });
     },
@@ -173,13 +174,6 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       return removed;
     },
 
-    handlers(): Record<string, JobHandler> {
-      return {
-        [SWEEP_JOB]: sweepHandler(deps),
-        [RUN_JOB]: sweepHandler(deps),
-        [APPLY_JOB]: applyHandler(deps),
-        [RECONCILE_CLUSTER_JOB]: reconcileClusterHandler(deps),
-      };
-    },
+    jobs: (): JobRegistration[] => [...sweepJobs(deps), reconcileClusterJob(deps)],
   };
 }

@@ -7,18 +7,15 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import type { ChildOutcome, JobContext, JobHandler } from '../ports.js';
+import { handleJob, jobOf, type JobRegistration } from '../job-definition.js';
+import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
+import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
-import { deterministicId } from './job-ids.js';
+import { jobIds } from '../job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
-
-export const SWEEP_JOB = 'schedule.sweep';
-/** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
-export const RUN_JOB = 'schedule.run';
-export const APPLY_JOB = 'schedule.apply';
 
 export interface SweepPayload {
   schedule: string;
@@ -57,27 +54,29 @@ interface SweepStart {
   children: Array<{ cluster: ClusterRef; action: PowerAction; reason: string }>;
 }
 
-export function sweepHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => runSweep(deps, raw as unknown as SweepPayload, ctx);
-}
+export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
+  handleJob(SWEEP_JOB, (p, ctx) => runSweep(deps, p, ctx)),
+  handleJob(RUN_JOB, (p, ctx) => runSweep(deps, p, ctx)),
+  handleJob(APPLY_JOB, (p, ctx) => applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx)),
+];
 
-export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary> {
-  if (!ctx.once || !ctx.spawnChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
+export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary | WaitForChildren> {
+  if (!ctx.once || !ctx.waitForChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
   const start = await ctx.once('plan', () => planStart(deps, p, ctx));
   if (start.done) return start.done;
   const { summary } = start;
   if (!summary.dryRun && start.skips.length > 0) await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
 
-  const outcomes = await ctx.spawnChildren(
+  const outcomes = await ctx.waitForChildren(
     start.children.map((c) => ({
-      key: deterministicId(c.cluster.hub, c.cluster.namespace, c.cluster.name),
-      type: APPLY_JOB,
-      payload: { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster },
+      key: jobIds.sweepChild(c.cluster),
+      ...jobOf(APPLY_JOB, { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster }),
       hub: c.cluster.hub,
       target: { kind: 'ClusterDeployment' as const, ...c.cluster },
     })),
     { step: 'FannedOut', message: `Waiting for ${start.children.length} cluster jobs` },
   );
+  if (outcomes === WAIT_FOR_CHILDREN) return outcomes;
   outcomes.forEach((o, i) => addOutcome(summary, start.children[i]!, o));
 
   for (const s of summary.skipped) summary.skippedReasons[s.reason] = (summary.skippedReasons[s.reason] ?? 0) + 1;
@@ -177,11 +176,4 @@ function addOutcome(summary: SweepSummary, child: SweepStart['children'][number]
   if (result?.outcome === 'skipped' || result?.outcome === 'NothingToDo') {
     summary.skipped.push({ ...child.cluster, reason: result.reason ?? 'Skipped', message: result.message ?? '' });
   } else summary.acted.push({ ...child.cluster, action: child.action });
-}
-
-export function applyHandler(deps: ScheduleServiceDeps): JobHandler {
-  return async (raw, ctx) => {
-    const p = raw as { schedule: string; action: PowerAction; reason: string; hub: string; namespace: string; name: string };
-    return applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx);
-  };
 }

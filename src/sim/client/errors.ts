@@ -17,5 +17,3 @@ export class KubeApiError extends Error {
 
 export const isNotFound = (e: unknown): boolean => e instanceof KubeApiError && e.code === 404;
 export const isConflict = (e: unknown): boolean => e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
-export const isAlreadyExists = (e: unknown): boolean => e instanceof KubeApiError && e.reason === 'AlreadyExists';
-export const isGone = (e: unknown): boolean => e instanceof KubeApiError && e.code === 410;

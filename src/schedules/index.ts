@@ -1,2 +1,0 @@
-export * from './schedule-timers.js';
-export * from './expiry-timers.js';
