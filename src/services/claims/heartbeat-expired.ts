@@ -1,15 +1,14 @@
 // The job behind a heartbeat timeout: re-read the claim and its Lease (a heartbeat may have landed since the
 // scheduler noticed), and release the claim only if the deadline really passed.
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import type { Clock, HiveStore, JobHandler } from '../ports.js';
+import type { Clock, HiveStore, JobHandler, NamespacedRef } from '../ports.js';
 import { deterministicId } from '../schedules/job-ids.js';
-import type { ClaimRef } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
 
 export const HEARTBEAT_EXPIRED_JOB = 'claim.heartbeat-expired';
 
 /** One job per claim and deadline: every scheduler replica (and the resync) reporting the same expiry adds one job. */
-export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: string) {
+export function heartbeatExpiredJob(ref: NamespacedRef, deadlineMs: number, why: string) {
   return {
     type: HEARTBEAT_EXPIRED_JOB,
     payload: { ...ref, why },
@@ -19,7 +18,7 @@ export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: stri
   };
 }
 
-export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: ClaimRef, why: string): Promise<unknown> }): JobHandler {
+export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: NamespacedRef, why: string): Promise<unknown> }): JobHandler {
   return async (payload, ctx) => {
     const ref = { hub: String(payload.hub), namespace: String(payload.namespace), name: String(payload.name) };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);

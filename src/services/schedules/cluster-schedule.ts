@@ -11,11 +11,10 @@ import {
   type ClusterPlan,
   type PlannerContext,
 } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
+import type { KubeObject, NamespacedRef } from '../ports.js';
 import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
 import { overridesOf, toPowerOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
-import type { ClusterRef } from './sweep-plan.js';
 
 export type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
 
@@ -59,7 +58,7 @@ export function plannerContext(schedule: HibernationSchedule): PlannerContext {
 }
 
 /** What the planner needs to know about one cluster: its ClusterDeployment and its overrides. */
-export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterFacts<ClusterRef> {
+export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterFacts<NamespacedRef> {
   const ref = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
   return { ref, cd, overrides: overridesOf(deps, ref.hub, ref.namespace, ref.name).map(toPowerOverride) };
 }
@@ -68,9 +67,9 @@ export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterF
  * The clusters `schedule` plans for, from the informer cache: those it governs, and those its targets select
  * that it must leave alone (marked `excluded`, with the reason).
  */
-export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<ClusterRef>> {
+export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<NamespacedRef>> {
   const name = schedule.metadata.name;
-  const out: Array<ClusterFacts<ClusterRef>> = [];
+  const out: Array<ClusterFacts<NamespacedRef>> = [];
   // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
   for (const { hub, object: cd } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
     const gov = governance(all, hub, cd);

@@ -24,12 +24,12 @@ import { clusterFacts, governance, listSchedules, planFor, plannerContext, sched
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
-import type { ClusterRef } from './sweep-plan.js';
+import type { NamespacedRef } from '../ports.js';
 
 /** A year of office hours is about 520 edges; a cron acting every half hour reaches the cap in three weeks. */
 export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_000 };
 
-export type PreviewEdge = RangeEdge<ClusterRef>;
+export type PreviewEdge = RangeEdge<NamespacedRef>;
 
 export interface PreviewQuery {
   /** A date `YYYY-MM-DD` (00:00 in the schedule's zone) or an RFC 3339 instant; now by default. */
@@ -52,12 +52,12 @@ export interface SchedulePreview {
     local: string;
     action: string;
     counts: { acted: number; skipped: number };
-    clusters: ClusterRef[];
-    skippedClusters: Array<ClusterRef & { reason: string; message: string }>;
+    clusters: NamespacedRef[];
+    skippedClusters: Array<NamespacedRef & { reason: string; message: string }>;
   };
   edges: PreviewEdge[];
   /** Clusters the targets select that the schedule will never touch, and why. */
-  excluded: Array<ClusterRef & { reason: string; message: string }>;
+  excluded: Array<NamespacedRef & { reason: string; message: string }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -107,7 +107,7 @@ export interface OverrideView {
 }
 
 export interface ClusterScheduleView {
-  cluster: ClusterRef;
+  cluster: NamespacedRef;
   schedule?: string;
   why: string;
   excluded?: string;

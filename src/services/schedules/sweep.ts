@@ -7,13 +7,13 @@
 // worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
 import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import type { ChildOutcome, JobContext, JobHandler } from '../ports.js';
+import type { ChildOutcome, JobContext, JobHandler, NamespacedRef } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deterministicId } from './job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
-import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
+import { planSweep, type SweepMode } from './sweep-plan.js';
 
 export const SWEEP_JOB = 'schedule.sweep';
 /** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
@@ -34,9 +34,9 @@ export interface SweepSummary {
   edge: { at: string; local: string; action: PowerAction; reason: string };
   mode: SweepMode;
   dryRun: boolean;
-  acted: Array<ClusterRef & { action: PowerAction }>;
-  skipped: Array<ClusterRef & { reason: string; message: string }>;
-  failed: Array<ClusterRef & { error: string }>;
+  acted: Array<NamespacedRef & { action: PowerAction }>;
+  skipped: Array<NamespacedRef & { reason: string; message: string }>;
+  failed: Array<NamespacedRef & { error: string }>;
   counts: { acted: number; skipped: number; failed: number };
   skippedReasons: Record<string, number>;
   alreadyDone?: SweepRecord;
@@ -53,8 +53,8 @@ interface SweepStart {
   done?: SweepSummary;
   summary: SweepSummary;
   startedAt: string;
-  skips: Array<{ cluster: ClusterRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
-  children: Array<{ cluster: ClusterRef; action: PowerAction; reason: string }>;
+  skips: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
+  children: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string }>;
 }
 
 export function sweepHandler(deps: ScheduleServiceDeps): JobHandler {
