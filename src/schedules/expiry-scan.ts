@@ -1,11 +1,12 @@
 // The expiry rules the timers apply when objects change and the resync applies every interval: the warning an
 // expiring object is owed now, and whether a cluster's expiry breaks an enforced policy. One copy of each.
 import { effectiveLimits, policyExpiry, type WarningPlan } from '../hive/expiry/index.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { isUnclaimedPoolCluster } from '../hive/schedule/index.js';
+import type { ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import { clusterExpiry, ENFORCE_POLICY_JOB, enforcedPolicies, WARN_JOB, type Expiring, type WarnPayload } from '../services/expiry/index.js';
 import { deterministicId } from '../services/schedules/index.js';
+import type { ClusterDeployment } from '../hive/types.js';
 
 export type ExpiryScanDeps = ServiceDeps & StateLocation;
 
@@ -29,7 +30,7 @@ export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefin
 }
 
 /** The policy enforcement a cluster needs now (its expiry is missing a default or beyond a cap), if any. */
-export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: CdLike & KubeObject): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
+export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: ClusterDeployment): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
   if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return undefined;
   const policies = enforcedPolicies(deps);
   if (policies.length === 0) return undefined;

@@ -7,7 +7,8 @@ import { extendedLifetime, type ExtensionRequest } from '../../hive/claims/lifet
 import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
 import { appendHistory } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
-import { condition, type ClusterClaim } from '../../hive/pools/types.js';
+import { findCondition } from '../../hive/types.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
 import { announceExpiryChange, expiryEntry, requestActor, type AuditOrigin, type ExpiryActor } from '../expiry/expiry-record.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
@@ -37,7 +38,7 @@ async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionReq
   const limits = claimLimits(deps, poolRef, cachedPool(deps.store, poolRef));
   const current = claim.spec.lifetime ?? claim.status?.lifetime;
   const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
-  const pending = condition(claim, 'Pending');
+  const pending = findCondition(claim, 'Pending');
   const claimedAt = pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;
   const elapsed = claimedAt !== undefined ? deps.clock.now() - claimedAt : undefined;
 

@@ -4,7 +4,8 @@ import { poolHistory, type PoolHistory } from '../../hive/claims/eta.js';
 import { poolSupply, type PoolSupply } from '../../hive/claims/pool-supply.js';
 import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
-import { condition, type ClusterClaim, type ClusterDeployment, type ClusterPool } from '../../hive/pools/types.js';
+import { findCondition } from '../../hive/types.js';
+import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
 import { readHistory, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
 import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
@@ -67,7 +68,7 @@ export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: st
   const read = reads.get(poolKey) ?? readPool(deps.store, poolRef, pool);
   reads.set(poolKey, read);
   // A running claim needs no estimate; every other may (a build, a resume, its own cluster starting).
-  const needsHistory = condition(claim, 'ClusterRunning')?.status !== 'True';
+  const needsHistory = findCondition(claim, 'ClusterRunning')?.status !== 'True';
   const history = needsHistory ? (read.history ??= poolHistory(read.clusters)) : { installsMs: [], resumesMs: [] };
   const status = claimStatus(claim, { now: deps.clock.now(), pool, cluster, supply: read.supply, history });
   const annotations = claim.metadata.annotations ?? {};

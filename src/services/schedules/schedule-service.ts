@@ -2,8 +2,8 @@
 // manual sweeps, and the job handlers the worker runs (ARCHITECTURE.md, plain factories).
 import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
-import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
-import type { JobHandler, JobView, KubeObject } from '../ports.js';
+import type { OverrideType } from '../../hive/schedule/index.js';
+import type { JobHandler, JobView } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
@@ -13,6 +13,7 @@ import { RECONCILE_CLUSTER_JOB, reconcileClusterHandler } from './reconcile-clus
 import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB, applyHandler, sweepHandler, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export interface ScheduleView {
   name: string;
@@ -58,9 +59,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     return cr;
   };
 
-  const cluster = (hub: string, namespace: string, name: string): CdLike & KubeObject => {
+  const cluster = (hub: string, namespace: string, name: string): ClusterDeployment => {
     if (!deps.store.hubNames().includes(hub)) throw new NotFound(`hub ${hub} is not configured`);
-    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub, namespace, name });
+    const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace, name });
     if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
     return cd;
   };
