@@ -2,39 +2,20 @@
 // variable, file key, limits and default. Every value is validated at start and every problem is listed at once;
 // the result is a frozen, typed Config. Precedence: environment, then file, then defaults. Only entry files pass
 // `process.env` in.
-import { createIssues, readEnum, readHostPorts, readInt, readString, readNumber, type Source } from './config/fields.js';
+import { createIssues, readEnum, readInt, readString, readNumber, type Source } from './config/fields.js';
 import { readConfigFile } from './config/file.js';
 import { HUB_NAME, readHubs, type HubConfig, type HubDefaults } from './config/hubs.js';
 import { INTERVAL_RULE, intervalCron } from './config/interval-cron.js';
+import { readRedis, type RedisConfig } from './config/redis.js';
+import { readTokens, type ApiToken } from './config/tokens.js';
 import { limits, LOG_LEVELS, SETTINGS, setting, SIM_SEEDS } from './config/schema.js';
 
 export type { HubConfig, HubDefaults } from './config/hubs.js';
+export { DEFAULT_REDIS_PREFIX, type HostPort, type RedisConfig } from './config/redis.js';
+export type { ApiToken } from './config/tokens.js';
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type SimSeed = (typeof SIM_SEEDS)[number];
-
-export interface HostPort {
-  host: string;
-  port: number;
-}
-
-export interface RedisConfig {
-  /** A single server (`redis://` or `rediss://`). Absent: 127.0.0.1:6379, and all-in-one may start a private one. */
-  url?: string;
-  /** `password` authenticates to the sentinels themselves (the data password is `password` below). */
-  sentinel?: { sentinels: HostPort[]; name: string; password?: string };
-  cluster?: { nodes: HostPort[] };
-  /** For Sentinel or Cluster (a single server carries it in the URL). */
-  password?: string;
-  /** BullMQ prefix and key prefix. A `{hash tag}` keeps every key in one Redis Cluster slot, as BullMQ requires. */
-  prefix: string;
-}
-
-export interface ApiToken {
-  /** Who holds it; appears in logs and audit, the token never does. */
-  name: string;
-  token: string;
-}
 
 export interface JobsConfig {
   /** How long a worker's lock on a job lasts without renewal; a crashed worker's jobs are recovered after it. */
@@ -78,8 +59,6 @@ export class ConfigError extends Error {
 
 /** Every environment variable Beekeeper reads, for docs and `--help`. */
 export const CONFIG_ENV_VARS = ['BEEKEEPER_CONFIG', ...[...SETTINGS.values()].flatMap((s) => (s.schema.env ? [s.schema.env] : []))];
-
-const NO_COLON = /^[^\s:]+$/;
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const issues = createIssues();
@@ -159,42 +138,6 @@ export function withEmbeddedHub(config: Config, hub: { name: string; kubeconfigD
   });
 }
 
-/** The Redis prefix when none is configured; embedded mode replaces it with one of its own (see system/embedded-prefix.ts). */
-export const DEFAULT_REDIS_PREFIX = setting('redis.prefix').schema.default as string;
-
-function readRedis(pick: (path: string) => Source | undefined, issues: ReturnType<typeof createIssues>): RedisConfig {
-  const urlSrc = pick('redis.url');
-  const url = urlSrc ? readString(urlSrc, issues, { fallback: '', pattern: /^rediss?:\/\/\S+$/, rule: 'a redis:// or rediss:// URL', secret: true }) : undefined;
-  const sentinelsSrc = pick('redis.sentinel.sentinels');
-  const sentinels = readHostPorts(sentinelsSrc, issues);
-  const nameSrc = pick('redis.sentinel.name');
-  const nodesSrc = pick('redis.cluster.nodes');
-  const nodes = readHostPorts(nodesSrc, issues);
-  const password = pick('redis.password') ? readString(pick('redis.password'), issues, { fallback: '', secret: true }) : undefined;
-  const sentinelPassword = pick('redis.sentinel.password')
-    ? readString(pick('redis.sentinel.password'), issues, { fallback: '', secret: true })
-    : undefined;
-  const prefixSrc = pick('redis.prefix');
-  const prefix = readString(prefixSrc, issues, { fallback: DEFAULT_REDIS_PREFIX, pattern: NO_COLON, rule: 'free of spaces and ":" (BullMQ joins keys with ":")' });
-
-  const modes = [urlSrc && 'REDIS_URL', sentinelsSrc && 'sentinel', nodesSrc && 'cluster'].filter(Boolean);
-  if (modes.length > 1) issues.add('redis', `choose one of a URL, Sentinel or Cluster (got ${modes.join(' and ')})`);
-  if (sentinelsSrc && !nameSrc) issues.add('BEEKEEPER_REDIS_SENTINEL_NAME', 'required with Sentinel (the master group name)');
-  if (nameSrc && !sentinelsSrc) issues.add(nameSrc.from, 'set only together with the Sentinel addresses');
-  if (nodesSrc && !/\{[^{}]+\}/.test(prefix)) {
-    issues.add(prefixSrc?.from ?? 'BEEKEEPER_REDIS_PREFIX', 'must contain a {hash tag} with Redis Cluster, e.g. {beekeeper}');
-  }
-  return {
-    ...(url ? { url } : {}),
-    ...(sentinelsSrc && nameSrc
-      ? { sentinel: { sentinels, name: readString(nameSrc, issues, { fallback: '' }), ...(sentinelPassword ? { password: sentinelPassword } : {}) } }
-      : {}),
-    ...(nodesSrc ? { cluster: { nodes } } : {}),
-    ...(password ? { password } : {}),
-    prefix,
-  };
-}
-
 function readResyncInterval(src: Source | undefined, issues: ReturnType<typeof createIssues>): number {
   const { fallback } = limits('resync.intervalSeconds');
   const seconds = readInt(src, issues, limits('resync.intervalSeconds'));
@@ -203,27 +146,6 @@ function readResyncInterval(src: Source | undefined, issues: ReturnType<typeof c
     return fallback;
   }
   return seconds;
-}
-
-function readTokens(src: Source | undefined, issues: ReturnType<typeof createIssues>): ApiToken[] {
-  if (src === undefined) return [];
-  const entries: unknown[] =
-    typeof src.value === 'string'
-      ? src.value.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-          const eq = s.indexOf('=');
-          return eq > 0 ? { name: s.slice(0, eq), token: s.slice(eq + 1) } : { name: s };
-        })
-      : Array.isArray(src.value) ? src.value : [src.value];
-  const tokens: ApiToken[] = [];
-  entries.forEach((e, i) => {
-    const { name, token } = (e && typeof e === 'object' ? e : {}) as { name?: unknown; token?: unknown };
-    if (typeof name !== 'string' || !/^[A-Za-z0-9._-]{1,63}$/.test(name)) {
-      issues.add(src.from, `entry ${i + 1} needs a name (letters, digits, . _ -), written name=token`);
-    } else if (typeof token !== 'string' || token.length < 16) {
-      issues.add(src.from, `token for ${name} must be at least 16 characters`);
-    } else tokens.push({ name, token });
-  });
-  return tokens;
 }
 
 function deepFreeze<T>(value: T): T {
