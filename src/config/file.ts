@@ -1,33 +1,10 @@
-// The optional YAML configuration file (BEEKEEPER_CONFIG=path). Keys mirror Config; unknown keys are reported
+// The optional YAML configuration file (BEEKEEPER_CONFIG=path). Keys are SettingsSchema's; unknown keys are reported
 // rather than ignored, because a typo such as `concurency` would otherwise silently fall back to a default.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { TSchema } from 'typebox';
 import type { Issues, Source } from './fields.js';
-
-type Shape = { [key: string]: Shape | 'leaf' };
-
-const KNOWN: Shape = {
-  hubs: 'leaf',
-  redis: { url: 'leaf', password: 'leaf', prefix: 'leaf', sentinel: { sentinels: 'leaf', name: 'leaf', password: 'leaf' }, cluster: { nodes: 'leaf' } },
-  http: { host: 'leaf', port: 'leaf' },
-  auth: { tokens: 'leaf' },
-  concurrency: { perHub: 'leaf', global: 'leaf', background: 'leaf', backgroundGlobal: 'leaf' },
-  rateLimits: { qps: 'leaf', burst: 'leaf' },
-  logLevel: 'leaf',
-  sim: { speed: 'leaf', seed: 'leaf' },
-  stateNamespace: 'leaf',
-  stateHub: 'leaf',
-  jobs: {
-    lockDurationMs: 'leaf',
-    stalledIntervalMs: 'leaf',
-    keepCompletedSeconds: 'leaf',
-    keepCompletedCount: 'leaf',
-    keepFailedSeconds: 'leaf',
-    keepFailedCount: 'leaf',
-    shutdownGraceMs: 'leaf',
-  },
-  resync: { intervalSeconds: 'leaf' },
-};
+import { SettingsSchema } from './schema.js';
 
 export interface FileLayer {
   /** The raw value at a dotted path, tagged with where it came from. */
@@ -48,7 +25,7 @@ export function readConfigFile(path: string | undefined, issues: Issues): FileLa
     issues.add('BEEKEEPER_CONFIG', `${path} must hold a YAML mapping`);
     return { at: () => undefined };
   }
-  checkKeys(doc as Record<string, unknown>, KNOWN, '', issues, path);
+  checkKeys(doc as Record<string, unknown>, SettingsSchema, '', issues, path);
   return {
     at(dotted) {
       let cur: unknown = doc;
@@ -61,12 +38,13 @@ export function readConfigFile(path: string | undefined, issues: Issues): FileLa
   };
 }
 
-function checkKeys(obj: Record<string, unknown>, shape: Shape, prefix: string, issues: Issues, file: string) {
+function checkKeys(obj: Record<string, unknown>, schema: TSchema, prefix: string, issues: Issues, file: string) {
+  const props = (schema as { properties?: Record<string, TSchema & { fileKey?: boolean }> }).properties ?? {};
   for (const [key, value] of Object.entries(obj)) {
     const where = prefix + key;
-    const known = shape[key];
+    const known = Object.hasOwn(props, key) && props[key]!.fileKey !== false ? props[key] : undefined;
     if (known === undefined) issues.add(`${where} (${file})`, 'unknown key');
-    else if (known !== 'leaf') {
+    else if ((known as { properties?: unknown }).properties) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) issues.add(`${where} (${file})`, 'must be a mapping');
       else checkKeys(value as Record<string, unknown>, known, `${where}.`, issues, file);
     }

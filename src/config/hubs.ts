@@ -1,5 +1,6 @@
 // Hub entries: from BEEKEEPER_HUBS (`east=/etc/kube/east.yaml#context,west=in-cluster`) or the file's `hubs:` list.
 import { readBool, readInt, readNumber, readString, type Issues, type Source } from './fields.js';
+import { limits } from './schema.js';
 
 /** A DNS label: hub names appear in URLs, job ids and queue names, so `.`, `/` and `:` are ruled out. */
 export const HUB_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -103,12 +104,17 @@ function fromFile(src: Source, defaults: HubDefaults, issues: Issues): HubConfig
         ...(kubeconfig ? { kubeconfig } : {}),
         ...(context ? { context } : {}),
         inCluster,
-        concurrency: readInt(at('concurrency'), issues, { min: 1, max: 10_000, fallback: defaults.concurrency }),
-        globalConcurrency: readInt(at('globalConcurrency'), issues, { min: 1, max: 100_000, fallback: defaults.globalConcurrency }),
-        backgroundConcurrency: readInt(at('backgroundConcurrency'), issues, { min: 1, max: 10_000, fallback: defaults.backgroundConcurrency }),
-        backgroundGlobalConcurrency: readInt(at('backgroundGlobalConcurrency'), issues, { min: 1, max: 100_000, fallback: defaults.backgroundGlobalConcurrency }),
-        qps: readNumber(at('qps'), issues, { min: 0.1, max: 10_000, fallback: defaults.qps }),
-        burst: readInt(at('burst'), issues, { min: 1, max: 100_000, fallback: defaults.burst }),
+        // The same limits as the settings they override (schema.ts), the configured values as defaults.
+        concurrency: readInt(at('concurrency'), issues, limits('concurrency.perHub', defaults.concurrency)),
+        globalConcurrency: readInt(at('globalConcurrency'), issues, limits('concurrency.global', defaults.globalConcurrency)),
+        backgroundConcurrency: readInt(at('backgroundConcurrency'), issues, limits('concurrency.background', defaults.backgroundConcurrency)),
+        backgroundGlobalConcurrency: readInt(
+          at('backgroundGlobalConcurrency'),
+          issues,
+          limits('concurrency.backgroundGlobal', defaults.backgroundGlobalConcurrency),
+        ),
+        qps: readNumber(at('qps'), issues, limits('rateLimits.qps', defaults.qps)),
+        burst: readInt(at('burst'), issues, limits('rateLimits.burst', defaults.burst)),
       },
     ];
   });

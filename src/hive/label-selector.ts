@@ -1,6 +1,18 @@
-// Kubernetes label selector strings (`env=prod,tier!=db,zone in (a,b),!legacy`), matched the way the API server
-// does: `!=` and `notin` also match objects without the key (kube-golden 42, 44).
+// Kubernetes label selectors, both forms: the query string (`env=prod,tier!=db,zone in (a,b),!legacy`) and
+// metav1.LabelSelector (matchLabels AND matchExpressions), matched the way the API server does: `!=`, `notin` and
+// NotIn also match objects without the key (kube-golden 42, 44).
 import { invalid } from './errors.js';
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
 
 type Requirement =
   | { key: string; op: 'in' | 'notin'; values: string[] }
@@ -70,4 +82,22 @@ export function matchesLabels(requirements: Requirement[], labels: Record<string
         return !has || !r.values.includes(l[r.key]!);
     }
   });
+}
+
+const OPERATORS: Record<string, Requirement['op'] | undefined> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!exists' };
+
+/**
+ * A metav1.LabelSelector against labels. An empty selector matches everything; an absent one does too, since
+ * Beekeeper's selectors are optional filters (Hive's nil selectors, which match nothing, check for absence first).
+ * An unknown operator matches nothing, as LabelSelectorAsSelector's error does.
+ */
+export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> = {}): boolean {
+  if (!selector) return true;
+  const requirements: Requirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, op: 'in', values: [value] }));
+  for (const { key, operator, values } of selector.matchExpressions ?? []) {
+    const op = OPERATORS[operator];
+    if (!op) return false;
+    requirements.push(op === 'exists' || op === '!exists' ? { key, op } : { key, op, values: values ?? [] });
+  }
+  return matchesLabels(requirements, labels);
 }

@@ -18,9 +18,6 @@ export interface ObjectMeta {
   ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
 }
 
-/** The former name, still imported by the pools/claims domain. */
-export type Meta = ObjectMeta;
-
 /** Any Kubernetes object: what the gateway stores and returns. Fields not modelled pass through untouched. */
 export interface KubeObject {
   apiVersion?: string;
@@ -38,23 +35,24 @@ export interface Condition {
   lastProbeTime?: string;
 }
 
-export interface LocalRef {
+/** corev1.LocalObjectReference: an object in the same namespace, by name. */
+export interface LocalObjectReference {
   name: string;
 }
 
 export interface AwsPlatform {
   region: string;
-  credentialsSecretRef?: LocalRef;
+  credentialsSecretRef?: LocalObjectReference;
   credentialsAssumeRole?: { roleARN: string; externalID?: string };
   userTags?: Record<string, string>;
 }
 export interface GcpPlatform {
   region: string;
-  credentialsSecretRef?: LocalRef;
+  credentialsSecretRef?: LocalObjectReference;
 }
 export interface AzurePlatform {
   region: string;
-  credentialsSecretRef?: LocalRef;
+  credentialsSecretRef?: LocalObjectReference;
   baseDomainResourceGroupName?: string;
   cloudName?: '' | 'AzurePublicCloud' | 'AzureUSGovernmentCloud' | 'AzureChinaCloud' | 'AzureGermanCloud';
 }
@@ -63,8 +61,8 @@ export interface ClusterDeploymentPlatform {
   aws?: AwsPlatform;
   gcp?: GcpPlatform;
   azure?: AzurePlatform;
-  ibmcloud?: { region: string; credentialsSecretRef?: LocalRef; accountID?: string; cisInstanceCRN?: string };
-  openstack?: { cloud: string; credentialsSecretRef?: LocalRef };
+  ibmcloud?: { region: string; credentialsSecretRef?: LocalObjectReference; accountID?: string; cisInstanceCRN?: string };
+  openstack?: { cloud: string; credentialsSecretRef?: LocalObjectReference };
   vsphere?: Record<string, unknown>;
   nutanix?: Record<string, unknown>;
   baremetal?: Record<string, unknown>;
@@ -76,22 +74,22 @@ export interface ClusterDeploymentSpec {
   clusterName: string;
   baseDomain: string;
   platform: ClusterDeploymentPlatform;
-  pullSecretRef?: LocalRef;
+  pullSecretRef?: LocalObjectReference;
   preserveOnDelete?: boolean;
   installed?: boolean;
   provisioning?: {
-    installConfigSecretRef?: LocalRef;
+    installConfigSecretRef?: LocalObjectReference;
     releaseImage?: string;
-    imageSetRef?: LocalRef;
+    imageSetRef?: LocalObjectReference;
     installerImageOverride?: string;
-    sshPrivateKeySecretRef?: LocalRef;
+    sshPrivateKeySecretRef?: LocalObjectReference;
   };
   clusterMetadata?: {
     clusterID: string;
     infraID: string;
-    adminKubeconfigSecretRef: LocalRef;
-    adminPasswordSecretRef?: LocalRef;
-    metadataJSONSecretRef?: LocalRef;
+    adminKubeconfigSecretRef: LocalObjectReference;
+    adminPasswordSecretRef?: LocalObjectReference;
+    metadataJSONSecretRef?: LocalObjectReference;
   };
   clusterPoolRef?: {
     namespace: string;
@@ -99,7 +97,7 @@ export interface ClusterDeploymentSpec {
     claimName?: string;
     claimedTimestamp?: string;
     /** JSON name of Go's CustomizationRef (REFERENCE.md §11.1). */
-    clusterDeploymentCustomization?: LocalRef;
+    clusterDeploymentCustomization?: LocalObjectReference;
   };
   powerState?: SpecPowerState;
   hibernateAfter?: string;
@@ -118,7 +116,7 @@ export interface ClusterDeploymentStatus {
   installStartedTimestamp?: string;
   installedTimestamp?: string;
   powerState?: PowerState | '';
-  provisionRef?: LocalRef;
+  provisionRef?: LocalObjectReference;
 }
 
 export interface ClusterDeployment extends KubeObject {
@@ -138,6 +136,6 @@ export interface Secret extends KubeObject {
 }
 
 /** The condition of that type, if Hive has set it. */
-export function findCondition(obj: { status?: { conditions?: Condition[] } }, type: string): Condition | undefined {
-  return obj.status?.conditions?.find((c) => c.type === type);
+export function findCondition(obj: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined {
+  return obj?.status?.conditions?.find((c) => c.type === type);
 }

@@ -1,8 +1,11 @@
 // One small request path for every kind. The generated per-group clients (CoreV1Api, CustomObjectsApi, ...) each
 // take their own parameter shapes and deserialize core kinds into classes with Date fields; Beekeeper wants plain
-// JSON for any kind in the kind table, so it borrows the generic client's plumbing (auth, TLS agent, middleware)
-// and sends the request itself. Errors stay ApiException, exactly as the generated clients throw them.
-import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+// JSON for any kind in the kind table, so it takes the request options the KubeConfig gives any caller (auth headers,
+// the TLS or proxy agent: the public applyToFetchOptions, which the client's own Watch uses) and sends the request
+// with the fetch those options are made for (node-fetch 2 in client 1.x; client 2.x moves to undici's fetch).
+// Errors stay ApiException, exactly as the generated clients throw them.
+import { ApiException, type KubeConfig } from '@kubernetes/client-node';
+import fetch, { Headers } from 'node-fetch';
 import { Invalid } from '../hive/errors.js';
 
 export interface RestRequest {
@@ -13,8 +16,10 @@ export interface RestRequest {
   signal?: AbortSignal;
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface RestClient {
-  request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, req?: RestRequest): Promise<T>;
+  request<T>(method: Method, path: string, req?: RestRequest): Promise<T>;
 }
 
 /** JSON.stringify recurses: an object nested thousands deep would overflow the stack (a RangeError, then a 500). */
@@ -27,35 +32,31 @@ function serialize(body: unknown): string {
   }
 }
 
-class RawObjectApi extends KubernetesObjectApi {
-  async send(method: HttpMethod, path: string, req: RestRequest, defaultTimeoutMs: number): Promise<unknown> {
-    const ctx = this.configuration.baseServer.makeRequestContext(path, method);
-    ctx.setHeaderParam('Accept', 'application/json');
-    // The API server names the field manager after the user agent when none is given (managedFields show it).
-    ctx.setHeaderParam('User-Agent', 'beekeeper');
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) ctx.setQueryParam(k, String(v));
-    if (req.body !== undefined) {
-      ctx.setHeaderParam('Content-Type', req.contentType ?? 'application/json');
-      ctx.setBody(serialize(req.body));
-    }
-    const timeout = AbortSignal.timeout(req.timeoutMs ?? defaultTimeoutMs);
-    ctx.setSignal(req.signal ? AbortSignal.any([req.signal, timeout]) : timeout);
-    // The same auth steps the generated clients take (token, client certs and the TLS agent come from the KubeConfig).
-    await this.configuration.authMethods.default?.applySecurityAuthentication(ctx);
-    let pre = Promise.resolve(ctx);
-    for (const m of this.configuration.middleware) pre = pre.then((c) => m.pre(c).toPromise());
-    let response = await this.configuration.httpApi.send(await pre).toPromise();
-    for (const m of this.configuration.middleware) response = await m.post(response).toPromise();
-    const text = await response.body.text();
-    if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) return text ? JSON.parse(text) : undefined;
-    throw new ApiException(response.httpStatusCode, 'Unsuccessful HTTP Request', text, response.headers);
-  }
-}
-
 export function createRestClient(kc: KubeConfig, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): RestClient {
-  const api = kc.makeApiClient(RawObjectApi);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('No active cluster!');
   return {
-    request: async <T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, req: RestRequest = {}) =>
-      (await api.send(HttpMethod[method], path, req, timeoutMs)) as T,
+    async request<T>(method: Method, path: string, req: RestRequest = {}): Promise<T> {
+      const url = new URL(cluster.server + path);
+      for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+      // Token (refreshed by exec and OIDC providers), client certificates and the TLS or proxy agent, per request.
+      const init = await kc.applyToFetchOptions({});
+      const headers = new Headers(init.headers);
+      headers.set('Accept', 'application/json');
+      // The API server names the field manager after the user agent when none is given (managedFields show it).
+      headers.set('User-Agent', 'beekeeper');
+      if (req.body !== undefined) headers.set('Content-Type', req.contentType ?? 'application/json');
+      const timeout = AbortSignal.timeout(req.timeoutMs ?? timeoutMs);
+      const response = await fetch(url.toString(), {
+        method,
+        headers,
+        agent: init.agent,
+        body: req.body === undefined ? undefined : serialize(req.body),
+        signal: req.signal ? AbortSignal.any([req.signal, timeout]) : timeout,
+      });
+      const text = await response.text();
+      if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
+      throw new ApiException(response.status, 'Unsuccessful HTTP Request', text, Object.fromEntries(response.headers.entries()));
+    },
   };
 }

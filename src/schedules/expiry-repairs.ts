@@ -1,21 +1,21 @@
 // The resync's repairers for expiry: a warning due and not yet delivered everywhere (within its usefulness window:
 // before the expiry, and until a more urgent lead makes it moot) gets its job again, and a cluster whose expiry
 // still breaks an enforced policy gets its enforcement job. The rules are the timers' own (expiry-scan.ts).
-import type { CdLike } from '../hive/schedule/index.js';
-import { allExpiring, claimExpiry, clusterExpiry, warningPlan, type ClaimLike, type Expiring } from '../services/expiry/index.js';
-import type { KubeObject } from '../services/ports.js';
+import { allExpiring, claimExpiry, clusterExpiry, warningPlan, type Expiring } from '../services/expiry/index.js';
 import { ensureJob, mayPass, repairEach, type Repairer } from '../services/resync/repair.js';
 import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.js';
+import type { ClusterDeployment } from '../hive/types.js';
+import type { ClusterClaim } from '../hive/pools/types.js';
 
 export function expiryRepairers(deps: ExpiryScanDeps): Repairer[] {
   /** The target as it is live: the cache may not show a delivery that just happened. */
   const live = async (t: Expiring): Promise<Expiring | undefined> => {
     const ref = { hub: t.hub, namespace: t.namespace, name: t.name };
     if (t.kind === 'ClusterDeployment') {
-      const cd = await deps.store.get<CdLike & KubeObject>('ClusterDeployment', ref);
+      const cd = await deps.store.get<ClusterDeployment>('ClusterDeployment', ref);
       return cd && clusterExpiry(t.hub, cd);
     }
-    const claim = await deps.store.get<ClaimLike>('ClusterClaim', ref);
+    const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
     return claim && claimExpiry(t.hub, claim);
   };
 
@@ -45,7 +45,7 @@ export function expiryRepairers(deps: ExpiryScanDeps): Repairer[] {
       // Counted when the cluster as cached still breaks a policy; the job (deduplicated while one is in flight)
       // re-decides on the live object.
       repair: (run) =>
-        repairEach(run, deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment'), async ({ hub, object }) => {
+        repairEach(run, deps.store.cachedList<ClusterDeployment>('ClusterDeployment'), async ({ hub, object }) => {
           const job = policyEnforcement(deps, hub, object);
           if (!job) return undefined;
           await deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub });

@@ -2,11 +2,12 @@
 // expiring object is owed now, and whether a cluster's expiry breaks an enforced policy. One copy of each.
 import { jobOf } from '../services/job-definition.js';
 import { effectiveLimits, policyExpiry, type WarningPlan } from '../hive/expiry/index.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { isUnclaimedPoolCluster } from '../hive/schedule/index.js';
+import type { ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import { clusterExpiry, ENFORCE_POLICY_JOB, enforcedPolicies, WARN_JOB, type Expiring, type WarnPayload } from '../services/expiry/index.js';
 import { jobIds } from '../services/job-ids.js';
+import type { ClusterDeployment } from '../hive/types.js';
 
 export type ExpiryScanDeps = ServiceDeps & StateLocation;
 
@@ -26,7 +27,7 @@ export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefin
 }
 
 /** The policy enforcement a cluster needs now (its expiry is missing a default or beyond a cap), if any. */
-export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: CdLike & KubeObject): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
+export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: ClusterDeployment): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
   if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return undefined;
   const policies = enforcedPolicies(deps);
   if (policies.length === 0) return undefined;

@@ -1,12 +1,13 @@
 // The scheduler role for expiry: one timer per expiring object at its next warning's due time, and policy
 // enforcement when clusters or policies change. Timers only enqueue, with ids derived from the object, the
 // lead time and the expiry instant, so replicas collapse onto one job and an extension starts new warnings.
-import type { CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
 import { createOutageLog } from '../services/resync/outage-log.js';
 import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
-import { claimExpiry, clusterExpiry, warningPlan, type ClaimLike, type Expiring } from '../services/expiry/index.js';
+import { claimExpiry, clusterExpiry, warningPlan, type Expiring } from '../services/expiry/index.js';
 import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.js';
+import type { ClusterDeployment } from '../hive/types.js';
+import type { ClusterClaim } from '../hive/pools/types.js';
 
 
 /** The shared service ports and where Beekeeper's own resources live. */
@@ -26,10 +27,10 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
   const current = (t: Expiring): Expiring | undefined => {
     const ref = { hub: t.hub, namespace: t.namespace, name: t.name };
     if (t.kind === 'ClusterDeployment') {
-      const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
+      const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref);
       return cd && clusterExpiry(t.hub, cd);
     }
-    const claim = deps.store.cached<ClaimLike>('ClusterClaim', ref);
+    const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref);
     return claim && claimExpiry(t.hub, claim);
   };
 
@@ -60,25 +61,25 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
     });
   };
 
-  const enforce = (hub: string, cd: CdLike & KubeObject) => {
+  const enforce = (hub: string, cd: ClusterDeployment) => {
     const job = policyEnforcement(deps, hub, cd);
     if (job) void deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub }).then(outage.ok, failed(job.type));
   };
 
-  const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {
+  const onCluster = (hub: string, cd: ClusterDeployment, deleted: boolean) => {
     track(`cd/${hub}/${cd.metadata.namespace}/${cd.metadata.name}`, deleted ? undefined : clusterExpiry(hub, cd));
     if (!deleted) enforce(hub, cd);
   };
-  const onClaim = (hub: string, claim: ClaimLike, deleted: boolean) =>
+  const onClaim = (hub: string, claim: ClusterClaim, deleted: boolean) =>
     track(`claim/${hub}/${claim.metadata.namespace}/${claim.metadata.name}`, deleted ? undefined : claimExpiry(hub, claim));
   const everything = () => {
-    for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) onCluster(hub, object, false);
-    for (const { hub, object } of deps.store.cachedList<ClaimLike>('ClusterClaim')) onClaim(hub, object, false);
+    for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) onCluster(hub, object, false);
+    for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) onClaim(hub, object, false);
   };
 
   const unsubscribe = [
-    deps.store.onChange<CdLike & KubeObject>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
-    deps.store.onChange<ClaimLike>('ClusterClaim', (hub, type, obj) => onClaim(hub, obj, type === 'DELETED')),
+    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
+    deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, obj) => onClaim(hub, obj, type === 'DELETED')),
     // Lead times and caps come from policies: re-plan everything when one changes.
     deps.store.onChange<KubeObject>('ExpiryPolicy', (hub) => {
       if (hub === deps.stateHub) everything();

@@ -3,8 +3,8 @@
 // edges (a keep-awake lapsing, the install grace period ending) are still to be applied. One copy, so a restart
 // and the resync can never disagree about what was missed.
 import { jobOf } from '../services/job-definition.js';
-import { clusterEdgeHandled, INSTALL_GRACE_MS, installedAtMs, type CdLike } from '../hive/schedule/index.js';
-import type { KubeObject, ServiceDeps, StateLocation } from '../services/ports.js';
+import { clusterEdgeHandled, INSTALL_GRACE_MS, installedAtMs } from '../hive/schedule/index.js';
+import type { ServiceDeps, StateLocation } from '../services/ports.js';
 import { jobIds } from '../services/job-ids.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import {
@@ -20,6 +20,7 @@ import {
   type HibernationSchedule,
   type SweepPayload,
 } from '../services/schedules/index.js';
+import type { ClusterDeployment } from '../hive/types.js';
 
 export type ScheduleScanDeps = ServiceDeps & StateLocation;
 
@@ -89,7 +90,7 @@ export function lapseJob(e: ClusterEdge): FixedJob {
  * Still to apply: not older than the governing schedule's catchUpDeadline and, once lapsed, on a cluster that a
  * schedule governs (for any other there is nothing to apply) and whose record does not show it handled.
  */
-function owed(deps: ScheduleScanDeps, hub: string, cd: (CdLike & KubeObject) | undefined, atMs: number, now: number): boolean {
+function owed(deps: ScheduleScanDeps, hub: string, cd: ClusterDeployment | undefined, atMs: number, now: number): boolean {
   const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
   if (atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000)) return false;
   if (atMs > now) return true;
@@ -101,13 +102,13 @@ export function overrideEdge(deps: ScheduleScanDeps, o: ClusterOverride, now: nu
   if (o.spec?.type !== 'keepAwake') return undefined;
   const p = toPowerOverride(o);
   const { hub, namespace, name } = o.spec.cluster;
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', o.spec.cluster);
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', o.spec.cluster);
   if (p.untilMs === undefined || !owed(deps, hub, cd, p.untilMs, now)) return undefined;
   return { key: `override/${o.metadata.name}`, hub, namespace, name, atMs: p.untilMs, cause: `keep-awake override ${o.metadata.name} lapsed`, override: o.metadata.name };
 }
 
 /** The end of a cluster's install grace period, if it is still to apply. */
-export function graceEdge(deps: ScheduleScanDeps, hub: string, cd: CdLike & KubeObject, now: number): ClusterEdge | undefined {
+export function graceEdge(deps: ScheduleScanDeps, hub: string, cd: ClusterDeployment, now: number): ClusterEdge | undefined {
   const installed = installedAtMs(cd);
   if (installed === undefined || !owed(deps, hub, cd, installed + INSTALL_GRACE_MS, now)) return undefined;
   const namespace = cd.metadata.namespace ?? '';
@@ -121,7 +122,7 @@ export function clusterEdges(deps: ScheduleScanDeps, now: number): ClusterEdge[]
     const e = overrideEdge(deps, object, now);
     if (e) out.push(e);
   }
-  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const e = graceEdge(deps, hub, object, now);
     if (e) out.push(e);
   }

@@ -6,7 +6,6 @@
 // swept if no sweep recorded it and it is at most `catchUpDeadline` old; the sweep then applies the state the
 // schedule says *now*. Older edges are recorded as missed and never replayed.
 import { jobOf } from '../services/job-definition.js';
-import { type CdLike } from '../hive/schedule/index.js';
 import type { KubeObject } from '../services/ports.js';
 import { jobIds } from '../services/job-ids.js';
 import { enqueueFixed, type FixedJob } from '../services/resync/repair.js';
@@ -21,6 +20,7 @@ import {
   type HibernationSchedule,
 } from '../services/schedules/index.js';
 import { graceEdge, lapseJob, overrideEdge, recordMissed, scheduleCatchUp, sweepJob, type ClusterEdge, type ScheduleScanDeps } from './schedule-scan.js';
+import type { ClusterDeployment } from '../hive/types.js';
 
 /** The shared service ports and where Beekeeper's own resources live. */
 export type ScheduleTimersDeps = ScheduleScanDeps;
@@ -77,7 +77,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const seen = `${cr.metadata.uid}/${cr.metadata.generation}`;
     if (cr.spec.enforce && enforcedGeneration.get(name) !== seen) {
       enforcedGeneration.set(name, seen);
-      for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) enforce(hub, object);
+      for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) enforce(hub, object);
     }
     const shown = cr.status?.nextEdge;
     if (shown?.at !== next.at || shown.action !== next.action) {
@@ -116,7 +116,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
    * enforce: true re-applies continuously: a change that moves a cluster off the state the schedule says is undone,
    * where a run now would act (the planner's decision: overrides and the install grace period hold it too).
    */
-  const enforce = (hub: string, cd: CdLike & KubeObject) => {
+  const enforce = (hub: string, cd: ClusterDeployment) => {
     const gov = governance(listSchedules(deps), hub, cd);
     if (!gov.schedule) return;
     // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
@@ -139,7 +139,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       .catch((err: unknown) => deps.log.error({ err, hub, name: cd.metadata.name }, 'cannot enqueue enforce job'));
   };
 
-  const onCluster = (hub: string, cd: CdLike & KubeObject, deleted: boolean) => {
+  const onCluster = (hub: string, cd: ClusterDeployment, deleted: boolean) => {
     if (deleted) return cancelClusterEdge(`grace/${hub}/${cd.metadata.namespace}/${cd.metadata.name}`);
     const edge = graceEdge(deps, hub, cd, deps.clock.now());
     if (edge) armClusterEdge(edge);
@@ -156,12 +156,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     deps.store.onChange<ClusterOverride>('ClusterOverride', (hub, type, obj) => {
       if (ours(obj, hub)) onOverride(obj, type === 'DELETED');
     }),
-    deps.store.onChange<CdLike & KubeObject>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
+    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
   ];
 
   for (const cr of listSchedules(deps)) arm(cr);
   for (const { object } of deps.store.cachedList<ClusterOverride>('ClusterOverride', { hub: deps.stateHub, namespace: deps.stateNamespace })) onOverride(object, false);
-  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) onCluster(hub, object, false);
+  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) onCluster(hub, object, false);
 
   return {
     armed: () => Object.fromEntries([...timers].map(([name, t]) => [name, new Date(t.atMs).toISOString()])),

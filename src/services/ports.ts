@@ -2,9 +2,10 @@
 // (src/jobs) implements JobQueue. Services never import either implementation, so tests and other back ends
 // plug in here.
 import type { Clock } from '../clock.js';
+import type { NamespacedRef, ObjectRef } from '../hive/object-ref.js';
 import type { KubeObject, ObjectMeta } from '../hive/types.js';
 
-export type { Clock, KubeObject, ObjectMeta };
+export type { Clock, KubeObject, NamespacedRef, ObjectMeta, ObjectRef };
 
 /** Every Kubernetes kind Beekeeper reads or writes, by its Kind name. The gateway owns the kind table. */
 export type KindName =
@@ -40,12 +41,6 @@ export type CachedKind =
   | 'WebhookEndpoint'
   | 'Operation';
 
-/** `{hub}/{namespace}/{name}`; namespace is absent for cluster-scoped kinds. */
-export interface ObjectRef {
-  hub: string;
-  namespace?: string;
-  name: string;
-}
 
 export interface HubStatus {
   name: string;

@@ -1,5 +1,5 @@
 import { stringify as toYaml } from 'yaml';
-import { R, type KubeClient, type ResourceRef } from './client/index.js';
+import { R, type KubeClient, type ApiResource } from './client/index.js';
 
 export type SeedName = 'demo' | 'none';
 
@@ -96,7 +96,7 @@ function installConfigSecret(ns: string, secretName: string, region: string, clu
   };
 }
 
-async function createIfMissing(client: KubeClient, r: ResourceRef, obj: Record<string, any>) {
+async function createIfMissing(client: KubeClient, r: ApiResource, obj: Record<string, any>) {
   try {
     await client.create(r, obj as any);
   } catch (e: any) {

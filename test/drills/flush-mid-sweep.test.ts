@@ -5,7 +5,7 @@
 // status.lastSweep is written, and no process was restarted.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceRef } from '../../src/sim/client/index.js';
+import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
 import { startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
@@ -13,7 +13,7 @@ import { CLEAN, figures } from './queued-hibernates.js';
 
 const N = 250;
 const NS = 'swept';
-const SCHEDULES: ResourceRef = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'hibernationschedules', kind: 'HibernationSchedule', namespaced: true };
+const SCHEDULES: ApiResource = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'hibernationschedules', kind: 'HibernationSchedule', namespaced: true };
 const names = Array.from({ length: N }, (_, i) => `${NS}-${String(i).padStart(3, '0')}`);
 let drill: Drill;
 let power: PowerChanges;

@@ -10,7 +10,7 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/bootstrap.js';
-import { createKubeClient, targetFromKubeconfig, type KubeClient, type ResourceRef } from '../../src/sim/client/index.js';
+import { createKubeClient, targetFromKubeconfig, type KubeClient, type ApiResource } from '../../src/sim/client/index.js';
 import type { Role } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
@@ -20,7 +20,7 @@ export { tally, type Tally } from './tally.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STATE_NS = 'beekeeper';
-const EVENTS: ResourceRef = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
+const EVENTS: ApiResource = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
 
 export interface DrillOptions {
   /** Hub names, each a context of the simulator (default one hub, `east`; the first is the state hub). */

@@ -5,12 +5,12 @@
 // Beekeeper leaves, the Operations, and what each job id answers.
 import { expect } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
-import type { ResourceRef } from '../../src/sim/client/index.js';
+import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
 import { STATE_NS, tally, until, type Drill, type Tally } from './harness.js';
 import { watchPowerChanges } from './power-changes.js';
 
-export const OPERATIONS: ResourceRef = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'operations', kind: 'Operation', namespaced: true };
+export const OPERATIONS: ApiResource = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'operations', kind: 'Operation', namespaced: true };
 
 /** The roles' environment: a resync every 2 s, and the hub's request budget of bench/ (a hundred requests at once). */
 export const QUICK_ENV = { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' };

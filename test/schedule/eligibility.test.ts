@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { powerEligibility, targetMatch, longHibernationFlag, type CdLike } from '../../src/hive/schedule/index.js';
+import { powerEligibility, targetMatch, longHibernationFlag } from '../../src/hive/schedule/index.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
-function cd(over: { labels?: Record<string, string>; annotations?: Record<string, string>; spec?: CdLike['spec']; status?: CdLike['status']; deleting?: boolean } = {}): CdLike {
+function cd(over: { labels?: Record<string, string>; annotations?: Record<string, string>; spec?: Partial<ClusterDeployment['spec']>; status?: ClusterDeployment['status']; deleting?: boolean } = {}): ClusterDeployment {
   return {
     metadata: { name: 'c1', namespace: 'team-a', labels: over.labels, annotations: over.annotations, ...(over.deleting ? { deletionTimestamp: '2026-06-01T00:00:00Z' } : {}) },
-    spec: { installed: true, powerState: 'Running', ...over.spec },
+    spec: { clusterName: 'c1', baseDomain: 'example.com', platform: {}, installed: true, powerState: 'Running', ...over.spec },
     status: { powerState: 'Running', conditions: [{ type: 'Hibernating', status: 'False', reason: 'ResumingOrRunning' }], ...over.status },
   };
 }

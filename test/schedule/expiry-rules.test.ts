@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveLimits, extendedExpiry, planWarnings, policyExpiry, requestedExpiry, type NamedPolicy } from '../../src/hive/expiry/index.js';
-import type { CdLike } from '../../src/hive/schedule/index.js';
+import type { ClusterClaim } from '../../src/hive/pools/types.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 const H = 3_600_000;
 const created = Date.parse('2026-06-01T00:00:00Z');
-const cd = (labels: Record<string, string>, namespace = 'team-a'): CdLike => ({ metadata: { name: 'c', namespace, labels } });
+const cd = (labels: Record<string, string>, namespace = 'team-a'): Pick<ClusterDeployment, 'metadata'> => ({ metadata: { name: 'c', namespace, labels } });
 const policies: NamedPolicy[] = [
   { name: 'team-payments', spec: { selector: { teams: ['payments'] }, maxLifetime: '72h', defaultLifetime: '8h', warnings: ['24h', '1h'] } },
   { name: 'ci', spec: { selector: { namespaces: ['ci'] }, maxLifetime: '12h', warnings: ['30m'] } },
@@ -60,7 +61,7 @@ describe('warning plan', () => {
 describe('claim expiry', () => {
   it("counts a claim's lifetime from when it was claimed (Pending=False), as Hive does, and ignores unassigned claims", async () => {
     const { claimExpiry } = await import('../../src/services/expiry/targets.js');
-    const claimed = {
+    const claimed: ClusterClaim = {
       metadata: { name: 'ci-run', namespace: 'pools' },
       spec: { clusterPoolName: 'ci', namespace: 'ci-abcde' },
       status: { lifetime: '2h', conditions: [{ type: 'Pending', status: 'False', reason: 'ClusterClaimed', lastTransitionTime: '2026-06-01T10:00:00Z' }] },
@@ -70,7 +71,7 @@ describe('claim expiry', () => {
       expiresAtMs: Date.parse('2026-06-01T12:00:00Z'),
       cluster: { hub: 'east', namespace: 'ci-abcde', name: 'ci-abcde' },
     });
-    const waiting = { ...claimed, status: { lifetime: '2h', conditions: [{ type: 'Pending', status: 'True', reason: 'NoClusters' }] } };
+    const waiting: ClusterClaim = { ...claimed, status: { lifetime: '2h', conditions: [{ type: 'Pending', status: 'True', reason: 'NoClusters' }] } };
     expect(claimExpiry('east', waiting)).toBeUndefined();
   });
 });

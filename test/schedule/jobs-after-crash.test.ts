@@ -4,13 +4,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CdLike } from '../../src/hive/schedule/index.js';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -37,7 +37,7 @@ function startWorkerProcess(): Promise<ChildProcess> {
 }
 
 const specIs = (name: string, state: string, namespace = NS) =>
-  bed.system.store.waitFor<CdLike & KubeObject, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.spec?.powerState === state ? true : undefined), { timeoutMs: 30_000 });
+  bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.spec?.powerState === state ? true : undefined), { timeoutMs: 30_000 });
 
 beforeAll(async () => {
   // No worker in this process: the test decides which worker carries out each job. Short locks, so a killed

@@ -8,11 +8,11 @@ import {
   planCluster,
   planInput,
   planRange,
-  type CdLike,
   type ClusterFacts,
   type PlannerContext,
   type PowerOverride,
 } from '../../src/hive/schedule/index.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 const ms = (iso: string) => Date.parse(iso);
 // Europe/Berlin office hours; Wednesday 2026-06-03 18:00 local is 16:00 UTC.
@@ -23,10 +23,10 @@ const office: PlannerContext = {
 const WED_18 = ms('2026-06-03T16:00:00Z');
 const THU_18 = ms('2026-06-04T16:00:00Z');
 
-function cd(name: string, power: 'Running' | 'Hibernating' = 'Running'): CdLike {
+function cd(name: string, power: 'Running' | 'Hibernating' = 'Running'): ClusterDeployment {
   return {
     metadata: { name, namespace: 'ns' },
-    spec: { installed: true, powerState: power },
+    spec: { clusterName: name, baseDomain: 'example.com', platform: {}, installed: true, powerState: power },
     status: { powerState: power, installedTimestamp: '2026-01-01T00:00:00Z' },
   };
 }

@@ -5,12 +5,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CdLike } from '../../src/hive/schedule/index.js';
 import { JOB_CATALOG } from '../../src/jobs/catalog.js';
 import { jobIds } from '../../src/services/job-ids.js';
 import { clusterExpiry } from '../../src/services/expiry/index.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 const MINUTE = 60_000;
 const NS = 'expiring';
@@ -60,7 +60,7 @@ afterAll(async () => {
   await new Promise((r) => receiver?.close(r));
 });
 
-const expiring = (name: string) => clusterExpiry(HUB, bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })!)!;
+const expiring = (name: string) => clusterExpiry(HUB, bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name })!)!;
 const warnJob = (name: string) => `${HUB}.${jobIds.warn(expiring(name), '1h')}`;
 const record = (name: string) => JSON.parse(bed.system.store.cached<KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{"sent":{}}');
 

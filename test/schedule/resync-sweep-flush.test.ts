@@ -3,12 +3,12 @@
 // sweeps it again under its deterministic id: every cluster ends hibernated, each patched once, and the repair is
 // counted in the metric, an Event on the schedule and the beekeeper-resync record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CdLike } from '../../src/hive/schedule/index.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 const at = (iso: string) => Date.parse(iso);
 const CLUSTERS = 50;
@@ -49,7 +49,7 @@ describe('a flush during an edge sweep', () => {
     const hibernated = (n: number) =>
       new Promise<void>((resolve) => {
         const check = () => [...hibernations.values()].reduce((a, b) => a + b, 0) >= n && (off(), resolve());
-        const off = store.onChange<CdLike & KubeObject>('ClusterDeployment', (_hub, _type, cd) => {
+        const off = store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, cd) => {
           if (cd.metadata.namespace !== NS) return;
           const now = cd.spec?.powerState ?? 'Running';
           if (now !== requested.get(cd.metadata.name) && now === 'Hibernating') hibernations.set(cd.metadata.name, (hibernations.get(cd.metadata.name) ?? 0) + 1);
@@ -74,7 +74,7 @@ describe('a flush during an edge sweep', () => {
     await counting;
     bed.sim.hubs[0]!.server.faults.clear();
 
-    for (const n of names) expect(store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name: n })?.spec?.powerState).toBe('Hibernating');
+    for (const n of names) expect(store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: n })?.spec?.powerState).toBe('Hibernating');
     expect([...hibernations.values()].every((c) => c === 1)).toBe(true);
     const acted = (await store.list<KubeObject & { reason?: string; involvedObject?: { name?: string } }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'ScheduledHibernate');
     expect(acted).toHaveLength(CLUSTERS);
@@ -108,6 +108,6 @@ describe('a flush during an edge sweep', () => {
     const schedule = await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
       (o as { status?: { lastMissed?: { edge?: string } } } | undefined)?.status?.lastMissed?.edge ? o : undefined, { timeoutMs: 10_000 });
     expect((schedule as { status?: { lastMissed?: unknown } }).status?.lastMissed).toMatchObject({ edge: '2026-11-24T08:00:00.000Z', action: 'resume' });
-    expect(bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name: names[0]! })?.spec?.powerState).toBe('Hibernating');
+    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: names[0]! })?.spec?.powerState).toBe('Hibernating');
   }, 60_000);
 });

@@ -7,11 +7,11 @@ import { createTestClock, type TestClock } from '../../src/clock.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { loadConfig, withEmbeddedHub } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import type { CdLike } from '../../src/hive/schedule/index.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
 
 export const HUB = 'east';
 export const STATE_NS = 'beekeeper';
@@ -100,13 +100,13 @@ export async function adoptCluster(bed: Bed, namespace: string, name: string, op
   await waitPower(bed, namespace, name, 'Running');
 }
 
-export function cd(bed: Bed, namespace: string, name: string): CdLike & KubeObject {
-  return bed.system.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: HUB, namespace, name })!;
+export function cd(bed: Bed, namespace: string, name: string): ClusterDeployment {
+  return bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace, name })!;
 }
 
 /** Resolves when Hive reports the power state (status.powerState). */
 export function waitPower(bed: Bed, namespace: string, name: string, state: 'Running' | 'Hibernating'): Promise<true> {
-  return bed.system.store.waitFor<CdLike & KubeObject, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.status?.powerState === state ? true : undefined), {
+  return bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.status?.powerState === state ? true : undefined), {
     timeoutMs: 60_000,
   });
 }

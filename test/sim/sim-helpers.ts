@@ -1,9 +1,9 @@
 // Shared by the simulator scenario tests: wait on watch events (never sleep) and build Hive objects.
-import { R, createInformer, type KubeClient, type KubeObject, type ResourceRef } from '../../src/sim/client/index.js';
+import { R, createInformer, type KubeClient, type KubeObject, type ApiResource } from '../../src/sim/client/index.js';
 
 /** Resolves with the first state of ns/name (undefined once deleted) that satisfies `pred`, as seen by a watch. */
 export async function waitFor(
-  client: KubeClient, r: ResourceRef, ns: string | undefined, name: string,
+  client: KubeClient, r: ApiResource, ns: string | undefined, name: string,
   pred: (obj: KubeObject | undefined) => boolean, timeoutMs = 20_000,
 ): Promise<KubeObject | undefined> {
   const list = await client.list(r, ns, { fieldSelector: `metadata.name=${name}` });
@@ -33,7 +33,7 @@ export async function waitFor(
 
 /** Records every distinct value `pick` returns for ns/name while it changes, until `stop` says so. */
 export function recordChanges(
-  client: KubeClient, r: ResourceRef, ns: string, name: string, pick: (obj: KubeObject) => unknown,
+  client: KubeClient, r: ApiResource, ns: string, name: string, pick: (obj: KubeObject) => unknown,
 ) {
   const seen: unknown[] = [];
   const watch = client.watch(r, ns, {
@@ -98,7 +98,7 @@ export function awsPool(ns: string, name: string, spec: Record<string, unknown>)
 
 /** Resolves once `pred` holds for all objects of a kind (kept current by an informer), with those objects. */
 export async function waitForAll(
-  client: KubeClient, r: ResourceRef, pred: (objs: KubeObject[]) => boolean, timeoutMs = 20_000,
+  client: KubeClient, r: ApiResource, pred: (objs: KubeObject[]) => boolean, timeoutMs = 20_000,
 ): Promise<KubeObject[]> {
   const informer = createInformer(client, r);
   try {

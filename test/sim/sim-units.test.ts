@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoDuration, isTruthy, parseGoDuration } from '../../src/sim/hive/go-values.js';
-import { type Condition, setCondition, sortCdConditions } from '../../src/sim/hive/conditions.js';
-import { matchesSelector } from '../../src/sim/hive/label-selector.js';
+import { isTruthy } from '../../src/hive/go-bool.js';
+import type { Condition } from '../../src/hive/types.js';
+import { formatGoDuration, parseGoDuration } from '../../src/sim/hive/go-values.js';
+import { setCondition, sortCdConditions } from '../../src/sim/hive/conditions.js';
+import { selectorMatches } from '../../src/hive/label-selector.js';
 import { nameWithSuffix } from '../../src/sim/hive/names.js';
 import { defaultDurations, installTime, resolveDurations } from '../../src/sim/durations.js';
 import { clusterDeploymentAdmission, clusterPoolAdmission, machinePoolAdmission } from '../../src/sim/admission/index.js';
@@ -53,11 +55,11 @@ describe('condition bookkeeping', () => {
 describe('label selectors and names', () => {
   it('matches matchLabels and every matchExpressions operator; an empty selector matches all', () => {
     const labels = { env: 'prod', tier: 'web' };
-    expect(matchesSelector({}, labels)).toBe(true);
-    expect(matchesSelector({ matchLabels: { env: 'prod' } }, labels)).toBe(true);
-    expect(matchesSelector({ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] }, labels)).toBe(false);
-    expect(matchesSelector({ matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, labels)).toBe(true);
-    expect(matchesSelector({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }, labels)).toBe(false);
+    expect(selectorMatches({}, labels)).toBe(true);
+    expect(selectorMatches({ matchLabels: { env: 'prod' } }, labels)).toBe(true);
+    expect(selectorMatches({ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] }, labels)).toBe(false);
+    expect(selectorMatches({ matchExpressions: [{ key: 'x', operator: 'NotIn', values: ['a'] }] }, labels)).toBe(true);
+    expect(selectorMatches({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }, labels)).toBe(false);
   });
   it('keeps pool namespace names within 63 characters', () => {
     expect(nameWithSuffix('pool', 'abcde')).toBe('pool-abcde');

@@ -1,7 +1,8 @@
 // Where a claim stands and why, in plain words (REFERENCE.md §4.3 and §5): Hive only says Pending/NoClusters;
 // a CI user wants to know whether a cluster is on its way for them (installing, resuming), whether they are queued
 // behind other claims, whether the pool is stuck, and how long it will take.
-import { condition, type ClusterClaim, type ClusterDeployment, type ClusterPool } from '../pools/types.js';
+import { findCondition } from '../types.js';
+import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../pools/types.js';
 import { REMOVE_FROM_POOL_ANNOTATION } from '../pools/labels.js';
 import { claimsAhead } from './claim-queue.js';
 import { parseDuration } from './duration.js';
@@ -60,7 +61,7 @@ function lifetimeOf(claim: ClusterClaim): ClaimStatus['lifetime'] {
   // extension until Hive's next reconcile.
   const lifetime = claim.spec.lifetime ?? claim.status?.lifetime;
   if (!lifetime) return undefined;
-  const pending = condition(claim, 'Pending');
+  const pending = findCondition(claim, 'Pending');
   // Hive starts the clock when Pending turns False (ClusterClaimed), not when the cluster runs (REFERENCE.md §5).
   const claimedAt = pending?.status === 'False' ? pending.lastTransitionTime : undefined;
   const ms = parseDuration(lifetime);
@@ -103,7 +104,7 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
   // Nothing on its way for this claim: the pool must build another (Hive's drift counts waiting claims, §4.3), if
   // its dependencies, maxSize and maxConcurrent let it.
   const needed = ahead - supply.coming.length + 1;
-  const missing = condition(pool, 'MissingDependencies');
+  const missing = findCondition(pool, 'MissingDependencies');
   if (missing?.status === 'True') {
     return { ...base, reason: 'MissingDependencies', message: `${queued}the pool cannot build clusters, it is missing dependencies: ${missing.message ?? 'see the pool'}` };
   }
@@ -142,7 +143,7 @@ export function claimStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus
   if (claim.metadata.deletionTimestamp) {
     return { phase: 'Releasing', reason: 'Released', message: 'released; Hive is deprovisioning the cluster', lifetime };
   }
-  const pending = condition(claim, 'Pending');
+  const pending = findCondition(claim, 'Pending');
   if (pending?.reason === 'AssignmentConflict') {
     return { phase: 'Pending', reason: 'AssignmentConflict', message: `Hive found the assigned cluster claimed by another claim and will assign another: ${pending.message ?? ''}`.trim(), lifetime };
   }
@@ -151,7 +152,7 @@ export function claimStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus
   const namespace = claim.spec.namespace ?? named?.metadata.namespace;
   if (!namespace) return { ...pendingStatus(claim, ctx), lifetime };
 
-  const running = condition(claim, 'ClusterRunning');
+  const running = findCondition(claim, 'ClusterRunning');
   const cd = ctx.cluster ?? named;
   if (!cd) {
     if (running?.reason === 'ClusterDeleted') return { phase: 'ClusterLost', reason: 'ClusterDeleted', message: `cluster ${namespace} was deleted; release this claim`, lifetime };

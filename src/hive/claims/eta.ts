@@ -6,7 +6,7 @@
 // seconds, which made a 40-minute install read as 0 s).
 import { CONDITIONS } from '../constants.js';
 import { findCondition, type ClusterDeployment } from '../types.js';
-import { condition, type ClusterClaim } from '../pools/types.js';
+import type { ClusterClaim } from '../pools/types.js';
 import { humanDuration } from './duration.js';
 
 /** How many of the most recent samples an estimate rests on. */
@@ -14,7 +14,7 @@ export const RECENT_SAMPLES = 20;
 
 /** How long a claim waited from creation until Hive reported ClusterRunning=True; undefined if it never did. */
 export function claimWaitMs(claim: ClusterClaim): number | undefined {
-  const running = condition(claim, 'ClusterRunning');
+  const running = findCondition(claim, 'ClusterRunning');
   if (running?.status !== 'True' || !running.lastTransitionTime || !claim.metadata.creationTimestamp) return undefined;
   return Math.max(0, Date.parse(running.lastTransitionTime) - Date.parse(claim.metadata.creationTimestamp));
 }

@@ -2,8 +2,8 @@
 // cover a cluster the strictest wins (smallest maximum, smallest default) and every warning lead time applies.
 import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
-import type { CdLike } from '../schedule/cd-facts.js';
-import { selectorMatches, type LabelSelector } from '../schedule/label-selector.js';
+import { selectorMatches, type LabelSelector } from '../label-selector.js';
+import type { ClusterDeployment } from '../types.js';
 
 export const DEFAULT_TEAM_LABEL = 'beekeeper.io/team';
 export const DEFAULT_WARNING_LEADS = ['24h', '1h'];
@@ -51,7 +51,8 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
   return issues;
 }
 
-export function policyCovers(spec: ExpiryPolicySpec, hub: string, cd: CdLike): boolean {
+/** Policies select by metadata alone, so a cluster not created yet (a request) is judged like one that exists. */
+export function policyCovers(spec: ExpiryPolicySpec, hub: string, cd: Pick<ClusterDeployment, 'metadata'>): boolean {
   const sel = spec.selector ?? {};
   if (sel.hubs?.length && !sel.hubs.includes(hub)) return false;
   if (sel.namespaces?.length && !sel.namespaces.includes(cd.metadata.namespace ?? '')) return false;
@@ -60,7 +61,7 @@ export function policyCovers(spec: ExpiryPolicySpec, hub: string, cd: CdLike): b
   return selectorMatches(sel.labelSelector, labels);
 }
 
-export function effectiveLimits(policies: NamedPolicy[], hub: string, cd: CdLike): EffectiveLimits {
+export function effectiveLimits(policies: NamedPolicy[], hub: string, cd: Pick<ClusterDeployment, 'metadata'>): EffectiveLimits {
   const covering = policies.filter((p) => policyCovers(p.spec, hub, cd));
   const out: EffectiveLimits = { warningLeadsMs: [], policies: covering.map((p) => p.name) };
   const leads = new Set<number>();

@@ -3,7 +3,8 @@
 // come first; then a larger pool (more clusters on their way), then a larger maxSize (more headroom).
 import { poolAttributes } from './pool-attributes.js';
 import { describeSelector, selectorMismatches, type PoolSelector } from './pool-selector.js';
-import { condition, type ClusterImageSet, type ClusterPool } from './types.js';
+import { findCondition } from '../types.js';
+import type { ClusterImageSet, ClusterPool } from './types.js';
 
 export interface PoolCandidate {
   hub: string;
@@ -28,7 +29,7 @@ const maxSize = (c: PoolCandidate) => c.pool.spec.maxSize ?? Number.POSITIVE_INF
 
 function unusable(c: PoolCandidate): string | undefined {
   if (c.pool.metadata.deletionTimestamp) return 'being deleted, it fills no new claims';
-  const missing = condition(c.pool, 'MissingDependencies');
+  const missing = findCondition(c.pool, 'MissingDependencies');
   if (missing?.status === 'True') return `missing dependencies (${missing.message ?? 'see the pool'})`;
   return undefined;
 }

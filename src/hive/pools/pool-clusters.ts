@@ -1,13 +1,14 @@
 // The clusters of a pool, sorted into what Hive counts (REFERENCE.md §4.2) plus what Hive does not report.
 import { REMOVE_FROM_POOL_ANNOTATION } from './labels.js';
-import { condition, type ClusterDeployment } from './types.js';
+import { findCondition } from '../types.js';
+import type { ClusterDeployment } from './types.js';
 
 export type PoolClusterState = 'installing' | 'ready' | 'standby' | 'broken' | 'claimed' | 'deleting';
 
 export function poolClusterState(cd: ClusterDeployment): PoolClusterState {
   if (cd.metadata.deletionTimestamp || cd.metadata.annotations?.[REMOVE_FROM_POOL_ANNOTATION] === 'true') return 'deleting';
   if (cd.spec.clusterPoolRef?.claimName) return 'claimed';
-  if (condition(cd, 'ProvisionStopped')?.status === 'True') return 'broken';
+  if (findCondition(cd, 'ProvisionStopped')?.status === 'True') return 'broken';
   if (!cd.spec.installed) return 'installing';
   return cd.status?.powerState === 'Running' ? 'ready' : 'standby';
 }

@@ -2,19 +2,16 @@
 // Hive's); ClusterDeployment and ClusterImageSet are the shared ones (../types.ts). Type aliases, not
 // interfaces, so they satisfy the gateway's index-signature object type.
 
-import type { ClusterDeployment, ClusterImageSet, Condition, Meta as HiveMeta } from '../types.js';
+import type { ClusterDeployment, ClusterImageSet, Condition, ObjectMeta } from '../types.js';
 
 export type { ClusterDeployment, ClusterImageSet, Condition };
-
-/** Object metadata as Beekeeper writes it: Hive's, plus `generateName` for claims named by the API server. */
-export type Meta = HiveMeta & { generateName?: string };
 
 export type PlatformSpec = Record<string, { region?: string; credentialsSecretRef?: { name: string }; [key: string]: unknown } | undefined>;
 
 export type ClusterPool = {
   apiVersion?: string;
   kind?: string;
-  metadata: Meta;
+  metadata: ObjectMeta;
   spec: {
     platform: PlatformSpec;
     size: number;
@@ -39,7 +36,7 @@ export type ClusterPool = {
 export type ClusterClaim = {
   apiVersion?: string;
   kind?: string;
-  metadata: Meta;
+  metadata: ObjectMeta;
   spec: {
     clusterPoolName: string;
     subjects?: Array<{ kind: string; apiGroup?: string; name: string; namespace?: string }>;
@@ -48,10 +45,6 @@ export type ClusterClaim = {
   };
   status?: { conditions?: Condition[]; lifetime?: string };
 };
-
-export function condition(obj: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined {
-  return obj?.status?.conditions?.find((c) => c.type === type);
-}
 
 /** `{hub}/{namespace}/{name}`, the address of every Hive object in Beekeeper's API. */
 export function objectId(hub: string, meta: { namespace?: string; name: string }): string {

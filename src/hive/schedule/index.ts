@@ -7,7 +7,6 @@ export * from './overrides.js';
 export * from './cluster-plan.js';
 export * from './cd-facts.js';
 export * from './eligibility.js';
-export * from './label-selector.js';
 export * from './targeting.js';
 export * from './long-hibernation.js';
 export * from './power-planner.js';

@@ -6,16 +6,17 @@
 // A run is not an edge of the schedule: it honours a skip-next-hibernation override but does not consume it. The
 // override keeps its meaning, "skip the next scheduled hibernation", so what the preview showed for that edge
 // still holds after any number of runs, and a run repeated ends where the first one did.
-import { installedAtMs, type CdLike } from './cd-facts.js';
+import { installedAtMs } from './cd-facts.js';
 import { hibernationStopper, planCluster, type ClusterPlanInput } from './cluster-plan.js';
 import { powerEligibility } from './eligibility.js';
 import type { PowerOverride } from './overrides.js';
 import type { Schedule } from './schedule.js';
 import type { PowerAction } from './types.js';
+import type { ClusterDeployment } from '../types.js';
 
 export interface ClusterFacts<R> {
   ref: R;
-  cd: CdLike;
+  cd: ClusterDeployment;
   overrides: PowerOverride[];
   /** Set when the schedule must leave the cluster alone (Hive's pool controller owns it; two schedules target it). */
   excluded?: { reason: string; message: string };

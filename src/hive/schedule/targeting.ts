@@ -1,7 +1,7 @@
 // Which clusters a schedule targets. The selector picks clusters in bulk; per-cluster labels let a team opt one
 // cluster in (even outside the selector) or out.
-import type { CdLike } from './cd-facts.js';
-import { selectorMatches, type LabelSelector } from './label-selector.js';
+import { selectorMatches, type LabelSelector } from '../label-selector.js';
+import type { ClusterDeployment } from '../types.js';
 
 /** Value: a schedule's name. Opts the cluster in to that schedule (and out of every other). */
 export const OPT_IN_LABEL = 'beekeeper.io/hibernation-schedule';
@@ -21,7 +21,7 @@ export interface TargetMatch {
   why: string;
 }
 
-export function targetMatch(scheduleName: string, targets: ScheduleTargets, hub: string, cd: CdLike): TargetMatch {
+export function targetMatch(scheduleName: string, targets: ScheduleTargets, hub: string, cd: ClusterDeployment): TargetMatch {
   const labels = cd.metadata.labels ?? {};
   const optOut = labels[OPT_OUT_LABEL];
   if (optOut === 'true' || optOut === scheduleName) return { matched: false, why: `opted out by label ${OPT_OUT_LABEL}=${optOut}` };

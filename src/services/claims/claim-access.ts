@@ -4,14 +4,16 @@ import { SECRET_KEYS } from '../../hive/constants.js';
 import { Conflict } from '../../hive/errors.js';
 import type { Secret } from '../../hive/types.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, claimCluster, claimId, loadClaim, type ClaimRef } from './claim-view.js';
+import { buildClaimView, claimCluster, loadClaim } from './claim-view.js';
+import type { NamespacedRef } from '../ports.js';
+import { refId } from '../../hive/object-ref.js';
 
-async function clusterOf(deps: ClaimDeps, ref: ClaimRef) {
+async function clusterOf(deps: ClaimDeps, ref: NamespacedRef) {
   const claim = await loadClaim(deps.store, ref);
   const cd = claimCluster(deps.store, ref.hub, claim);
   const view = buildClaimView(deps, ref.hub, claim);
   if (!cd || view.phase === 'Releasing' || view.phase === 'ClusterLost') {
-    throw new Conflict(`claim ${claimId(ref)} has no cluster to connect to (${view.phase}: ${view.message})`);
+    throw new Conflict(`claim ${refId(ref)} has no cluster to connect to (${view.phase}: ${view.message})`);
   }
   return { cd, view };
 }
@@ -22,7 +24,7 @@ async function secretData(deps: ClaimDeps, hub: string, namespace: string, name:
   return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 }
 
-export async function claimKubeconfig(deps: ClaimDeps, ref: ClaimRef): Promise<string> {
+export async function claimKubeconfig(deps: ClaimDeps, ref: NamespacedRef): Promise<string> {
   const { cd } = await clusterOf(deps, ref);
   const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name, 'admin kubeconfig');
   const text = data[SECRET_KEYS.kubeconfig] ?? data[SECRET_KEYS.rawKubeconfig];
@@ -30,7 +32,7 @@ export async function claimKubeconfig(deps: ClaimDeps, ref: ClaimRef): Promise<s
   return text;
 }
 
-export async function claimCredentials(deps: ClaimDeps, ref: ClaimRef) {
+export async function claimCredentials(deps: ClaimDeps, ref: NamespacedRef) {
   const { cd, view } = await clusterOf(deps, ref);
   const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
   return {

@@ -8,15 +8,16 @@ import { Conflict, Invalid } from '../../hive/errors.js';
 import { isPoolChoice, pickPool } from '../../hive/pools/pick-pool.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
-import type { Clock, HiveStore } from '../ports.js';
-import { imageSetOf, poolId, poolQueue, requirePool, resolvePool, type PoolRef } from '../pools/pool-lookup.js';
+import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
+import { imageSetOf, poolQueue, requirePool, resolvePool } from '../pools/pool-lookup.js';
 import { expiryEntry } from '../expiry/expiry-record.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { audit, type AuditLog } from './audit.js';
 import { claimLimits, type LimitDeps } from './claim-limits.js';
 import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
-import { buildClaimView, claimId, claimRefOf, type ClaimView } from './claim-view.js';
+import { buildClaimView, claimRefOf, type ClaimView } from './claim-view.js';
 import { heartbeatLease } from './heartbeat-lease.js';
+import { refId } from '../../hive/object-ref.js';
 
 export interface ClaimDeps extends LimitDeps {
   store: HiveStore;
@@ -24,7 +25,7 @@ export interface ClaimDeps extends LimitDeps {
   log: AuditLog;
 }
 
-function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: PoolRef; because?: string } {
+function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: NamespacedRef; because?: string } {
   if (req.pool !== undefined) return { ref: resolvePool(deps.store, req.pool) };
   const candidates = deps.store.cachedList<ClusterPool>('ClusterPool').map(({ hub, object }) => {
     const ref = { hub, namespace: object.metadata.namespace!, name: object.metadata.name };
@@ -44,7 +45,7 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
   const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
   const { ref, because } = choosePool(deps, req);
   const pool = requirePool(deps.store, ref);
-  if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${poolId(ref)} is being deleted and fills no new claims`);
+  if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${refId(ref)} is being deleted and fills no new claims`);
   const lifetime = claimLifetime(req.lifetime, claimLimits(deps, ref, pool));
 
   const annotations: Record<string, string> = {
@@ -82,9 +83,9 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
       throw err;
     }
   }
-  const words = `claimed from pool ${poolId(ref)} with lifetime ${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
+  const words = `claimed from pool ${refId(ref)} with lifetime ${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
   await deps.store.recordEvent('ClusterClaim', createdRef, { type: 'Normal', reason: 'ClaimCreated', action: 'Claim', message: because ? `${words}; ${because}` : words });
-  audit(deps.log, { action: 'create', claim: claimId(createdRef), actor, outcome: 'done', pool: poolId(ref), lifetime, because });
+  audit(deps.log, { action: 'create', claim: refId(createdRef), actor, outcome: 'done', pool: refId(ref), lifetime, because });
   // Hive may have assigned the claim by now, and the cache seen it: answer from the cache, which the pool's clusters
   // in the view are read from too, so the answer tells one story.
   const seen = deps.store.cached<ClusterClaim>('ClusterClaim', createdRef);

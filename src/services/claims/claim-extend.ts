@@ -7,17 +7,20 @@ import { extendedLifetime, type ExtensionRequest } from '../../hive/claims/lifet
 import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
 import { appendHistory } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
-import { condition, type ClusterClaim } from '../../hive/pools/types.js';
+import { findCondition } from '../../hive/types.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
 import { announceExpiryChange, expiryEntry, requestActor, type AuditOrigin, type ExpiryActor } from '../expiry/expiry-record.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
 import { claimLimits } from './claim-limits.js';
-import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, type ClaimView } from './claim-view.js';
+import type { NamespacedRef } from '../ports.js';
+import { refId } from '../../hive/object-ref.js';
 
 export type ClaimExtension = ExtensionRequest & { by?: string; reason?: string };
 
-export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ClaimExtension, origin: AuditOrigin): Promise<ClaimView> {
+export async function extendClaim(deps: ClaimDeps, ref: NamespacedRef, req: ClaimExtension, origin: AuditOrigin): Promise<ClaimView> {
   const actor = requestActor(origin, req);
   // Hive writes the claim's status often; a conflict on our conditional write only means: read again and re-check.
   for (let attempt = 1; ; attempt++) {
@@ -27,15 +30,15 @@ export async function extendClaim(deps: ClaimDeps, ref: ClaimRef, req: ClaimExte
 }
 
 /** The extended claim, or undefined when the claim changed between our read and our write. */
-async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest, actor: ExpiryActor, last: boolean): Promise<ClaimView | undefined> {
+async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionRequest, actor: ExpiryActor, last: boolean): Promise<ClaimView | undefined> {
   const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
-  if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
-  if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
+  if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
+  if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${refId(ref)} is already released`);
   const poolRef = { hub: ref.hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
   const limits = claimLimits(deps, poolRef, cachedPool(deps.store, poolRef));
   const current = claim.spec.lifetime ?? claim.status?.lifetime;
   const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
-  const pending = condition(claim, 'Pending');
+  const pending = findCondition(claim, 'Pending');
   const claimedAt = pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;
   const elapsed = claimedAt !== undefined ? deps.clock.now() - claimedAt : undefined;
 
@@ -46,7 +49,7 @@ async function extendOnce(deps: ClaimDeps, ref: ClaimRef, req: ExtensionRequest,
     if (err instanceof Invalid) {
       const reason = err.fields[0]?.reason ?? err.message;
       await deps.store.recordEvent('ClusterClaim', ref, { type: 'Warning', reason: 'LifetimeExtensionRefused', action: 'Extend', message: `extension refused for ${actor.by}: ${reason}` });
-      audit(deps.log, { action: 'extend', claim: claimId(ref), actor: actor.by, outcome: 'refused', requested: req, reason });
+      audit(deps.log, { action: 'extend', claim: refId(ref), actor: actor.by, outcome: 'refused', requested: req, reason });
     }
     throw err;
   }

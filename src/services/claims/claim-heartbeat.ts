@@ -5,8 +5,10 @@ import { parseDuration } from '../../hive/claims/duration.js';
 import { Conflict } from '../../hive/errors.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClaimDeps } from './claim-create.js';
-import { claimId, loadClaim, type ClaimRef } from './claim-view.js';
+import { loadClaim } from './claim-view.js';
 import { heartbeatLease, leaseRef, readLease } from './heartbeat-lease.js';
+import type { NamespacedRef } from '../ports.js';
+import { refId } from '../../hive/object-ref.js';
 
 export interface HeartbeatResult {
   claim: string;
@@ -15,12 +17,12 @@ export interface HeartbeatResult {
   timeoutSeconds: number;
 }
 
-export async function heartbeat(deps: ClaimDeps, ref: ClaimRef, holder?: string): Promise<HeartbeatResult> {
+export async function heartbeat(deps: ClaimDeps, ref: NamespacedRef, holder?: string): Promise<HeartbeatResult> {
   const claim = await loadClaim(deps.store, ref);
-  if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${claimId(ref)} is already released`);
+  if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${refId(ref)} is already released`);
   const timeout = claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION];
   const timeoutMs = timeout ? parseDuration(timeout) : undefined;
-  if (!timeoutMs) throw new Conflict(`claim ${claimId(ref)} was created without a heartbeatTimeout; it needs no heartbeat`);
+  if (!timeoutMs) throw new Conflict(`claim ${refId(ref)} was created without a heartbeatTimeout; it needs no heartbeat`);
   const now = deps.clock.now();
   const existing = await readLease(deps.store, ref);
   let lease: Lease;
@@ -31,7 +33,7 @@ export async function heartbeat(deps: ClaimDeps, ref: ClaimRef, holder?: string)
     lease = await deps.store.create<Lease>('Lease', ref.hub, heartbeatLease(claim, timeoutMs / 1000, holder ?? 'beekeeper', now));
   }
   return {
-    claim: claimId(ref),
+    claim: refId(ref),
     renewedAt: new Date(now).toISOString(),
     expiresAt: new Date(leaseExpiresAt(lease) ?? now + timeoutMs).toISOString(),
     timeoutSeconds: timeoutMs / 1000,

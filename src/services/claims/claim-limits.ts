@@ -5,9 +5,8 @@
 import { lifetimeLimits, type LifetimeLimits, type LifetimePolicy } from '../../hive/claims/lifetime.js';
 import { effectiveLimits, type NamedPolicy } from '../../hive/expiry/index.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
-import type { HiveStore } from '../ports.js';
+import type { HiveStore, NamespacedRef } from '../ports.js';
 import { enforcedPolicies } from '../expiry/policy-store.js';
-import type { PoolRef } from '../pools/pool-lookup.js';
 
 /** Used when no ExpiryPolicy gives a limit (documented in docs/pools-claims.md). */
 export const FALLBACK_CLAIM_LIFETIME: LifetimePolicy = { defaultLifetime: '4h', maximumLifetime: '72h' };
@@ -25,7 +24,7 @@ export function policySource(deps: { store: HiveStore; stateHub?: string; stateN
   return () => enforcedPolicies({ store: deps.store, stateHub, stateNamespace });
 }
 
-export function claimLimits(deps: LimitDeps, ref: PoolRef, pool: ClusterPool | undefined): LifetimeLimits {
+export function claimLimits(deps: LimitDeps, ref: NamespacedRef, pool: ClusterPool | undefined): LifetimeLimits {
   const labels = { ...pool?.spec.labels, ...pool?.metadata.labels };
   const caps = effectiveLimits(deps.policies(), ref.hub, { metadata: { name: ref.name, namespace: ref.namespace, labels } });
   return lifetimeLimits(pool?.spec.claimLifetime, caps, deps.fallback);

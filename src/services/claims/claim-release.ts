@@ -5,12 +5,13 @@ import { NotFound } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
 import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
-import type { HiveStore, JobView } from '../ports.js';
+import type { HiveStore, JobView, NamespacedRef } from '../ports.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, claimId, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, type ClaimView } from './claim-view.js';
+import { refId } from '../../hive/object-ref.js';
 
 export const CLAIM_RELEASE_JOB = defineJob({ type: 'claim.release', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
 /** Deprovisioning a real cluster takes tens of minutes; the job gives up waiting (and can be retried) after this. */
@@ -22,11 +23,11 @@ const RELEASE_WAIT_MS = 3 * 3600_000;
  */
 export async function releaseClaim(
   deps: ClaimDeps & { operations: Operations },
-  ref: ClaimRef,
+  ref: NamespacedRef,
   opts: { actor?: string; why?: string; requester?: Requester } = {},
 ): Promise<{ claim: ClaimView; job: JobView }> {
   const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref) ?? (await deps.store.get<ClusterClaim>('ClusterClaim', ref));
-  if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
+  if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
   const uid = claim.metadata.uid;
   const job = await deps.operations.accept({
@@ -40,7 +41,7 @@ export async function releaseClaim(
         if (!(err instanceof NotFound)) throw err;
       });
       await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'ClaimReleased', action: 'Release', message: `${why}; Hive deprovisions the cluster` });
-      audit(deps.log, { action: 'release', claim: claimId(ref), actor: opts.actor, outcome: 'done', why, cluster: claim.spec.namespace });
+      audit(deps.log, { action: 'release', claim: refId(ref), actor: opts.actor, outcome: 'done', why, cluster: claim.spec.namespace });
     },
   });
   const released = claim.metadata.deletionTimestamp ? claim : { ...claim, metadata: { ...claim.metadata, deletionTimestamp: new Date(deps.clock.now()).toISOString() } };

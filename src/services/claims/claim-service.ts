@@ -2,7 +2,7 @@
 import type { ExtensionRequest, LifetimePolicy } from '../../hive/claims/lifetime.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { JobRegistration } from '../job-definition.js';
-import type { Clock, HiveStore, JobQueue } from '../ports.js';
+import type { Clock, HiveStore, JobQueue, NamespacedRef } from '../ports.js';
 import type { AuditOrigin } from '../expiry/expiry-record.js';
 import type { IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
@@ -16,7 +16,7 @@ import { watchClaimWaits } from './claim-wait-metric.js';
 import { listClaims, type ClaimFilter, type ClaimPage } from './claim-list.js';
 import { claimReleaseJob, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
-import { buildClaimView, loadClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, loadClaim, type ClaimView } from './claim-view.js';
 import { waitForClaim, watchClaim } from './claim-watch.js';
 import { heartbeatExpiredHandler, heartbeatExpiredJob } from './heartbeat-expired.js';
 import { startHeartbeatReaper } from './heartbeat-reaper.js';
@@ -48,15 +48,15 @@ export function createClaimService(deps: ClaimServiceDeps) {
     /** `mark`: the request's Idempotency-Key, recorded on the claim. */
     create: (req: ClaimRequest, actor?: string, mark?: IdempotencyMark) => createClaim(claimDeps, req, actor, mark),
     list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
-    get: async (ref: ClaimRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
-    wait: (ref: ClaimRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
-    watch: (ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
-    kubeconfig: (ref: ClaimRef) => claimKubeconfig(claimDeps, ref),
-    credentials: (ref: ClaimRef) => claimCredentials(claimDeps, ref),
+    get: async (ref: NamespacedRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
+    wait: (ref: NamespacedRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
+    watch: (ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
+    kubeconfig: (ref: NamespacedRef) => claimKubeconfig(claimDeps, ref),
+    credentials: (ref: NamespacedRef) => claimCredentials(claimDeps, ref),
     /** `origin`: the API token's holder and the route, for the record. */
-    extend: (ref: ClaimRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) => extendClaim(claimDeps, ref, req, origin),
-    heartbeat: (ref: ClaimRef, holder?: string) => heartbeat(claimDeps, ref, holder),
-    release: (ref: ClaimRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
+    extend: (ref: NamespacedRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) => extendClaim(claimDeps, ref, req, origin),
+    heartbeat: (ref: NamespacedRef, holder?: string) => heartbeat(claimDeps, ref, holder),
+    release: (ref: NamespacedRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
     /** Pending claims per pool, for the claims-pending gauge. */
     pendingByPool(): Map<string, number> {
       const out = new Map<string, number>();

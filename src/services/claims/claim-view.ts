@@ -4,19 +4,13 @@ import { poolHistory, type PoolHistory } from '../../hive/claims/eta.js';
 import { poolSupply, type PoolSupply } from '../../hive/claims/pool-supply.js';
 import { parseDuration } from '../../hive/claims/duration.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
-import { condition, type ClusterClaim, type ClusterDeployment, type ClusterPool } from '../../hive/pools/types.js';
+import { findCondition } from '../../hive/types.js';
+import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
 import { readHistory, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
-import type { Clock, HiveStore } from '../ports.js';
-import { cachedPool, poolClaims, poolClusters, type PoolRef } from '../pools/pool-lookup.js';
-
-export interface ClaimRef {
-  hub: string;
-  namespace: string;
-  name: string;
-}
-
-export const claimId = (ref: ClaimRef) => `${ref.hub}/${ref.namespace}/${ref.name}`;
+import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
+import { cachedPool, poolClaims, poolClusters } from '../pools/pool-lookup.js';
+import { refId } from '../../hive/object-ref.js';
 
 export interface ClaimView extends ClaimStatus {
   id: string;
@@ -37,7 +31,7 @@ export interface ClaimView extends ClaimStatus {
   links: { self: string; events: string; kubeconfig: string; credentials: string; heartbeat: string };
 }
 
-export function claimRefOf(hub: string, claim: ClusterClaim): ClaimRef {
+export function claimRefOf(hub: string, claim: ClusterClaim): NamespacedRef {
   return { hub, namespace: claim.metadata.namespace!, name: claim.metadata.name };
 }
 
@@ -58,7 +52,7 @@ export type PoolReads = Map<string, PoolRead>;
 
 const NO_SUPPLY: PoolSupply = { queue: [], coming: [], byClaim: new Map(), total: 0, claimed: 0, removing: 0, installing: 0, deleting: 0 };
 
-function readPool(store: HiveStore, ref: PoolRef, pool: ClusterPool | undefined): PoolRead {
+function readPool(store: HiveStore, ref: NamespacedRef, pool: ClusterPool | undefined): PoolRead {
   if (!pool) return { supply: NO_SUPPLY, clusters: [] };
   // Clusters and claims read together, at one moment, so the story they tell is one story (pool-supply.ts).
   const clusters = poolClusters(store, ref);
@@ -67,21 +61,21 @@ function readPool(store: HiveStore, ref: PoolRef, pool: ClusterPool | undefined)
 
 export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
   const ref = claimRefOf(hub, claim);
-  const poolRef: PoolRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
-  const poolKey = `${hub}/${poolRef.namespace}/${poolRef.name}`;
+  const poolRef: NamespacedRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
+  const poolKey = refId(poolRef);
   const cluster = claimCluster(deps.store, hub, claim);
   const pool = cachedPool(deps.store, poolRef);
   const read = reads.get(poolKey) ?? readPool(deps.store, poolRef, pool);
   reads.set(poolKey, read);
   // A running claim needs no estimate; every other may (a build, a resume, its own cluster starting).
-  const needsHistory = condition(claim, 'ClusterRunning')?.status !== 'True';
+  const needsHistory = findCondition(claim, 'ClusterRunning')?.status !== 'True';
   const history = needsHistory ? (read.history ??= poolHistory(read.clusters)) : { installsMs: [], resumesMs: [] };
   const status = claimStatus(claim, { now: deps.clock.now(), pool, cluster, supply: read.supply, history });
   const annotations = claim.metadata.annotations ?? {};
-  const self = `/v1/claims/${claimId(ref)}`;
+  const self = `/v1/claims/${refId(ref)}`;
   const timeout = annotations[HEARTBEAT_TIMEOUT_ANNOTATION];
   return {
-    id: claimId(ref),
+    id: refId(ref),
     ...ref,
     pool: `${hub}/${poolRef.namespace}/${poolRef.name}`,
     ...status,
@@ -105,9 +99,9 @@ export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: st
   };
 }
 
-export function requireClaim(store: HiveStore, ref: ClaimRef): ClusterClaim {
+export function requireClaim(store: HiveStore, ref: NamespacedRef): ClusterClaim {
   const claim = store.cached<ClusterClaim>('ClusterClaim', ref);
-  if (!claim) throw new NotFound(`claim ${claimId(ref)} not found`);
+  if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
   return claim;
 }
 
@@ -118,9 +112,9 @@ const CACHE_LAG_MS = 5000;
  * The claim from the cache; when the cache has not seen it yet (a GET right after the POST that created it),
  * confirm it exists live and wait for the informer, so every later read agrees.
  */
-export async function loadClaim(store: HiveStore, ref: ClaimRef): Promise<ClusterClaim> {
+export async function loadClaim(store: HiveStore, ref: NamespacedRef): Promise<ClusterClaim> {
   const cached = store.cached<ClusterClaim>('ClusterClaim', ref);
   if (cached) return cached;
-  if (!(await store.get<ClusterClaim>('ClusterClaim', ref))) throw new NotFound(`claim ${claimId(ref)} not found`);
+  if (!(await store.get<ClusterClaim>('ClusterClaim', ref))) throw new NotFound(`claim ${refId(ref)} not found`);
   return store.waitFor<ClusterClaim, ClusterClaim>('ClusterClaim', ref, (c) => c, { timeoutMs: CACHE_LAG_MS });
 }

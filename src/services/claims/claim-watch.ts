@@ -3,12 +3,13 @@
 import { Unavailable } from '../../hive/errors.js';
 import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../../hive/pools/types.js';
 import type { ClaimDeps } from './claim-create.js';
-import { buildClaimView, loadClaim, requireClaim, type ClaimRef, type ClaimView } from './claim-view.js';
+import { buildClaimView, loadClaim, requireClaim, type ClaimView } from './claim-view.js';
+import type { NamespacedRef } from '../ports.js';
 
 /** A claim is done waiting when it runs, or when it will never run (released, cluster lost). */
 export const settled = (view: ClaimView) => view.phase !== 'Pending' && view.phase !== 'Starting';
 
-export async function waitForClaim(deps: ClaimDeps, ref: ClaimRef, seconds: number, signal?: AbortSignal): Promise<ClaimView> {
+export async function waitForClaim(deps: ClaimDeps, ref: NamespacedRef, seconds: number, signal?: AbortSignal): Promise<ClaimView> {
   const first = buildClaimView(deps, ref.hub, await loadClaim(deps.store, ref));
   if (seconds <= 0 || settled(first)) return first;
   try {
@@ -28,7 +29,7 @@ export async function waitForClaim(deps: ClaimDeps, ref: ClaimRef, seconds: numb
  * Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone. The claim
  * must already be in the cache (read it with loadClaim first). Returns an unsubscribe function.
  */
-export function watchClaim(deps: ClaimDeps, ref: ClaimRef, listener: (view: ClaimView) => void, onEnd: () => void): () => void {
+export function watchClaim(deps: ClaimDeps, ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void): () => void {
   let last = '';
   let poolName = requireClaim(deps.store, ref).spec.clusterPoolName;
   let clusterNs: string | undefined;

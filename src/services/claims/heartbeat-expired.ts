@@ -3,9 +3,8 @@
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
 import { BACKGROUND_PRIORITY, defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
-import type { Clock, HiveStore } from '../ports.js';
+import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
 import { jobIds } from '../job-ids.js';
-import type { ClaimRef } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
 
 // A claim whose heartbeat lapsed holds a cluster nobody uses: give it back before anything slower.
@@ -17,7 +16,7 @@ export const HEARTBEAT_EXPIRED_JOB = defineJob({
 });
 
 /** One job per claim and deadline: every scheduler replica (and the resync) reporting the same expiry adds one job. */
-export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: string) {
+export function heartbeatExpiredJob(ref: NamespacedRef, deadlineMs: number, why: string) {
   return {
     ...jobOf(HEARTBEAT_EXPIRED_JOB, { ...ref, why }),
     jobId: jobIds.heartbeatExpired(ref, deadlineMs),
@@ -26,7 +25,7 @@ export function heartbeatExpiredJob(ref: ClaimRef, deadlineMs: number, why: stri
   };
 }
 
-export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: ClaimRef, why: string): Promise<unknown> }): JobRegistration {
+export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: NamespacedRef, why: string): Promise<unknown> }): JobRegistration {
   return handleJob(HEARTBEAT_EXPIRED_JOB, async (payload, ctx) => {
     const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);

@@ -6,11 +6,10 @@ import { parseDuration } from '../../hive/claims/duration.js';
 import { leaseExpiresAt, microTime, type Lease } from '../../hive/claims/heartbeat.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import type { HiveStore } from '../ports.js';
-import type { ClaimRef } from './claim-view.js';
+import type { HiveStore, NamespacedRef } from '../ports.js';
 
 export const leaseName = (claimName: string) => `beekeeper-claim-${claimName}`;
-export const leaseRef = (ref: ClaimRef) => ({ hub: ref.hub, namespace: ref.namespace, name: leaseName(ref.name) });
+export const leaseRef = (ref: NamespacedRef) => ({ hub: ref.hub, namespace: ref.namespace, name: leaseName(ref.name) });
 
 export function heartbeatLease(claim: ClusterClaim, timeoutSeconds: number, holder: string, nowMs: number): Lease {
   const now = microTime(nowMs);
@@ -27,7 +26,7 @@ export function heartbeatLease(claim: ClusterClaim, timeoutSeconds: number, hold
   };
 }
 
-export async function readLease(store: HiveStore, ref: ClaimRef): Promise<Lease | undefined> {
+export async function readLease(store: HiveStore, ref: NamespacedRef): Promise<Lease | undefined> {
   return store.get<Lease>('Lease', leaseRef(ref));
 }
 
@@ -36,7 +35,7 @@ export async function readLease(store: HiveStore, ref: ClaimRef): Promise<Lease 
  * missing Lease means no heartbeat was ever recorded, so the timeout counts from the claim's creation. Undefined
  * when the claim has no (valid) heartbeat timeout.
  */
-export async function heartbeatDeadline(store: HiveStore, ref: ClaimRef, claim: ClusterClaim): Promise<number | undefined> {
+export async function heartbeatDeadline(store: HiveStore, ref: NamespacedRef, claim: ClusterClaim): Promise<number | undefined> {
   const timeoutMs = parseDuration(claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] ?? '');
   if (!timeoutMs) return undefined;
   const lease = await readLease(store, ref);

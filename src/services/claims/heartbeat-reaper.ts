@@ -5,17 +5,18 @@
 import { Unavailable } from '../../hive/errors.js';
 import { HEARTBEAT_TIMEOUT_ANNOTATION } from '../../hive/pools/labels.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import type { Clock, HiveStore } from '../ports.js';
+import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
 import { createOutageLog } from '../resync/outage-log.js';
-import { claimId, claimRefOf, type ClaimRef } from './claim-view.js';
+import { claimRefOf } from './claim-view.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
+import { refId } from '../../hive/object-ref.js';
 
 export interface ReaperDeps {
   store: HiveStore;
   clock: Clock;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
   /** The deadline passed without a heartbeat. Must be idempotent: every scheduler replica reports it. */
-  onExpired(ref: ClaimRef, deadlineMs: number, why: string): Promise<unknown>;
+  onExpired(ref: NamespacedRef, deadlineMs: number, why: string): Promise<unknown>;
 }
 
 const RETRY_MS = 30_000;
@@ -33,14 +34,14 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
     timers.delete(id);
   };
 
-  const arm = (ref: ClaimRef, atMs: number) => {
-    const id = claimId(ref);
+  const arm = (ref: NamespacedRef, atMs: number) => {
+    const id = refId(ref);
     cancel(id);
     timers.set(id, deps.clock.at(atMs, () => void check(ref)));
   };
 
-  const check = async (ref: ClaimRef) => {
-    const id = claimId(ref);
+  const check = async (ref: NamespacedRef) => {
+    const id = refId(ref);
     // A placeholder while the live read runs, so claim events meanwhile start no second check.
     timers.set(id, () => undefined);
     const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref);
@@ -62,7 +63,7 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
 
   const consider = (hub: string, claim: ClusterClaim, deleted: boolean) => {
     const ref = claimRefOf(hub, claim);
-    const id = claimId(ref);
+    const id = refId(ref);
     if (deleted || claim.metadata.deletionTimestamp || !claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]) return cancel(id);
     if (!timers.has(id)) void check(ref);
   };

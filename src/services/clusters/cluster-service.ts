@@ -5,7 +5,7 @@ import { ANNOTATIONS } from '../../hive/constants.js';
 import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { isTruthy } from '../../hive/go-bool.js';
 import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
-import type { HubStatus, JobView } from '../ports.js';
+import type { HubStatus, JobView, NamespacedRef } from '../ports.js';
 import { adminCredentials, adminKubeconfig, type AdminCredentials } from './access.js';
 import { buildPlan, isSecretFor, referencedSecrets, writtenSecretNames } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
@@ -23,27 +23,21 @@ import { writePowerState } from './power-write.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
 
-export interface ClusterRef {
-  hub: string;
-  namespace: string;
-  name: string;
-}
-
 export interface ClusterService {
   hubs(): Promise<HubStatus[]>;
   list(q: ListClustersQuery): ClusterPage;
-  get(ref: ClusterRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
+  get(ref: NamespacedRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
   /**
    * `origin`: who creates it, and through which route, for the record of the expiry it is created with.
    * `requester`: who asks and the request's Idempotency-Key, for its Operation.
    */
   create(req: CreateClusterRequest, origin?: AuditOrigin, requester?: Requester): Promise<JobView>;
-  hibernate(ref: ClusterRef, requester?: Requester): Promise<JobView>;
-  resume(ref: ClusterRef, requester?: Requester): Promise<JobView>;
-  delete(ref: ClusterRef, opts?: { liftProtection?: boolean; requester?: Requester }): Promise<JobView>;
-  setExpiry(ref: ClusterRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
-  kubeconfig(ref: ClusterRef): Promise<string>;
-  credentials(ref: ClusterRef): Promise<AdminCredentials>;
+  hibernate(ref: NamespacedRef, requester?: Requester): Promise<JobView>;
+  resume(ref: NamespacedRef, requester?: Requester): Promise<JobView>;
+  delete(ref: NamespacedRef, opts?: { liftProtection?: boolean; requester?: Requester }): Promise<JobView>;
+  setExpiry(ref: NamespacedRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
+  kubeconfig(ref: NamespacedRef): Promise<string>;
+  credentials(ref: NamespacedRef): Promise<AdminCredentials>;
 }
 
 /**
@@ -54,7 +48,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
   const { store, clock, log, operations } = deps;
 
   const powerConflict = (type: string, id: string) => new Conflict(`a ${type} job (${id}) is already in progress for this cluster; try again when it ends`);
-  const checkPowerable = (cd: ClusterDeployment, ref: ClusterRef) => {
+  const checkPowerable = (cd: ClusterDeployment, ref: NamespacedRef) => {
     if (cd.metadata.deletionTimestamp) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
     if (!cd.spec.installed) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`);
   };
@@ -64,7 +58,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
   };
 
   /** The cache first; a live read when the cache has not seen it (just created, or the hub's cache is not synced). */
-  const find = async (ref: ClusterRef): Promise<ClusterDeployment> => {
+  const find = async (ref: NamespacedRef): Promise<ClusterDeployment> => {
     knownHub(ref.hub);
     const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
     if (!cd) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
@@ -114,7 +108,7 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
     return { namespaceExists: !!ns };
   };
 
-  const power = async (ref: ClusterRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
+  const power = async (ref: NamespacedRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
     checkPowerable(cd, ref);
     const powerJob = to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB;

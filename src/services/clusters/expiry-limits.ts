@@ -5,9 +5,10 @@
 import { Invalid, invalid, type FieldIssue } from '../../hive/errors.js';
 import { effectiveLimits, requestedExpiry, type EffectiveLimits } from '../../hive/expiry/index.js';
 import { formatGoDuration } from '../../hive/duration.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.js';
+import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
 import { enforcedPolicies } from '../expiry/policy-store.js';
 import type { HiveStore } from '../ports.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 /** Where ExpiryPolicies live (the state hub and namespace); without it no policy caps anything. */
 export interface PolicyHome {
@@ -16,7 +17,7 @@ export interface PolicyHome {
 }
 
 /** The limits with a maximum lifetime for a cluster, if any policy in force gives one. */
-export function maxLifetimeLimits(deps: { store: HiveStore } & PolicyHome, hub: string, cd: CdLike): EffectiveLimits | undefined {
+export function maxLifetimeLimits(deps: { store: HiveStore } & PolicyHome, hub: string, cd: Pick<ClusterDeployment, 'metadata'> & { spec?: ClusterDeployment['spec'] }): EffectiveLimits | undefined {
   const { stateHub, stateNamespace } = deps;
   // Unclaimed pool clusters are their pool's business (the expiry feature leaves them alone too).
   if (!stateHub || !stateNamespace || isUnclaimedPoolCluster(cd)) return undefined;

@@ -6,12 +6,12 @@ import { ANNOTATIONS } from '../../hive/constants.js';
 import { deleteAfterFor, expiresAt } from '../../hive/delete-after.js';
 import { Conflict, NotFound } from '../../hive/errors.js';
 import { appendHistory, changeAction, EXPIRY_HISTORY_ANNOTATION, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
-import type { CdLike } from '../../hive/schedule/index.js';
-import type { Clock, HiveStore, KubeObject, ObjectRef, ServiceLog } from '../ports.js';
+import type { Clock, HiveStore, ObjectRef, ServiceLog } from '../ports.js';
 import { announceExpiryChange, expiryEntry, type ExpiryActor } from './expiry-record.js';
 import { clusterExpiry } from './targets.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
-type Cd = CdLike & KubeObject;
+type Cd = ClusterDeployment;
 
 export interface ExpiryDecision {
   /** The new expiry; null removes it. */

@@ -13,15 +13,16 @@ import {
   type ExpiryHistoryEntry,
   type ExtensionRequest,
 } from '../../hive/expiry/index.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.js';
-import type { KubeObject, ObjectRef } from '../ports.js';
+import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
+import type { ObjectRef } from '../ports.js';
 import { writeClusterExpiry } from './cluster-expiry-write.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { requestActor, SCHEDULER, type AuditOrigin } from './expiry-record.js';
 import { enforcedPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
-type Cd = CdLike & KubeObject;
+type Cd = ClusterDeployment;
 
 export interface ExpiryView {
   cluster: { hub: string; namespace: string; name: string };

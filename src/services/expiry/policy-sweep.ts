@@ -4,13 +4,13 @@
 // dry run also counts policies marked `dryRun: true`, which is how one previews a policy before switching it on.
 import { effectiveLimits, policyExpiry } from '../../hive/expiry/index.js';
 import { invalid } from '../../hive/errors.js';
-import { isUnclaimedPoolCluster, type CdLike } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
+import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
 import type { createClusterExpiry } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import type { AuditOrigin } from './expiry-record.js';
 import { enforcedPolicies, listPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export interface ExpirySweepChange {
   hub: string;
@@ -39,7 +39,7 @@ export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<
     const policies = opts.includeDryRunPolicies ? listPolicies(deps) : enforcedPolicies(deps);
     const now = deps.clock.now();
     const changes: ExpirySweepChange[] = [];
-    for (const { hub, object: cd } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+    for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
       // Unclaimed pool clusters belong to their pool (its lifetime rules), as in policy enforcement.
       if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) continue;
       const created = Date.parse(cd.metadata.creationTimestamp ?? '');

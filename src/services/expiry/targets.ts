@@ -5,15 +5,10 @@ import { expiresAt } from '../../hive/delete-after.js';
 import { parseGoDuration } from '../../hive/duration.js';
 import { EXPIRY_HISTORY_ANNOTATION, readHistory } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
-import type { CdLike, Condition } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export type ExpiringKind = 'ClusterDeployment' | 'ClusterClaim';
-
-export interface ClaimLike extends KubeObject {
-  spec?: { clusterPoolName?: string; namespace?: string; lifetime?: string };
-  status?: { lifetime?: string; conditions?: Condition[] };
-}
 
 export interface Expiring {
   kind: ExpiringKind;
@@ -38,7 +33,7 @@ function lastSetAt(annotations: Record<string, string> | undefined, key: string,
   return Number.isNaN(at) ? undefined : at;
 }
 
-export function clusterExpiry(hub: string, cd: CdLike & KubeObject): Expiring | undefined {
+export function clusterExpiry(hub: string, cd: ClusterDeployment): Expiring | undefined {
   if (cd.metadata.deletionTimestamp) return undefined;
   const at = expiresAt(cd.metadata.creationTimestamp ?? '', cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]);
   if (!at) return undefined;
@@ -49,7 +44,7 @@ export function clusterExpiry(hub: string, cd: CdLike & KubeObject): Expiring | 
   return { kind: 'ClusterDeployment', hub, namespace, name: cd.metadata.name, expiresAtMs, setAtMs, cluster: { hub, namespace, name: cd.metadata.name }, annotations: cd.metadata.annotations };
 }
 
-export function claimExpiry(hub: string, claim: ClaimLike): Expiring | undefined {
+export function claimExpiry(hub: string, claim: ClusterClaim): Expiring | undefined {
   if (claim.metadata.deletionTimestamp) return undefined;
   const lifetime = claim.status?.lifetime ? parseGoDuration(claim.status.lifetime) : undefined;
   const pending = claim.status?.conditions?.find((c) => c.type === 'Pending');

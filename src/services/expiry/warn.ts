@@ -7,14 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
-import type { CdLike } from '../../hive/schedule/index.js';
 import { deliver, listEndpoints, type Notice } from '../notify/index.js';
 import { Type as T } from 'typebox';
 import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
 import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
-import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring, type ExpiringKind } from './targets.js';
+import { claimExpiry, clusterExpiry, type Expiring, type ExpiringKind } from './targets.js';
 import { EVENT_SINK } from './warning-plan.js';
+import type { ClusterDeployment } from '../../hive/types.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
 
 // A receiver may be down for a while: ten tries over about half an hour; delivered endpoints are not re-sent.
 export const WARN_JOB = defineJob({
@@ -46,10 +47,10 @@ export interface WarnPayload {
 export function currentExpiring(deps: Pick<ExpiryServiceDeps, 'store'>, kind: ExpiringKind, hub: string, namespace: string, name: string): Expiring | undefined {
   const ref = { hub, namespace, name };
   if (kind === 'ClusterDeployment') {
-    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
+    const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref);
     return cd ? clusterExpiry(hub, cd) : undefined;
   }
-  const claim = deps.store.cached<ClaimLike>('ClusterClaim', ref);
+  const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref);
   return claim ? claimExpiry(hub, claim) : undefined;
 }
 

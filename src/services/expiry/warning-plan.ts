@@ -1,12 +1,11 @@
 // Where an expiring object's warnings stand: which lead is due, which are superseded or moot, when the next falls
 // due. The timers, the resync and GET /v1/warnings all ask this one function, so they agree on what is owed.
 import { effectiveLimits, planWarnings, readWarningRecord, type WarningPlan, type WarningRecord } from '../../hive/expiry/index.js';
-import type { CdLike } from '../../hive/schedule/index.js';
 import { listEndpoints } from '../notify/deliver.js';
-import type { KubeObject } from '../ports.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { enforcedPolicies } from './policy-store.js';
 import type { Expiring } from './targets.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 /** The pseudo-endpoint recording the Kubernetes Event, in the delivery record next to the webhook endpoints. */
 export const EVENT_SINK = 'kubernetes-event';
@@ -14,7 +13,7 @@ export const EVENT_SINK = 'kubernetes-event';
 type PlanDeps = Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
 
 export function warningLeads(deps: PlanDeps, target: Expiring): number[] {
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', target.cluster);
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', target.cluster);
   return effectiveLimits(enforcedPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
 }
 

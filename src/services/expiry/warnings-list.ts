@@ -2,12 +2,13 @@
 // flagged for hibernating close to 90 days. Built from the informer cache and the annotations, so it shows
 // what was delivered even after a Redis flush.
 import { formatGoDuration } from '../../hive/duration.js';
-import { hibernatingSinceMs, longHibernationFlag, type CdLike } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
+import { hibernatingSinceMs, longHibernationFlag } from '../../hive/schedule/index.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { governance, listSchedules } from '../schedules/cluster-schedule.js';
-import { claimExpiry, clusterExpiry, type ClaimLike, type Expiring } from './targets.js';
+import { claimExpiry, clusterExpiry, type Expiring } from './targets.js';
 import { warningLeads, warningPlan } from './warning-plan.js';
+import type { ClusterDeployment } from '../../hive/types.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
 
 export interface ExpiryWarningView {
   kind: Expiring['kind'];
@@ -34,11 +35,11 @@ export interface LongHibernationView {
 
 export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] {
   const out: Expiring[] = [];
-  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const e = clusterExpiry(hub, object);
     if (e) out.push(e);
   }
-  for (const { hub, object } of deps.store.cachedList<ClaimLike>('ClusterClaim')) {
+  for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) {
     const e = claimExpiry(hub, object);
     if (e) out.push(e);
   }
@@ -70,7 +71,7 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
     .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
   const longHibernation: LongHibernationView[] = [];
   const schedules = listSchedules(deps);
-  for (const { hub, object } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const flag = longHibernationFlag(hibernatingSinceMs(object), now);
     // A schedule may lift the flag for its clusters, with a recorded reason (safety.ignoreLongHibernation).
     if (flag && governance(schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;

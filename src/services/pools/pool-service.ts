@@ -5,14 +5,15 @@ import { deletionBlockers } from '../../hive/pools/pool-clusters.js';
 import type { ClusterImageSet, ClusterPool } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
 import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
-import type { Clock, HiveStore, JobQueue, JobView } from '../ports.js';
+import type { Clock, HiveStore, JobQueue, JobView, NamespacedRef } from '../ports.js';
 import type { AuditLog } from '../claims/audit.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
-import { cachedPool, loadPool, poolClusters, poolId, type PoolRef } from './pool-lookup.js';
+import { cachedPool, loadPool, poolClusters } from './pool-lookup.js';
 import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
+import { refId } from '../../hive/object-ref.js';
 
 export const POOL_DELETE_JOB = defineJob({ type: 'pool.delete', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
 const POOL_DELETE_WAIT_MS = 3 * 3600_000;
@@ -29,7 +30,7 @@ export interface PoolServiceDeps {
 async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promise<void> {
   const issues: Array<{ field: string; reason: string }> = [];
   if (!store.hubNames().includes(req.hub)) throw invalid('hub', `no hub named ${req.hub} (hubs: ${store.hubNames().join(', ')})`);
-  if (cachedPool(store, req)) throw new Conflict(`pool ${poolId(req)} already exists`);
+  if (cachedPool(store, req)) throw new Conflict(`pool ${refId(req)} already exists`);
   if (!(await store.get('Namespace', { hub: req.hub, name: req.namespace }))) issues.push({ field: 'namespace', reason: `namespace ${req.namespace} does not exist on hub ${req.hub}` });
   if (!store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSetName })) {
     issues.push({ field: 'imageSetName', reason: `ClusterImageSet ${req.imageSetName} does not exist on hub ${req.hub}` });
@@ -73,24 +74,24 @@ export function createPoolService(deps: PoolServiceDeps) {
         metadata: { ownerReferences: [{ apiVersion: created.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterPool', name: created.metadata.name, uid: created.metadata.uid! }] },
       });
     }
-    deps.log.info({ audit: true, action: 'pool.create', pool: poolId(req), actor, size: req.size }, 'pool created');
+    deps.log.info({ audit: true, action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
     return buildPoolView(store, req.hub, created);
   }
 
-  async function update(ref: PoolRef, settings: PoolSettings, actor?: string): Promise<PoolView> {
+  async function update(ref: NamespacedRef, settings: PoolSettings, actor?: string): Promise<PoolView> {
     const patch = settingsPatch(settings);
     if (Object.keys(patch).length === 0) throw invalid('body', 'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels, clusterLabels or unset');
     // Checked against the live pool and written only if it is still that version: Hive's own status writes
     // bump the version often, so a conflict just means read again.
     for (let attempt = 1; ; attempt++) {
       const pool = await store.get<ClusterPool>('ClusterPool', ref);
-      if (!pool) throw new NotFound(`pool ${poolId(ref)} not found`);
+      if (!pool) throw new NotFound(`pool ${refId(ref)} not found`);
       const current: PoolSettings = { size: pool.spec.size, maxSize: pool.spec.maxSize, claimLifetime: pool.spec.claimLifetime };
       const issues = settingsIssues(settings, current);
       if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
       try {
         const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, { resourceVersion: pool.metadata.resourceVersion });
-        deps.log.info({ audit: true, action: 'pool.update', pool: poolId(ref), actor, changes: patch }, 'pool updated');
+        deps.log.info({ audit: true, action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
         return buildPoolView(store, ref.hub, patched);
       } catch (err) {
         if (!(err instanceof Conflict) || attempt >= 3) throw err;
@@ -99,14 +100,14 @@ export function createPoolService(deps: PoolServiceDeps) {
   }
 
   /** Intent first (issue 9): the pool is deleted before the answer; its job follows Hive removing its clusters. */
-  async function remove(ref: PoolRef, actor?: string, requester?: Requester): Promise<{ pool: PoolView; job: JobView }> {
+  async function remove(ref: NamespacedRef, actor?: string, requester?: Requester): Promise<{ pool: PoolView; job: JobView }> {
     const pool = await loadPool(store, ref);
     const blockers = deletionBlockers(poolClusters(store, ref));
     if (blockers.length && !pool.metadata.deletionTimestamp) {
       // Hive would accept the delete and then hang on its finalizer until every claim is gone (REFERENCE.md §4.3).
       const list = blockers.map((b) => `claim ${ref.hub}/${ref.namespace}/${b.claim} (cluster ${ref.hub}/${b.cluster})`).join(', ');
       throw new Conflict(
-        `pool ${poolId(ref)} still has ${blockers.length} claimed cluster${blockers.length === 1 ? '' : 's'}: ${list}. ` +
+        `pool ${refId(ref)} still has ${blockers.length} claimed cluster${blockers.length === 1 ? '' : 's'}: ${list}. ` +
           'Hive keeps a pool until every cluster it made is gone, so release those claims first (DELETE /v1/claims/{hub}/{namespace}/{name}).',
       );
     }
@@ -121,7 +122,7 @@ export function createPoolService(deps: PoolServiceDeps) {
         await store.delete('ClusterPool', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
           if (!(err instanceof NotFound)) throw err;
         });
-        deps.log.info({ audit: true, action: 'pool.delete', pool: poolId(ref), actor }, 'pool deleted');
+        deps.log.info({ audit: true, action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
       },
     });
     const view = buildPoolView(store, ref.hub, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString() } });
@@ -135,7 +136,7 @@ export function createPoolService(deps: PoolServiceDeps) {
         .map(({ hub, object }) => buildPoolView(store, hub, object, false))
         .sort((a, b) => a.id.localeCompare(b.id));
     },
-    async get(ref: PoolRef): Promise<PoolView> {
+    async get(ref: NamespacedRef): Promise<PoolView> {
       return buildPoolView(store, ref.hub, await loadPool(store, ref));
     },
     create,
@@ -153,7 +154,7 @@ export function poolJobs(deps: { store: HiveStore }): JobRegistration[] {
       const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
       const pool = await deps.store.get<ClusterPool>('ClusterPool', ref);
       // A pool made since under the same name is someone else's.
-      if (!pool || (payload.uid && pool.metadata.uid !== payload.uid)) return { deleted: poolId(ref) };
+      if (!pool || (payload.uid && pool.metadata.uid !== payload.uid)) return { deleted: refId(ref) };
       // Converge: the job of a request that stopped before its delete still deletes.
       if (!pool.metadata.deletionTimestamp) await deps.store.delete('ClusterPool', ref, { ...(pool.metadata.uid ? { uid: pool.metadata.uid } : {}), propagation: 'Background' });
       let last = -1;
@@ -171,7 +172,7 @@ export function poolJobs(deps: { store: HiveStore }): JobRegistration[] {
         },
         { timeoutMs: POOL_DELETE_WAIT_MS, signal: ctx.signal },
       );
-      return { deleted: poolId(ref) };
+      return { deleted: refId(ref) };
     }),
   ];
 }

@@ -4,8 +4,9 @@ import { poolAttributes } from '../../hive/pools/pool-attributes.js';
 import { countByState, deletionBlockers, poolClusterState, type PoolClusterState } from '../../hive/pools/pool-clusters.js';
 import { poolProblems, type PoolProblem } from '../../hive/pools/pool-conditions.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
-import type { HiveStore } from '../ports.js';
-import { imageSetOf, poolClusters, poolId, poolQueue, type PoolRef } from './pool-lookup.js';
+import type { HiveStore, NamespacedRef } from '../ports.js';
+import { imageSetOf, poolClusters, poolQueue } from './pool-lookup.js';
+import { refId } from '../../hive/object-ref.js';
 
 export interface PoolView {
   id: string;
@@ -41,14 +42,14 @@ export interface PoolView {
 
 /** A pool's view; `detail` (everything but a list item) adds every cluster of the pool. */
 export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool, detail = true): PoolView {
-  const ref: PoolRef = { hub, namespace: pool.metadata.namespace!, name: pool.metadata.name };
+  const ref: NamespacedRef = { hub, namespace: pool.metadata.namespace!, name: pool.metadata.name };
   const cds = poolClusters(store, ref);
   const queue = poolQueue(store, ref, cds);
   const attrs = poolAttributes(pool, imageSetOf(store, hub, pool));
   const deleting = Boolean(pool.metadata.deletionTimestamp);
   const blockers = deleting ? deletionBlockers(cds) : [];
   return {
-    id: poolId(ref),
+    id: refId(ref),
     ...ref,
     platform: attrs.platform,
     region: attrs.region,

@@ -1,8 +1,9 @@
 // Changing one cluster's power state for a schedule: re-check eligibility against the cluster as it is now (the
 // sweep decided from a snapshot), patch Hive's spec.powerState conditionally, and leave an Event.
-import { actionState, powerEligibility, requestedState, type CdLike, type PowerAction } from '../../hive/schedule/index.js';
-import type { HiveStore, JobContext, KubeObject, ObjectRef } from '../ports.js';
+import { actionState, powerEligibility, requestedState, type PowerAction } from '../../hive/schedule/index.js';
+import type { HiveStore, JobContext, ObjectRef } from '../ports.js';
 import type { ServiceLog } from './deps.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export type ApplyOutcome = { outcome: 'acted'; action: PowerAction } | { outcome: 'skipped'; reason: string; message: string };
 
@@ -19,7 +20,7 @@ export async function applyPower(
   const verb = action === 'hibernate' ? 'Hibernate' : 'Resume';
   const key = (reason: string) => (run ? { key: `${run.jobId}/${reason}` } : {});
   const acted = { type: 'Normal' as const, reason: action === 'hibernate' ? 'ScheduledHibernate' : 'ScheduledResume', action: verb, message: `Schedule ${why.schedule}: ${action} (${why.reason})` };
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref) ?? (await deps.store.get<CdLike & KubeObject>('ClusterDeployment', ref));
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await deps.store.get<ClusterDeployment>('ClusterDeployment', ref));
   if (!cd) return { outcome: 'skipped', reason: 'NotFound', message: 'the cluster no longer exists' };
   const ok = powerEligibility(cd, action);
   // A run after a crash or a hand-back at shutdown finds the job's own patch applied, the cluster "already" in

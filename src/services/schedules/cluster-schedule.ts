@@ -6,16 +6,15 @@ import {
   planCluster,
   planInput,
   targetMatch,
-  type CdLike,
   type ClusterFacts,
   type ClusterPlan,
   type PlannerContext,
 } from '../../hive/schedule/index.js';
-import type { KubeObject } from '../ports.js';
+import type { NamespacedRef } from '../ports.js';
 import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
 import { overridesOf, toPowerOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
-import type { ClusterRef } from './sweep-plan.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
 
@@ -34,7 +33,7 @@ export function listSchedules(deps: Pick<ScheduleServiceDeps, 'store' | 'stateHu
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
 }
 
-export function governance(schedules: HibernationSchedule[], hub: string, cd: CdLike): Governance {
+export function governance(schedules: HibernationSchedule[], hub: string, cd: ClusterDeployment): Governance {
   const matches = schedules
     .map((s) => ({ s, m: targetMatch(s.metadata.name, s.spec.targets ?? {}, hub, cd) }))
     .filter((x) => x.m.matched);
@@ -59,7 +58,7 @@ export function plannerContext(schedule: HibernationSchedule): PlannerContext {
 }
 
 /** What the planner needs to know about one cluster: its ClusterDeployment and its overrides. */
-export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterFacts<ClusterRef> {
+export function clusterFacts(deps: StateDeps, hub: string, cd: ClusterDeployment): ClusterFacts<NamespacedRef> {
   const ref = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
   return { ref, cd, overrides: overridesOf(deps, ref.hub, ref.namespace, ref.name).map(toPowerOverride) };
 }
@@ -68,11 +67,11 @@ export function clusterFacts(deps: StateDeps, hub: string, cd: CdLike): ClusterF
  * The clusters `schedule` plans for, from the informer cache: those it governs, and those its targets select
  * that it must leave alone (marked `excluded`, with the reason).
  */
-export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<ClusterRef>> {
+export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<NamespacedRef>> {
   const name = schedule.metadata.name;
-  const out: Array<ClusterFacts<ClusterRef>> = [];
+  const out: Array<ClusterFacts<NamespacedRef>> = [];
   // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
-  for (const { hub, object: cd } of deps.store.cachedList<CdLike & KubeObject>('ClusterDeployment')) {
+  for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const gov = governance(all, hub, cd);
     if (gov.excluded && gov.excluded !== 'NotTargeted') {
       if (gov.candidates.includes(name)) out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
@@ -83,6 +82,6 @@ export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule,
   return out;
 }
 
-export function planFor(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, fromMs: number, toMs: number): ClusterPlan {
+export function planFor(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: ClusterDeployment, fromMs: number, toMs: number): ClusterPlan {
   return planCluster(planInput(plannerContext(schedule), clusterFacts(deps, hub, cd)), fromMs, toMs);
 }

@@ -13,7 +13,6 @@ import {
   planRange,
   previewRange,
   requestedState,
-  type CdLike,
   type Edge,
   type LongHibernationFlag,
   type PreviewRange,
@@ -24,12 +23,13 @@ import { clusterFacts, governance, listSchedules, planFor, plannerContext, sched
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
-import type { ClusterRef } from './sweep-plan.js';
+import type { NamespacedRef } from '../ports.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 /** A year of office hours is about 520 edges; a cron acting every half hour reaches the cap in three weeks. */
 export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_000 };
 
-export type PreviewEdge = RangeEdge<ClusterRef>;
+export type PreviewEdge = RangeEdge<NamespacedRef>;
 
 export interface PreviewQuery {
   /** A date `YYYY-MM-DD` (00:00 in the schedule's zone) or an RFC 3339 instant; now by default. */
@@ -52,12 +52,12 @@ export interface SchedulePreview {
     local: string;
     action: string;
     counts: { acted: number; skipped: number };
-    clusters: ClusterRef[];
-    skippedClusters: Array<ClusterRef & { reason: string; message: string }>;
+    clusters: NamespacedRef[];
+    skippedClusters: Array<NamespacedRef & { reason: string; message: string }>;
   };
   edges: PreviewEdge[];
   /** Clusters the targets select that the schedule will never touch, and why. */
-  excluded: Array<ClusterRef & { reason: string; message: string }>;
+  excluded: Array<NamespacedRef & { reason: string; message: string }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -107,7 +107,7 @@ export interface OverrideView {
 }
 
 export interface ClusterScheduleView {
-  cluster: ClusterRef;
+  cluster: NamespacedRef;
   schedule?: string;
   why: string;
   excluded?: string;
@@ -124,7 +124,7 @@ export interface ClusterScheduleView {
   flags: LongHibernationFlag[];
 }
 
-export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSchedule | undefined, hub: string, cd: CdLike): OverrideView[] {
+export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSchedule | undefined, hub: string, cd: ClusterDeployment): OverrideView[] {
   const now = deps.clock.now();
   const crs: ClusterOverride[] = overridesOf(deps, hub, cd.metadata.namespace ?? '', cd.metadata.name);
   const powers = crs.map(toPowerOverride);
@@ -145,7 +145,7 @@ export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSc
   });
 }
 
-export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: CdLike, query: PreviewQuery): ClusterScheduleView {
+export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: ClusterDeployment, query: PreviewQuery): ClusterScheduleView {
   const now = deps.clock.now();
   const facts = clusterFacts(deps, hub, cd);
   const gov = governance(listSchedules(deps), hub, cd);

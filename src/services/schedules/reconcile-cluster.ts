@@ -3,7 +3,7 @@
 // (power-planner.ts), so enforcement holds what the preview shows as held and acts where a run would. A handled
 // cluster-specific edge is recorded on the cluster (cluster-edge-record.ts), so a restart or the resync never
 // replays it.
-import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type CdLike, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
+import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
 import { handleJob } from '../job-definition.js';
 import { RECONCILE_CLUSTER_JOB } from './schedule-jobs.js';
 import type { KubeObject } from '../ports.js';
@@ -11,6 +11,7 @@ import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, DEFAULT_CATCH_UP_DEADLINE, type HibernationSchedule } from './schedule-resource.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 
 export interface ReconcilePayload {
@@ -30,7 +31,7 @@ type Verdict =
   | { act: false; message: string; consumes?: { override: string; edgeAt: string } };
 
 /** What an `enforce: true` schedule does to the cluster now (power-planner.ts); undefined when it does not enforce. */
-export function enforcement(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: CdLike, nowMs: number): PowerDecision | undefined {
+export function enforcement(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: ClusterDeployment, nowMs: number): PowerDecision | undefined {
   if (!schedule.spec.enforce) return undefined;
   return enforceDecision(plannerContext(schedule), clusterFacts(deps, hub, cd), nowMs);
 }
@@ -38,7 +39,7 @@ export function enforcement(deps: StateDeps, schedule: HibernationSchedule, hub:
 const skipped = (d: Extract<PowerDecision, { kind: 'skip' }>) => (d.reason === 'AlreadyInState' ? d.message : `${d.reason}: ${d.message}`);
 
 function verdict(deps: ScheduleServiceDeps, p: ReconcilePayload): Verdict {
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub: p.hub, namespace: p.namespace, name: p.name });
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', { hub: p.hub, namespace: p.namespace, name: p.name });
   if (!cd) return { act: false, message: 'the cluster no longer exists' };
   const gov = governance(listSchedules(deps), p.hub, cd);
   if (!gov.schedule) return { act: false, message: gov.why };
@@ -72,11 +73,11 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
       .catch((err: unknown) => deps.log.warn({ err, override: p.override }, 'cannot mark override expired'));
   }
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
-  const handled = (cd: CdLike | undefined) => Boolean(cd && p.edgeAt && clusterEdgeHandled(cd, Date.parse(p.edgeAt)));
+  const handled = (cd: ClusterDeployment | undefined) => Boolean(cd && p.edgeAt && clusterEdgeHandled(cd, Date.parse(p.edgeAt)));
   // Kept in the job: a run after a crash finds the first run's patch applied and the cluster "already" there, and
   // must carry out (and report) what the first run decided.
   const decided = async (): Promise<Verdict> =>
-    handled(deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref)) ? { act: false, message: `the edge at ${p.edgeAt} was already handled` } : verdict(deps, p);
+    handled(deps.store.cached<ClusterDeployment>('ClusterDeployment', ref)) ? { act: false, message: `the edge at ${p.edgeAt} was already handled` } : verdict(deps, p);
   const v = run?.once ? await run.once('decision', decided) : await decided();
   if (!v.act && v.consumes) {
     // As a sweep does for the schedule's own edges: the override did its one job, and its status says so.
@@ -88,7 +89,7 @@ export async function reconcileCluster(deps: ScheduleServiceDeps, p: ReconcilePa
   const outcome = v.act ? await applyPower(deps, ref, v.action, { schedule: v.schedule, reason: v.reason, dryRun: v.dryRun }, run) : ({ outcome: 'none', message: v.message } as const);
   // Recorded once a schedule handled the edge, whatever the outcome. Clusters no schedule governs, unclaimed pool
   // clusters among them, are not written to.
-  const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', ref);
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref);
   if (p.edgeAt && cd && !handled(cd) && governance(listSchedules(deps), p.hub, cd).schedule) {
     await deps.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [CLUSTER_EDGE_ANNOTATION]: p.edgeAt } } });
   }

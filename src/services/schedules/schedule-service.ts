@@ -2,7 +2,7 @@
 // manual sweeps, and the job handlers the worker runs (ARCHITECTURE.md, plain factories).
 import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
-import type { CdLike, OverrideType } from '../../hive/schedule/index.js';
+import type { OverrideType } from '../../hive/schedule/index.js';
 import { jobOf, type JobRegistration } from '../job-definition.js';
 import type { JobView, KubeObject } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
@@ -15,6 +15,7 @@ import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, t
 import { RUN_JOB } from './schedule-jobs.js';
 import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 
 export interface ScheduleView {
   name: string;
@@ -60,9 +61,9 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     return cr;
   };
 
-  const cluster = (hub: string, namespace: string, name: string): CdLike & KubeObject => {
+  const cluster = (hub: string, namespace: string, name: string): ClusterDeployment => {
     if (!deps.store.hubNames().includes(hub)) throw new NotFound(`hub ${hub} is not configured`);
-    const cd = deps.store.cached<CdLike & KubeObject>('ClusterDeployment', { hub, namespace, name });
+    const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace, name });
     if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
     return cd;
   };

@@ -5,18 +5,13 @@ import { planAt, type Consumption, type PlanInstant, type PowerAction } from '..
 import { plannerContext, scheduleClusters } from './cluster-schedule.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import type { HibernationSchedule } from './schedule-resource.js';
-
-export interface ClusterRef {
-  hub: string;
-  namespace: string;
-  name: string;
-}
+import type { NamespacedRef } from '../ports.js';
 
 export type SweepMode = 'edge' | 'catch-up' | 'manual';
 
 export type Decision =
-  | { kind: 'act'; cluster: ClusterRef; action: PowerAction; reason: string }
-  | { kind: 'skip'; cluster: ClusterRef; action: PowerAction; reason: string; message: string; consumes?: Consumption };
+  | { kind: 'act'; cluster: NamespacedRef; action: PowerAction; reason: string }
+  | { kind: 'skip'; cluster: NamespacedRef; action: PowerAction; reason: string; message: string; consumes?: Consumption };
 
 /** An edge sweep acts on its edge; catch-up and manual runs apply the state the schedule says now, never a stale edge. */
 export function sweepInstant(edge: { atMs: number; action: PowerAction; reason: string }, mode: SweepMode, nowMs: number): PlanInstant {

@@ -9,13 +9,13 @@ import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, jobOf, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
-import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type WaitForChildren } from '../ports.js';
+import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type NamespacedRef, type WaitForChildren } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { jobIds } from '../job-ids.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
-import { planSweep, type ClusterRef, type SweepMode } from './sweep-plan.js';
+import { planSweep, type SweepMode } from './sweep-plan.js';
 
 export interface SweepPayload {
   schedule: string;
@@ -31,9 +31,9 @@ export interface SweepSummary {
   edge: { at: string; local: string; action: PowerAction; reason: string };
   mode: SweepMode;
   dryRun: boolean;
-  acted: Array<ClusterRef & { action: PowerAction }>;
-  skipped: Array<ClusterRef & { reason: string; message: string }>;
-  failed: Array<ClusterRef & { error: string }>;
+  acted: Array<NamespacedRef & { action: PowerAction }>;
+  skipped: Array<NamespacedRef & { reason: string; message: string }>;
+  failed: Array<NamespacedRef & { error: string }>;
   counts: { acted: number; skipped: number; failed: number };
   skippedReasons: Record<string, number>;
   alreadyDone?: SweepRecord;
@@ -50,8 +50,8 @@ interface SweepStart {
   done?: SweepSummary;
   summary: SweepSummary;
   startedAt: string;
-  skips: Array<{ cluster: ClusterRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
-  children: Array<{ cluster: ClusterRef; action: PowerAction; reason: string }>;
+  skips: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
+  children: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string }>;
 }
 
 export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [

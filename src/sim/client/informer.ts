@@ -1,13 +1,13 @@
 import { isNotFound } from './errors.js';
 import type { KubeClient, KubeObject } from './kube-client.js';
-import type { ResourceRef } from './resources.js';
+import type { ApiResource } from './resources.js';
 import type { WatchHandle } from './watch.js';
 
 export type InformerEvent = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type InformerHandler = (type: InformerEvent, obj: KubeObject) => void;
 
 export interface Informer {
-  readonly resource: ResourceRef;
+  readonly resource: ApiResource;
   /** Resolves after the first successful list (or once the kind turns out not to be served). */
   readonly synced: Promise<void>;
   /** False while the API server does not serve this kind (e.g. a real server without that CRD). */
@@ -27,7 +27,7 @@ export const keyOf = (obj: KubeObject): string =>
  */
 export function createInformer(
   client: KubeClient,
-  resource: ResourceRef,
+  resource: ApiResource,
   opts: {
     retryMs?: number;
     /** The first failed list or watch after a success (the API server went away, say); it keeps retrying. */

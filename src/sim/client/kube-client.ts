@@ -1,5 +1,5 @@
 import { isNotFound } from './errors.js';
-import { type ResourceRef, apiVersionOf, resourcePath } from './resources.js';
+import { type ApiResource, apiVersionOf, resourcePath } from './resources.js';
 import { type KubeTarget, requestJson } from './transport.js';
 import { type WatchHandle, type WatchOptions, startWatch } from './watch.js';
 
@@ -31,24 +31,24 @@ export interface DeleteOptions {
  */
 export interface KubeClient {
   readonly target: KubeTarget;
-  get<T extends KubeObject = KubeObject>(r: ResourceRef, namespace: string | undefined, name: string): Promise<T>;
+  get<T extends KubeObject = KubeObject>(r: ApiResource, namespace: string | undefined, name: string): Promise<T>;
   /** Like get, but undefined for 404. */
-  tryGet<T extends KubeObject = KubeObject>(r: ResourceRef, namespace: string | undefined, name: string): Promise<T | undefined>;
-  list<T extends KubeObject = KubeObject>(r: ResourceRef, namespace?: string, opts?: ListOptions): Promise<KubeList<T>>;
-  create<T extends KubeObject = KubeObject>(r: ResourceRef, obj: KubeObject): Promise<T>;
-  update<T extends KubeObject = KubeObject>(r: ResourceRef, obj: KubeObject): Promise<T>;
-  updateStatus<T extends KubeObject = KubeObject>(r: ResourceRef, obj: KubeObject): Promise<T>;
+  tryGet<T extends KubeObject = KubeObject>(r: ApiResource, namespace: string | undefined, name: string): Promise<T | undefined>;
+  list<T extends KubeObject = KubeObject>(r: ApiResource, namespace?: string, opts?: ListOptions): Promise<KubeList<T>>;
+  create<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
+  update<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
+  updateStatus<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
   mergePatch<T extends KubeObject = KubeObject>(
-    r: ResourceRef, namespace: string | undefined, name: string, patch: unknown, opts?: { status?: boolean },
+    r: ApiResource, namespace: string | undefined, name: string, patch: unknown, opts?: { status?: boolean },
   ): Promise<T>;
-  delete(r: ResourceRef, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
-  watch(r: ResourceRef, namespace: string | undefined, opts: WatchOptions): WatchHandle;
+  delete(r: ApiResource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
+  watch(r: ApiResource, namespace: string | undefined, opts: WatchOptions): WatchHandle;
 }
 
 export function createKubeClient(target: KubeTarget): KubeClient {
   const call = <T>(method: string, path: string, body?: unknown, contentType?: string) =>
     requestJson<T>(target, { method, path, body, contentType });
-  const withKind = (r: ResourceRef, obj: KubeObject) => ({ ...obj, apiVersion: apiVersionOf(r), kind: r.kind });
+  const withKind = (r: ApiResource, obj: KubeObject) => ({ ...obj, apiVersion: apiVersionOf(r), kind: r.kind });
   const ns = (obj: KubeObject) => obj.metadata.namespace as string | undefined;
 
   const client: KubeClient = {

@@ -1,5 +1,5 @@
-/** Where a kind lives in the REST API. */
-export interface ResourceRef {
+/** Where a kind lives in the REST API (metav1.APIResource: group, version, plural, kind, scope). */
+export interface ApiResource {
   group: string; // '' for core
   version: string;
   plural: string;
@@ -7,7 +7,7 @@ export interface ResourceRef {
   namespaced: boolean;
 }
 
-const hive = (kind: string, plural: string, namespaced = true): ResourceRef =>
+const hive = (kind: string, plural: string, namespaced = true): ApiResource =>
   ({ group: 'hive.openshift.io', version: 'v1', plural, kind, namespaced });
 
 // The kinds the simulator's controllers read and write, scoped exactly as upstream (REFERENCE §1).
@@ -34,12 +34,12 @@ export const R = {
   clusterSync: {
     group: 'hiveinternal.openshift.io', version: 'v1alpha1', plural: 'clustersyncs', kind: 'ClusterSync', namespaced: true,
   },
-} satisfies Record<string, ResourceRef>;
+} satisfies Record<string, ApiResource>;
 
-export const apiVersionOf = (r: ResourceRef): string => (r.group ? `${r.group}/${r.version}` : r.version);
+export const apiVersionOf = (r: ApiResource): string => (r.group ? `${r.group}/${r.version}` : r.version);
 
 /** `/api/v1/namespaces/ns/secrets/name` and friends. */
-export function resourcePath(r: ResourceRef, namespace?: string, name?: string, subresource?: string): string {
+export function resourcePath(r: ApiResource, namespace?: string, name?: string, subresource?: string): string {
   let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   if (r.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
   p += `/${r.plural}`;

@@ -1,4 +1,4 @@
-import { R, type ReconcileResult, type ResourceRef } from '../client/index.js';
+import { R, type ReconcileResult, type ApiResource } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, clone, hasFinalizer, isDeleting, splitKey } from './context.js';
 import { findCondition, initConditions, setCondition } from './conditions.js';
 import { formatGoDuration, fromTime, parseGoDuration } from './go-values.js';
@@ -114,7 +114,7 @@ async function ensureRbac(ctx: HiveContext, claim: Obj, cd: Obj) {
   });
 }
 
-async function upsert(ctx: HiveContext, r: ResourceRef, ns: string, desired: Obj) {
+async function upsert(ctx: HiveContext, r: ApiResource, ns: string, desired: Obj) {
   const existing = await ctx.client.tryGet(r, ns, desired.metadata.name);
   if (!existing) return void (await ctx.client.create(r, desired));
   const { metadata: _m, ...rest } = desired;

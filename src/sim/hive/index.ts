@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Durations } from '../durations.js';
 import {
-  R, createInformer, createKubeClient, keyOf, targetFromKubeconfig, type KubeClient, type KubeObject, type ResourceRef,
+  R, createInformer, createKubeClient, keyOf, targetFromKubeconfig, type KubeClient, type KubeObject, type ApiResource,
 } from '../client/index.js';
 import { type HiveContext, type HiveOptions, type Informers, type Log, L } from './context.js';
 import { type Controller, createStopwatch, startController } from './controller.js';
@@ -44,7 +44,7 @@ export interface HiveControllers {
  */
 export function startHiveControllers(opts: HiveControllersOptions): HiveControllers {
   const { client } = opts;
-  const inform = (r: ResourceRef) => createInformer(client, r, {
+  const inform = (r: ApiResource) => createInformer(client, r, {
     onError: (err) => opts.log({ hub: opts.hub, resource: r.plural, err: String(err) }, 'list or watch failed; retrying'),
   });
   const informers: Informers = {

@@ -1,6 +1,7 @@
 import { type Obj, A, ann, created, isDeleting } from './context.js';
 import { findCondition } from './conditions.js';
-import { fromTime, isTruthy, parseGoDuration } from './go-values.js';
+import { isTruthy } from '../../hive/go-bool.js';
+import { fromTime, parseGoDuration } from './go-values.js';
 
 /** cdCollection in pkg/controller/clusterpool/collections.go: a pool's CDs sorted into the buckets its arithmetic uses. */
 export interface PoolCollection {

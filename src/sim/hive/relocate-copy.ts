@@ -1,4 +1,4 @@
-import { isNotFound, R, type KubeClient, type ResourceRef } from '../client/index.js';
+import { isNotFound, R, type KubeClient, type ApiResource } from '../client/index.js';
 import { type Obj, A, L } from './context.js';
 import { canonicalJson } from './names.js';
 
@@ -14,7 +14,7 @@ function stripped(obj: Obj): Obj {
 const comparable = (o: Obj) => canonicalJson({ ...o, metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations }, status: undefined });
 
 /** Creates the object on the destination; an existing, different copy is deleted and re-created. */
-async function copyObject(dest: KubeClient, r: ResourceRef, obj: Obj) {
+async function copyObject(dest: KubeClient, r: ApiResource, obj: Obj) {
   const copy = stripped(obj);
   const existing = await dest.tryGet(r, copy.metadata.namespace, copy.metadata.name);
   if (existing) {
@@ -24,7 +24,7 @@ async function copyObject(dest: KubeClient, r: ResourceRef, obj: Obj) {
   await dest.create(r, copy);
 }
 
-async function listIfServed(src: KubeClient, r: ResourceRef, ns: string): Promise<Obj[]> {
+async function listIfServed(src: KubeClient, r: ApiResource, ns: string): Promise<Obj[]> {
   try {
     return (await src.list(r, ns)).items;
   } catch (e) {
