@@ -1,9 +1,7 @@
 // A resource's schema (hive/resources) as a request body: closed at every level, since a misplaced key would
-// silently mean something else, and without the value rules (patterns, lengths, defaults, formats) that the
-// service checks itself, so a person learns every bad field at once with a reason they can act on (422).
+// silently mean something else; with the rules only the API states (`apiOnly`) and without those only the CRD
+// states (`crdOnly`: values the service checks itself, naming every bad field at once, or defaults).
 import type { TSchema } from 'typebox';
-
-const VALUE_RULES = new Set(['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems', 'default', 'format']);
 
 /** Same static type as `schema`: only what the checker enforces differs. */
 export function requestShape<T extends TSchema>(schema: T): T {
@@ -14,10 +12,11 @@ function reshape(node: object): object {
   // TypeBox keeps what makes a property optional in non-enumerable `~` keys: copy descriptors, not values.
   const out = Object.create(Object.getPrototypeOf(node)) as Record<string | symbol, unknown>;
   for (const key of Reflect.ownKeys(node)) {
-    if (typeof key === 'string' && VALUE_RULES.has(key)) continue;
+    if (key === 'x-crd-only' || key === 'x-api-only') continue;
     const desc = Object.getOwnPropertyDescriptor(node, key)!;
     Object.defineProperty(out, key, { ...desc, value: child(key, desc.value) });
   }
+  Object.assign(out, (node as Record<string, unknown>)['x-api-only']);
   if (out.type === 'object' && out.properties !== undefined) out.additionalProperties = false;
   return out;
 }

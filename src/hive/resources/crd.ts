@@ -33,10 +33,11 @@ const KEPT = ['type', 'format', 'enum', 'default', 'pattern', 'minLength', 'maxL
 /**
  * The structural form Kubernetes requires (no `$ref`, no `anyOf` of literals, no `additionalProperties` beside
  * `properties`): a union of literals becomes an `enum`, a record its `additionalProperties`, and a closed object
- * an open one, since the API server prunes unknown fields rather than refusing them.
+ * an open one, since the API server prunes unknown fields rather than refusing them. Rules said with `crdOnly`
+ * apply here; those said with `apiOnly` do not.
  */
 export function toStructural(schema: TSchema): Node {
-  const s = schema as Node;
+  const s = { ...(schema as Node), ...((schema as Node)['x-crd-only'] as Node | undefined) };
   const literals = Array.isArray(s.anyOf) && (s.anyOf as Node[]).every((b) => 'const' in b) ? (s.anyOf as Node[]).map((b) => b.const) : undefined;
   const values = literals ?? (Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined);
   if (s.anyOf !== undefined && literals === undefined) throw new Error(`a CRD schema cannot say anyOf of types: ${JSON.stringify(s)}`);

@@ -1,9 +1,9 @@
 // HibernationSchedule: declared once. The CRD (deploy/crds/), the API's request bodies and the engine's types
-// (hive/schedule/types.ts) all come from these schemas. Value rules the API checks itself, with a reason a person
-// can act on (services/schedules/schedule-resource.ts), are here for the CRD only: see http/request-shape.ts.
+// (hive/schedule/types.ts) all come from these schemas. The value rules the API checks itself, with a reason a
+// person can act on (services/schedules/schedule-resource.ts), are the CRD's only.
 import { Type, type Static } from 'typebox';
 import type { CrdDefinition } from './crd.js';
-import { GO_DURATION_PATTERN, LabelSelectorSchema } from './shared.js';
+import { crdOnly, GO_DURATION_PATTERN, LabelSelectorSchema } from './shared.js';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
@@ -18,21 +18,23 @@ const Weekday = Type.Union([
   Type.Literal('Sun'),
 ]);
 export const ExceptionModeSchema = Type.Union([Type.Literal('skipHibernation'), Type.Literal('keepHibernated')]);
-const Reason = Type.Object({ reason: Type.String({ minLength: 1 }) });
+const Reason = Type.Object({ reason: Type.String(crdOnly({ minLength: 1 })) });
 
 export const RunWindowSchema = Type.Object({
-  days: Type.Array(Weekday, { minItems: 1 }),
-  start: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', examples: ['07:00'] }),
-  end: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'Earlier than start means the window ends the next day (overnight).', examples: ['19:00'] }),
+  days: Type.Array(Weekday, crdOnly({ minItems: 1 })),
+  start: Type.String({ ...crdOnly({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), examples: ['07:00'] }),
+  end: Type.String({
+    ...crdOnly({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$' }),
+    description: 'Earlier than start means the window ends the next day (overnight).', examples: ['19:00'] }),
 });
 
 export const ScheduleExceptionSchema = Type.Object({
-  date: Type.String({ pattern: DATE_PATTERN, examples: ['2026-12-24'] }),
+  date: Type.String({ ...crdOnly({ pattern: DATE_PATTERN }), examples: ['2026-12-24'] }),
   mode: ExceptionModeSchema,
   reason: Type.Optional(Type.String()),
 });
 
-export const HolidayListSchema = Type.Object({ name: Type.String(), mode: ExceptionModeSchema, dates: Type.Array(Type.String({ pattern: DATE_PATTERN })) });
+export const HolidayListSchema = Type.Object({ name: Type.String(), mode: ExceptionModeSchema, dates: Type.Array(Type.String(crdOnly({ pattern: DATE_PATTERN }))) });
 
 /** The calendar part the engine evaluates (hive/schedule): zone, windows or cron, exceptions, holidays. */
 export const ScheduleCalendarProps = {
@@ -58,12 +60,11 @@ export const ScheduleTargetsSchema = Type.Object({
 export const HibernationScheduleSpecSchema = Type.Object({
   ...ScheduleCalendarProps,
   targets: Type.Optional(ScheduleTargetsSchema),
-  enforce: Type.Optional(Type.Boolean({ default: false, description: 'Re-apply the desired state continuously instead of only at window edges.' })),
-  dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Sweeps report what they would do and change nothing.' })),
+  enforce: Type.Optional(Type.Boolean({ ...crdOnly({ default: false }), description: 'Re-apply the desired state continuously instead of only at window edges.' })),
+  dryRun: Type.Optional(Type.Boolean({ ...crdOnly({ default: false }), description: 'Sweeps report what they would do and change nothing.' })),
   catchUpDeadline: Type.Optional(
     Type.String({
-      default: '1h',
-      pattern: GO_DURATION_PATTERN,
+      ...crdOnly({ default: '1h', pattern: GO_DURATION_PATTERN }),
       description: 'After downtime, a missed edge is applied if it is at most this old; older ones are never replayed.',
       examples: ['1h'],
     }),
