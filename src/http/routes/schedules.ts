@@ -4,8 +4,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { OverrideRequestSchema, OverrideTypeSchema } from '../../hive/resources/cluster-override.js';
 import { HibernationScheduleSpecSchema } from '../../hive/resources/hibernation-schedule.js';
-import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
+import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { requester } from '../audit.js';
@@ -36,16 +37,7 @@ const PreviewView = Type.Object(
 );
 const ClusterScheduleView = Type.Object({ cluster: Type.Object({}, open), why: Type.String(), next: Type.Array(Type.Object({}, open)), overrides: Type.Array(Type.Object({}, open)) }, open);
 const OverrideView = Type.Object({ name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() }, open);
-const OverrideBody = Type.Object(
-  {
-    type: Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')]),
-    until: Type.Optional(Type.String({ description: 'ISO 8601 time' })),
-    for: Type.Optional(Type.String({ description: 'Or a duration from now (Go syntax)', examples: ['4h'] })),
-    by: Type.String({ minLength: 1 }),
-    reason: Type.String({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
+const OverrideBody = requestShape(OverrideRequestSchema);
 const Range = Type.Object({
   from: Type.Optional(
     Type.String({
@@ -166,11 +158,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Remove overrides (all, or one type)',
           params: ClusterParams,
-          querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')])) }),
+          querystring: Type.Object({ type: Type.Optional(OverrideTypeSchema) }),
           response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
         },
       },
-      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type as OverrideType | undefined) }),
+      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type) }),
     );
   };
 }
