@@ -3,5 +3,6 @@ import type { CrdDefinition } from './crd.js';
 import { clusterOverrideCrd } from './cluster-override.js';
 import { expiryPolicyCrd } from './expiry-policy.js';
 import { hibernationScheduleCrd } from './hibernation-schedule.js';
+import { webhookEndpointCrd } from './webhook-endpoint.js';
 
-export const BEEKEEPER_CRDS: CrdDefinition[] = [hibernationScheduleCrd, expiryPolicyCrd, clusterOverrideCrd];
+export const BEEKEEPER_CRDS: CrdDefinition[] = [hibernationScheduleCrd, expiryPolicyCrd, clusterOverrideCrd, webhookEndpointCrd];

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ExpiryPolicySpecSchema } from '../../hive/resources/expiry-policy.js';
+import { WebhookRequestSchema } from '../../hive/resources/webhook-endpoint.js';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
 import { auditOrigin, By, Reason } from '../audit.js';
@@ -28,15 +29,7 @@ const ExtendBody = Type.Object(
 );
 const PolicyProps = requestShape(ExpiryPolicySpecSchema).properties;
 const PolicyView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) }, open);
-const WebhookBody = Type.Object(
-  {
-    url: Type.String({ examples: ['https://hooks.example.com/beekeeper'], description: 'Where to POST; kept in the Secret webhook-<name>, only its redacted form is stored and returned' }),
-    format: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('slack')])),
-    secret: Type.Optional(Type.String({ minLength: 16, description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned' })),
-    disabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+const WebhookBody = requestShape(WebhookRequestSchema);
 const WebhookView = Type.Object(
   {
     name: Type.String(),
