@@ -3,6 +3,7 @@ import type { CrdDefinition } from './crd.js';
 import { clusterOverrideCrd } from './cluster-override.js';
 import { expiryPolicyCrd } from './expiry-policy.js';
 import { hibernationScheduleCrd } from './hibernation-schedule.js';
+import { operationCrd } from './operation.js';
 import { webhookEndpointCrd } from './webhook-endpoint.js';
 
-export const BEEKEEPER_CRDS: CrdDefinition[] = [hibernationScheduleCrd, expiryPolicyCrd, clusterOverrideCrd, webhookEndpointCrd];
+export const BEEKEEPER_CRDS: CrdDefinition[] = [hibernationScheduleCrd, expiryPolicyCrd, clusterOverrideCrd, webhookEndpointCrd, operationCrd];
