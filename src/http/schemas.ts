@@ -90,17 +90,6 @@ export const ExpiryHistoryEntrySchema = Type.Object(
 const sameShape = <A, B>(check: [A] extends [B] ? ([B] extends [A] ? true : never) : never) => check;
 sameShape<Static<typeof ExpiryHistoryEntrySchema>, ExpiryHistoryEntry>(true);
 
-/** A Kubernetes LabelSelector (matchLabels AND matchExpressions), as request bodies carry it. */
-export const LabelSelectorSchema = Type.Object(
-  {
-    matchLabels: Type.Optional(Type.Record(Type.String(), Type.String())),
-    matchExpressions: Type.Optional(
-      Type.Array(Type.Object({ key: Type.String(), operator: Type.String({ examples: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }), values: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false })),
-    ),
-  },
-  { additionalProperties: false },
-);
-
 export const WaitQuery = Type.Object({
   wait: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 3600, description: 'Seconds to wait for the job to end before answering (202 if it is still running)' }),

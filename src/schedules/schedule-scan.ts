@@ -50,7 +50,7 @@ export function scheduleCatchUp(deps: StateLocation, cr: HibernationSchedule, no
   // An edge from before the schedule existed was never the schedule's to act on.
   if (!last || Date.parse(last.at) < Date.parse(cr.metadata.creationTimestamp ?? '')) return undefined;
   const lastSweep = cr.status?.lastSweep;
-  if (lastSweep?.finishedAt && lastSweep.edge >= last.at) return undefined;
+  if (lastSweep?.finishedAt && (lastSweep.edge ?? '') >= last.at) return undefined;
   const age = now - Date.parse(last.at);
   if (age <= catchUpDeadlineMs(cr)) return { kind: 'sweep', edge: last, job: sweepJob(deps, cr, last, age <= ON_TIME_MS ? 'edge' : 'catch-up') };
   if (cr.status?.lastMissed?.edge === last.at) return undefined;

@@ -4,18 +4,12 @@ import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
 import { selectorMatches, type LabelSelector } from '../label-selector.js';
 import type { ClusterDeployment } from '../types.js';
+import type { ExpiryPolicySpec } from '../resources/expiry-policy.js';
 
 export const DEFAULT_TEAM_LABEL = 'beekeeper.io/team';
 export const DEFAULT_WARNING_LEADS = ['24h', '1h'];
 
-export interface ExpiryPolicySpec {
-  selector?: { hubs?: string[]; namespaces?: string[]; teams?: string[]; labelSelector?: LabelSelector };
-  teamLabel?: string;
-  maxLifetime?: string;
-  defaultLifetime?: string;
-  warnings?: string[];
-  dryRun?: boolean;
-}
+export type { ExpiryPolicySpec };
 
 export interface NamedPolicy {
   name: string;

@@ -1,7 +1,9 @@
 // Per-cluster exceptions people make on the spot. Both lapse by themselves: a keep-awake at its `until`, a
 // skip-next-hibernation once it has skipped one hibernation (or at its optional `until`).
+import type { Static } from 'typebox';
+import type { OverrideTypeSchema } from '../resources/cluster-override.js';
 
-export type OverrideType = 'keepAwake' | 'skipNextHibernation';
+export type OverrideType = Static<typeof OverrideTypeSchema>;
 export const OVERRIDE_TYPES: OverrideType[] = ['keepAwake', 'skipNextHibernation'];
 
 export interface PowerOverride {

@@ -2,19 +2,16 @@
 // cluster in (even outside the selector) or out.
 import { selectorMatches, type LabelSelector } from '../label-selector.js';
 import type { ClusterDeployment } from '../types.js';
+import type { Static } from 'typebox';
+import type { ScheduleTargetsSchema } from '../resources/hibernation-schedule.js';
 
 /** Value: a schedule's name. Opts the cluster in to that schedule (and out of every other). */
 export const OPT_IN_LABEL = 'beekeeper.io/hibernation-schedule';
 /** Value: `true` (every schedule) or a schedule's name. */
 export const OPT_OUT_LABEL = 'beekeeper.io/hibernation-opt-out';
 
-export interface ScheduleTargets {
-  hubs?: string[];
-  namespaces?: string[];
-  labelSelector?: LabelSelector;
-  /** Only clusters labelled `beekeeper.io/hibernation-schedule=<this schedule>` are targeted. */
-  requireOptIn?: boolean;
-}
+/** `requireOptIn`: only clusters labelled `beekeeper.io/hibernation-schedule=<this schedule>` are targeted. */
+export type ScheduleTargets = Static<typeof ScheduleTargetsSchema>;
 
 export interface TargetMatch {
   matched: boolean;

@@ -1,46 +1,31 @@
 // The schedule model as the engine sees it (the HibernationSchedule CRD's spec maps onto it one to one).
 
-export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+import { Type, type Static } from 'typebox';
+import { ExceptionModeSchema, HolidayListSchema, RunWindowSchema, ScheduleCalendarProps, ScheduleExceptionSchema, WEEKDAYS } from '../resources/hibernation-schedule.js';
+
+export { WEEKDAYS };
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /**
  * When clusters should run. `start` and `end` are local `HH:MM`; `end` may be `24:00`. An `end` earlier than
  * `start` is an overnight window that ends on the following day (the day listed is the day it starts).
  */
-export interface RunWindow {
-  days: Weekday[];
-  start: string;
-  end: string;
-}
+export type RunWindow = Static<typeof RunWindowSchema>;
 
 /**
  * `skipHibernation`: hibernate actions falling on that local date are skipped (clusters stay up).
  * `keepHibernated`: resume actions falling on that local date are skipped (clusters stay down).
  */
-export type ExceptionMode = 'skipHibernation' | 'keepHibernated';
+export type ExceptionMode = Static<typeof ExceptionModeSchema>;
 
-export interface ScheduleException {
-  /** Local date `YYYY-MM-DD` in the schedule's zone. */
-  date: string;
-  mode: ExceptionMode;
-  reason?: string;
-}
+/** `date` is a local date `YYYY-MM-DD` in the schedule's zone. */
+export type ScheduleException = Static<typeof ScheduleExceptionSchema>;
 
-export interface HolidayList {
-  name: string;
-  mode: ExceptionMode;
-  dates: string[];
-}
+export type HolidayList = Static<typeof HolidayListSchema>;
 
-export interface ScheduleSpec {
-  timeZone: string;
-  /** Either windows ... */
-  windows?: RunWindow[];
-  /** ... or explicit cron expressions (five fields, evaluated on the zone's wall clock). */
-  cron?: { hibernate: string; resume: string };
-  exceptions?: ScheduleException[];
-  holidays?: HolidayList[];
-}
+const ScheduleCalendarSchema = Type.Object(ScheduleCalendarProps);
+/** The zone and either windows or explicit cron expressions (five fields, evaluated on the zone's wall clock). */
+export type ScheduleSpec = Static<typeof ScheduleCalendarSchema>;
 
 export type PowerAction = 'hibernate' | 'resume';
 export type DesiredState = 'Running' | 'Hibernating';

@@ -4,10 +4,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ExpiryPolicySpecSchema } from '../../hive/resources/expiry-policy.js';
+import { WebhookRequestSchema } from '../../hive/resources/webhook-endpoint.js';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
 import { auditOrigin, By, Reason } from '../audit.js';
-import { ExpiryHistoryEntrySchema, LabelSelectorSchema, problemResponses } from '../schemas.js';
+import { requestShape } from '../request-shape.js';
+import { ExpiryHistoryEntrySchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
 const open = { additionalProperties: true } as const;
@@ -24,32 +27,9 @@ const ExtendBody = Type.Object(
   },
   { additionalProperties: false, description: 'Exactly one of extendBy and until' },
 );
-// Each list narrows the policy; an empty one would narrow nothing and silently cover every cluster, so a list,
-// when given, names something (leave it out to mean all).
-const Names = (what: string) => Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: `Only clusters of these ${what}; leave out for all` }));
-const PolicyProps = {
-  selector: Type.Optional(
-    Type.Object(
-      { hubs: Names('hubs'), namespaces: Names('namespaces'), teams: Names('teams (values of teamLabel)'), labelSelector: Type.Optional(LabelSelectorSchema) },
-      { additionalProperties: false, description: 'Which clusters the policy covers: all of the given conditions hold; no selector covers every cluster' },
-    ),
-  ),
-  teamLabel: Type.Optional(Type.String({ examples: ['beekeeper.io/team'] })),
-  maxLifetime: Type.Optional(Duration),
-  defaultLifetime: Type.Optional(Duration),
-  warnings: Type.Optional(Type.Array(Duration, { examples: [['24h', '1h']] })),
-  dryRun: Type.Optional(Type.Boolean()),
-};
+const PolicyProps = requestShape(ExpiryPolicySpecSchema).properties;
 const PolicyView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) }, open);
-const WebhookBody = Type.Object(
-  {
-    url: Type.String({ examples: ['https://hooks.example.com/beekeeper'], description: 'Where to POST; kept in the Secret webhook-<name>, only its redacted form is stored and returned' }),
-    format: Type.Optional(Type.Union([Type.Literal('generic'), Type.Literal('slack')])),
-    secret: Type.Optional(Type.String({ minLength: 16, description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned' })),
-    disabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+const WebhookBody = requestShape(WebhookRequestSchema);
 const WebhookView = Type.Object(
   {
     name: Type.String(),

@@ -4,40 +4,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
+import { OverrideRequestSchema, OverrideTypeSchema } from '../../hive/resources/cluster-override.js';
+import { HibernationScheduleSpecSchema } from '../../hive/resources/hibernation-schedule.js';
+import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
-import { JobEnvelopeSchema, LabelSelectorSchema, problemResponses } from '../schemas.js';
+import { requestShape } from '../request-shape.js';
+import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
 const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
-const Weekday = Type.Union(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => Type.Literal(d)));
-const Mode = Type.Union([Type.Literal('skipHibernation'), Type.Literal('keepHibernated')]);
-const Reason = Type.Object({ reason: Type.String() }, closed);
-
-const ScheduleSpecProps = {
-  timeZone: Type.String({ description: 'IANA time zone', examples: ['Europe/Berlin'] }),
-  windows: Type.Optional(
-    Type.Array(Type.Object({ days: Type.Array(Weekday), start: Type.String({ examples: ['07:00'] }), end: Type.String({ examples: ['19:00'] }) }, closed), { description: 'When clusters run; end < start is overnight' }),
-  ),
-  cron: Type.Optional(Type.Object({ hibernate: Type.String({ examples: ['0 19 * * 1-5'] }), resume: Type.String({ examples: ['0 7 * * 1-5'] }) }, closed)),
-  exceptions: Type.Optional(Type.Array(Type.Object({ date: Type.String({ examples: ['2026-12-24'] }), mode: Mode, reason: Type.Optional(Type.String()) }, closed))),
-  holidays: Type.Optional(Type.Array(Type.Object({ name: Type.String(), mode: Mode, dates: Type.Array(Type.String()) }, closed))),
-  targets: Type.Optional(
-    Type.Object(
-      { hubs: Type.Optional(Type.Array(Type.String())), namespaces: Type.Optional(Type.Array(Type.String())), labelSelector: Type.Optional(LabelSelectorSchema), requireOptIn: Type.Optional(Type.Boolean()) },
-      closed,
-    ),
-  ),
-  enforce: Type.Optional(Type.Boolean({ description: 'Re-apply continuously instead of at window edges only' })),
-  dryRun: Type.Optional(Type.Boolean()),
-  catchUpDeadline: Type.Optional(Type.String({ description: 'Go duration; missed edges older than this are not replayed', examples: ['1h'] })),
-  safety: Type.Optional(Type.Object({ allowHibernationInFirstDay: Type.Optional(Reason), ignoreLongHibernation: Type.Optional(Reason) }, closed)),
-};
+const ScheduleSpecProps = requestShape(HibernationScheduleSpecSchema).properties;
 const ScheduleBody = Type.Object({ name: Name, ...ScheduleSpecProps }, { ...closed, description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' });
 const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps }, closed);
 const ScheduleView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open), desiredNow: Type.Object({}, open) }, open);
@@ -56,16 +37,7 @@ const PreviewView = Type.Object(
 );
 const ClusterScheduleView = Type.Object({ cluster: Type.Object({}, open), why: Type.String(), next: Type.Array(Type.Object({}, open)), overrides: Type.Array(Type.Object({}, open)) }, open);
 const OverrideView = Type.Object({ name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() }, open);
-const OverrideBody = Type.Object(
-  {
-    type: Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')]),
-    until: Type.Optional(Type.String({ description: 'ISO 8601 time' })),
-    for: Type.Optional(Type.String({ description: 'Or a duration from now (Go syntax)', examples: ['4h'] })),
-    by: Type.String({ minLength: 1 }),
-    reason: Type.String({ minLength: 1 }),
-  },
-  { additionalProperties: false },
-);
+const OverrideBody = requestShape(OverrideRequestSchema);
 const Range = Type.Object({
   from: Type.Optional(
     Type.String({
@@ -186,11 +158,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Remove overrides (all, or one type)',
           params: ClusterParams,
-          querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('keepAwake'), Type.Literal('skipNextHibernation')])) }),
+          querystring: Type.Object({ type: Type.Optional(OverrideTypeSchema) }),
           response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
         },
       },
-      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type as OverrideType | undefined) }),
+      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type) }),
     );
   };
 }

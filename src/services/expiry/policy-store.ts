@@ -1,6 +1,7 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
 import { Conflict, Invalid, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
+import { ExpiryPolicySpecSchema, type ExpiryPolicyStatus } from '../../hive/resources/expiry-policy.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { checkName, nameIssues } from '../schedules/schedule-resource.js';
@@ -8,10 +9,10 @@ import type { ExpiryServiceDeps } from './deps.js';
 
 export interface ExpiryPolicy extends KubeObject {
   spec: ExpiryPolicySpec;
-  status?: { lastApplied?: { at: string; cluster: string; action: 'default' | 'cap'; expiresAt: string } };
+  status?: ExpiryPolicyStatus;
 }
 
-const ALLOWED = new Set(['selector', 'teamLabel', 'maxLifetime', 'defaultLifetime', 'warnings', 'dryRun']);
+const ALLOWED = new Set(Object.keys(ExpiryPolicySpecSchema.properties));
 
 export function listPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>): NamedPolicy[] {
   return deps.store

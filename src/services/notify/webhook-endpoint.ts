@@ -1,21 +1,14 @@
-// WebhookEndpoint resources (deploy/crds/beekeeper.io_webhookendpoints.yaml).
+// WebhookEndpoint resources (declared in hive/resources/webhook-endpoint.ts).
+import type { WebhookEndpointSpec, WebhookEndpointStatus } from '../../hive/resources/webhook-endpoint.js';
 import type { KubeObject } from '../ports.js';
 
+/**
+ * `url`: with `urlSecretRef` only the redacted form, for display; without it the URL Beekeeper posts to, for
+ * endpoints whose URL is no secret (applied with kubectl; the API always uses `urlSecretRef`).
+ */
 export interface WebhookEndpoint extends KubeObject {
-  spec: {
-    /**
-     * With `urlSecretRef`: only the redacted form, for display. Without it: the URL Beekeeper posts to, for
-     * endpoints whose URL is no secret (applied with kubectl; the API always uses `urlSecretRef`).
-     */
-    url?: string;
-    /** Secret in the state namespace holding the full URL (key defaults to `url`). */
-    urlSecretRef?: { name: string; key?: string };
-    format?: 'generic' | 'slack';
-    /** Secret in the state namespace holding the HMAC key (key defaults to `hmac`). */
-    secretRef?: { name: string; key?: string };
-    disabled?: boolean;
-  };
-  status?: { lastDelivery?: { at: string; ok: boolean; statusCode?: number; message?: string } };
+  spec: WebhookEndpointSpec;
+  status?: WebhookEndpointStatus;
 }
 
 export const SIGNATURE_HEADER = 'X-Beekeeper-Signature';

@@ -3,19 +3,11 @@
 // `url` and `hmac`); the WebhookEndpoint holds only the redacted URL, and neither is returned, logged or put in a
 // job.
 import { Invalid, NotFound } from '../../hive/errors.js';
+import type { WebhookRequest } from '../../hive/resources/webhook-endpoint.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { redactUrl, urlProblem } from './webhook-url.js';
-
-export interface WebhookRequest {
-  /** Stored in the Secret; only its redacted form is kept in the resource and returned. */
-  url: string;
-  format?: 'generic' | 'slack';
-  /** The HMAC key; stored in a Secret, never echoed. */
-  secret?: string;
-  disabled?: boolean;
-}
 
 export interface WebhookView {
   name: string;

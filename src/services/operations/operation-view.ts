@@ -53,6 +53,7 @@ export function operationJobView(op: Operation, observed: JobStep): JobView {
   if (op.status?.startedAt) view.startedAt = op.status.startedAt;
   if (op.status?.finishedAt) view.finishedAt = op.status.finishedAt;
   if (phase === 'Succeeded') view.result = op.status?.result ?? null;
-  if (phase === 'Failed' && op.status?.error) view.error = op.status.error;
+  // Beekeeper always writes a message; the CRD does not require one of an Operation written by hand.
+  if (phase === 'Failed' && op.status?.error) view.error = { ...op.status.error, message: op.status.error.message ?? '' };
   return view;
 }

@@ -1,7 +1,9 @@
-// Operation resources (deploy/crds/beekeeper.io_operations.yaml): one per request accepted with 202, named after
+// Operation resources (declared in hive/resources/operation.ts): one per request accepted with 202, named after
 // its job, in Beekeeper's state namespace. What was asked lives in spec, what became of it in status, so the
 // request outlives Redis losing its job (ARCHITECTURE.md principle 1).
 import { createHash } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { OperationPhaseSchema, OperationSpec, OperationStatus } from '../../hive/resources/operation.js';
 import type { IdempotencyMark } from '../idempotency/mark.js';
 import type { JobTarget, KindName, KubeObject, ObjectRef, StateLocation } from '../ports.js';
 
@@ -13,29 +15,17 @@ export const OPERATION_API_VERSION = 'beekeeper.io/v1alpha1';
 export const TARGET_LABEL = 'beekeeper.io/target';
 export const TYPE_LABEL = 'beekeeper.io/operation-type';
 
-export type OperationPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+export type OperationPhase = Static<typeof OperationPhaseSchema>;
 
 export interface OperationTarget extends JobTarget {
   /** The object meant, once known: a re-created namesake is not acted on. */
   uid?: string;
 }
 
+/** The resource's shape, with the target's kind one of the kind table's (it names what the job acts on). */
 export interface Operation extends KubeObject {
-  spec: {
-    type: string;
-    target: OperationTarget;
-    payload: Record<string, unknown>;
-    requestedBy?: string;
-    requestedAt: string;
-    idempotency?: IdempotencyMark & { status?: number; location?: string };
-  };
-  status?: {
-    phase?: OperationPhase;
-    startedAt?: string;
-    finishedAt?: string;
-    result?: Record<string, unknown>;
-    error?: { message: string; reason?: string };
-  };
+  spec: OperationSpec & { target: OperationTarget };
+  status?: OperationStatus;
 }
 
 /** Who asks, as the HTTP edge saw it: recorded on the Operation (and on objects created synchronously). */

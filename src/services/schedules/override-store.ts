@@ -2,30 +2,18 @@
 // clock (not the API server's creationTimestamp) so "skip the *next* hibernation" means next from our now.
 import { Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { OVERRIDE_TYPES, type OverrideType, type PowerOverride } from '../../hive/schedule/index.js';
+import type { ClusterOverrideSpec, ClusterOverrideStatus, OverrideRequest } from '../../hive/resources/cluster-override.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 
 export interface ClusterOverride extends KubeObject {
-  spec: {
-    cluster: { hub: string; namespace: string; name: string };
-    type: OverrideType;
-    from?: string;
-    until?: string;
-    by: string;
-    reason: string;
-  };
-  status?: { phase?: 'Active' | 'Expired' | 'Consumed'; consumedEdge?: string; message?: string; updatedAt?: string };
+  spec: ClusterOverrideSpec;
+  status?: ClusterOverrideStatus;
 }
 
-export interface OverrideRequest {
-  type: OverrideType;
-  /** ISO time; or `for`, a duration from now. Required for keepAwake. */
-  until?: string;
-  for?: string;
-  by: string;
-  reason: string;
-}
+/** `until` (ISO time) or `for` (a duration from now) is required for keepAwake. */
+export type { OverrideRequest };
 
 export const CLUSTER_LABELS = { hub: 'beekeeper.io/cluster-hub', namespace: 'beekeeper.io/cluster-namespace', name: 'beekeeper.io/cluster-name' };
 

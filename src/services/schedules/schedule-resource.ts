@@ -1,42 +1,11 @@
 // HibernationSchedule resources: the CR shape, validation of what people send, and the compiled engine for one.
 import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
-import { compileSchedule, INSTALL_GRACE_MS, scheduleSpecIssues, type Schedule, type ScheduleSpec, type ScheduleTargets } from '../../hive/schedule/index.js';
+import { HibernationScheduleSpecSchema, type HibernationScheduleSpec, type HibernationScheduleStatus, type SweepRecord } from '../../hive/resources/hibernation-schedule.js';
+import { compileSchedule, INSTALL_GRACE_MS, scheduleSpecIssues, type Schedule } from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 
-export interface ScheduleSafety {
-  allowHibernationInFirstDay?: { reason: string };
-  ignoreLongHibernation?: { reason: string };
-}
-
-export interface HibernationScheduleSpec extends ScheduleSpec {
-  targets?: ScheduleTargets;
-  enforce?: boolean;
-  dryRun?: boolean;
-  catchUpDeadline?: string;
-  safety?: ScheduleSafety;
-}
-
-export interface SweepRecord {
-  edge: string;
-  action: string;
-  mode: string;
-  jobId?: string;
-  dryRun?: boolean;
-  startedAt?: string;
-  finishedAt?: string;
-  acted?: number;
-  skipped?: number;
-  failed?: number;
-  skippedReasons?: Record<string, number>;
-}
-
-export interface HibernationScheduleStatus {
-  observedGeneration?: number;
-  nextEdge?: { at: string; local: string; action: string; reason: string };
-  lastSweep?: SweepRecord;
-  lastMissed?: { edge: string; action: string; reason: string; at: string };
-}
+export type { HibernationScheduleSpec, HibernationScheduleStatus, SweepRecord };
 
 export interface HibernationSchedule extends KubeObject {
   spec: HibernationScheduleSpec;
@@ -56,7 +25,7 @@ export function checkName(name: unknown, field = 'name'): string {
   return name as string;
 }
 
-const ALLOWED = new Set(['timeZone', 'windows', 'cron', 'exceptions', 'holidays', 'targets', 'enforce', 'dryRun', 'catchUpDeadline', 'safety']);
+const ALLOWED = new Set(Object.keys(HibernationScheduleSpecSchema.properties));
 
 /** Every problem with a spec a person sent, by field; nothing is stored unless this is empty. */
 export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
@@ -78,11 +47,6 @@ export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
       issues.push({ field: `targets.${key}`, reason: 'must be a list of names' });
     }
   }
-  spec.targets?.labelSelector?.matchExpressions?.forEach((req, i) => {
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(req.operator)) {
-      issues.push({ field: `targets.labelSelector.matchExpressions[${i}].operator`, reason: 'must be one of In, NotIn, Exists, DoesNotExist' });
-    }
-  });
   return issues;
 }
 

@@ -119,7 +119,7 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
   };
   const start: SweepStart = { summary, startedAt: new Date(now).toISOString(), skips: [], children: [] };
   const last = schedule.status?.lastSweep;
-  if (p.mode !== 'manual' && last?.finishedAt && last.edge >= p.edgeAt) {
+  if (p.mode !== 'manual' && last?.finishedAt && (last.edge ?? '') >= p.edgeAt) {
     ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
     return { ...start, done: { ...summary, alreadyDone: last } };
   }
