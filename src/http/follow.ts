@@ -82,8 +82,11 @@ export async function streamEvents(
         clearInterval(keepalive);
         unsubscribe();
         // The stream was sent with keep-alive: at shutdown close the connection too, or server.close() waits for it.
-        const socket = res.socket;
-        if (!res.writableEnded) res.end(() => closing.aborted && socket?.destroy());
+        if (closing.aborted && res.socket) {
+          const socket = res.socket;
+          res.once('finish', () => socket.destroy());
+        }
+        if (!res.writableEnded) res.end();
         resolve();
       },
     };

@@ -81,7 +81,7 @@ describe('SIGTERM with streams and long polls open', () => {
     expect((await drill.api('GET', `/v1/jobs/${encodeURIComponent(jobId)}`)).body.job.state).not.toMatch(/completed|failed/);
 
     const started = Date.now();
-    const exit = await api.kill('SIGTERM');
+    const exit = await Promise.race([api.kill('SIGTERM'), new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000).unref())]);
     const seconds = (Date.now() - started) / 1000;
     expect(exit, api.tail()).toEqual({ code: 0, signal: null });
     expect(seconds).toBeLessThan(5);
