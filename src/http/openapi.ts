@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { OPERATION_IDS } from './operation-ids.js';
 
 export const API_INFO = {
   title: 'Beekeeper',
@@ -17,15 +18,21 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: API_INFO,
+      // Relative: the document is served by the API it describes (paths start at /v1), wherever that listens.
+      servers: [{ url: '/', description: 'This Beekeeper API (by default http://127.0.0.1:8080, set by PORT)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
     transformObject: (doc) => ('openapiObject' in doc ? shareTitledSchemas(doc.openapiObject as Record<string, unknown>) : doc.swaggerObject),
     // The dashboard and the docs are not part of the API.
-    transform: ({ schema, url }) => ({
-      schema: url.startsWith('/admin') || url.startsWith('/docs') ? { ...(schema ?? {}), hide: true } : schema,
-      url,
-    }),
+    transform: ({ schema, url, route }) => {
+      if (url.startsWith('/admin') || url.startsWith('/docs')) return { schema: { ...(schema ?? {}), hide: true }, url };
+      if (!schema || schema.hide) return { schema, url };
+      const key = `${[route.method].flat().join(',')} ${url}`;
+      const operationId = OPERATION_IDS[key];
+      if (!operationId) throw new Error(`no operationId for ${key}: add one to src/http/operation-ids.ts`);
+      return { schema: { ...schema, operationId }, url };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
