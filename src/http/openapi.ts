@@ -23,7 +23,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (doc) => ('openapiObject' in doc ? shareTitledSchemas(doc.openapiObject as Record<string, unknown>) : doc.swaggerObject),
+    transformObject: (doc) => ('openapiObject' in doc ? nameBodies(shareTitledSchemas(doc.openapiObject as Record<string, unknown>)) : doc.swaggerObject),
     // The dashboard and the docs are not part of the API.
     transform: ({ schema, url, route }) => {
       if (url.startsWith('/admin') || url.startsWith('/docs')) return { schema: { ...(schema ?? {}), hide: true }, url };
@@ -63,4 +63,40 @@ function shareTitledSchemas(doc: Record<string, unknown>): Record<string, unknow
   const components = (doc.components ?? {}) as Record<string, unknown>;
   const schemas = { ...((components.schemas as Record<string, unknown>) ?? {}), ...shared };
   return { ...doc, paths, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) } };
+}
+
+type Content = Record<string, { schema?: Record<string, unknown> }>;
+interface Operation {
+  operationId: string;
+  requestBody?: { content?: Content };
+  responses?: Record<string, { content?: Content }>;
+}
+
+/**
+ * Every request and response body a named component, for generated clients: a titled shape is already one (above);
+ * any other is named for its operation (`SetClusterExpiryRequest`, `ListClustersResponse`, with the status code
+ * when one operation answers different shapes).
+ */
+function nameBodies(doc: Record<string, unknown>): Record<string, unknown> {
+  const components = doc.components as { schemas: Record<string, unknown> };
+  const schemas = { ...components.schemas };
+  const refTo = (candidates: string[], schema: Record<string, unknown>) => {
+    const text = JSON.stringify(schema);
+    const name = candidates.find((n) => schemas[n] === undefined || JSON.stringify(schemas[n]) === text)!;
+    schemas[name] ??= schema;
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  const name = (content: Content | undefined, candidates: string[]) => {
+    for (const media of Object.values(content ?? {})) if (media.schema && !('$ref' in media.schema)) media.schema = refTo(candidates, media.schema);
+  };
+  const paths = structuredClone(doc.paths) as Record<string, Record<string, Operation>>;
+  for (const operations of Object.values(paths)) {
+    for (const op of Object.values(operations)) {
+      const base = op.operationId.charAt(0).toUpperCase() + op.operationId.slice(1);
+      name(op.requestBody?.content, [`${base}Request`]);
+      for (const [code, response] of Object.entries(op.responses ?? {})) name(response.content, [`${base}Response`, `${base}Response${code}`]);
+    }
+  }
+  const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  return { ...doc, paths, components: { ...components, schemas: sorted } };
 }
