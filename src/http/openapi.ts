@@ -28,10 +28,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url, route }) => {
       if (url.startsWith('/admin') || url.startsWith('/docs')) return { schema: { ...(schema ?? {}), hide: true }, url };
       if (!schema || schema.hide) return { schema, url };
-      const key = `${[route.method].flat().join(',')} ${url}`;
-      const operationId = OPERATION_IDS[key];
-      if (!operationId) throw new Error(`no operationId for ${key}: add one to src/http/operation-ids.ts`);
-      return { schema: { ...schema, operationId }, url };
+      const operationId = OPERATION_IDS[`${[route.method].flat().join(',')} ${url}`];
+      return { schema: operationId ? { ...schema, operationId } : schema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -67,7 +65,7 @@ function shareTitledSchemas(doc: Record<string, unknown>): Record<string, unknow
 
 type Content = Record<string, { schema?: Record<string, unknown> }>;
 interface Operation {
-  operationId: string;
+  operationId?: string;
   requestBody?: { content?: Content };
   responses?: Record<string, { content?: Content }>;
 }
@@ -92,6 +90,7 @@ function nameBodies(doc: Record<string, unknown>): Record<string, unknown> {
   const paths = structuredClone(doc.paths) as Record<string, Record<string, Operation>>;
   for (const operations of Object.values(paths)) {
     for (const op of Object.values(operations)) {
+      if (!op.operationId) continue; // a route missing from OPERATION_IDS (the committed-spec test fails on it)
       const base = op.operationId.charAt(0).toUpperCase() + op.operationId.slice(1);
       name(op.requestBody?.content, [`${base}Request`]);
       for (const [code, response] of Object.entries(op.responses ?? {})) name(response.content, [`${base}Response`, `${base}Response${code}`]);

@@ -1,5 +1,5 @@
 // The operationId of every API operation, by `METHOD route`: what generated clients name their methods, so an id
-// never changes once published. installOpenApi fails on a described route missing here, so a new route needs one.
+// never changes once published. test/platform/openapi.test.ts fails on a described operation without one.
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/jobs': 'listJobs',
   'GET /v1/jobs/:id': 'getJob',
