@@ -31,21 +31,22 @@ export function followSignal(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * A long poll: what `wait` resolves with, or, once the caller hangs up or the server starts closing, what `now`
- * reads then (the client asks again, perhaps of another replica). `wait` gets the same signal to stop early.
+ * A long poll: what `wait` resolves with, or, once the server starts closing, what `now` reads then (the client
+ * asks again, perhaps of another replica). `wait` gets a signal that also aborts when the caller hangs up, to stop
+ * waiting for nobody; only `wait` decides what a hang-up answers (the answer goes nowhere).
  */
 export async function longPoll<T>(reply: FastifyReply, wait: (signal: AbortSignal) => Promise<T>, now: () => Promise<T>): Promise<T> {
-  const signal = followSignal(reply);
-  if (signal.aborted) return now();
+  const closing = reply.server.closing;
+  if (closing.aborted) return now();
   let onAbort = () => undefined as void;
   const stopped = new Promise<T>((resolve, reject) => {
     onAbort = () => void now().then(resolve, reject);
-    signal.addEventListener('abort', onAbort, { once: true });
+    closing.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([wait(signal), stopped]);
+    return await Promise.race([wait(followSignal(reply)), stopped]);
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    closing.removeEventListener('abort', onAbort);
   }
 }
 
