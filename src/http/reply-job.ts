@@ -2,32 +2,18 @@
 // has ended (completed or failed: `state` tells) when the caller asked to wait (`?wait=<seconds>`).
 import type { FastifyReply } from 'fastify';
 import type { JobQueue, JobView } from '../services/ports.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Aborts when the server starts closing: long waits and event streams answer at once instead of holding shutdown. */
-    closing: AbortSignal;
-  }
-}
+import { longPoll } from './follow.js';
 
 const ENDED = new Set(['completed', 'failed']);
 
-/** The job once it ends, or as it is after `waitSeconds` or when the server begins shutting down. */
+/** The job once it ends, or as it is after `waitSeconds`, when the caller hangs up or the server begins shutting down. */
 export async function waitForJob(reply: FastifyReply, queue: JobQueue, job: JobView, waitSeconds?: number): Promise<JobView> {
   if (!waitSeconds || ENDED.has(job.state)) return job;
-  const closing = reply.server.closing;
-  if (!closing) return queue.waitUntilDone(job.id, waitSeconds * 1000);
-  if (closing.aborted) return job;
-  let onAbort = () => undefined as void;
-  const aborted = new Promise<JobView>((resolve) => {
-    onAbort = () => void queue.get(job.id).then((v) => resolve(v ?? job), () => resolve(job));
-    closing.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([queue.waitUntilDone(job.id, waitSeconds * 1000), aborted]);
-  } finally {
-    closing.removeEventListener('abort', onAbort);
-  }
+  return longPoll(
+    reply,
+    () => queue.waitUntilDone(job.id, waitSeconds * 1000),
+    () => queue.get(job.id).then((v) => v ?? job, () => job),
+  );
 }
 
 export async function replyWithJob(reply: FastifyReply, queue: JobQueue, job: JobView, waitSeconds?: number): Promise<unknown> {

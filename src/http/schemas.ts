@@ -53,7 +53,7 @@ export const JobSchema = Type.Object(
 );
 
 /** `{ job }`: what mutation endpoints and GET /v1/jobs/{id} return. */
-export const JobEnvelopeSchema = Type.Object({ job: JobSchema });
+export const JobEnvelopeSchema = Type.Object({ job: JobSchema }, { title: 'JobEnvelope' });
 
 export const FieldIssueSchema = Type.Object({ field: Type.String(), reason: Type.String() });
 

@@ -71,6 +71,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    // An answer sent while closing (a long poll ended by the shutdown) closes its connection: server.close()
+    // waits for every open one, and a keep-alive connection would hold it for the whole keep-alive timeout.
+    if (closing.signal.aborted) reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

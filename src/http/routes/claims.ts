@@ -4,25 +4,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ClaimService } from '../../services/claims/claim-service.js';
-import type { ClaimView } from '../../services/claims/claim-view.js';
 import { auditOrigin } from '../audit.js';
+import { longPoll, streamEvents } from '../follow.js';
 import { JobSchema, problemResponses } from '../schemas.js';
 import { ClaimCreateSchema, ClaimExtendSchema, ClaimViewSchema, ClaimWaitQuery, HeartbeatSchema, RefParams } from './pool-claim-schemas.js';
-
-/** Comment lines keep proxies from closing an idle event stream. */
-const KEEPALIVE_MS = 15_000;
 
 export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { claims } = deps;
     const tags = ['claims'];
-    // The response's 'close' fires when the caller hangs up (or once we answered): stop waiting for them.
-    const aborted = (res: { once(event: 'close', fn: () => void): unknown }) => {
-      const ctrl = new AbortController();
-      res.once('close', () => ctrl.abort());
-      return ctrl.signal;
-    };
 
     app.post(
       '/claims',
@@ -38,7 +29,8 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       async (req, reply) => {
         const created = await claims.create(req.body, req.principal, req.idempotency);
         const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
-        const view = req.query.wait ? await claims.wait(ref, req.query.wait, aborted(reply.raw)).catch(() => created) : created;
+        const wait = req.query.wait;
+        const view = wait ? await longPoll(reply, (signal) => claims.wait(ref, wait, signal), () => claims.get(ref)).catch(() => created) : created;
         return reply.code(201).header('location', `/v1/claims/${view.id}`).send(view);
       },
     );
@@ -81,7 +73,10 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           response: { 200: ClaimViewSchema, ...problemResponses(404) },
         },
       },
-      async (req, reply) => (req.query.wait ? claims.wait(req.params, req.query.wait, aborted(reply.raw)) : claims.get(req.params)),
+      async (req, reply) => {
+        const wait = req.query.wait;
+        return wait ? longPoll(reply, (signal) => claims.wait(req.params, wait, signal), () => claims.get(req.params)) : claims.get(req.params);
+      },
     );
 
     app.get(
@@ -97,24 +92,18 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       },
       async (req, reply) => {
         await claims.get(req.params); // 404 before the stream starts, and the cache has the claim
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-        await new Promise<void>((resolve) => {
-          let stop: () => void = () => undefined;
-          const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
-          const end = () => {
-            clearInterval(keepalive);
-            stop();
-            if (!res.writableEnded) res.end();
-            resolve();
-          };
-          const send = (view: ClaimView) => res.write(`event: claim\ndata: ${JSON.stringify(view)}\n\n`);
-          res.once('close', end);
-          stop = claims.watch(req.params, send, () => {
-            res.write(`event: gone\ndata: ${JSON.stringify({ id: `${req.params.hub}/${req.params.namespace}/${req.params.name}` })}\n\n`);
-            end();
-          });
+        const id = `${req.params.hub}/${req.params.namespace}/${req.params.name}`;
+        // Every change was sent as it happened: at shutdown the stream just ends and the client reconnects.
+        await streamEvents(reply, {
+          follow: (stream) =>
+            claims.watch(
+              req.params,
+              (view) => stream.send('claim', view),
+              () => {
+                stream.send('gone', { id });
+                stream.end();
+              },
+            ),
         });
       },
     );

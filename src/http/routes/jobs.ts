@@ -5,13 +5,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { NotFound } from '../../hive/errors.js';
 import { JOB_ID_MAX } from '../../services/job-ids.js';
-import type { JobQueue, JobState, JobView } from '../../services/ports.js';
+import type { JobQueue, JobState } from '../../services/ports.js';
+import { streamEvents } from '../follow.js';
 import { waitForJob } from '../reply-job.js';
 import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
 
 const ENDED = new Set<JobState>(['completed', 'failed']);
-/** Comment lines keep proxies from closing an idle event stream. */
-const HEARTBEAT_MS = 15_000;
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: JOB_ID_MAX, description: '`<hub>.<id>`, as the API reported it' }) });
 
@@ -80,33 +79,15 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       async (req, reply) => {
         const first = await queue.get(req.params.id);
         if (!first) throw new NotFound(`job ${req.params.id} not found`);
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-        await new Promise<void>((resolve) => {
-          let stop: () => void = () => undefined;
-          let ended = false;
-          const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-          const write = (job: JobView) => !res.writableEnded && res.write(`event: job\ndata: ${JSON.stringify(job)}\n\n`);
-          const end = () => {
-            if (ended) return;
-            ended = true;
-            reply.server.closing.removeEventListener('abort', endAtShutdown);
-            clearInterval(heartbeat);
-            stop();
-            if (!res.writableEnded) res.end();
-            resolve();
-          };
-          // At shutdown the stream ends with the job as it is now; the client reconnects to another replica.
-          const endAtShutdown = () => void queue.get(first.id).then((v) => write(v ?? first), () => write(first)).finally(end);
-          res.once('close', end);
-          if (reply.server.closing.aborted) return endAtShutdown();
-          reply.server.closing.addEventListener('abort', endAtShutdown, { once: true });
+        await streamEvents(reply, {
           // watch() delivers the current state first, then every change.
-          stop = queue.watch(first.id, (job) => {
-            write(job);
-            if (ENDED.has(job.state)) end();
-          });
+          follow: (stream) =>
+            queue.watch(first.id, (job) => {
+              stream.send('job', job);
+              if (ENDED.has(job.state)) stream.end();
+            }),
+          // The stream ends with the job as it is now; the client reconnects to another replica.
+          atShutdown: async (stream) => stream.send('job', (await queue.get(first.id).catch(() => undefined)) ?? first),
         });
       },
     );
