@@ -60,7 +60,7 @@ export function createTicker(deps: { queue: JobQueue; log: Logger }): Ticker {
       );
     },
     async close() {
-      await Promise.all(tasks.splice(0).map((t) => t.destroy()));
+      await Promise.all(tasks.splice(0).map(async (t) => t.destroy()));
     },
   };
 }

@@ -39,7 +39,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       },
       async (req) => {
         const { state, type, limit, offset } = req.query;
-        const items = await queue.list({ ...(state ? { state: state as JobState } : {}), ...(type ? { type } : {}), limit, offset });
+        const items = await queue.list({ ...(state ? { state: state } : {}), ...(type ? { type } : {}), limit, offset });
         return { items, limit, offset };
       },
     );

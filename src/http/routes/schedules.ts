@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS, type OverrideType } from '../../hive/schedule/index.js';
+import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { requester } from '../audit.js';
@@ -190,7 +190,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
         },
       },
-      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type as OverrideType | undefined) }),
+      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type) }),
     );
   };
 }

@@ -39,7 +39,7 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
   const meta: any = {};
   for (const [k, v] of Object.entries(metadata ?? {})) {
     if (!OBJECT_META_FIELDS.has(k)) unknown.push(`metadata.${k}`);
-    else if (v === null || (typeof v === 'object' && Object.keys(v as object).length === 0)) continue; // omitempty in ObjectMeta
+    else if (v === null || (typeof v === 'object' && Object.keys(v).length === 0)) continue; // omitempty in ObjectMeta
     else meta[k] = v;
   }
   let body = rest;
