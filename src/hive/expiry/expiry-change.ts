@@ -25,7 +25,8 @@ function capCheck(field: string, targetMs: number, createdMs: number, limits: Ef
   if (limits.maxLifetimeMs === undefined) return;
   const latest = createdMs + limits.maxLifetimeMs;
   if (targetMs > latest) {
-    throw invalid(field, `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`);
+    throw invalid(field, `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ` +
+      `${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`);
   }
 }
 

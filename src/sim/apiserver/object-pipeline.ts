@@ -131,7 +131,9 @@ export const fromStorage = (type: ResourceType, obj: any) => (type.builtin?.from
 function checkMetaTypes(type: ResourceType, meta: any): void {
   const fail = (field: string, goType: string, got: unknown) => {
     const jsonType = goJsonType(got);
-    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`);
+    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: ` +
+      `cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ` +
+      `${goType}`);
   };
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) fail('', 'v1.ObjectMeta', meta);
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid']) {
