@@ -57,10 +57,10 @@ function runOne(b: Bench): Promise<Outcome> {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
-      stdout += c;
+      stdout += c.toString();
       process.stdout.write(c);
     });
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

@@ -23,7 +23,7 @@ function call(url: string, method = 'GET', token?: string, body?: string, conten
     const req = request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode! < 300 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks)}`))));
+      res.on('end', () => (res.statusCode! < 300 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks).toString()}`))));
     });
     req.on('error', reject);
     req.end(body);

@@ -48,7 +48,7 @@ export function installInputGuards(app: FastifyInstance): void {
   // An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
   // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
   app.addHook('preValidation', async (request, reply) => {
-    const body = request.body as unknown;
+    const body = request.body;
     if (body === undefined || body === null || request.routeOptions.schema?.body || !request.routeOptions.url?.startsWith('/v1/')) return;
     if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
     const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];

@@ -7,6 +7,8 @@ import { clientErrorHandler } from './transport-errors.js';
 
 export async function buildOpsServer(deps: HealthDeps & { log: Logger }): Promise<FastifyInstance> {
   const app = Fastify({
+    // See server.ts: the cast fixes Fastify's logger type parameter.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,

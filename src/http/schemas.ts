@@ -45,7 +45,9 @@ export const JobSchema = Type.Object(
     source: Type.Optional(
       Type.Literal('kubernetes', {
         description:
-          "Set when Redis has no record of the job (lost in a flush or restart, or not queued yet): the view comes from the job's Operation and the target as Kubernetes shows it, without the job's own steps",
+          "Set when Redis has no record of the job (lost in a flush or restart, or not queued yet): " +
+            "the view comes from the job's Operation and the target as Kubernetes shows it, without the " +
+            "job's own steps",
       }),
     ),
   },

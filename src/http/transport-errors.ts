@@ -32,7 +32,9 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   if (socket.writable) {
     const body = JSON.stringify(p);
     socket.write(
-      `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}\r\n` +
+        `Content-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
+        body,
     );
   }
   socket.destroy(err);

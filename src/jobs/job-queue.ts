@@ -122,7 +122,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
     for (const queue of candidates(id)) {
-      const state = (await queue.getJobState(id)) as JobState;
+      const state = (await queue.getJobState(id));
       if (state !== 'unknown') return { queue, state };
     }
     return undefined;
@@ -131,7 +131,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   // State first, then the record: the record is then at least as new as the state, so a finished state always
   // comes with its result or error (the other order can pair `completed` with a pre-completion record).
   const viewIn = async (queue: Queue, id: string, known?: JobState): Promise<JobView | undefined> => {
-    const state = known ?? ((await queue.getJobState(id)) as JobState);
+    const state = known ?? ((await queue.getJobState(id)));
     const job: Job<JobData> | undefined = await queue.getJob(id);
     return job ? toJobView(job, state) : undefined;
   };
@@ -262,7 +262,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       const job: Job<JobData> | undefined = await found?.queue.getJob(id);
       if (!job) return undefined;
       const state = await job.getState();
-      if (state !== 'completed' && state !== 'failed') return toJobView(job, state as JobState);
+      if (state !== 'completed' && state !== 'failed') return toJobView(job, state);
       await job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
       return get(id);
     }),

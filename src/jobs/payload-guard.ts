@@ -2,7 +2,9 @@
 // secret: handlers read credentials from Kubernetes Secrets by reference instead.
 import { Invalid } from '../hive/errors.js';
 
-const SECRET_KEY = /^(kubeconfig|kubeconfigData|password|passwd|token|bearerToken|pullSecret|privateKey|sshPrivateKey|clientKey|clientSecret|secretAccessKey|awsSecretAccessKey|stringData)$/i;
+const SECRET_KEYS = ['kubeconfig', 'kubeconfigData', 'password', 'passwd', 'token', 'bearerToken', 'pullSecret', 'privateKey',
+  'sshPrivateKey', 'clientKey', 'clientSecret', 'secretAccessKey', 'awsSecretAccessKey', 'stringData'];
+const SECRET_KEY = new RegExp(`^(${SECRET_KEYS.join('|')})$`, 'i');
 
 /** Throws Invalid naming every secret-looking key (dotted paths), so the caller can fix them all at once. */
 export function assertNoSecrets(payload: Record<string, unknown>): void {

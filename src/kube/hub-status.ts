@@ -1,6 +1,6 @@
 // What GET /v1/hubs and /readyz report for a hub: reachable at all, Hive's API group served, cache sizes and
 // informer health.
-import type { CachedKind, HubStatus } from '../services/ports.js';
+import type { HubStatus } from '../services/ports.js';
 import type { Hub } from './hub.js';
 import { toDomainError } from './map-error.js';
 
@@ -11,8 +11,8 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
   const informers: HubStatus['informers'] = {};
   for (const [kind, inf] of hub.informers) {
     const health = inf.health();
-    informers[kind as CachedKind] = health;
-    if (health.synced) counts[kind as CachedKind] = inf.list().length;
+    informers[kind] = health;
+    if (health.synced) counts[kind] = inf.list().length;
   }
   if (hub.brokenBecause) {
     return { name: hub.name, reachable: false, hiveCrdsPresent: false, message: hub.brokenBecause, counts, informers };

@@ -23,7 +23,7 @@ export function loadKubeConfig(hub: HubConnection): KubeConfig {
     else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
     else kc.loadFromFile(hub.kubeconfig!);
   } catch (err) {
-    throw new Error(`hub ${hub.name}: ${describeLoadError(err, hub)}`);
+    throw new Error(`hub ${hub.name}: ${describeLoadError(err, hub)}`, { cause: err });
   }
   if (hub.context) {
     if (!kc.getContextObject(hub.context)) throw new Error(`hub ${hub.name}: context "${hub.context}" is not in the kubeconfig`);

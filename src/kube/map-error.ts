@@ -11,11 +11,11 @@ interface Status {
 }
 
 function parseStatus(body: unknown): Status | undefined {
-  if (typeof body === 'object' && body !== null) return body as Status;
+  if (typeof body === 'object' && body !== null) return body;
   if (typeof body !== 'string') return undefined;
   try {
     const parsed = JSON.parse(body) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Status) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
   } catch {
     return undefined;
   }

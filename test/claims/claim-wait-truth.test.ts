@@ -15,7 +15,7 @@ let base: string;
 
 async function api<T = any>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object): Promise<{ status: number; body: T; text: string }> {
   const res = await h.app.inject({ method, url, ...(payload ? { payload } : {}) });
-  return { status: res.statusCode, body: res.json() as T, text: res.body };
+  return { status: res.statusCode, body: res.json<T>(), text: res.body };
 }
 
 /** Every `event: claim` of the claim's stream, from now until `stop()`. */

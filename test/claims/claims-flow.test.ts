@@ -13,7 +13,7 @@ let base: string;
 async function api<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<{ status: number; body: T; text: string }> {
   const res = await h.app.inject({ method, url, ...(payload !== undefined ? { payload: payload as object } : {}) });
   const text = res.body;
-  let body: any = undefined;
+  let body: any;
   try {
     body = JSON.parse(text);
   } catch {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { poolProblems } from '../../src/hive/pools/pool-conditions.js';
 import type { Condition } from '../../src/hive/pools/types.js';
 
-const c = (type: string, status: 'True' | 'False' | 'Unknown', reason: string, message?: string): Condition => ({ type, status, reason, ...(message ? { message } : {}) }) as Condition;
+const c = (type: string, status: 'True' | 'False' | 'Unknown', reason: string, message?: string): Condition => ({ type, status, reason, ...(message ? { message } : {}) });
 
 const HEALTHY = [
   c('MissingDependencies', 'False', 'Verified', 'Dependencies verified'),

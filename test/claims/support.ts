@@ -97,7 +97,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
       const create = (kind: Parameters<typeof store.create>[0], obj: KubeObject) => store.create(kind, hub, obj);
       await create('Namespace', { metadata: { name: 'ci' } });
       await create('Secret', { metadata: { name: 'aws-creds', namespace: 'ci' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-      await create('Secret', { metadata: { name: 'pull-secret', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as KubeObject);
+      await create('Secret', { metadata: { name: 'pull-secret', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
       for (const s of Object.values(IMAGE_SETS)) await create('ClusterImageSet', { metadata: { name: s.name }, spec: { releaseImage: s.releaseImage } });
     }
     await Promise.all(

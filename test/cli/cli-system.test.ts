@@ -33,7 +33,7 @@ beforeAll(async () => {
     BEEKEEPER_SIM_SPEED: '2000',
   });
   system = await createSystem({ config, log: createLogger({ level: 'silent' }), clock: systemClock, roles: ALL_ROLES });
-  url = await system.app!.listen({ host: '127.0.0.1', port: 0 });
+  url = await system.app.listen({ host: '127.0.0.1', port: 0 });
 }, 60_000);
 
 afterAll(async () => {

@@ -36,7 +36,7 @@ export async function startBed(opts: { deleteProtection?: boolean; catalog?: Job
   return {
     sim,
     system,
-    app: system.app!,
+    app: system.app,
     clock,
     async close() {
       await system.close();
@@ -74,7 +74,7 @@ export const steps = (job: JobView) => job.steps.map((s) => s.step);
 /** Answer a mutation and wait (up to 60 s) for its job to end. */
 export async function runJob(app: FastifyInstance, method: 'POST' | 'DELETE', url: string, payload?: unknown): Promise<JobView> {
   const sep = url.includes('?') ? '&' : '?';
-  const res = await app.inject({ method, url: `${url}${sep}wait=60`, ...(payload ? { payload: payload as object } : {}) });
+  const res = await app.inject({ method, url: `${url}${sep}wait=60`, ...(payload ? { payload: payload } : {}) });
   if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json<{ job: JobView }>().job;
 }

@@ -119,7 +119,7 @@ describeTargets('CRUD semantics on %s', (targetName) => {
     await api.createNamespacedCustomObject({ ...g, body: cd('beta', t.namespace, { labels: { env: 'dev' } }) });
     await api.createNamespacedCustomObject({ ...g, body: cd('gamma', t.namespace) });
     const names = async (opts: { labelSelector?: string; fieldSelector?: string }) =>
-      ((await api.listNamespacedCustomObject({ ...g, ...opts })) as any).items.map((i: any) => i.metadata.name);
+      ((await api.listNamespacedCustomObject({ ...g, ...opts }))).items.map((i: any) => i.metadata.name);
     expect(await names({ labelSelector: 'env=prod' })).toEqual(['alpha']);
     expect(await names({ labelSelector: 'env!=prod' })).toEqual(['beta', 'gamma']);
     expect(await names({ labelSelector: 'env in (prod,dev)' })).toEqual(['alpha', 'beta']);

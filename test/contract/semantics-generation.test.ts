@@ -28,7 +28,7 @@ describeTargets('metadata.generation on %s', (targetName) => {
   it('starts at 1 on custom resources and CRDs and counts spec changes only', async () => {
     const api = customObjects(t.kc);
     const g = { ...HIVE, namespace: t.namespace };
-    expect(((await api.createNamespacedCustomObject({ ...g, body: cd('gen', t.namespace) })) as any).metadata.generation).toBe(1);
+    expect(((await api.createNamespacedCustomObject({ ...g, body: cd('gen', t.namespace) }))).metadata.generation).toBe(1);
     const labelled: any = await api.patchNamespacedCustomObject({ ...g, name: 'gen', body: { metadata: { labels: { x: 'y' } } } }, mergePatch);
     expect(labelled.metadata.generation).toBe(1);
     const spec: any = await api.patchNamespacedCustomObject({ ...g, name: 'gen', body: { spec: { powerState: 'Hibernating' } } }, mergePatch);

@@ -85,9 +85,9 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     await api.createNamespacedCustomObject({ ...g, body: cd('dry', t.namespace, { labels: { dry: 'yes' } }) });
     const answer: any = await api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['All'] } });
     expect(answer.status).toBe('Success');
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' }))).metadata.name).toBe('dry');
     await api.deleteCollectionNamespacedCustomObject({ ...g, labelSelector: 'dry=yes', body: { dryRun: ['All'] } });
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' })) as any).metadata.name).toBe('dry');
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' }))).metadata.name).toBe('dry');
     await api.deleteNamespacedCustomObject({ ...g, name: 'dry' });
     expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'dry' }))).toBe(true);
   });
@@ -102,9 +102,9 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     // Without a body the options come from the query.
     const fromQuery = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', dryRun: 'Other' }));
     expect([fromQuery.code, fromQuery.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Other"}: supported values: "All"')]);
-    const policy = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' as any } }));
+    const policy = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' } }));
     expect([policy.code, policy.status]).toEqual([422, invalid('propagationPolicy', 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"')]);
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'opts' })) as any).metadata.deletionTimestamp).toBeUndefined();
+    expect(((await api.getNamespacedCustomObject({ ...g, name: 'opts' }))).metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('refuses to delete the immortal namespaces', async () => {

@@ -11,7 +11,7 @@ describeTargets('ServiceAccount tokens on %s', (targetName) => {
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await http.call({ method, path, body: body === undefined ? undefined : JSON.stringify(body),
       contentType: body === undefined ? undefined : 'application/json', auth: token ? { token } : 'admin' });
-    return { code: res.status, body: JSON.parse(res.text) as any };
+    return { code: res.status, body: JSON.parse(res.text) };
   };
   beforeAll(async () => {
     t = await startTarget(targetName);

@@ -15,7 +15,7 @@ describeTargets('Table output on %s', (targetName) => {
   const call = async (method: string, path: string, body?: unknown, headers: { accept?: string; contentType?: string } = {}) => {
     const res = await http.call({ method, path, body: body === undefined ? undefined : JSON.stringify(body),
       contentType: body === undefined ? undefined : headers.contentType ?? 'application/json', accept: headers.accept });
-    return { code: res.status, body: JSON.parse(res.text) as any };
+    return { code: res.status, body: JSON.parse(res.text) };
   };
   // SyncSet is a Hive kind without printer columns: its Table has the default Name and Age.
   const syncSet = (name: string) => ({ apiVersion: 'hive.openshift.io/v1', kind: 'SyncSet', metadata: { name },

@@ -63,8 +63,8 @@ export function startProcess(opts: {
       }
     });
   };
-  onOutput(child.stdout!);
-  onOutput(child.stderr!);
+  onOutput(child.stdout);
+  onOutput(child.stderr);
   const tail = (n = 30) => recent.slice(-n).join('\n');
   const ready = Promise.race([
     lineSeen,

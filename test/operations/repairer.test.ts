@@ -3,7 +3,6 @@
 // change itself; requests still in progress are left alone; finished Operations go once the job history would have
 // let their jobs go, failed ones later than completed ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClusterDeployment } from '../../src/hive/types.js';
 import { repairOperations } from '../../src/services/operations/repair-operations.js';
 import type { Operation } from '../../src/services/operations/operation.js';
 import type { JobView } from '../../src/services/ports.js';
@@ -89,7 +88,7 @@ describe('repairOperations', () => {
   it('deletes finished Operations after the job history window: completed ones first, failed ones later', async () => {
     // A platform Hive cannot hibernate: the job fails with Hive's reason.
     await bed.api.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: 'fleet', name: 'c' }, { metadata: { annotations: { 'hive.openshift.io/powerstate-pause': 'true' } } });
-    await cdWhere(bed, 'fleet', 'c', (o) => (o as ClusterDeployment | undefined)?.status?.conditions?.some((c) => c.reason === 'PowerStatePaused') === true);
+    await cdWhere(bed, 'fleet', 'c', (o) => (o)?.status?.conditions?.some((c) => c.reason === 'PowerStatePaused') === true);
     const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/fleet/c/hibernate?wait=60` });
     const failed = res.json<{ job: JobView }>().job;
     expect(failed).toMatchObject({ state: 'failed', error: { reason: 'PowerStatePaused' } });

@@ -125,7 +125,7 @@ export async function adoptCluster(bed: Bed, namespace: string, name: string): P
       installed: true,
       clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
     },
-  } as KubeObject);
+  });
   await cdWhere(bed, namespace, name, (cd) => cd?.status?.powerState === 'Running');
 }
 

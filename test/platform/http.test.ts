@@ -115,7 +115,7 @@ describe('HTTP edge', () => {
     const withWait = await app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=0', headers, payload: { name: 'c4', size: 1 } });
     expect(withWait.headers['idempotent-replayed']).toBe('true');
     expect(withWait.json<{ job: JobView }>().job.id).toBe(first.json<{ job: JobView }>().job.id);
-    expect((await h.queue.list({ type: 'test.demo' })).filter((j) => (j as JobView).steps.some((s) => s.message === 'for c4'))).toHaveLength(1);
+    expect((await h.queue.list({ type: 'test.demo' })).filter((j) => (j).steps.some((s) => s.message === 'for c4'))).toHaveLength(1);
 
     const other = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { name: 'c5' } });
     expect(other.statusCode).toBe(422);

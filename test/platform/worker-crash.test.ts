@@ -14,7 +14,7 @@ function startWorkerProcess(prefix: string, hang: boolean): Promise<ChildProcess
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
   });
 }
 

@@ -55,25 +55,25 @@ function bash(script: string): Script {
       new Promise((resolve, reject) => {
         const check = () => {
           if (!pattern.test(run.stdout + run.stderr)) return;
-          child.stdout!.off('data', check);
-          child.stderr!.off('data', check);
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
           resolve();
         };
-        child.stdout!.on('data', check);
-        child.stderr!.on('data', check);
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
         child.once('close', () => reject(new Error(`the script ended without printing ${pattern}:\n${run.stdout}\n${run.stderr}`)));
         check();
       }),
     ended: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal }))),
   };
-  child.stdout!.on('data', (d) => (run.stdout += d));
-  child.stderr!.on('data', (d) => (run.stderr += d));
+  child.stdout.on('data', (d) => (run.stdout += d));
+  child.stderr.on('data', (d) => (run.stderr += d));
   return run;
 }
 
 /** The script's child processes: pid and command line. */
 function childrenOf(pid: number): Array<{ pid: number; args: string }> {
-  let text = '';
+  let text: string;
   try {
     text = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {

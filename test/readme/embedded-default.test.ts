@@ -455,7 +455,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     const reader = events.body!.getReader();
     let frame = '';
-    while (!frame.includes('\n\n')) frame += Buffer.from((await reader.read()).value!).toString();
+    while (!frame.includes('\n\n')) frame += Buffer.from((await reader.read()).value).toString();
     await reader.cancel();
     expect(frame).toMatch(/^event: claim\ndata: \{"id":"local\/demo\//);
     const kubeconfig = await curl('GET', `${C}/kubeconfig`);

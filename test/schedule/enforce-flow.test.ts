@@ -54,7 +54,7 @@ describe('enforce: true follows the one planner', () => {
     expect(made.statusCode, made.body).toBe(201);
     await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.held.skip-next-hibernation` }, (o) => o, { timeoutMs: 10_000 });
     // What the preview says a run would do now: leave `held` alone.
-    const preview = (await bed.app.inject({ method: 'GET', url: '/v1/schedules/strict/preview' })).json() as SchedulePreview;
+    const preview = (await bed.app.inject({ method: 'GET', url: '/v1/schedules/strict/preview' })).json<SchedulePreview>();
     expect(preview.runNow?.skippedClusters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'held', reason: 'SkipNextHibernationOverride' })]));
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/held/schedule` })).json();
     expect(view.actionableNow).toMatchObject({ ok: false, reason: 'SkipNextHibernationOverride' });

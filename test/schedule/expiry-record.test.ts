@@ -3,7 +3,6 @@
 // and a Kubernetes Event. Before, PUT .../expiry (set, shorten, clear) left none of the three.
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, events, HUB, startBed, type Bed } from './support.js';
 
 const T0 = Date.parse('2026-11-23T09:00:00Z');
@@ -65,7 +64,7 @@ describe('PUT .../expiry, extend and clear: each change leaves a history entry, 
     const { entry, line, event } = await traces('cluster', NS, 'set-me', 'ExpirySet');
     expect(entry).toEqual({ at: expect.any(String), action: 'set', by: 'alice', principal: 'portal', reason: 'demo until tonight', via: PUT_ROUTE, to: new Date(expires).toISOString() });
     expect(line).toMatchObject({ ...entry, kind: 'ClusterDeployment', hub: HUB, namespace: NS, deleteAfter: expect.any(String) });
-    expect(event?.message).toBe(`Expiry none -> ${entry.to} (hive.openshift.io/delete-after=${line!.deleteAfter}) by alice (API token portal) via ${PUT_ROUTE}: demo until tonight`);
+    expect(event?.message).toBe(`Expiry none -> ${entry.to} (hive.openshift.io/delete-after=${String(line!.deleteAfter)}) by alice (API token portal) via ${PUT_ROUTE}: demo until tonight`);
   });
 
   it('shorten: without `by`, the token holder is who; without a reason, the record says so', async () => {
@@ -138,7 +137,7 @@ describe('creation and claims', () => {
     const { store } = bed.system;
     await store.create('Namespace', HUB, { metadata: { name: 'made' } });
     await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'made' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-    await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'made' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as KubeObject);
+    await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'made' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
     await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
     await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.17.9' }, (o) => o, { timeoutMs: 10_000 });
   }, 60_000);

@@ -32,7 +32,7 @@ function startWorkerProcess(): Promise<ChildProcess> {
   processes.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
   });
 }
 
@@ -92,7 +92,7 @@ describe('jobs finished by another worker', () => {
     bed.sim.hubs[0]!.server.faults.set({ errors: [{ verb: 'update', resource: 'clusterdeployments', rate: 1, code: 503 }] });
     const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/solo/hibernate` });
     expect(res.statusCode, res.body).toBe(202);
-    const id = (res.json() as { job: JobView }).job.id;
+    const id = res.json<{ job: JobView }>().job.id;
     await specIs('solo', 'Hibernating');
     await first.close();
     expect(await bed.system.queue.get(id)).toMatchObject({ state: 'waiting' });
@@ -115,7 +115,7 @@ describe('jobs finished by another worker', () => {
     bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 8000 }] });
     const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/crashy/run' });
     expect(run.statusCode, run.body).toBe(202);
-    const sweepId = (run.json() as { job: JobView }).job.id;
+    const sweepId = run.json<{ job: JobView }>().job.id;
     await Promise.all(SWEPT.map((name) => specIs(name, 'Hibernating')));
     // Patched, and still running (their Events hang): the kill lands between the patch and the job's end.
     for (const name of SWEPT) expect((await bed.system.queue.get(`${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`))?.state, name).toBe('active');

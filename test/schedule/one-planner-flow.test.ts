@@ -26,13 +26,13 @@ const powers = () => Object.fromEntries(NAMES.map((n) => [n, power(n)]));
 async function preview(query = ''): Promise<SchedulePreview> {
   const res = await bed.app.inject({ method: 'GET', url: `/v1/schedules/office/preview${query}` });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as SchedulePreview;
+  return res.json<SchedulePreview>();
 }
 
 async function run(dryRun: boolean): Promise<SweepSummary> {
   const res = await bed.app.inject({ method: 'POST', url: `/v1/schedules/office/run?wait=30${dryRun ? '&dryRun=true' : ''}` });
   expect(res.statusCode, res.body).toBe(200);
-  const job = (res.json() as { job: JobView }).job;
+  const job = res.json<{ job: JobView }>().job;
   expect(job.state).toBe('completed');
   return job.result as SweepSummary;
 }

@@ -12,7 +12,7 @@ const shape = (edges: SchedulePreview['edges']) => edges.map((e) => [e.action, e
 async function preview(name: string, query: string): Promise<SchedulePreview> {
   const res = await get(`/v1/schedules/${name}/preview?${query}`);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as SchedulePreview;
+  return res.json<SchedulePreview>();
 }
 
 beforeAll(async () => {

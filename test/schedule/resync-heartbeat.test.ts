@@ -22,7 +22,7 @@ beforeAll(async () => {
   const { store } = bed.system;
   await store.create('Namespace', HUB, { metadata: { name: 'pools' } });
   await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'pools' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'pools' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as KubeObject);
+  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'pools' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
   await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
   await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.17.9' }, (o) => o, { timeoutMs: 10_000 });
   const pool = await bed.app.inject({

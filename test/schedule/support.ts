@@ -52,7 +52,7 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
   return {
     sim,
     system,
-    app: system.app!,
+    app: system.app,
     clock,
     timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
     env: { ...env, HUB, KUBECONFIG_DATA: sim.kubeconfigYaml() },
@@ -96,7 +96,7 @@ export async function adoptCluster(bed: Bed, namespace: string, name: string, op
       clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
       ...(opts.pool ? { clusterPoolRef: { namespace: 'pools', poolName: opts.pool } } : {}),
     },
-  } as KubeObject);
+  });
   await waitPower(bed, namespace, name, 'Running');
 }
 

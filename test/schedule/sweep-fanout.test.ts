@@ -56,7 +56,7 @@ describe('a sweep on a state hub with one worker slot', () => {
     try {
       const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/solo/run' });
       expect(run.statusCode, run.body).toBe(202);
-      const sweepId = (run.json() as { job: JobView }).job.id;
+      const sweepId = run.json<{ job: JobView }>().job.id;
       const childId = (name: string) => `${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`;
 
       const parentStates: string[] = [];
@@ -65,7 +65,7 @@ describe('a sweep on a state hub with one worker slot', () => {
       await Promise.race(NAMES.map((name) => seen(childId(name), (j) => j.state === 'active')));
       const res = await bed.app.inject({ method: 'GET', url: `/v1/jobs/${sweepId}` });
       expect(res.statusCode).toBe(200);
-      const waiting = (res.json() as { job: JobView }).job;
+      const waiting = res.json<{ job: JobView }>().job;
       expect(waiting.state).toBe('waiting-children');
       expect(waiting.steps).toContainEqual(expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 cluster jobs' }));
 

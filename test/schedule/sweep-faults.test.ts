@@ -47,7 +47,7 @@ describe('a sweep under 10 % hub faults', () => {
     try {
       const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/flaky/run' });
       expect(run.statusCode, run.body).toBe(202);
-      done = await waitJob(bed, (run.json() as { job: JobView }).job.id, 90_000);
+      done = await waitJob(bed, run.json<{ job: JobView }>().job.id, 90_000);
     } finally {
       bed.sim.hubs[0]!.server.faults.clear();
     }

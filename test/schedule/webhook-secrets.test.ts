@@ -109,7 +109,7 @@ describe('webhook URLs are secrets', () => {
     const { store } = bed.system;
     const gitopsUrl = `http://127.0.0.1:${port}/gitops/g1t0ps-token`;
     await store.create('Secret', HUB, { metadata: { name: 'gitops-hook', namespace: STATE_NS }, data: { endpoint: Buffer.from(gitopsUrl).toString('base64') } });
-    const endpoint = (name: string, spec: object) => store.create('WebhookEndpoint', HUB, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'WebhookEndpoint', metadata: { name, namespace: STATE_NS }, spec } as KubeObject);
+    const endpoint = (name: string, spec: object) => store.create('WebhookEndpoint', HUB, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'WebhookEndpoint', metadata: { name, namespace: STATE_NS }, spec });
     await endpoint('gitops', { urlSecretRef: { name: 'gitops-hook', key: 'endpoint' } });
     await endpoint('plain', { url: `http://127.0.0.1:${port}/plain` });
     for (const name of ['gitops', 'plain']) await store.waitFor('WebhookEndpoint', ref(name), (o) => o, { timeoutMs: 10_000 });

@@ -33,8 +33,8 @@ describe('hiveCrds()', () => {
       expect(sub.status, kind).toEqual({});
       expect(crd.metadata.name).toBe(`${crd.spec.names.plural}.${crd.spec.group}`);
     }
-    expect((byKind().get('ClusterPool') as any).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' });
-    expect((byKind().get('MachinePool') as any).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
+    expect((byKind().get('ClusterPool')).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' });
+    expect((byKind().get('MachinePool')).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
   });
 
   it('returns fresh objects on every call', () => {

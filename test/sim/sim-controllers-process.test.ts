@@ -32,17 +32,17 @@ function runControllers(kubeconfigPath: string): Controllers {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (d: string) => (stderr += d));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logged = (pattern: RegExp) => new Promise<string>((resolve, reject) => {
     const check = () => {
       const line = stderr.split('\n').find((l) => pattern.test(l));
       if (line === undefined) return;
-      child.stderr!.off('data', check);
+      child.stderr.off('data', check);
       resolve(line);
     };
-    child.stderr!.on('data', check);
+    child.stderr.on('data', check);
     check();
     void exited.then((code) => reject(new Error(`the controllers' process exited with code ${code}:\n${stderr.slice(-2000)}`)));
   });
@@ -208,7 +208,7 @@ describe('simulated Hive controllers starting an install', () => {
         if (r.plural !== 'clusterprovisions') return client.watch(r, ns, opts);
         return client.watch(r, ns, { ...opts, onEvent: (type, obj) => (holding ? held.push(() => opts.onEvent(type, obj)) : opts.onEvent(type, obj)) });
       },
-    } as KubeClient;
+    };
     const hive = startHiveControllers({
       hub: 'hub', client: controllersClient, clock: createTestClock(), durations: resolveDurations({}, 2000),
       log: (obj, msg) => lines.push(`${msg} ${JSON.stringify(obj)}`), options: { deleteProtection: false, installFailures: 0 },

@@ -38,7 +38,7 @@ describe('simulated hibernation controller', () => {
     });
 
     await client.mergePatch(R.clusterDeployment, 'power', 'c1', { spec: { powerState: 'Running' } });
-    cd = await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
+    await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => o?.status?.powerState === 'Running');
     states.stop();
     await waitFor(client, R.clusterDeployment, 'power', 'c1', (o) => condition(o, 'Unreachable')?.reason === 'ClusterReachable');
     expect(states.seen).toEqual([...RESUME, 'Stopping', 'WaitingForMachinesToStop', 'Hibernating', ...RESUME]);

@@ -119,7 +119,8 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
     return {
       ...base,
       reason: 'AtCapacity',
-      message: `${queued}no ready cluster and the pool is at capacity (${counted}); ${frees ? 'Hive builds one for this claim once the removed clusters are gone' : 'it waits for a claimed cluster to be released'}`,
+      message: `${queued}no ready cluster and the pool is at capacity (${counted}); ` +
+        `${frees ? 'Hive builds one for this claim once the removed clusters are gone' : 'it waits for a claimed cluster to be released'}`,
     };
   }
   const maxConcurrent = pool.spec.maxConcurrent;
@@ -128,7 +129,9 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
     const rounds = 1 + Math.ceil((needed - slots) / Math.max(1, maxConcurrent ?? 1));
     const busy = `${plural(supply.installing, 'install')}${supply.deleting ? ` and ${plural(supply.deleting, 'deletion')}` : ''} running`;
     const said = withEta(
-      `${queued}no cluster on its way for this claim yet: the pool works on at most ${plural(maxConcurrent ?? 0, 'cluster')} at a time (maxConcurrent; ${busy}), so Hive builds one when a slot frees`,
+      `${queued}no cluster on its way for this claim yet: the pool works on at most ` +
+        `${plural(maxConcurrent ?? 0, 'cluster')} at a time (maxConcurrent; ${busy}), so Hive ` +
+        `builds one when a slot frees`,
       estimateBuild(undefined, history, now, rounds),
       NO_INSTALL_HISTORY,
     );

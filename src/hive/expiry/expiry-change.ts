@@ -25,7 +25,8 @@ function capCheck(field: string, targetMs: number, createdMs: number, limits: Ef
   if (limits.maxLifetimeMs === undefined) return;
   const latest = createdMs + limits.maxLifetimeMs;
   if (targetMs > latest) {
-    throw invalid(field, `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`);
+    throw invalid(field, `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ` +
+      `${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`);
   }
 }
 
@@ -70,6 +71,8 @@ export function policyExpiry(currentMs: number | undefined, createdMs: number, n
   const notice = nowMs + (limits.warningLeadsMs[0] ?? 0);
   if (currentMs === undefined) {
     if (limits.defaultLifetimeMs === undefined && limits.maxLifetimeMs === undefined) return undefined;
+    // The line above rules out both being undefined, which the compiler cannot see (the lint rule wrongly can).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     const lifetime = limits.defaultLifetimeMs ?? (limits.maxLifetimeMs as number);
     return { atMs: Math.max(createdMs + lifetime, notice), why: 'default' };
   }

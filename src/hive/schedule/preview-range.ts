@@ -54,7 +54,9 @@ export function previewRange(query: { from?: string; days?: number }, zone: stri
   }
   const limit = MAX_PREVIEW_FROM_YEARS * 366 * DAY;
   if (Math.abs(fromMs - nowMs) > limit) {
-    throw invalid('from', `must lie within ${MAX_PREVIEW_FROM_YEARS} years of now (${new Date(nowMs - limit).toISOString().slice(0, 10)} to ${new Date(nowMs + limit).toISOString().slice(0, 10)})`);
+    throw invalid('from', `must lie within ${MAX_PREVIEW_FROM_YEARS} years of now ` +
+      `(${new Date(nowMs - limit).toISOString().slice(0, 10)} to ` +
+      `${new Date(nowMs + limit).toISOString().slice(0, 10)})`);
   }
   toMs ??= sameWallTimeLater(fromMs, days, zone);
   return { fromMs, toMs };

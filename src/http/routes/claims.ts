@@ -150,7 +150,9 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       {
         schema: {
           tags,
-          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond them); recorded (who, from, to, why) in the lifetime history, an audit log line and an Event',
+          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond ' +
+            'them); recorded (who, from, to, why) in the lifetime history, an audit log line and an ' +
+            'Event',
           params: RefParams,
           body: ClaimExtendSchema,
           response: { 200: ClaimViewSchema, ...problemResponses(400, 404, 409, 422) },

@@ -121,7 +121,8 @@ export const ClusterSummarySchema = Type.Object(
     createdAt: Type.Optional(Type.String()),
     phase: Type.String({
       description:
-        'Provisioning, ProvisionFailed, ProvisionStopped, Installed, Running, Hibernating, Stopping, Resuming, Unsupported, Deprovisioning, DeprovisionFailed, Relocating or Unknown',
+        'Provisioning, ProvisionFailed, ProvisionStopped, Installed, Running, Hibernating, ' +
+          'Stopping, Resuming, Unsupported, Deprovisioning, DeprovisionFailed, Relocating or Unknown',
     }),
     phaseReason: Type.Optional(Type.String({ description: "Hive's condition reason or status.powerState behind the phase" })),
     phaseMessage: Type.String(),

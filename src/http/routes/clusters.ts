@@ -122,7 +122,10 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
         schema: {
           tags,
           summary:
-            "Set, shorten, extend or clear expiry; written as Hive's hive.openshift.io/delete-after (a duration from creationTimestamp) and recorded (who, from, to, why) in the expiry history, an audit log line and an Event. Beyond the covering ExpiryPolicy's maxLifetime (from creation) it is refused with 422",
+            "Set, shorten, extend or clear expiry; written as Hive's hive.openshift.io/delete-after (a " +
+              "duration from creationTimestamp) and recorded (who, from, to, why) in the expiry history, " +
+              "an audit log line and an Event. Beyond the covering ExpiryPolicy's maxLifetime (from " +
+              "creation) it is refused with 422",
           params: ClusterParams,
           body: ExpiryBody,
           response: { 200: ExpiryResultSchema, ...problemResponses(400, 404, 409, 422) },

@@ -24,7 +24,8 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'List the jobs Redis holds (in flight and the bounded history), latest activity first (finished, started or created); a job Redis lost is not listed but still answers by id',
+          summary: 'List the jobs Redis holds (in flight and the bounded history), latest activity first ' +
+            '(finished, started or created); a job Redis lost is not listed but still answers by id',
           querystring: Type.Object({
             state: Type.Optional(JobStateSchema),
             type: Type.Optional(Type.String({ maxLength: 200 })),
@@ -39,7 +40,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       },
       async (req) => {
         const { state, type, limit, offset } = req.query;
-        const items = await queue.list({ ...(state ? { state: state as JobState } : {}), ...(type ? { type } : {}), limit, offset });
+        const items = await queue.list({ ...(state ? { state: state } : {}), ...(type ? { type } : {}), limit, offset });
         return { items, limit, offset };
       },
     );
@@ -49,7 +50,8 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target; for a job Redis lost, its Operation and the target as Kubernetes shows it (source: kubernetes)',
+          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target; for a job ' +
+            'Redis lost, its Operation and the target as Kubernetes shows it (source: kubernetes)',
           params: IdParams,
           querystring: WaitQuery,
           response: { 200: JobEnvelopeSchema, ...problemResponses(400, 404) },

@@ -83,7 +83,8 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
       throw err;
     }
   }
-  const words = `claimed from pool ${refId(ref)} with lifetime ${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
+  const words = `claimed from pool ${refId(ref)} with lifetime ` +
+    `${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
   await deps.store.recordEvent('ClusterClaim', createdRef, { type: 'Normal', reason: 'ClaimCreated', action: 'Claim', message: because ? `${words}; ${because}` : words });
   audit(deps.log, { action: 'create', claim: refId(createdRef), actor, outcome: 'done', pool: refId(ref), lifetime, because });
   // Hive may have assigned the claim by now, and the cache seen it: answer from the cache, which the pool's clusters

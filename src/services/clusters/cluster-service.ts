@@ -164,7 +164,8 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
       const protectedDelete = isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]);
       if (protectedDelete && !cd.metadata.deletionTimestamp && !opts.liftProtection) {
         throw new Conflict(
-          `ClusterDeployment ${ref.namespace}/${ref.name} is protected by ${ANNOTATIONS.protectedDelete}=${cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]}; ` +
+          `ClusterDeployment ${ref.namespace}/${ref.name} is protected by ` +
+            `${ANNOTATIONS.protectedDelete}=${cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]}; ` +
             'repeat with liftProtection=true to lift the protection and delete it',
         );
       }

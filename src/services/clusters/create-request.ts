@@ -169,7 +169,7 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
   } else if (req.imageSet !== undefined) {
     need(nonEmpty(req.imageSet) && DNS_SUBDOMAIN.test(req.imageSet), 'imageSet', 'must be the name of a ClusterImageSet');
   } else {
-    need(nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage!), 'releaseImage', 'must be an image reference such as quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64');
+    need(nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage), 'releaseImage', 'must be an image reference such as quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64');
   }
 
   if (req.pullSecret !== undefined && req.pullSecretRef !== undefined) {

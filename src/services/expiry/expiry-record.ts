@@ -76,7 +76,9 @@ export async function announceExpiryChange(
     type: 'Normal',
     reason: REASONS[kind][entry.action],
     action: kind === 'ClusterClaim' ? 'Extend' : 'SetExpiry',
-    message: `${what === 'expiry' ? 'Expiry' : 'Lifetime'} ${entry.from ?? 'none'} -> ${entry.to ?? 'none'}${written} by ${who} via ${entry.via}: ${entry.reason ?? 'no reason given'}`,
+    message: `${what === 'expiry' ? 'Expiry' : 'Lifetime'} ${entry.from ?? 'none'} -> ` +
+      `${entry.to ?? 'none'}${written} by ${who} via ${entry.via}: ` +
+      `${entry.reason ?? 'no reason given'}`,
     key: `${what}/${entry.at}/${entry.action}/${entry.to ?? 'none'}`,
   });
 }

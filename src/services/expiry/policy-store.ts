@@ -25,9 +25,9 @@ export function policySpecOf(body: Record<string, unknown>, more: FieldIssue[] =
   const { name: _name, ...spec } = body;
   const issues = [...more];
   issues.push(...Object.keys(spec).filter((k) => !ALLOWED.has(k)).map((field) => ({ field, reason: 'unknown field' })));
-  issues.push(...expiryPolicyIssues(spec as ExpiryPolicySpec));
+  issues.push(...expiryPolicyIssues(spec));
   if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
-  return spec as ExpiryPolicySpec;
+  return spec;
 }
 
 export function createPolicyStore(deps: ExpiryServiceDeps) {

@@ -27,7 +27,9 @@ export function slackBody(n: Notice): string {
       { type: 'section', text: { type: 'mrkdwn', text: `:hourglass: *${n.event}*\n${n.message}` } },
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: `cluster \`${who}\`${n.claim ? ` · claim \`${n.claim.namespace}/${n.claim.name}\`` : ''} · expires <!date^${Math.floor(Date.parse(n.expiresAt) / 1000)}^{date_short_pretty} {time}|${n.expiresAt}>` }],
+        elements: [{ type: 'mrkdwn', text: `cluster \`${who}\`${n.claim ? ` · claim \`${n.claim.namespace}/${n.claim.name}\`` : ''} · ` +
+          `expires <!date^${Math.floor(Date.parse(n.expiresAt) / 1000)}^{date_short_pretty} ` +
+          `{time}|${n.expiresAt}>` }],
       },
     ],
   });

@@ -16,7 +16,7 @@ export interface LedgerDeps extends StateLocation {
 /** `queue` with get, waitUntilDone and watch answering from Operations where Redis has nothing. */
 export function withOperations<Q extends JobQueue>(queue: Q, deps: LedgerDeps): Q {
   const get = async (id: string): Promise<JobView | undefined> => {
-    let down: unknown;
+    let down: Unavailable | undefined;
     try {
       const view = await queue.get(id);
       if (view) return view;

@@ -26,7 +26,8 @@ export function observeTarget(store: HiveStore, target: OperationTarget, at: str
   if (target.kind === 'HibernationSchedule') {
     const last = (obj as { status?: { lastSweep?: { edge?: string; finishedAt?: string; acted?: number } } }).status?.lastSweep;
     return last
-      ? { step: 'LastSweep', message: `${what}: last sweep for the edge at ${last.edge}${last.finishedAt ? `, finished ${last.finishedAt} (${last.acted ?? 0} acted)` : ', not finished'}`, at }
+      ? { step: 'LastSweep', message: `${what}: last sweep for the edge at ` +
+        `${last.edge}${last.finishedAt ? `, finished ${last.finishedAt} (${last.acted ?? 0} acted)` : ', not finished'}`, at }
       : { step: 'NeverSwept', message: `${what} has not been swept yet`, at };
   }
   if (obj.metadata.deletionTimestamp) return { step: 'Deleting', message: `${what} is being deleted since ${obj.metadata.deletionTimestamp}`, at };

@@ -2,7 +2,7 @@
 // Every bad field is named; nothing is written until all checks pass.
 import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
-import { DEFAULT_NETWORKING, installConfigYaml, type InstallPlatform } from '../../hive/install-config.js';
+import { DEFAULT_NETWORKING, installConfigYaml } from '../../hive/install-config.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
 import type { Secret } from '../../hive/types.js';
@@ -135,7 +135,7 @@ export function templateSecret(req: PoolCreateRequest): Secret {
   const yaml = installConfigYaml({
     name: req.name,
     baseDomain: req.baseDomain,
-    platform: req.platform.type as InstallPlatform,
+    platform: req.platform.type,
     region: req.platform.region,
     gcpProjectID: req.platform.gcpProjectID,
     azureBaseDomainResourceGroupName: req.platform.azureBaseDomainResourceGroupName,

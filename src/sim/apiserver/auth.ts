@@ -87,7 +87,8 @@ export function decide(store: Store, who: Identity, req: AuthRequest): Decision 
       if (!key.startsWith(prefix)) continue;
       const subject = (obj.subjects ?? []).find((s: any) => subjectMatches(s, who, req.namespace));
       if (subject && roleRules(obj.roleRef, req.namespace).some((r) => ruleAllows(r, req))) {
-        return { allowed: true, reason: `RBAC: allowed by RoleBinding "${obj.metadata.name}/${req.namespace}" of ${obj.roleRef.kind} "${obj.roleRef.name}" to ${describeSubject(subject, req.namespace)}` };
+        return { allowed: true, reason: `RBAC: allowed by RoleBinding "${obj.metadata.name}/${req.namespace}" of ${obj.roleRef.kind} ` +
+          `"${obj.roleRef.name}" to ${describeSubject(subject, req.namespace)}` };
       }
     }
   }

@@ -116,7 +116,7 @@ export function treeToFields(tree: any, prefix = '', out: Paths = new Set()): Pa
   for (const [k, v] of Object.entries(tree ?? {})) {
     if (k === '.') { if (prefix) out.add(prefix); continue; }
     const path = prefix ? `${prefix}${SEP}${k}` : k;
-    if (!v || Object.keys(v as object).length === 0) out.add(path);
+    if (!v || Object.keys(v).length === 0) out.add(path);
     else treeToFields(v, path, out);
   }
   return out;

@@ -123,7 +123,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       await createObject(ctx, req);
     } catch (err) {
       const detail = err instanceof ApiError ? JSON.stringify(err.body) : String(err);
-      throw new Error(`cannot install ${resource} ${obj?.metadata?.name}: ${detail}`);
+      throw new Error(`cannot install ${resource} ${obj?.metadata?.name}: ${detail}`, { cause: err });
     }
   };
   if (opts.store) {

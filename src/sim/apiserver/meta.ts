@@ -43,7 +43,10 @@ export function validateMeta(meta: any, nameFormat: 'subdomain' | 'label' | 'pat
     for (const [k, v] of Object.entries(map)) {
       if (typeof v !== 'string') causes.push({ reason: 'FieldValueTypeInvalid', message: 'Invalid value: must be a string', field: `metadata.${key}.${k}` });
       else if (key === 'labels' && (v.length > 63 || (v !== '' && !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(v)))) {
-        causes.push(invalidValue(`metadata.labels`, v, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+        causes.push(invalidValue(`metadata.labels`, v, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or " +
+          "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or " +
+          "'my_value',  or '12345', regex used for validation is " +
+          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
       }
     }
   }

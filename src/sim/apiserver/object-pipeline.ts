@@ -39,7 +39,7 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
   const meta: any = {};
   for (const [k, v] of Object.entries(metadata ?? {})) {
     if (!OBJECT_META_FIELDS.has(k)) unknown.push(`metadata.${k}`);
-    else if (v === null || (typeof v === 'object' && Object.keys(v as object).length === 0)) continue; // omitempty in ObjectMeta
+    else if (v === null || (typeof v === 'object' && Object.keys(v).length === 0)) continue; // omitempty in ObjectMeta
     else meta[k] = v;
   }
   let body = rest;
@@ -131,7 +131,9 @@ export const fromStorage = (type: ResourceType, obj: any) => (type.builtin?.from
 function checkMetaTypes(type: ResourceType, meta: any): void {
   const fail = (field: string, goType: string, got: unknown) => {
     const jsonType = goJsonType(got);
-    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`);
+    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: ` +
+      `cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ` +
+      `${goType}`);
   };
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) fail('', 'v1.ObjectMeta', meta);
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid']) {

@@ -8,8 +8,16 @@ export interface Column {
   cell(obj: any, nowMs: number): unknown;
 }
 
-const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
-const CREATED_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some ' +
+  'resources may allow a client to request the generation of an appropriate name ' +
+  'automatically. Name is primarily intended for creation idempotence and configuration ' +
+  'definition. Cannot be updated. More info: ' +
+  'http://kubernetes.io/docs/user-guide/identifiers#names';
+const CREATED_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was ' +
+  'created. It is not guaranteed to be set in happens-before order across separate ' +
+  'operations. Clients may not set this value. It is represented in RFC3339 form and is in ' +
+  'UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: ' +
+  'https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 /** k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
 export function humanDuration(ms: number): string {

@@ -81,7 +81,7 @@ function decodeMessage(buf: Buffer, spec: Spec): Record<string, unknown> {
       if (bytes.length || name === 'value') out[name] = bytes.toString('utf8');
     }
     else if (type === 'bytes64') out[name] = bytes.toString('base64');
-    else if (type === 'int') out[name] = Number(f.value as bigint);
+    else if (type === 'int') out[name] = Number(f.value);
     else if (type === 'bool') out[name] = (f.value as bigint) !== 0n;
     else if ('message' in type) out[name] = decodeMessage(bytes, type.message);
     else if ('map' in type) {

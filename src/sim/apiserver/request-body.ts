@@ -28,7 +28,8 @@ export function bodyAsJson(raw: Buffer, contentType: string | undefined, decode:
   if (!decode || !text || !ct || ct === 'application/json') return text;
   if (ct === 'application/vnd.kubernetes.protobuf') return protobufToJson(raw);
   if (ct === 'application/yaml') return yamlToJson(text);
-  throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'));
+  throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: ' +
+    'application/json, application/yaml, application/vnd.kubernetes.protobuf'));
 }
 
 function yamlToJson(text: string): string {

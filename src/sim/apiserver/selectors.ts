@@ -63,7 +63,7 @@ export function parseLabelSelector(input: string | undefined): LabelSelector | u
           p++;
         }
         p++;
-        reqs.push({ key, op: op as Op, values });
+        reqs.push({ key, op: op, values });
       } else fail(`unable to parse requirement: found '${op}', expected: in, notin, =, ==, !=, gt, lt`);
     }
     t = tokens[p++];

@@ -39,7 +39,7 @@ export function startWatch(target: KubeTarget, path: string, opts: WatchOptions)
   // alive, as client-go's reflector keeps retrying. stop() clears it.
   const reconnect = () => {
     if (stopped) return;
-    timer = setTimeout(connect, reconnectMs);
+    timer = setTimeout(() => void connect(), reconnectMs);
   };
   const gone = () => {
     stopped = true;

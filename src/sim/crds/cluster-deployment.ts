@@ -28,7 +28,8 @@ function ingressTuningOptions(): Schema {
       maxLength: 16,
       minLength: 1,
       'x-kubernetes-validations': [{
-        message: 'httpKeepAliveTimeout must be a valid duration string composed of an unsigned integer value, optionally followed by a decimal fraction and a unit suffix (ms, s, m)',
+        message: 'httpKeepAliveTimeout must be a valid duration string composed of an unsigned integer ' +
+          'value, optionally followed by a decimal fraction and a unit suffix (ms, s, m)',
         rule: "self.matches('^([0-9]+(\\\\.[0-9]+)?(ms|s|m))+$')",
       }],
     }),

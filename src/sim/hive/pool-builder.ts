@@ -32,7 +32,10 @@ export async function missingDependencies(ctx: HiveContext, pool: Obj): Promise<
     if (!name) return;
     const found = await ctx.client.tryGet(R.secret, ns, name);
     if (!found) missing.push(`${dependent}: secrets ${JSON.stringify(name)} not found`);
-    else if (key && !found.data?.[key]) missing.push(`${dependent}: ${dependent === 'pull secret' ? 'pull secret does not contain .dockerconfigjson data' : 'install-config secret does not contain install-config.yaml data'}`);
+    else if (key && !found.data?.[key]) {
+      const why = dependent === 'pull secret' ? 'pull secret does not contain .dockerconfigjson data' : 'install-config secret does not contain install-config.yaml data';
+      missing.push(`${dependent}: ${why}`);
+    }
   };
   await secret(s.pullSecretRef?.name, 'pull secret', '.dockerconfigjson');
   await secret(s.installConfigSecretTemplateRef?.name, 'install config template secret', 'install-config.yaml');

@@ -23,7 +23,7 @@ export async function failure(p: Promise<unknown>): Promise<{ code: number; stat
   } catch (err) {
     if (!(err instanceof ApiException)) throw err;
     const body = typeof err.body === 'string' ? JSON.parse(err.body) : err.body;
-    return { code: err.code, status: body, headers: err.headers as Record<string, string> };
+    return { code: err.code, status: body, headers: err.headers };
   }
   throw new Error('expected the call to fail');
 }

@@ -63,10 +63,13 @@ export async function deleteOne(ctx: ServerContext, req: ApiRequest, type: Resou
   const current = fromStorage(type, record.obj);
   const pre = opts.preconditions;
   if (pre?.uid && pre.uid !== current.metadata.uid) {
-    throw preconditionConflict(q(type), name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`);
+    throw preconditionConflict(q(type), name, `the UID in the precondition (${pre.uid}) does not match the UID in record ` +
+      `(${current.metadata.uid}). The object might have been deleted and then recreated`);
   }
   if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-    throw preconditionConflict(q(type), name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
+    throw preconditionConflict(q(type), name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ` +
+      `ResourceVersion in record (${current.metadata.resourceVersion}). The object might have ` +
+      `been modified`);
   }
   await runAdmission(ctx, req, 'DELETE', name, undefined, current);
 

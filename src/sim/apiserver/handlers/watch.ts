@@ -120,7 +120,7 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
     if (wantsBookmarks) {
       // Upstream sends a bookmark about a minute apart and shortly before the timeout (golden 56).
       const every = setInterval(() => write(bookmark(type, ctx.store.currentRv())), 60_000);
-      timers.push(every as unknown as NodeJS.Timeout);
+      timers.push(every);
       timers.push(setTimeout(() => write(bookmark(type, ctx.store.currentRv())), Math.max(0, timeoutSeconds * 1000 - 1500)));
     }
     // Injected drops apply to open streams too: re-armed whenever the fault settings change.
@@ -132,7 +132,7 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
       if (drops?.afterMs !== undefined) dropTimers.push(setTimeout(end, drops.afterMs));
       if (drops?.ratePerSecond) {
         const rate = drops.ratePerSecond;
-        dropTimers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000) as unknown as NodeJS.Timeout);
+        dropTimers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000));
       }
     };
     armDrops();

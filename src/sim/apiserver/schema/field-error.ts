@@ -71,7 +71,7 @@ function goSyntax(v: unknown): string {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
-  const entries = Object.keys(v as object).sort()
+  const entries = Object.keys(v).sort()
     .map((k) => `${goQuote(k)}:${goSyntax((v as Record<string, unknown>)[k])}`);
   return `map[string]interface {}{${entries.join(', ')}}`;
 }
