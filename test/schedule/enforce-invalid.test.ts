@@ -4,7 +4,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import type { KubeObject } from '../../src/services/ports.js';
 import { adoptCluster, cd, HUB, startBed, STATE_NS, waitPower, type Bed } from './support.js';
 
 const NS = 'kubectl-made';
@@ -22,7 +21,7 @@ beforeAll(async () => {
     kind: 'HibernationSchedule',
     metadata: { name: 'mars', namespace: STATE_NS },
     spec: { timeZone: 'Mars/Olympus_Mons', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, enforce: true },
-  } as KubeObject);
+  });
   await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'mars' }, (o) => o, { timeoutMs: 10_000 });
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);

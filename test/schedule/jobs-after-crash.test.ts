@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
-import type { JobView, KubeObject } from '../../src/services/ports.js';
+import type { JobView } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';

@@ -6,7 +6,6 @@ import type { ClusterClaim } from '../../src/hive/pools/types.js';
 import { heartbeatExpiredJob } from '../../src/services/claims/heartbeat-expired.js';
 import { heartbeatDeadline } from '../../src/services/claims/heartbeat-lease.js';
 import { jobIds } from '../../src/services/job-ids.js';
-import type { KubeObject } from '../../src/services/ports.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { events, HUB, startBed, type Bed } from './support.js';
 

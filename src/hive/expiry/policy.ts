@@ -2,7 +2,7 @@
 // cover a cluster the strictest wins (smallest maximum, smallest default) and every warning lead time applies.
 import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
-import { selectorMatches, type LabelSelector } from '../label-selector.js';
+import { selectorMatches } from '../label-selector.js';
 import type { ClusterDeployment } from '../types.js';
 import type { ExpiryPolicySpec } from '../resources/expiry-policy.js';
 

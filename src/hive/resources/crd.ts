@@ -51,7 +51,7 @@ export function toStructural(schema: TSchema): Node {
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (s.properties !== undefined) out.properties = Object.fromEntries(Object.entries(s.properties as Node).map(([k, v]) => [k, toStructural(v as TSchema)]));
   const mapValue = s.patternProperties !== undefined ? Object.values(s.patternProperties as Node)[0] : s.additionalProperties;
-  if (!preserve && typeof mapValue === 'object' && mapValue !== null) out.additionalProperties = toStructural(mapValue as TSchema);
+  if (!preserve && typeof mapValue === 'object' && mapValue !== null) out.additionalProperties = toStructural(mapValue);
   if (s.items !== undefined) out.items = toStructural(s.items as TSchema);
   for (const [k, v] of Object.entries(s)) if (k.startsWith('x-kubernetes-')) out[k] = v;
   return out;

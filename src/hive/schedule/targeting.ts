@@ -1,6 +1,6 @@
 // Which clusters a schedule targets. The selector picks clusters in bulk; per-cluster labels let a team opt one
 // cluster in (even outside the selector) or out.
-import { selectorMatches, type LabelSelector } from '../label-selector.js';
+import { selectorMatches } from '../label-selector.js';
 import type { ClusterDeployment } from '../types.js';
 import type { Static } from 'typebox';
 import type { ScheduleTargetsSchema } from '../resources/hibernation-schedule.js';

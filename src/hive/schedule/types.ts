@@ -23,7 +23,7 @@ export type ScheduleException = Static<typeof ScheduleExceptionSchema>;
 
 export type HolidayList = Static<typeof HolidayListSchema>;
 
-const ScheduleCalendarSchema = Type.Object(ScheduleCalendarProps);
+export const ScheduleCalendarSchema = Type.Object(ScheduleCalendarProps);
 /** The zone and either windows or explicit cron expressions (five fields, evaluated on the zone's wall clock). */
 export type ScheduleSpec = Static<typeof ScheduleCalendarSchema>;
 

@@ -68,5 +68,5 @@ export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: Obje
   if (annotations?.[ANNOTATIONS.deleteAfter] && isTruthy(annotations[ANNOTATIONS.reconcilePause])) {
     warnings.push(`${ANNOTATIONS.reconcilePause} is set; Hive ignores delete-after while it is`);
   }
-  return { cluster: summarize(ref.hub, updated as ClusterDeployment, { detail: true }), warnings };
+  return { cluster: summarize(ref.hub, updated, { detail: true }), warnings };
 }

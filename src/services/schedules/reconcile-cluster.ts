@@ -6,7 +6,6 @@
 import { CLUSTER_EDGE_ANNOTATION, clusterEdgeHandled, enforceDecision, scheduleDecision, type PowerAction, type PowerDecision } from '../../hive/schedule/index.js';
 import { handleJob } from '../job-definition.js';
 import { RECONCILE_CLUSTER_JOB } from './schedule-jobs.js';
-import type { KubeObject } from '../ports.js';
 import { applyPower, type ApplyOutcome, type ApplyRun } from './apply-power.js';
 import { clusterFacts, governance, listSchedules, planFor, plannerContext, type StateDeps } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';

@@ -4,7 +4,7 @@ import { parseGoDuration } from '../../hive/duration.js';
 import { Conflict, NotFound, invalid, type FieldIssue } from '../../hive/errors.js';
 import type { OverrideType } from '../../hive/schedule/index.js';
 import { jobOf, type JobRegistration } from '../job-definition.js';
-import type { JobView, KubeObject } from '../ports.js';
+import type { JobView } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';

@@ -1,7 +1,7 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, ann, clone, hasFinalizer, isDeleting, ownerRef } from './context.js';
 import { findCondition, setCdConditions } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 import type { Stopwatch } from './controller.js';
 import { ensureCreated, ensureDeleted, removeFinalizer, writeStatus } from './writes.js';
 

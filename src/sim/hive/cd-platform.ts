@@ -1,6 +1,6 @@
 import type { Obj } from './context.js';
 import { A, ann } from './context.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 
 /** apis/hive/v1 getClusterPlatform: the value of the cluster-platform label. */
 export function platformLabel(platform: Record<string, unknown> | undefined): string {

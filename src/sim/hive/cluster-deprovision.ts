@@ -1,7 +1,7 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, A, ann, isDeleting, splitKey } from './context.js';
 import { setCondition } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 import type { Stopwatch } from './controller.js';
 import { writeStatus } from './writes.js';
 import { hiveSettings } from './hive-config.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, L, ann, isDeleting, splitKey } from './context.js';
 import { setCondition } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 import { rand5 } from './names.js';
 import type { Stopwatch } from './controller.js';
 import { ensureCreated } from './writes.js';

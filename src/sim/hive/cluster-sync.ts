@@ -1,7 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, A, ann, isDeleting, splitKey } from './context.js';
-import { isTruthy } from '../../hive/go-bool.js';
-import { toTime } from './go-values.js';
+import { isTruthy, toTime } from './go-values.js';
 import type { Stopwatch } from './controller.js';
 import { ensureCreated, writeStatus } from './writes.js';
 

@@ -1,7 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, F, L, hasFinalizer, isDeleting, splitKey } from './context.js';
-import type { Condition } from '../../hive/types.js';
-import { initConditions, setCondition } from './conditions.js';
+import { type Condition, initConditions, setCondition } from './conditions.js';
 import { type PoolCollection, byAge, collectPoolCds, resumeDeadline } from './pool-collection.js';
 import { soonest } from './controller.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';

@@ -1,8 +1,8 @@
 import { R, type KubeClient, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, L, ann, clone, isDeleting, splitKey } from './context.js';
 import { initConditions, setCdConditions, sortCdConditions } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
-import { selectorMatches } from '../../hive/label-selector.js';
+import { isTruthy } from './go-values.js';
+import { matchesSelector } from './label-selector.js';
 import { copyClusterToDestination } from './relocate-copy.js';
 import { writeStatus } from './writes.js';
 
@@ -28,8 +28,7 @@ export async function reconcileClusterRelocate(ctx: HiveContext, key: string): P
   }
 
   const matches = ctx.informers.clusterRelocates.list()
-    // A nil selector matches nothing (metav1.LabelSelectorAsSelector).
-    .filter((r) => Boolean(r.spec?.clusterDeploymentSelector) && selectorMatches(r.spec.clusterDeploymentSelector, cd.metadata.labels))
+    .filter((r) => matchesSelector(r.spec?.clusterDeploymentSelector, cd.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   if (matches.length !== 1) {
     if (phase === 'outgoing') return void (await setRelocateAnnotation(ctx, cd, undefined));

@@ -1,6 +1,6 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, A, L, ann, isDeleting, splitKey } from './context.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 import { writeObject } from './writes.js';
 
 /**

@@ -1,5 +1,13 @@
-import type { Condition } from '../../hive/types.js';
 import { toTime } from './go-values.js';
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string;
+  lastTransitionTime?: string;
+}
 
 // PositivePolarityClusterDeploymentConditions (apis/hive/v1/clusterdeployment_types.go): for these True is good;
 // for every other type True signals a problem.

@@ -1,5 +1,9 @@
-// Go value formats Hive uses on the wire: time.ParseDuration, metav1.Duration, metav1.Time (strconv.ParseBool is
-// src/hive/go-bool.ts).
+// Go value formats Hive uses on the wire: strconv.ParseBool, time.ParseDuration, metav1.Duration, metav1.Time.
+
+const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+
+/** Go strconv.ParseBool, true case only: "truthy" in REFERENCE terms. */
+export const isTruthy = (v: string | undefined): boolean => v !== undefined && TRUE.has(v);
 
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000,

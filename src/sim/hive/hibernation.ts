@@ -2,8 +2,7 @@ import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, L, ann, clone, isDeleting, lbl, splitKey } from './context.js';
 import { findCondition, initConditions, setCdConditions, sortCdConditions } from './conditions.js';
 import { unsupportedPowerReason } from './cd-platform.js';
-import { isTruthy } from '../../hive/go-bool.js';
-import { fromTime, parseGoDuration } from './go-values.js';
+import { fromTime, isTruthy, parseGoDuration } from './go-values.js';
 import { type Stopwatch, soonest } from './controller.js';
 import { writeStatus } from './writes.js';
 

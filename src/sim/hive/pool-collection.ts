@@ -1,7 +1,6 @@
 import { type Obj, A, ann, created, isDeleting } from './context.js';
 import { findCondition } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
-import { fromTime, parseGoDuration } from './go-values.js';
+import { fromTime, isTruthy, parseGoDuration } from './go-values.js';
 
 /** cdCollection in pkg/controller/clusterpool/collections.go: a pool's CDs sorted into the buckets its arithmetic uses. */
 export interface PoolCollection {

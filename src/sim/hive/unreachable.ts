@@ -1,7 +1,7 @@
 import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, A, ann, isDeleting, splitKey } from './context.js';
 import { setCdConditions } from './conditions.js';
-import { isTruthy } from '../../hive/go-bool.js';
+import { isTruthy } from './go-values.js';
 import { writeStatus } from './writes.js';
 
 // With its machines stopped the spoke's API cannot answer, so Hive reports Unreachable=True while a cluster
