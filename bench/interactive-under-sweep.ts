@@ -17,7 +17,11 @@ const USERS = 'bench-user';
 // The schedule's own edges in Berlin: Friday 18:00 (hibernate), Monday 08:00 (resume), Monday 18:00 (hibernate).
 const EDGES = ['2026-11-20T17:00:00Z', '2026-11-23T07:00:00Z', '2026-11-23T17:00:00Z'].map(Date.parse);
 
-const bed = await startBed({ startMs: EDGES[0]! - 60_000, simProcess: true, env: { BEEKEEPER_KUBE_QPS: '20', BEEKEEPER_KUBE_BURST: '40' } });
+const bed = await startBed({
+  startMs: EDGES[0]! - 60_000,
+  simProcess: true,
+  env: { BEEKEEPER_KUBE_QPS: '20', BEEKEEPER_KUBE_BURST: '40' },
+});
 const idle: number[] = [];
 const busy: number[] = [];
 let sweepMs = 0;
@@ -25,8 +29,16 @@ try {
   const { app, store } = bed.system;
   await adoptMany(bed.client, NS, CLUSTERS, { fake: true });
   const users = await adoptMany(bed.client, USERS, ROUNDS * PER_ROUND * 2 + 2, { fake: true });
-  const cds = (ns: string) => store.cachedList<KubeObject & { spec?: { powerState?: string }; status?: { powerState?: string } }>('ClusterDeployment', { hub: HUB, namespace: ns });
-  await until('every cluster Running', () => cds(NS).length === CLUSTERS && cds(NS).every((c) => c.object.status?.powerState === 'Running'), 180_000);
+  const cds = (ns: string) =>
+    store.cachedList<KubeObject & { spec?: { powerState?: string }; status?: { powerState?: string } }>(
+      'ClusterDeployment',
+      { hub: HUB, namespace: ns },
+    );
+  await until(
+    'every cluster Running',
+    () => cds(NS).length === CLUSTERS && cds(NS).every((c) => c.object.status?.powerState === 'Running'),
+    180_000,
+  );
   const created = await app.inject({
     method: 'POST',
     url: '/v1/schedules',
@@ -39,13 +51,27 @@ try {
     },
   });
   if (created.statusCode !== 201) throw new Error(`schedule: ${created.statusCode} ${created.body}`);
-  await store.waitFor('HibernationSchedule', { hub: HUB, namespace: bed.config.stateNamespace, name: 'nightly' }, (o) => o, { timeoutMs: 10_000 });
-  const timers = startScheduleTimers({ store, queue: bed.system.queue, clock: bed.clock, log: createLogger({ level: 'silent' }), stateHub: HUB, stateNamespace: bed.config.stateNamespace });
+  await store.waitFor(
+    'HibernationSchedule',
+    { hub: HUB, namespace: bed.config.stateNamespace, name: 'nightly' },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
+  const timers = startScheduleTimers({
+    store,
+    queue: bed.system.queue,
+    clock: bed.clock,
+    log: createLogger({ level: 'silent' }),
+    stateHub: HUB,
+    stateNamespace: bed.config.stateNamespace,
+  });
 
   let next = 0;
   const userHibernate = async () => {
     const name = users[next++]!;
-    const [ms, res] = await timed(() => app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${USERS}/${name}/hibernate` }));
+    const [ms, res] = await timed(() =>
+      app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${USERS}/${name}/hibernate` }),
+    );
     if (res.statusCode !== 202) throw new Error(`hibernate ${name}: ${res.statusCode} ${res.body}`);
     return ms;
   };
@@ -54,14 +80,26 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < PER_ROUND; i++) idle.push(await userHibernate());
       const target = round % 2 === 0 ? 'Hibernating' : 'Running';
-      const moved = () => cds(NS).filter((c) => c.object.spec?.powerState === target || (target === 'Running' && c.object.spec?.powerState === undefined)).length;
+      const moved = () =>
+        cds(NS).filter(
+          (c) =>
+            c.object.spec?.powerState === target || (target === 'Running' && c.object.spec?.powerState === undefined),
+        ).length;
       const before = moved();
       const [ms] = await timed(async () => {
         await bed.setTime(EDGES[round]! + 500);
         // Once the sweep's patches flow (a tenth of the clusters moved), the user asks.
-        await until('the sweep is under way', () => moved() - before >= Math.min(20, CLUSTERS / 10) || target === 'Running', 120_000);
+        await until(
+          'the sweep is under way',
+          () => moved() - before >= Math.min(20, CLUSTERS / 10) || target === 'Running',
+          120_000,
+        );
         for (let i = 0; i < PER_ROUND; i++) busy.push(await userHibernate());
-        await until(`every cluster ${target}`, () => cds(NS).every((c) => c.object.status?.powerState === target), 300_000);
+        await until(
+          `every cluster ${target}`,
+          () => cds(NS).every((c) => c.object.status?.powerState === target),
+          300_000,
+        );
       });
       sweepMs += ms;
     }
@@ -71,5 +109,16 @@ try {
 } finally {
   await bed.close();
 }
-console.log(`interactive under sweep: ${CLUSTERS} clusters at 20 QPS, sweeps ${(sweepMs / 1000).toFixed(1)} s in all; user hibernate idle ${idle.map((x) => x.toFixed(0)).join(' ')} ms, during sweeps ${busy.map((x) => x.toFixed(0)).join(' ')} ms`);
-report([row('interactive-under-sweep', `user hibernate answer during a ${CLUSTERS}-cluster sweep at 20 QPS`, median(busy), median(idle), 'ms', 'vs the same request with no sweep; ratio = during / idle')]);
+console.log(
+  `interactive under sweep: ${CLUSTERS} clusters at 20 QPS, sweeps ${(sweepMs / 1000).toFixed(1)} s in all; user hibernate idle ${idle.map((x) => x.toFixed(0)).join(' ')} ms, during sweeps ${busy.map((x) => x.toFixed(0)).join(' ')} ms`,
+);
+report([
+  row(
+    'interactive-under-sweep',
+    `user hibernate answer during a ${CLUSTERS}-cluster sweep at 20 QPS`,
+    median(busy),
+    median(idle),
+    'ms',
+    'vs the same request with no sweep; ratio = during / idle',
+  ),
+]);

@@ -14,7 +14,12 @@ const ROUNDS = 9;
 const bed = await startBed({ sim: { controllers: false } });
 try {
   const [createMs] = await timed(() => adoptMany(bed.client, 'bench-list', COUNT, { kubeconfigs: false }));
-  const [syncMs] = await timed(() => until('the informer cache to hold every cluster', () => bed.system.store.cachedList('ClusterDeployment', { hub: HUB }).length >= COUNT));
+  const [syncMs] = await timed(() =>
+    until(
+      'the informer cache to hold every cluster',
+      () => bed.system.store.cachedList('ClusterDeployment', { hub: HUB }).length >= COUNT,
+    ),
+  );
   const app = bed.system.app;
   await app.ready();
 
@@ -56,10 +61,26 @@ try {
     s.baseWalk.push((await timed(() => walk(bare, '/bare')))[0]);
   }
   await bare.close();
-  console.log(`REST list: ${COUNT} ClusterDeployments created in ${(createMs / 1000).toFixed(1)} s, cache synced ${syncMs.toFixed(0)} ms later; ${pages.length} pages of ${LIMIT}`);
+  console.log(
+    `REST list: ${COUNT} ClusterDeployments created in ${(createMs / 1000).toFixed(1)} s, cache synced ${syncMs.toFixed(0)} ms later; ${pages.length} pages of ${LIMIT}`,
+  );
   report([
-    row('rest-list', `GET /v1/clusters?limit=${LIMIT} (of ${COUNT})`, median(s.first), median(s.baseFirst), 'ms', 'vs bare Fastify route, same page'),
-    row('rest-list', `all ${pages.length} pages of ${LIMIT}`, median(s.walk), median(s.baseWalk), 'ms', 'vs bare Fastify route, same pages'),
+    row(
+      'rest-list',
+      `GET /v1/clusters?limit=${LIMIT} (of ${COUNT})`,
+      median(s.first),
+      median(s.baseFirst),
+      'ms',
+      'vs bare Fastify route, same page',
+    ),
+    row(
+      'rest-list',
+      `all ${pages.length} pages of ${LIMIT}`,
+      median(s.walk),
+      median(s.baseWalk),
+      'ms',
+      'vs bare Fastify route, same pages',
+    ),
   ]);
 } finally {
   await bed.close();

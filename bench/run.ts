@@ -25,17 +25,37 @@ function parseSimListWatch(stdout: string): Row[] {
   const rows: Row[] = [];
   for (const line of stdout.split('\n')) {
     const m = /^(.*?)\s+([\d.]+) ms\s+baseline\s+([\d.]+) ms\s+ratio\s+([\d.]+)x/.exec(line);
-    if (m) rows.push({ bench: 'sim-list-watch', metric: m[1]!.trim(), value: Number(m[2]), baseline: Number(m[3]), unit: 'ms', ratio: Number(m[2]) / Number(m[3]), note: 'vs bare node:http, same bytes' });
+    if (m)
+      rows.push({
+        bench: 'sim-list-watch',
+        metric: m[1]!.trim(),
+        value: Number(m[2]),
+        baseline: Number(m[3]),
+        unit: 'ms',
+        ratio: Number(m[2]) / Number(m[3]),
+        note: 'vs bare node:http, same bytes',
+      });
   }
   return rows;
 }
 
 const BENCHES: Bench[] = [
-  { name: 'sim-list-watch', file: 'sim-list-watch.ts', args: [quick ? '1000' : '5000'], limitMs: 120_000, parse: parseSimListWatch },
+  {
+    name: 'sim-list-watch',
+    file: 'sim-list-watch.ts',
+    args: [quick ? '1000' : '5000'],
+    limitMs: 120_000,
+    parse: parseSimListWatch,
+  },
   { name: 'rest-list', file: 'rest-list.ts', args: [quick ? '1000' : '10000'], limitMs: 120_000 },
   { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
   { name: 'sweep-fanout', file: 'sweep-fanout.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
-  { name: 'interactive-under-sweep', file: 'interactive-under-sweep.ts', args: [quick ? '40' : '200'], limitMs: 400_000 },
+  {
+    name: 'interactive-under-sweep',
+    file: 'interactive-under-sweep.ts',
+    args: [quick ? '40' : '200'],
+    limitMs: 400_000,
+  },
 ];
 
 interface Outcome {
@@ -50,10 +70,14 @@ function runOne(b: Bench): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     // detached: the bench and its own children (a simulator process) form one group, killed together on timeout.
-    const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', fileURLToPath(new URL(b.file, import.meta.url)), ...b.args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--expose-gc', fileURLToPath(new URL(b.file, import.meta.url)), ...b.args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -76,7 +100,11 @@ function runOne(b: Bench): Promise<Outcome> {
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
       const rows = line ? (JSON.parse(line.slice('RESULT '.length)) as Row[]) : (b.parse?.(stdout) ?? []);
       const ok = code === 0 && !timedOut && rows.length > 0;
-      const error = timedOut ? `killed after ${b.limitMs / 1000} s` : ok ? undefined : `exit ${code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`;
+      const error = timedOut
+        ? `killed after ${b.limitMs / 1000} s`
+        : ok
+          ? undefined
+          : `exit ${code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`;
       resolve({ name: b.name, ok, ms, rows, ...(error ? { error } : {}) });
     });
   });
@@ -92,17 +120,27 @@ for (const b of BENCHES) {
 
 const rows = outcomes.flatMap((o) => o.rows);
 const w = Math.max(...rows.map((r) => `${r.bench}  ${r.metric}`.length), 20);
-console.log(`\n${'benchmark'.padEnd(w)} ${'value'.padStart(10)} ${'baseline'.padStart(10)} unit      ${'ratio'.padStart(9)}`);
+console.log(
+  `\n${'benchmark'.padEnd(w)} ${'value'.padStart(10)} ${'baseline'.padStart(10)} unit      ${'ratio'.padStart(9)}`,
+);
 for (const r of rows) {
-  console.log(`${`${r.bench}  ${r.metric}`.padEnd(w)} ${fmt(r.value).padStart(10)} ${fmt(r.baseline).padStart(10)} ${r.unit.padEnd(9)} ${`${r.ratio.toFixed(2)}x`.padStart(9)}`);
+  console.log(
+    `${`${r.bench}  ${r.metric}`.padEnd(w)} ${fmt(r.value).padStart(10)} ${fmt(r.baseline).padStart(10)} ${r.unit.padEnd(9)} ${`${r.ratio.toFixed(2)}x`.padStart(9)}`,
+  );
 }
-for (const o of outcomes) console.log(`${o.name}: ${o.ok ? 'ok' : `FAILED (${o.error})`} in ${(o.ms / 1000).toFixed(1)} s`);
+for (const o of outcomes)
+  console.log(`${o.name}: ${o.ok ? 'ok' : `FAILED (${o.error})`} in ${(o.ms / 1000).toFixed(1)} s`);
 
 const result = {
   at: new Date().toISOString(),
   quick,
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadavg: loadavg() },
-  benches: outcomes.map(({ name, ok, ms, error }) => ({ name, ok, seconds: Math.round(ms / 100) / 10, ...(error ? { error } : {}) })),
+  benches: outcomes.map(({ name, ok, ms, error }) => ({
+    name,
+    ok,
+    seconds: Math.round(ms / 100) / 10,
+    ...(error ? { error } : {}),
+  })),
   rows,
 };
 const dir = fileURLToPath(new URL('./results/', import.meta.url));

@@ -15,15 +15,28 @@ const WATCHERS = 50;
 const UPDATES = 1_000;
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function call(url: string, method = 'GET', token?: string, body?: string, contentType = 'application/json'): Promise<string> {
+function call(
+  url: string,
+  method = 'GET',
+  token?: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body) { headers['content-type'] = contentType; headers['content-length'] = String(Buffer.byteLength(body)); }
+    if (body) {
+      headers['content-type'] = contentType;
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
     const req = request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode! < 300 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks).toString()}`))));
+      res.on('end', () =>
+        res.statusCode! < 300
+          ? resolve(Buffer.concat(chunks).toString())
+          : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks).toString()}`)),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -37,7 +50,11 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 /** Opens a watch and resolves when `expected` event lines arrived. */
-function watcher(url: string, token: string | undefined, expected: number): { ready: Promise<void>; done: Promise<void>; close(): void } {
+function watcher(
+  url: string,
+  token: string | undefined,
+  expected: number,
+): { ready: Promise<void>; done: Promise<void>; close(): void } {
   let close = () => {};
   let ready!: () => void;
   const readyP = new Promise<void>((r) => (ready = r));
@@ -55,21 +72,36 @@ function watcher(url: string, token: string | undefined, expected: number): { re
     req.end();
     close = () => req.destroy();
   });
-  function seen(e: Error) { return !String(e.message).includes('socket hang up') && !String(e.message).includes('aborted'); }
+  function seen(e: Error) {
+    return !String(e.message).includes('socket hang up') && !String(e.message).includes('aborted');
+  }
   return { ready: readyP, done, close };
 }
 
 function cdBody(i: number) {
   const name = `cd-${String(i).padStart(5, '0')}`;
   return JSON.stringify({
-    apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', metadata: { name, namespace: 'bench', labels: { pool: `p${i % 10}` } },
-    spec: { baseDomain: 'example.com', clusterName: name, platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws' } } },
-      pullSecretRef: { name: 'pull' }, provisioning: { installConfigSecretRef: { name: 'ic' }, releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64' } },
+    apiVersion: 'hive.openshift.io/v1',
+    kind: 'ClusterDeployment',
+    metadata: { name, namespace: 'bench', labels: { pool: `p${i % 10}` } },
+    spec: {
+      baseDomain: 'example.com',
+      clusterName: name,
+      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws' } } },
+      pullSecretRef: { name: 'pull' },
+      provisioning: {
+        installConfigSecretRef: { name: 'ic' },
+        releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64',
+      },
+    },
   });
 }
 
 /** The baseline: a bare node:http server answering with pre-serialised bytes; PATCH /event/<i> writes line i to every watch. */
-async function startBaseline(routes: Map<string, Buffer>, watchLines: Buffer[]): Promise<{ url: string; server: Server; watchLines: Buffer[] }> {
+async function startBaseline(
+  routes: Map<string, Buffer>,
+  watchLines: Buffer[],
+): Promise<{ url: string; server: Server; watchLines: Buffer[] }> {
   const streams: Array<import('node:http').ServerResponse> = [];
   const server = createServer((req, res) => {
     if (req.url?.includes('watch=true')) {
@@ -102,9 +134,11 @@ await call(`${sim.url}/api/v1/namespaces`, 'POST', sim.token, JSON.stringify({ m
 
 const [createMs] = await time(async () => {
   let next = 0;
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (next < COUNT) await call(base, 'POST', sim.token, cdBody(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < COUNT) await call(base, 'POST', sim.token, cdBody(next++));
+    }),
+  );
 });
 
 // Collect the bytes the baseline will serve (the full list and every page), then time both servers alternately
@@ -116,14 +150,21 @@ const pagedList = async (url: string, pageUrl?: (i: number) => string) => {
   const out: string[] = [];
   let token = '';
   do {
-    const page = await call(pageUrl ? pageUrl(out.length) : `${url}?limit=${PAGE}${token ? `&continue=${token}` : ''}`, 'GET', sim.token);
+    const page = await call(
+      pageUrl ? pageUrl(out.length) : `${url}?limit=${PAGE}${token ? `&continue=${token}` : ''}`,
+      'GET',
+      sim.token,
+    );
     out.push(page);
     token = /"continue":"([^"]*)"/.exec(page.slice(-400))![1]!;
   } while (token);
   return out;
 };
 const pages = await pagedList(base);
-const routes = new Map<string, Buffer>([['/full', Buffer.from(fullBody)], ...pages.map((p, i) => [`/page/${i}`, Buffer.from(p)] as [string, Buffer])]);
+const routes = new Map<string, Buffer>([
+  ['/full', Buffer.from(fullBody)],
+  ...pages.map((p, i) => [`/page/${i}`, Buffer.from(p)] as [string, Buffer]),
+]);
 const baseline = await startBaseline(routes, []);
 const samples = { list: [] as number[], baseList: [] as number[], paged: [] as number[], basePaged: [] as number[] };
 for (let i = 0; i < 7; i++) {
@@ -133,22 +174,36 @@ for (let i = 0; i < 7; i++) {
   samples.basePaged.push((await time(() => pagedList(base, (n) => `${baseline.url}/page/${n}`)))[0]);
 }
 const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const [listMs, baseListMs, pagedMs, basePagedMs] = [mid(samples.list), mid(samples.baseList), mid(samples.paged), mid(samples.basePaged)];
+const [listMs, baseListMs, pagedMs, basePagedMs] = [
+  mid(samples.list),
+  mid(samples.baseList),
+  mid(samples.paged),
+  mid(samples.basePaged),
+];
 
 // Watch fan-out: 50 watchers from "now", 1,000 merge patches (8 in flight).
-const watchers = Array.from({ length: WATCHERS }, () => watcher(`${base}?watch=true&resourceVersion=${JSON.parse(list).metadata.resourceVersion}`, sim.token, UPDATES));
+const watchers = Array.from({ length: WATCHERS }, () =>
+  watcher(`${base}?watch=true&resourceVersion=${JSON.parse(list).metadata.resourceVersion}`, sim.token, UPDATES),
+);
 await Promise.all(watchers.map((w) => w.ready));
 const watchLines: Buffer[] = [];
 const [watchMs] = await time(async () => {
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < UPDATES) {
-      const i = next++;
-      const out = await call(`${base}/cd-${String(i % COUNT).padStart(5, '0')}`, 'PATCH', sim.token,
-        JSON.stringify({ metadata: { labels: { round: String(i) } } }), 'application/merge-patch+json');
-      watchLines.push(Buffer.from(`{"type":"MODIFIED","object":${out}}\n`));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < UPDATES) {
+        const i = next++;
+        const out = await call(
+          `${base}/cd-${String(i % COUNT).padStart(5, '0')}`,
+          'PATCH',
+          sim.token,
+          JSON.stringify({ metadata: { labels: { round: String(i) } } }),
+          'application/merge-patch+json',
+        );
+        watchLines.push(Buffer.from(`{"type":"MODIFIED","object":${out}}\n`));
+      }
+    }),
+  );
   await Promise.all(watchers.map((w) => w.done));
 });
 watchers.forEach((w) => w.close());
@@ -159,17 +214,32 @@ const baseWatchers = Array.from({ length: WATCHERS }, () => watcher(`${baseline.
 await Promise.all(baseWatchers.map((w) => w.ready));
 const [baseWatchMs] = await time(async () => {
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < UPDATES) await call(`${baseline.url}/event/${next++}`, 'PATCH', undefined, '{"metadata":{}}', 'application/merge-patch+json');
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < UPDATES)
+        await call(
+          `${baseline.url}/event/${next++}`,
+          'PATCH',
+          undefined,
+          '{"metadata":{}}',
+          'application/merge-patch+json',
+        );
+    }),
+  );
   await Promise.all(baseWatchers.map((w) => w.done));
 });
 baseWatchers.forEach((w) => w.close());
 
 const row = (label: string, ms: number, baseMs: number, extra = '') =>
-  console.log(`${label.padEnd(40)} ${ms.toFixed(1).padStart(9)} ms   baseline ${baseMs.toFixed(1).padStart(8)} ms   ratio ${(ms / baseMs).toFixed(2).padStart(6)}x ${extra}`);
-console.log(`API server double: ${COUNT} ClusterDeployments (${(fullBody.length / 1e6).toFixed(1)} MB list), ${WATCHERS} watchers x ${UPDATES} updates`);
-console.log(`create ${COUNT} (32 in flight)              ${createMs.toFixed(0).padStart(9)} ms   ${(COUNT / (createMs / 1000)).toFixed(0)} creates/s`);
+  console.log(
+    `${label.padEnd(40)} ${ms.toFixed(1).padStart(9)} ms   baseline ${baseMs.toFixed(1).padStart(8)} ms   ratio ${(ms / baseMs).toFixed(2).padStart(6)}x ${extra}`,
+  );
+console.log(
+  `API server double: ${COUNT} ClusterDeployments (${(fullBody.length / 1e6).toFixed(1)} MB list), ${WATCHERS} watchers x ${UPDATES} updates`,
+);
+console.log(
+  `create ${COUNT} (32 in flight)              ${createMs.toFixed(0).padStart(9)} ms   ${(COUNT / (createMs / 1000)).toFixed(0)} creates/s`,
+);
 row(`full LIST (${items} items)`, listMs, baseListMs);
 row(`paged LIST (${pages.length} pages of ${PAGE})`, pagedMs, basePagedMs);
 row(`1,000 PATCHes fanned out to ${WATCHERS} watchers`, watchMs, baseWatchMs);

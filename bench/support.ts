@@ -28,19 +28,35 @@ export interface Row {
   note?: string;
 }
 
-export const row = (bench: string, metric: string, value: number, baseline: number, unit: string, note?: string): Row => ({
-  bench, metric, value, baseline, unit, ratio: value / baseline, ...(note ? { note } : {}),
+export const row = (
+  bench: string,
+  metric: string,
+  value: number,
+  baseline: number,
+  unit: string,
+  note?: string,
+): Row => ({
+  bench,
+  metric,
+  value,
+  baseline,
+  unit,
+  ratio: value / baseline,
+  ...(note ? { note } : {}),
 });
 
 /** Printed last by every bench; bench/run.ts parses it. */
 export function report(rows: Row[]): void {
   for (const r of rows) {
-    console.log(`${r.metric.padEnd(48)} ${fmt(r.value).padStart(10)} ${r.unit.padEnd(9)} baseline ${fmt(r.baseline).padStart(10)}   ratio ${r.ratio.toFixed(2).padStart(8)}x${r.note ? `  (${r.note})` : ''}`);
+    console.log(
+      `${r.metric.padEnd(48)} ${fmt(r.value).padStart(10)} ${r.unit.padEnd(9)} baseline ${fmt(r.baseline).padStart(10)}   ratio ${r.ratio.toFixed(2).padStart(8)}x${r.note ? `  (${r.note})` : ''}`,
+    );
   }
   console.log(`RESULT ${JSON.stringify(rows)}`);
 }
 
-export const fmt = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toPrecision(2));
+export const fmt = (n: number): string =>
+  Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toPrecision(2);
 
 export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,9 +82,11 @@ export function settledHeap(): { heap: number; rss: number } {
 /** Runs `fn` on `items` with at most `width` in flight. */
 export async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 /** Polls `check` (harness only: the code under test never polls) until it is true. */
@@ -99,7 +117,9 @@ export interface Bed {
  * A simulated hub and one Beekeeper (api + worker roles) on real Redis under a unique prefix. The kube client
  * rate limit is raised so the figures measure Beekeeper's machinery, not the configured QPS budget.
  */
-export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number; simProcess?: boolean } = {}): Promise<Bed> {
+export async function startBed(
+  opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number; simProcess?: boolean } = {},
+): Promise<Bed> {
   const clock = createTestClock(opts.startMs);
   const simOpts = { hubNames: [HUB], speed: 1000, ...opts.sim };
   const sim = opts.simProcess ? undefined : await startSimulator({ ...simOpts, clock });
@@ -122,7 +142,12 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
     await host?.advance(ms);
   };
   return {
-    ...(sim ? { sim } : {}), client, system, clock, config, advance,
+    ...(sim ? { sim } : {}),
+    client,
+    system,
+    clock,
+    config,
+    advance,
     setTime: (atMs) => advance(Math.max(0, atMs - clock.now())),
     async close() {
       await system.close();
@@ -135,23 +160,30 @@ export async function startBed(opts: { sim?: SimulatorOptions; env?: Record<stri
 
 /** bench/sim-host.ts in a child process (no test clock option: it makes its own). */
 async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
-  const child = fork(fileURLToPath(new URL('./sim-host.ts', import.meta.url)), [JSON.stringify(simOpts), String(startMs)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const next = <T>(pick: (m: Record<string, unknown>) => T | undefined) => new Promise<T>((resolve, reject) => {
-    const onMessage = (m: Record<string, unknown>) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(v);
-    };
-    const onExit = (code: number | null) => reject(new Error(`simulator process exited (${code})`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-  const ready = await next((m) => (typeof m.kubeconfig === 'string' ? (m as { kubeconfig: string; url: string; token: string }) : undefined));
+  const child = fork(
+    fileURLToPath(new URL('./sim-host.ts', import.meta.url)),
+    [JSON.stringify(simOpts), String(startMs)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const next = <T>(pick: (m: Record<string, unknown>) => T | undefined) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        const v = pick(m);
+        if (v === undefined) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(v);
+      };
+      const onExit = (code: number | null) => reject(new Error(`simulator process exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next((m) =>
+    typeof m.kubeconfig === 'string' ? (m as { kubeconfig: string; url: string; token: string }) : undefined,
+  );
   return {
     ...ready,
     async advance(ms: number) {
@@ -186,30 +218,54 @@ export async function deleteKeys(prefix: string): Promise<void> {
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** An adopted, installed ClusterDeployment (Hive takes it as is); `fake` makes Hive switch power at once. */
-export function adoptedCd(namespace: string, name: string, opts: { fake?: boolean; labels?: Record<string, string> } = {}) {
+export function adoptedCd(
+  namespace: string,
+  name: string,
+  opts: { fake?: boolean; labels?: Record<string, string> } = {},
+) {
   return {
     apiVersion: 'hive.openshift.io/v1',
     kind: 'ClusterDeployment',
-    metadata: { name, namespace, labels: opts.labels ?? {}, annotations: opts.fake ? { 'hive.openshift.io/fake-cluster': 'true' } : {} },
+    metadata: {
+      name,
+      namespace,
+      labels: opts.labels ?? {},
+      annotations: opts.fake ? { 'hive.openshift.io/fake-cluster': 'true' } : {},
+    },
     spec: {
       clusterName: name,
       baseDomain: 'example.com',
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       installed: true,
-      clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
+      clusterMetadata: {
+        clusterID: `${name}-id`,
+        infraID: `${name}-infra`,
+        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
+      },
     },
   };
 }
 
 /** Creates `count` adopted clusters in `namespace` straight through the API double (32 requests in flight). */
-export async function adoptMany(client: KubeClient, namespace: string, count: number, opts: { fake?: boolean; labels?: Record<string, string>; kubeconfigs?: boolean } = {}): Promise<string[]> {
+export async function adoptMany(
+  client: KubeClient,
+  namespace: string,
+  count: number,
+  opts: { fake?: boolean; labels?: Record<string, string>; kubeconfigs?: boolean } = {},
+): Promise<string[]> {
   const { R } = await import('../src/sim/client/index.js');
   await client.create(R.namespace, { metadata: { name: namespace } });
-  await client.create(R.secret, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
+  await client.create(R.secret, {
+    metadata: { name: 'aws-creds', namespace },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
   const names = Array.from({ length: count }, (_, i) => `cd-${String(i).padStart(5, '0')}`);
   await inParallel(names, 32, async (name) => {
     if (opts.kubeconfigs !== false) {
-      await client.create(R.secret, { metadata: { name: `${name}-kubeconfig`, namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+      await client.create(R.secret, {
+        metadata: { name: `${name}-kubeconfig`, namespace },
+        data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
+      });
     }
     await client.create(R.clusterDeployment, adoptedCd(namespace, name, opts));
   });

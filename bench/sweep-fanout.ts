@@ -17,7 +17,13 @@ const CLUSTERS = Number(process.argv[2] ?? process.env.BENCH_SWEEP_CLUSTERS ?? 3
 const ROUNDS = 3;
 const NS = 'bench-sweep';
 // Saturday noon in Berlin (outside the windows: hibernate), then Monday noon (resume), Monday night (hibernate)...
-const EDGES = ['2026-11-21T12:00:00Z', '2026-11-23T11:00:00Z', '2026-11-23T20:00:00Z', '2026-11-24T11:00:00Z', '2026-11-24T20:00:00Z'].map(Date.parse);
+const EDGES = [
+  '2026-11-21T12:00:00Z',
+  '2026-11-23T11:00:00Z',
+  '2026-11-23T20:00:00Z',
+  '2026-11-24T11:00:00Z',
+  '2026-11-24T20:00:00Z',
+].map(Date.parse);
 
 /** N no-op jobs through a bare BullMQ queue and worker; returns the elapsed ms. */
 async function bareQueueRun(concurrency: number): Promise<number> {
@@ -28,7 +34,12 @@ async function bareQueueRun(concurrency: number): Promise<number> {
   let finished!: () => void;
   const allDone = new Promise<void>((r) => (finished = r));
   const workerConnection = connection.duplicate();
-  const worker = new Worker('noop', async () => undefined, { connection: workerConnection, prefix, concurrency, autorun: false });
+  const worker = new Worker('noop', async () => undefined, {
+    connection: workerConnection,
+    prefix,
+    concurrency,
+    autorun: false,
+  });
   worker.on('completed', () => ++done === CLUSTERS && finished());
   await worker.waitUntilReady();
   try {
@@ -58,7 +69,11 @@ const childWait: number[] = [];
 try {
   const { app, queue, store } = bed.system;
   await adoptMany(bed.client, NS, CLUSTERS, { fake: true });
-  const cds = () => store.cachedList<{ metadata: { name: string }; status?: { powerState?: string } }>('ClusterDeployment', { hub: HUB, namespace: NS });
+  const cds = () =>
+    store.cachedList<{ metadata: { name: string }; status?: { powerState?: string } }>('ClusterDeployment', {
+      hub: HUB,
+      namespace: NS,
+    });
   const all = (state: string) => cds().length === CLUSTERS && cds().every((c) => c.object.status?.powerState === state);
   await until('every cluster Running', () => all('Running'), 120_000);
   const created = await app.inject({
@@ -73,7 +88,12 @@ try {
     },
   });
   if (created.statusCode !== 201) throw new Error(`schedule: ${created.statusCode} ${created.body}`);
-  await store.waitFor('HibernationSchedule', { hub: HUB, namespace: bed.config.stateNamespace, name: 'bench' }, (o) => o, { timeoutMs: 10_000 });
+  await store.waitFor(
+    'HibernationSchedule',
+    { hub: HUB, namespace: bed.config.stateNamespace, name: 'bench' },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
 
   for (let round = 0; round < ROUNDS; round++) {
     await bed.setTime(EDGES[round]!);
@@ -86,10 +106,15 @@ try {
       if (done.state !== 'completed') throw new Error(`sweep ${done.state}: ${JSON.stringify(done.error)}`);
       return done.result as SweepSummary;
     });
-    if (summary.counts.acted !== CLUSTERS) throw new Error(`round ${round}: acted on ${summary.counts.acted} of ${CLUSTERS}: ${JSON.stringify(summary.skippedReasons)} ${JSON.stringify(summary.failed.slice(0, 2))}`);
+    if (summary.counts.acted !== CLUSTERS)
+      throw new Error(
+        `round ${round}: acted on ${summary.counts.acted} of ${CLUSTERS}: ${JSON.stringify(summary.skippedReasons)} ${JSON.stringify(summary.failed.slice(0, 2))}`,
+      );
     sweep.push(ms);
     // Where a child's time goes: waiting for a worker slot vs running (BullMQ's own timestamps, ms resolution).
-    const kids = (await queue.list({ type: 'schedule.apply', state: 'completed', limit: CLUSTERS * (round + 1) })).filter((j) => j.finishedAt && Date.parse(j.createdAt) >= startedAt - 5);
+    const kids = (
+      await queue.list({ type: 'schedule.apply', state: 'completed', limit: CLUSTERS * (round + 1) })
+    ).filter((j) => j.finishedAt && Date.parse(j.createdAt) >= startedAt - 5);
     const ms2 = (a?: string, b?: string) => Date.parse(b!) - Date.parse(a!);
     childRun.push(median(kids.map((j) => ms2(j.startedAt, j.finishedAt))));
     childWait.push(median(kids.map((j) => ms2(j.createdAt, j.startedAt))));
@@ -100,9 +125,18 @@ try {
   await bed.close();
 }
 const rate = (ms: number) => CLUSTERS / (ms / 1000);
-console.log(`sweep fan-out: ${CLUSTERS} clusters, per-hub concurrency ${concurrency}, rounds (ms) ${sweep.map((x) => x.toFixed(0)).join(' ')}; bare ${bare.map((x) => x.toFixed(0)).join(' ')}; ` +
-  `per child (median of round medians) ${median(childRun).toFixed(0)} ms running after ${median(childWait).toFixed(0)} ms queued`);
+console.log(
+  `sweep fan-out: ${CLUSTERS} clusters, per-hub concurrency ${concurrency}, rounds (ms) ${sweep.map((x) => x.toFixed(0)).join(' ')}; bare ${bare.map((x) => x.toFixed(0)).join(' ')}; ` +
+    `per child (median of round medians) ${median(childRun).toFixed(0)} ms running after ${median(childWait).toFixed(0)} ms queued`,
+);
 report([
   // Ratio of times (same job count), so above 1 means the sweep is slower than the bare queue.
-  row('sweep-fanout', `sweep of ${CLUSTERS} clusters: child jobs/s`, rate(median(sweep)), rate(median(bare)), 'jobs/s', 'vs no-op BullMQ jobs; ratio = rate / baseline rate'),
+  row(
+    'sweep-fanout',
+    `sweep of ${CLUSTERS} clusters: child jobs/s`,
+    rate(median(sweep)),
+    rate(median(bare)),
+    'jobs/s',
+    'vs no-op BullMQ jobs; ratio = rate / baseline rate',
+  ),
 ]);

@@ -19,19 +19,24 @@ async function baselineRun(): Promise<{ perWaitBytes: number; wakeMs: number }> 
   const before = settledHeap().heap;
   const hive = new EventEmitter();
   hive.setMaxListeners(0);
-  const waits = Array.from({ length: JOBS }, (_, i) => new Promise<string>((resolve) => {
-    const name = `cd-${i}`;
-    const onChange = (obj: { name: string; powerState: string }) => {
-      if (obj.name !== name || obj.powerState !== 'Hibernating') return;
-      hive.off('change', onChange);
-      resolve(obj.powerState);
-    };
-    hive.on('change', onChange);
-  }));
+  const waits = Array.from(
+    { length: JOBS },
+    (_, i) =>
+      new Promise<string>((resolve) => {
+        const name = `cd-${i}`;
+        const onChange = (obj: { name: string; powerState: string }) => {
+          if (obj.name !== name || obj.powerState !== 'Hibernating') return;
+          hive.off('change', onChange);
+          resolve(obj.powerState);
+        };
+        hive.on('change', onChange);
+      }),
+  );
   const waiting = settledHeap().heap;
   const [wakeMs] = await timed(async () => {
     // Like an informer, one event per object, delivered from the event loop.
-    for (let i = 0; i < JOBS; i++) setImmediate(() => hive.emit('change', { name: `cd-${i}`, powerState: 'Hibernating' }));
+    for (let i = 0; i < JOBS; i++)
+      setImmediate(() => hive.emit('change', { name: `cd-${i}`, powerState: 'Hibernating' }));
     await Promise.all(waits);
   });
   return { perWaitBytes: (waiting - before) / JOBS, wakeMs };
@@ -42,7 +47,15 @@ for (let i = 0; i < 3; i++) base.push(await baselineRun());
 
 // Resume steps take 1 ms (adopted clusters start by resuming); hibernation stops in `Stopping` for 10 simulated
 // minutes, i.e. until the bench jumps the clock.
-const instant = { startingMachines: 1, machinesStarting: 1, nodesStarting: 1, clusterOperatorSettle: 1, clusterOperators: 1, syncSetApply: 1, machinesStopping: 1 };
+const instant = {
+  startingMachines: 1,
+  machinesStarting: 1,
+  nodesStarting: 1,
+  clusterOperatorSettle: 1,
+  clusterOperators: 1,
+  syncSetApply: 1,
+  machinesStopping: 1,
+};
 const bed = await startBed({
   sim: { speed: 1, durations: { ...instant, stopping: STOPPING_MS } },
   simProcess: true,
@@ -53,9 +66,18 @@ try {
   const { store, queue, app } = bed.system;
   await app.ready();
   const [warmName, ...names] = await adoptMany(bed.client, NS, JOBS + 1);
-  const cds = () => store.cachedList<{ metadata: { name: string }; status?: { powerState?: string } }>('ClusterDeployment', { hub: HUB, namespace: NS });
-  const all = (state: string) => cds().every((c) => c.object.metadata.name === warmName || c.object.status?.powerState === state);
-  await until('every cluster Running', () => cds().length === JOBS + 1 && cds().every((c) => c.object.status?.powerState === 'Running'), 120_000);
+  const cds = () =>
+    store.cachedList<{ metadata: { name: string }; status?: { powerState?: string } }>('ClusterDeployment', {
+      hub: HUB,
+      namespace: NS,
+    });
+  const all = (state: string) =>
+    cds().every((c) => c.object.metadata.name === warmName || c.object.status?.powerState === state);
+  await until(
+    'every cluster Running',
+    () => cds().length === JOBS + 1 && cds().every((c) => c.object.status?.powerState === 'Running'),
+    120_000,
+  );
   const hibernate = async (name: string) => {
     const res = await app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/${name}/hibernate` });
     if (res.statusCode !== 202) throw new Error(`hibernate ${name}: ${res.statusCode} ${res.body}`);
@@ -63,16 +85,29 @@ try {
   };
   // One job end to end first, so the code paths are compiled and loaded before the heap is measured.
   const warm = await hibernate(warmName!);
-  await until('the warm-up job waiting', () => cds().find((c) => c.object.metadata.name === warmName)?.object.status?.powerState === 'Stopping');
+  await until(
+    'the warm-up job waiting',
+    () => cds().find((c) => c.object.metadata.name === warmName)?.object.status?.powerState === 'Stopping',
+  );
   await bed.advance(STOPPING_MS + 1000);
   await queue.waitUntilDone(warm.id, 60_000);
 
   const before = settledHeap();
   const [enqueueMs, jobs] = await timed(() => Promise.all(names.map(hibernate)));
   // Every job has patched spec.powerState and recorded its Event: from here on each one only waits.
-  const requested = async () => (await store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'HibernateRequested').length;
+  const requested = async () =>
+    (await store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: NS })).filter(
+      (e) => e.reason === 'HibernateRequested',
+    ).length;
   await until('every cluster Stopping', () => all('Stopping'), 120_000);
-  await until('every job waiting', async () => (await requested()) >= JOBS + 1 && (await queue.counts()).find((c) => c.hub === HUB && c.class === 'interactive' && c.state === 'active')?.count === JOBS, 120_000);
+  await until(
+    'every job waiting',
+    async () =>
+      (await requested()) >= JOBS + 1 &&
+      (await queue.counts()).find((c) => c.hub === HUB && c.class === 'interactive' && c.state === 'active')?.count ===
+        JOBS,
+    120_000,
+  );
   const waiting = settledHeap();
 
   const [completeMs, done] = await timed(async () => {
@@ -94,9 +129,25 @@ for (let i = 0; i < 2; i++) base.push(await baselineRun());
 
 const baseBytes = median(base.map((b) => b.perWaitBytes));
 const baseWake = median(base.map((b) => b.wakeMs));
-console.log(`waiting jobs: ${JOBS} hibernate jobs enqueued over HTTP in ${subject.enqueueMs.toFixed(0)} ms; ` +
-  `RSS growth per job ${(subject.rssBytes / 1024).toFixed(1)} KiB`);
+console.log(
+  `waiting jobs: ${JOBS} hibernate jobs enqueued over HTTP in ${subject.enqueueMs.toFixed(0)} ms; ` +
+    `RSS growth per job ${(subject.rssBytes / 1024).toFixed(1)} KiB`,
+);
 report([
-  row('waiting-jobs', `heap per waiting job (${JOBS} jobs)`, subject.heapBytes / 1024, baseBytes / 1024, 'KiB', 'vs a promise on an EventEmitter'),
-  row('waiting-jobs', `Hive done -> all ${JOBS} jobs completed`, subject.completeMs, baseWake, 'ms', 'vs waking the promises'),
+  row(
+    'waiting-jobs',
+    `heap per waiting job (${JOBS} jobs)`,
+    subject.heapBytes / 1024,
+    baseBytes / 1024,
+    'KiB',
+    'vs a promise on an EventEmitter',
+  ),
+  row(
+    'waiting-jobs',
+    `Hive done -> all ${JOBS} jobs completed`,
+    subject.completeMs,
+    baseWake,
+    'ms',
+    'vs waking the promises',
+  ),
 ]);

@@ -18,22 +18,34 @@ const count = (re: RegExp) => sources.reduce((n, s) => n + (s.text.match(re)?.le
 
 // Job types: every quoted `area.verb` string that names a job type somewhere (the queue's `add(type, …)` names).
 const jobTypes = new Set<string>();
-for (const s of sources) for (const m of s.text.matchAll(/['"`]((?:cluster|pool|claim|schedule|expiry|test)\.[a-z-]+)['"`]/g)) jobTypes.add(m[1]!);
-const typeStrings = [...jobTypes].reduce((n, t) => n + count(new RegExp(`['"\`]${t.replace('.', '\\.')}['"\`]`, 'g')), 0);
+for (const s of sources)
+  for (const m of s.text.matchAll(/['"`]((?:cluster|pool|claim|schedule|expiry|test)\.[a-z-]+)['"`]/g))
+    jobTypes.add(m[1]!);
+const typeStrings = [...jobTypes].reduce(
+  (n, t) => n + count(new RegExp(`['"\`]${t.replace('.', '\\.')}['"\`]`, 'g')),
+  0,
+);
 
 // Declarations of one concept under several names or in several places.
 const concepts: Record<string, RegExp> = {
   'object reference (…Ref types)': /^\s*export\s+(?:interface|type)\s+\w*Ref\b/gm,
   'condition type': /^\s*export\s+(?:interface|type)\s+\w*Condition\b/gm,
-  'ClusterDeployment-like type': /^\s*export\s+(?:interface|type)\s+(?:CdLike|ClusterDeployment|\w*ClusterDeploymentLike)\b/gm,
+  'ClusterDeployment-like type':
+    /^\s*export\s+(?:interface|type)\s+(?:CdLike|ClusterDeployment|\w*ClusterDeploymentLike)\b/gm,
   'truthy helper': /^\s*export\s+(?:function|const)\s+(?:isTruthy|truthy)\b/gm,
-  'label selector matcher': /^\s*export\s+(?:function|const)\s+\w*(?:matchesSelector|matchLabels|selectorMatches|labelSelectorMatches)\w*\b/gm,
+  'label selector matcher':
+    /^\s*export\s+(?:function|const)\s+\w*(?:matchesSelector|matchLabels|selectorMatches|labelSelectorMatches)\w*\b/gm,
   'job id builder': /^\s*export\s+(?:function|const)\s+\w*(?:JobId|jobId|dedupId|DedupId)\w*\b/gm,
 };
 
-const lines = sources.flatMap((s) => s.text.split('\n').map((l, i) => ({ path: s.path, line: i + 1, length: l.length })));
+const lines = sources.flatMap((s) =>
+  s.text.split('\n').map((l, i) => ({ path: s.path, line: i + 1, length: l.length })),
+);
 const longest = lines.reduce((a, b) => (b.length > a.length ? b : a));
-const big = sources.filter((s) => s.text.split('\n').length > 200).map((s) => s.path).sort();
+const big = sources
+  .filter((s) => s.text.split('\n').length > 200)
+  .map((s) => s.path)
+  .sort();
 
 const report = {
   files: sources.length,

@@ -32,7 +32,11 @@ export interface TestClock extends Clock {
   set(atMs: number): void;
 }
 
-interface Pending { atMs: number; fn: () => void; seq: number }
+interface Pending {
+  atMs: number;
+  fn: () => void;
+  seq: number;
+}
 
 /**
  * A clock that follows real time from `start` and can jump ahead. Timers fire either when real time reaches

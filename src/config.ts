@@ -58,7 +58,10 @@ export class ConfigError extends Error {
 }
 
 /** Every environment variable Beekeeper reads, for docs and `--help`. */
-export const CONFIG_ENV_VARS = ['BEEKEEPER_CONFIG', ...[...SETTINGS.values()].flatMap((s) => (s.schema.env ? [s.schema.env] : []))];
+export const CONFIG_ENV_VARS = [
+  'BEEKEEPER_CONFIG',
+  ...[...SETTINGS.values()].flatMap((s) => (s.schema.env ? [s.schema.env] : [])),
+];
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const issues = createIssues();
@@ -72,7 +75,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Numbers and enums with the schema's limits, enum and default.
   const int = (path: string) => readInt(pick(path), issues, limits(path));
   const num = (path: string) => readNumber(pick(path), issues, limits(path));
-  const oneOf = <T extends string>(path: string, allowed: readonly T[]) => readEnum(pick(path), issues, allowed, setting(path).schema.default as T);
+  const oneOf = <T extends string>(path: string, allowed: readonly T[]) =>
+    readEnum(pick(path), issues, allowed, setting(path).schema.default as T);
 
   const perHub = {
     concurrency: int('concurrency.perHub'),
@@ -86,9 +90,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const redis = readRedis(pick, issues);
 
   const stateHubSrc = pick('stateHub');
-  const stateHub = readString(stateHubSrc, issues, { fallback: hubs[0]?.name ?? 'local', pattern: HUB_NAME, rule: 'a hub name' });
+  const stateHub = readString(stateHubSrc, issues, {
+    fallback: hubs[0]?.name ?? 'local',
+    pattern: HUB_NAME,
+    rule: 'a hub name',
+  });
   if (stateHubSrc && hubs.length > 0 && !hubs.some((h) => h.name === stateHub)) {
-    issues.add(stateHubSrc.from, `${JSON.stringify(stateHub)} is not one of the configured hubs (${hubs.map((h) => h.name).join(', ')})`);
+    issues.add(
+      stateHubSrc.from,
+      `${JSON.stringify(stateHub)} is not one of the configured hubs (${hubs.map((h) => h.name).join(', ')})`,
+    );
   }
 
   const config: Config = {
@@ -105,7 +116,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sim: {
       speed: num('sim.speed'),
       seed: oneOf('sim.seed', SIM_SEEDS),
-      kubeconfig: readString(pick('sim.kubeconfig'), issues, { fallback: setting('sim.kubeconfig').schema.default as string }),
+      kubeconfig: readString(pick('sim.kubeconfig'), issues, {
+        fallback: setting('sim.kubeconfig').schema.default as string,
+      }),
     },
     stateNamespace: readString(pick('stateNamespace'), issues, {
       fallback: setting('stateNamespace').schema.default as string,

@@ -36,6 +36,10 @@ export function createLogger(settings: LoggerSettings): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   const pretty = settings.pretty ?? (settings.destination === undefined && process.stdout.isTTY === true);
-  if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } } });
+  if (pretty)
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } },
+    });
   return settings.destination ? pino(options, settings.destination as pino.DestinationStream) : pino(options);
 }

@@ -68,7 +68,8 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
   try {
     const redisBoot = await bootstrapRedis(opts.config.redis, { allowPrivate: opts.allowPrivateRedis ?? false });
     closers.push(['private redis', redisBoot.close]);
-    if (redisBoot.origin === 'private') log.warn({ url: redisBoot.redis.url }, 'no Redis found: started a private redis-server for this process');
+    if (redisBoot.origin === 'private')
+      log.warn({ url: redisBoot.redis.url }, 'no Redis found: started a private redis-server for this process');
 
     let config: Config = { ...opts.config, redis: redisBoot.redis };
     const ownPrefix = embeddedPrefix(config);
@@ -90,13 +91,19 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       closers.push(['simulator', () => sim.close()]);
       simulator = sim;
       config = withEmbeddedHub(config, { name: 'local', kubeconfigData: sim.kubeconfigYaml() });
-      await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log: log.child({ component: 'kube' }) });
+      await prepareEmbeddedHub({
+        hub: config.hubs[0]!,
+        namespace: config.stateNamespace,
+        clock,
+        log: log.child({ component: 'kube' }),
+      });
       log.info({ hub: 'local', speed: config.sim.speed, seed: config.sim.seed }, 'embedded Hive simulator started');
     }
 
     const producer = createRedis(config.redis, 'producer');
     const listener = createRedis(config.redis, 'worker');
-    for (const client of [producer, listener] as RedisClient[]) client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
+    for (const client of [producer, listener] as RedisClient[])
+      client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
     closers.push(['redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)])]);
     // Runs after queues and workers have closed (closers run in reverse), before the connections go.
     if (ownPrefix) closers.push(['embedded jobs', () => dropKeys(producer, ownPrefix)]);
@@ -128,7 +135,14 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     closers.push(['queues', () => queue.close()]);
 
     // Jobs are read through their Operations where Redis lost them; 202 requests are accepted through them.
-    const operations = createOperations({ store, queue, clock, log: log.child({ component: 'operations' }), stateHub: config.stateHub, stateNamespace: config.stateNamespace });
+    const operations = createOperations({
+      store,
+      queue,
+      clock,
+      log: log.child({ component: 'operations' }),
+      stateHub: config.stateHub,
+      stateNamespace: config.stateNamespace,
+    });
     const jobs = operations.ledger(queue);
     const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics }));
 
@@ -171,7 +185,15 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         coordinator: createRedisRunCoordinator(producer, config.redis.prefix),
         onRedisBack: (fn) => onReconnected(producer, fn),
         repairers: [
-          operationsRepairer({ store, queue: jobs, clock, log: log.child({ component: 'operations' }), stateHub: config.stateHub, stateNamespace: config.stateNamespace, jobs: config.jobs }),
+          operationsRepairer({
+            store,
+            queue: jobs,
+            clock,
+            log: log.child({ component: 'operations' }),
+            stateHub: config.stateHub,
+            stateNamespace: config.stateNamespace,
+            jobs: config.jobs,
+          }),
           ...features.flatMap((f) => f.repairers?.() ?? []),
         ],
         repairs: metrics.resyncRepairs,
@@ -182,7 +204,9 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
-      const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<Record<CachedKind, Replayer>>;
+      const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<
+        Record<CachedKind, Replayer>
+      >;
       const marks = createMarkIndex(store, Object.keys(replays) as CachedKind[]);
       closers.push(['idempotency index', async () => marks.close()]);
       const server = await buildServer({
@@ -202,12 +226,29 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       app = server;
     } else {
       // Worker and scheduler processes still answer probes and expose their metrics.
-      const ops = await buildOpsServer({ store, redis: producer, metrics, jobCounts: () => queue.counts(), jobsInFlight: () => queue.inFlightByType(), log });
+      const ops = await buildOpsServer({
+        store,
+        redis: producer,
+        metrics,
+        jobCounts: () => queue.counts(),
+        jobsInFlight: () => queue.inFlightByType(),
+        log,
+      });
       closers.push(['http', () => ops.close()]);
       app = ops;
     }
 
-    return { config, store, queue, metrics, app, ...(simulator ? { simulator } : {}), ...(resync ? { resync } : {}), redisOrigin: redisBoot.origin, close };
+    return {
+      config,
+      store,
+      queue,
+      metrics,
+      app,
+      ...(simulator ? { simulator } : {}),
+      ...(resync ? { resync } : {}),
+      redisOrigin: redisBoot.origin,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

@@ -36,9 +36,13 @@ export async function setup(): Promise<void> {
   }
   const port = 16379 + Math.floor(Math.random() * 1000);
   dir = mkdtempSync(join(tmpdir(), 'beekeeper-test-redis-'));
-  child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   child.once('error', () => undefined);
   for (let i = 0; i < 50; i++) {
     if (await answers('127.0.0.1', port)) {
@@ -47,7 +51,9 @@ export async function setup(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('No Redis answers on 127.0.0.1:6379 and redis-server could not be started: install it (apt-get install redis-server) or set REDIS_URL.');
+  throw new Error(
+    'No Redis answers on 127.0.0.1:6379 and redis-server could not be started: install it (apt-get install redis-server) or set REDIS_URL.',
+  );
 }
 
 export async function teardown(): Promise<void> {

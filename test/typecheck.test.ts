@@ -9,7 +9,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 describe('the project', () => {
   it('type-checks (tsc --noEmit over src, test and bench)', async () => {
     const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-    const result = await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, maxBuffer: 16 * 1024 * 1024 })
+    const result = await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+    })
       .then(() => ({ ok: true, output: '' }))
       .catch((e: { stdout?: string }) => ({ ok: false, output: e.stdout ?? String(e) }));
     expect(result.output).toBe('');

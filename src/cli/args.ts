@@ -9,7 +9,8 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 /** `45m`, `2h`, `1h30m`, `90s`, or plain seconds (`600`), to milliseconds. */
 export function parseCliDuration(text: string, flag: string): number {
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) throw new UsageError(`${flag}: "${text}" is not a duration such as 45m, 2h or 90s`);
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text))
+    throw new UsageError(`${flag}: "${text}" is not a duration such as 45m, 2h or 90s`);
   let ms = 0;
   for (const [, n, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNITS[unit!]!;
   return ms;
@@ -38,7 +39,8 @@ export function parseSelector(values: string[]): Record<string, unknown> {
 export function parseId(text: string | undefined, what: string): string {
   if (!text) throw new UsageError(`give the ${what} as hub/namespace/name`);
   const parts = text.split('/');
-  if (parts.length !== 3 || parts.some((p) => !p)) throw new UsageError(`"${text}" is not a ${what} id: use hub/namespace/name`);
+  if (parts.length !== 3 || parts.some((p) => !p))
+    throw new UsageError(`"${text}" is not a ${what} id: use hub/namespace/name`);
   return parts.map(encodeURIComponent).join('/');
 }
 

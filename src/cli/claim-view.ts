@@ -24,7 +24,8 @@ export function describeClaim(v: ClaimView, base: string): string[] {
   if (v.cluster) lines.push(`cluster   ${v.cluster.id}`);
   if (v.cluster?.apiURL) lines.push(`api       ${v.cluster.apiURL}`);
   if (v.cluster?.webConsoleURL) lines.push(`console   ${v.cluster.webConsoleURL}`);
-  if (v.lifetime) lines.push(`lifetime  ${v.lifetime.lifetime}${v.lifetime.expiresAt ? `, ends ${v.lifetime.expiresAt}` : ''}`);
+  if (v.lifetime)
+    lines.push(`lifetime  ${v.lifetime.lifetime}${v.lifetime.expiresAt ? `, ends ${v.lifetime.expiresAt}` : ''}`);
   lines.push(`url       ${base}${v.links.self}`, `events    ${base}${v.links.events}`);
   return lines;
 }

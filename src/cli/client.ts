@@ -18,7 +18,16 @@ export class ApiError extends Error {
 }
 
 export interface Client {
-  request<T>(method: string, path: string, opts?: { body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal; text?: boolean }): Promise<T>;
+  request<T>(
+    method: string,
+    path: string,
+    opts?: {
+      body?: unknown;
+      query?: Record<string, string | number | undefined>;
+      signal?: AbortSignal;
+      text?: boolean;
+    },
+  ): Promise<T>;
   /** Server-Sent Events: yields `{event, data}` until the stream ends or `signal` aborts. */
   events(path: string, signal: AbortSignal): AsyncGenerator<{ event: string; data: string }>;
   base: string;
@@ -27,7 +36,10 @@ export interface Client {
 export function createClient(opts: ClientOptions): Client {
   const base = opts.url.replace(/\/+$/, '');
   const doFetch = opts.fetch ?? fetch;
-  const headersFor = (accept: string): Record<string, string> => ({ accept, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) });
+  const headersFor = (accept: string): Record<string, string> => ({
+    accept,
+    ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+  });
   return {
     base,
     async *events(path, signal) {
@@ -42,7 +54,10 @@ export function createClient(opts: ClientOptions): Client {
         for (const frame of frames) {
           const lines = frame.split('\n');
           const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-          const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          const data = lines
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
           if (event) yield { event, data };
         }
       }
@@ -52,18 +67,30 @@ export function createClient(opts: ClientOptions): Client {
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
         .join('&');
-      const headers = headersFor(text ? 'application/yaml, text/plain, application/problem+json' : 'application/json, application/problem+json');
+      const headers = headersFor(
+        text ? 'application/yaml, text/plain, application/problem+json' : 'application/json, application/problem+json',
+      );
       if (body !== undefined) headers['content-type'] = 'application/json';
       let res: Response;
       try {
-        res = await doFetch(`${base}${path}${qs ? `?${qs}` : ''}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        res = await doFetch(`${base}${path}${qs ? `?${qs}` : ''}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+        });
       } catch (err) {
         if ((err as Error).name === 'AbortError') throw err;
-        throw new ApiError(0, `cannot reach Beekeeper at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
+        throw new ApiError(
+          0,
+          `cannot reach Beekeeper at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`,
+        );
       }
       const raw = await res.text();
       if (!res.ok) {
-        let problem: { detail?: string; title?: string; code?: string; errors?: Array<{ field: string; reason: string }> } | undefined;
+        let problem:
+          | { detail?: string; title?: string; code?: string; errors?: Array<{ field: string; reason: string }> }
+          | undefined;
         try {
           problem = JSON.parse(raw);
         } catch {

@@ -20,7 +20,11 @@ async function writeKubeconfig(ctx: CliContext, id: string, path: string): Promi
 
 function finish(ctx: CliContext, view: ClaimView, extra: Record<string, unknown> = {}): void {
   if (ctx.json) printJson(ctx, { ...view, ...extra });
-  else ctx.out(describeClaim(view, ctx.client.base).join('\n') + (extra.kubeconfig ? `\nkubeconfig ${String(extra.kubeconfig)}` : ''));
+  else
+    ctx.out(
+      describeClaim(view, ctx.client.base).join('\n') +
+        (extra.kubeconfig ? `\nkubeconfig ${String(extra.kubeconfig)}` : ''),
+    );
 }
 
 export async function claim(ctx: CliContext, args: string[]): Promise<number> {
@@ -35,12 +39,15 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
     subject: { type: 'string', multiple: true },
     'keep-on-timeout': { type: 'boolean' },
   });
-  if (Boolean(values.pool) === Boolean(values.selector?.length)) throw new UsageError('give --pool P or --selector key=value (not both)');
+  if (Boolean(values.pool) === Boolean(values.selector?.length))
+    throw new UsageError('give --pool P or --selector key=value (not both)');
   const waitMs = values.wait ? parseCliDuration(values.wait, '--wait') : undefined;
-  if (values['kubeconfig-out'] && waitMs === undefined) throw new UsageError('--kubeconfig-out needs --wait: the kubeconfig exists once the cluster runs');
+  if (values['kubeconfig-out'] && waitMs === undefined)
+    throw new UsageError('--kubeconfig-out needs --wait: the kubeconfig exists once the cluster runs');
   const subjects = (values.subject ?? []).map((s) => {
     const [kind, name, namespace] = s.split(':');
-    if (!kind || !name || !['User', 'Group', 'ServiceAccount'].includes(kind)) throw new UsageError(`--subject: "${s}" is not User:name, Group:name or ServiceAccount:name:namespace`);
+    if (!kind || !name || !['User', 'Group', 'ServiceAccount'].includes(kind))
+      throw new UsageError(`--subject: "${s}" is not User:name, Group:name or ServiceAccount:name:namespace`);
     return { kind, name, ...(namespace ? { namespace } : {}) };
   });
   const started = ctx.now();
@@ -74,12 +81,16 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
         ctx.err(`${created.id} is already gone: ${why}`);
         return true;
       }
-      ctx.err(`could not release ${created.id} (${why}): ${(err as Error).message}; you still hold it: beekeeper release ${created.id}`);
+      ctx.err(
+        `could not release ${created.id} (${why}): ${(err as Error).message}; you still hold it: beekeeper release ${created.id}`,
+      );
       return false;
     }
   };
   let view: ClaimView;
-  const stopHeartbeat = created.heartbeatTimeoutSeconds ? await heartbeatWhileWaiting(ctx, id, created.heartbeatTimeoutSeconds) : async () => undefined;
+  const stopHeartbeat = created.heartbeatTimeoutSeconds
+    ? await heartbeatWhileWaiting(ctx, id, created.heartbeatTimeoutSeconds)
+    : async () => undefined;
   try {
     view = await waitForClaim(ctx, id, started + waitMs, created).finally(stopHeartbeat);
     if (view.phase === 'Running') {
@@ -94,7 +105,11 @@ export async function claim(ctx: CliContext, args: string[]): Promise<number> {
   }
   if (waiting(view)) {
     const interrupted = ctx.signal.aborted;
-    const kept = values['keep-on-timeout'] || !(await giveBack(`${interrupted ? `interrupted (${String(ctx.signal.reason)})` : 'not running within --wait'} (use --keep-on-timeout to keep it)`));
+    const kept =
+      values['keep-on-timeout'] ||
+      !(await giveBack(
+        `${interrupted ? `interrupted (${String(ctx.signal.reason)})` : 'not running within --wait'} (use --keep-on-timeout to keep it)`,
+      ));
     if (kept) finish(ctx, view);
     return interrupted ? interruptedCode(ctx.signal) : EXIT.timeout;
   }
@@ -107,7 +122,9 @@ export async function status(ctx: CliContext, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { wait: { type: 'string' } });
   const id = parseId(positionals[0], 'claim');
   const waitMs = values.wait ? parseCliDuration(values.wait, '--wait') : undefined;
-  const view = waitMs ? await waitForClaim(ctx, id, ctx.now() + waitMs) : await ctx.client.request<ClaimView>('GET', `/v1/claims/${id}`);
+  const view = waitMs
+    ? await waitForClaim(ctx, id, ctx.now() + waitMs)
+    : await ctx.client.request<ClaimView>('GET', `/v1/claims/${id}`);
   finish(ctx, view);
   if (waitMs && waiting(view)) return EXIT.timeout;
   return view.phase === 'ClusterLost' ? EXIT.failure : EXIT.ok;
@@ -121,7 +138,11 @@ export async function heartbeat(ctx: CliContext, args: string[]): Promise<number
   let failures = 0;
   while (!ctx.signal.aborted) {
     try {
-      const beat = await ctx.client.request<{ renewedAt: string; expiresAt: string }>('POST', `/v1/claims/${id}/heartbeat`, { body: {}, signal: ctx.signal });
+      const beat = await ctx.client.request<{ renewedAt: string; expiresAt: string }>(
+        'POST',
+        `/v1/claims/${id}/heartbeat`,
+        { body: {}, signal: ctx.signal },
+      );
       failures = 0;
       if (ctx.json) printJson(ctx, beat);
       else ctx.err(`heartbeat ${positionals[0]}: renewed, expires ${beat.expiresAt}`);
@@ -143,11 +164,19 @@ export async function heartbeat(ctx: CliContext, args: string[]): Promise<number
 
 export async function extend(ctx: CliContext, args: string[]): Promise<number> {
   // `--by` was the duration before the API's `by` (who) existed, and scripts use it: who is `--as`.
-  const { values, positionals } = parse(args, { by: { type: 'string' }, lifetime: { type: 'string' }, as: { type: 'string' }, reason: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    by: { type: 'string' },
+    lifetime: { type: 'string' },
+    as: { type: 'string' },
+    reason: { type: 'string' },
+  });
   const id = parseId(positionals[0], 'claim');
-  if (Boolean(values.by) === Boolean(values.lifetime)) throw new UsageError('give --by DURATION (time to add) or --lifetime DURATION (new total)');
-  if (values.as !== undefined && values.as.trim() === '') throw new UsageError("--as: name who extends (it is recorded), or leave it out for the API token's holder");
-  if (values.reason !== undefined && values.reason.trim() === '') throw new UsageError('--reason: say why (it is recorded), or leave it out');
+  if (Boolean(values.by) === Boolean(values.lifetime))
+    throw new UsageError('give --by DURATION (time to add) or --lifetime DURATION (new total)');
+  if (values.as !== undefined && values.as.trim() === '')
+    throw new UsageError("--as: name who extends (it is recorded), or leave it out for the API token's holder");
+  if (values.reason !== undefined && values.reason.trim() === '')
+    throw new UsageError('--reason: say why (it is recorded), or leave it out');
   const body = {
     ...(values.by ? { extendBy: values.by } : { lifetime: values.lifetime }),
     ...(values.as !== undefined ? { by: values.as } : {}),
@@ -155,18 +184,30 @@ export async function extend(ctx: CliContext, args: string[]): Promise<number> {
   };
   const view = await ctx.client.request<ClaimView>('PATCH', `/v1/claims/${id}`, { body });
   if (ctx.json) printJson(ctx, view);
-  else ctx.out(`lifetime of ${view.id} is now ${view.lifetime?.lifetime ?? '?'}${view.lifetime?.expiresAt ? `, ends ${view.lifetime.expiresAt}` : ''}`);
+  else
+    ctx.out(
+      `lifetime of ${view.id} is now ${view.lifetime?.lifetime ?? '?'}${view.lifetime?.expiresAt ? `, ends ${view.lifetime.expiresAt}` : ''}`,
+    );
   return EXIT.ok;
 }
 
-async function followJob(ctx: CliContext, job: JobView, waitMs: number | undefined): Promise<{ job: JobView; code: number }> {
+async function followJob(
+  ctx: CliContext,
+  job: JobView,
+  waitMs: number | undefined,
+): Promise<{ job: JobView; code: number }> {
   let current = job;
   const deadline = ctx.now() + (waitMs ?? 0);
   let shown = 0;
   while (waitMs !== undefined && !['completed', 'failed'].includes(current.state) && !ctx.signal.aborted) {
     const left = Math.ceil((deadline - ctx.now()) / 1000);
     if (left <= 0) break;
-    current = (await ctx.client.request<{ job: JobView }>('GET', `/v1/jobs/${encodeURIComponent(job.id)}`, { query: { wait: Math.min(left, 30) }, signal: ctx.signal })).job;
+    current = (
+      await ctx.client.request<{ job: JobView }>('GET', `/v1/jobs/${encodeURIComponent(job.id)}`, {
+        query: { wait: Math.min(left, 30) },
+        signal: ctx.signal,
+      })
+    ).job;
     for (const s of current.steps.slice(shown)) ctx.err(`${s.step}${s.message ? `: ${s.message}` : ''}`);
     shown = current.steps.length;
   }
@@ -179,11 +220,13 @@ export async function release(ctx: CliContext, args: string[]): Promise<number> 
   const { values, positionals } = parse(args, { wait: { type: 'string' } });
   const id = parseId(positionals[0], 'claim');
   const waitMs = values.wait ? parseCliDuration(values.wait, '--wait') : undefined;
-  const answer = await ctx.client.request<{ claim: ClaimView; job: JobView }>('DELETE', `/v1/claims/${id}`).catch((err: unknown) => {
-    // Released already (by a `claim --wait` that gave it back, the heartbeat reaper, Hive's lifetime): the goal is met.
-    if (err instanceof ApiError && err.status === 404) return undefined;
-    throw err;
-  });
+  const answer = await ctx.client
+    .request<{ claim: ClaimView; job: JobView }>('DELETE', `/v1/claims/${id}`)
+    .catch((err: unknown) => {
+      // Released already (by a `claim --wait` that gave it back, the heartbeat reaper, Hive's lifetime): the goal is met.
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    });
   if (!answer) {
     ctx.err(`${positionals[0]} is already gone; nothing to release`);
     return EXIT.ok;

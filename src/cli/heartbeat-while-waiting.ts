@@ -5,7 +5,11 @@ import type { CliContext } from './context.js';
 import { pause } from './context.js';
 
 /** Beats once now, then about three times per timeout (at most every minute). Returns the function that stops it. */
-export async function heartbeatWhileWaiting(ctx: CliContext, id: string, timeoutSeconds: number): Promise<() => Promise<void>> {
+export async function heartbeatWhileWaiting(
+  ctx: CliContext,
+  id: string,
+  timeoutSeconds: number,
+): Promise<() => Promise<void>> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });

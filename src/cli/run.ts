@@ -59,7 +59,10 @@ function globals(argv: string[]) {
   const g: { url?: string; token?: string; json: boolean; help: boolean } = { json: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     if (flag === '--json') g.json = true;
     else if (flag === '--help' || flag === '-h') g.help = true;
     else if (flag === '--url' || flag === '--token') {
@@ -82,8 +85,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!name) throw new UsageError('name a command');
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
-    const client = createClient({ url: g.url ?? io.env.BEEKEEPER_URL ?? DEFAULT_URL, token: g.token ?? io.env.BEEKEEPER_TOKEN, fetch: io.fetch });
-    const code = await command({ client, json: g.json, out: io.out, err: io.err, writeSecretFile: io.writeSecretFile, signal: io.signal, now: io.now ?? Date.now }, args);
+    const client = createClient({
+      url: g.url ?? io.env.BEEKEEPER_URL ?? DEFAULT_URL,
+      token: g.token ?? io.env.BEEKEEPER_TOKEN,
+      fetch: io.fetch,
+    });
+    const code = await command(
+      {
+        client,
+        json: g.json,
+        out: io.out,
+        err: io.err,
+        writeSecretFile: io.writeSecretFile,
+        signal: io.signal,
+        now: io.now ?? Date.now,
+      },
+      args,
+    );
     return code !== EXIT.ok && io.signal.aborted ? interruptedCode(io.signal) : code;
   } catch (err) {
     if (io.signal.aborted) {

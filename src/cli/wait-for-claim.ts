@@ -8,7 +8,12 @@ import type { CliContext } from './context.js';
 
 const SLICE_SECONDS = 30;
 
-export async function waitForClaim(ctx: CliContext, id: string, deadline: number, first?: ClaimView): Promise<ClaimView> {
+export async function waitForClaim(
+  ctx: CliContext,
+  id: string,
+  deadline: number,
+  first?: ClaimView,
+): Promise<ClaimView> {
   let view = first ?? (await ctx.client.request<ClaimView>('GET', `/v1/claims/${id}`));
   let said = '';
   const say = (v: ClaimView) => {
@@ -44,10 +49,15 @@ export async function waitForClaim(ctx: CliContext, id: string, deadline: number
   while (waiting(view) && !ctx.signal.aborted) {
     const left = Math.ceil((deadline - ctx.now()) / 1000);
     if (left <= 0) break;
-    view = await ctx.client.request<ClaimView>('GET', `/v1/claims/${id}`, { query: { wait: Math.min(left, SLICE_SECONDS) }, signal: ctx.signal }).catch((err: Error) => {
-      if (err.name === 'AbortError') return view;
-      throw err;
-    });
+    view = await ctx.client
+      .request<ClaimView>('GET', `/v1/claims/${id}`, {
+        query: { wait: Math.min(left, SLICE_SECONDS) },
+        signal: ctx.signal,
+      })
+      .catch((err: Error) => {
+        if (err.name === 'AbortError') return view;
+        throw err;
+      });
     say(view);
   }
   return view;

@@ -20,15 +20,28 @@ export interface Source {
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
-export function readInt(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }): number {
+export function readInt(
+  src: Source | undefined,
+  issues: Issues,
+  opts: { min: number; max: number; fallback: number },
+): number {
   return readNumeric(src, issues, opts, true);
 }
 
-export function readNumber(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }): number {
+export function readNumber(
+  src: Source | undefined,
+  issues: Issues,
+  opts: { min: number; max: number; fallback: number },
+): number {
   return readNumeric(src, issues, opts, false);
 }
 
-function readNumeric(src: Source | undefined, issues: Issues, opts: { min: number; max: number; fallback: number }, integer: boolean): number {
+function readNumeric(
+  src: Source | undefined,
+  issues: Issues,
+  opts: { min: number; max: number; fallback: number },
+  integer: boolean,
+): number {
   if (src === undefined) return opts.fallback;
   const raw = src.value;
   const text = typeof raw === 'string' ? raw.trim() : '';
@@ -62,7 +75,12 @@ export function readString(
   return raw;
 }
 
-export function readEnum<T extends string>(src: Source | undefined, issues: Issues, allowed: readonly T[], fallback: T): T {
+export function readEnum<T extends string>(
+  src: Source | undefined,
+  issues: Issues,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (src === undefined) return fallback;
   if (typeof src.value === 'string' && (allowed as readonly string[]).includes(src.value)) return src.value as T;
   issues.add(src.from, `${show(src.value)} must be one of ${allowed.join(', ')}`);
@@ -82,7 +100,13 @@ export function readBool(src: Source | undefined, issues: Issues, fallback: bool
 /** `host:port` as used for Sentinel and Cluster seed nodes. */
 export function readHostPorts(src: Source | undefined, issues: Issues): Array<{ host: string; port: number }> {
   if (src === undefined) return [];
-  const items = typeof src.value === 'string' ? src.value.split(',').map((s) => s.trim()).filter(Boolean) : src.value;
+  const items =
+    typeof src.value === 'string'
+      ? src.value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : src.value;
   if (!Array.isArray(items) || items.length === 0) {
     issues.add(src.from, 'must list at least one host:port');
     return [];

@@ -45,7 +45,8 @@ function checkKeys(obj: Record<string, unknown>, schema: TSchema, prefix: string
     const known = Object.hasOwn(props, key) && props[key]!.fileKey !== false ? props[key] : undefined;
     if (known === undefined) issues.add(`${where} (${file})`, 'unknown key');
     else if ((known as { properties?: unknown }).properties) {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) issues.add(`${where} (${file})`, 'must be a mapping');
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        issues.add(`${where} (${file})`, 'must be a mapping');
       else checkKeys(value as Record<string, unknown>, known, `${where}.`, issues, file);
     }
   }

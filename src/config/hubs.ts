@@ -38,7 +38,8 @@ export interface HubDefaults {
 
 export function readHubs(src: Source | undefined, defaults: HubDefaults, issues: Issues): HubConfig[] {
   if (src === undefined) return [];
-  const hubs = typeof src.value === 'string' ? fromEnv(src.value, src.from, defaults, issues) : fromFile(src, defaults, issues);
+  const hubs =
+    typeof src.value === 'string' ? fromEnv(src.value, src.from, defaults, issues) : fromFile(src, defaults, issues);
   const seen = new Set<string>();
   for (const hub of hubs) {
     if (seen.has(hub.name)) issues.add(src.from, `hub ${hub.name} is listed twice`);
@@ -49,12 +50,18 @@ export function readHubs(src: Source | undefined, defaults: HubDefaults, issues:
 
 function fromEnv(text: string, from: string, defaults: HubDefaults, issues: Issues): HubConfig[] {
   const out: HubConfig[] = [];
-  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = item.indexOf('=');
     const name = eq > 0 ? item.slice(0, eq) : '';
     const where = eq > 0 ? item.slice(eq + 1) : '';
     if (!HUB_NAME.test(name) || where === '') {
-      issues.add(from, `${JSON.stringify(item)} must be name=/path/to/kubeconfig[#context] or name=in-cluster (name a DNS label)`);
+      issues.add(
+        from,
+        `${JSON.stringify(item)} must be name=/path/to/kubeconfig[#context] or name=in-cluster (name a DNS label)`,
+      );
       continue;
     }
     if (where === 'in-cluster') out.push({ name, inCluster: true, ...defaults });
@@ -76,22 +83,41 @@ function fromFile(src: Source, defaults: HubDefaults, issues: Issues): HubConfig
   return src.value.flatMap((raw, i): HubConfig[] => {
     const at = (key: string): Source | undefined => {
       const v = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined;
-      return v === undefined || v === null ? undefined : { value: v, from: src.from.replace(/^hubs/, `hubs[${i}].${key}`) };
+      return v === undefined || v === null
+        ? undefined
+        : { value: v, from: src.from.replace(/^hubs/, `hubs[${i}].${key}`) };
     };
     if (!raw || typeof raw !== 'object') {
       issues.add(src.from.replace(/^hubs/, `hubs[${i}]`), 'must be a mapping');
       return [];
     }
     for (const key of Object.keys(raw)) {
-      if (!['name', 'kubeconfig', 'context', 'inCluster', 'concurrency', 'globalConcurrency', 'backgroundConcurrency', 'backgroundGlobalConcurrency', 'qps', 'burst'].includes(key)) {
+      if (
+        ![
+          'name',
+          'kubeconfig',
+          'context',
+          'inCluster',
+          'concurrency',
+          'globalConcurrency',
+          'backgroundConcurrency',
+          'backgroundGlobalConcurrency',
+          'qps',
+          'burst',
+        ].includes(key)
+      ) {
         issues.add(src.from.replace(/^hubs/, `hubs[${i}].${key}`), 'unknown key');
       }
     }
-    const name = readString(at('name') ?? { value: undefined, from: src.from.replace(/^hubs/, `hubs[${i}].name`) }, issues, {
-      fallback: '',
-      pattern: HUB_NAME,
-      rule: 'a DNS label (lowercase letters, digits, -)',
-    });
+    const name = readString(
+      at('name') ?? { value: undefined, from: src.from.replace(/^hubs/, `hubs[${i}].name`) },
+      issues,
+      {
+        fallback: '',
+        pattern: HUB_NAME,
+        rule: 'a DNS label (lowercase letters, digits, -)',
+      },
+    );
     const inCluster = readBool(at('inCluster'), issues, false);
     const kubeconfig = at('kubeconfig') ? readString(at('kubeconfig'), issues, { fallback: '' }) : undefined;
     const context = at('context') ? readString(at('context'), issues, { fallback: '' }) : undefined;
@@ -106,8 +132,16 @@ function fromFile(src: Source, defaults: HubDefaults, issues: Issues): HubConfig
         inCluster,
         // The same limits as the settings they override (schema.ts), the configured values as defaults.
         concurrency: readInt(at('concurrency'), issues, limits('concurrency.perHub', defaults.concurrency)),
-        globalConcurrency: readInt(at('globalConcurrency'), issues, limits('concurrency.global', defaults.globalConcurrency)),
-        backgroundConcurrency: readInt(at('backgroundConcurrency'), issues, limits('concurrency.background', defaults.backgroundConcurrency)),
+        globalConcurrency: readInt(
+          at('globalConcurrency'),
+          issues,
+          limits('concurrency.global', defaults.globalConcurrency),
+        ),
+        backgroundConcurrency: readInt(
+          at('backgroundConcurrency'),
+          issues,
+          limits('concurrency.background', defaults.backgroundConcurrency),
+        ),
         backgroundGlobalConcurrency: readInt(
           at('backgroundGlobalConcurrency'),
           issues,

@@ -13,4 +13,5 @@ export function intervalCron(seconds: number): string | undefined {
   return undefined;
 }
 
-export const INTERVAL_RULE = 'a number of seconds that divides a minute (1-30), whole minutes that divide an hour (60-1800), or whole hours that divide a day (3600-86400)';
+export const INTERVAL_RULE =
+  'a number of seconds that divides a minute (1-30), whole minutes that divide an hour (60-1800), or whole hours that divide a day (3600-86400)';

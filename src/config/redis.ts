@@ -26,30 +26,53 @@ export const DEFAULT_REDIS_PREFIX = setting('redis.prefix').schema.default as st
 
 export function readRedis(pick: (path: string) => Source | undefined, issues: Issues): RedisConfig {
   const urlSrc = pick('redis.url');
-  const url = urlSrc ? readString(urlSrc, issues, { fallback: '', pattern: /^rediss?:\/\/\S+$/, rule: 'a redis:// or rediss:// URL', secret: true }) : undefined;
+  const url = urlSrc
+    ? readString(urlSrc, issues, {
+        fallback: '',
+        pattern: /^rediss?:\/\/\S+$/,
+        rule: 'a redis:// or rediss:// URL',
+        secret: true,
+      })
+    : undefined;
   const sentinelsSrc = pick('redis.sentinel.sentinels');
   const sentinels = readHostPorts(sentinelsSrc, issues);
   const nameSrc = pick('redis.sentinel.name');
   const nodesSrc = pick('redis.cluster.nodes');
   const nodes = readHostPorts(nodesSrc, issues);
-  const password = pick('redis.password') ? readString(pick('redis.password'), issues, { fallback: '', secret: true }) : undefined;
+  const password = pick('redis.password')
+    ? readString(pick('redis.password'), issues, { fallback: '', secret: true })
+    : undefined;
   const sentinelPassword = pick('redis.sentinel.password')
     ? readString(pick('redis.sentinel.password'), issues, { fallback: '', secret: true })
     : undefined;
   const prefixSrc = pick('redis.prefix');
-  const prefix = readString(prefixSrc, issues, { fallback: DEFAULT_REDIS_PREFIX, pattern: NO_COLON, rule: 'free of spaces and ":" (BullMQ joins keys with ":")' });
+  const prefix = readString(prefixSrc, issues, {
+    fallback: DEFAULT_REDIS_PREFIX,
+    pattern: NO_COLON,
+    rule: 'free of spaces and ":" (BullMQ joins keys with ":")',
+  });
 
   const modes = [urlSrc && 'REDIS_URL', sentinelsSrc && 'sentinel', nodesSrc && 'cluster'].filter(Boolean);
   if (modes.length > 1) issues.add('redis', `choose one of a URL, Sentinel or Cluster (got ${modes.join(' and ')})`);
-  if (sentinelsSrc && !nameSrc) issues.add('BEEKEEPER_REDIS_SENTINEL_NAME', 'required with Sentinel (the master group name)');
+  if (sentinelsSrc && !nameSrc)
+    issues.add('BEEKEEPER_REDIS_SENTINEL_NAME', 'required with Sentinel (the master group name)');
   if (nameSrc && !sentinelsSrc) issues.add(nameSrc.from, 'set only together with the Sentinel addresses');
   if (nodesSrc && !/\{[^{}]+\}/.test(prefix)) {
-    issues.add(prefixSrc?.from ?? 'BEEKEEPER_REDIS_PREFIX', 'must contain a {hash tag} with Redis Cluster, e.g. {beekeeper}');
+    issues.add(
+      prefixSrc?.from ?? 'BEEKEEPER_REDIS_PREFIX',
+      'must contain a {hash tag} with Redis Cluster, e.g. {beekeeper}',
+    );
   }
   return {
     ...(url ? { url } : {}),
     ...(sentinelsSrc && nameSrc
-      ? { sentinel: { sentinels, name: readString(nameSrc, issues, { fallback: '' }), ...(sentinelPassword ? { password: sentinelPassword } : {}) } }
+      ? {
+          sentinel: {
+            sentinels,
+            name: readString(nameSrc, issues, { fallback: '' }),
+            ...(sentinelPassword ? { password: sentinelPassword } : {}),
+          },
+        }
       : {}),
     ...(nodesSrc ? { cluster: { nodes } } : {}),
     ...(password ? { password } : {}),

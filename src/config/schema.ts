@@ -3,8 +3,10 @@
 // `fileKey: false` marks a setting the file may not set (the embedded kubeconfig path is a per-checkout choice).
 import { Type, type TSchema } from 'typebox';
 
-const int = (env: string, minimum: number, maximum: number, fallback: number) => Type.Integer({ env, minimum, maximum, default: fallback });
-const num = (env: string, minimum: number, maximum: number, fallback: number) => Type.Number({ env, minimum, maximum, default: fallback });
+const int = (env: string, minimum: number, maximum: number, fallback: number) =>
+  Type.Integer({ env, minimum, maximum, default: fallback });
+const num = (env: string, minimum: number, maximum: number, fallback: number) =>
+  Type.Number({ env, minimum, maximum, default: fallback });
 const str = (env: string, extra: Record<string, unknown> = {}) => Type.String({ env, ...extra });
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -42,7 +44,10 @@ export const SettingsSchema = Type.Object({
   http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST'), port: int('PORT', 0, 65535, 8080) }),
   auth: Type.Object({ tokens: Type.Unknown({ env: 'BEEKEEPER_API_TOKENS' }) }),
   concurrency,
-  rateLimits: Type.Object({ qps: num('BEEKEEPER_KUBE_QPS', 0.1, 10_000, 20), burst: int('BEEKEEPER_KUBE_BURST', 1, 100_000, 40) }),
+  rateLimits: Type.Object({
+    qps: num('BEEKEEPER_KUBE_QPS', 0.1, 10_000, 20),
+    burst: int('BEEKEEPER_KUBE_BURST', 1, 100_000, 40),
+  }),
   logLevel: str('LOG_LEVEL', { enum: LOG_LEVELS, default: 'info' }),
   sim: Type.Object({
     speed: num('BEEKEEPER_SIM_SPEED', 0.01, 100_000, 60),
@@ -88,4 +93,3 @@ export function limits(path: string, fallbackOverride?: number): { min: number; 
   const { minimum, maximum, default: fallback } = setting(path).schema;
   return { min: minimum!, max: maximum!, fallback: fallbackOverride ?? (fallback as number) };
 }
-

@@ -11,11 +11,17 @@ export function readTokens(src: Source | undefined, issues: Issues): ApiToken[] 
   if (src === undefined) return [];
   const entries: unknown[] =
     typeof src.value === 'string'
-      ? src.value.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-          const eq = s.indexOf('=');
-          return eq > 0 ? { name: s.slice(0, eq), token: s.slice(eq + 1) } : { name: s };
-        })
-      : Array.isArray(src.value) ? src.value : [src.value];
+      ? src.value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map((s) => {
+            const eq = s.indexOf('=');
+            return eq > 0 ? { name: s.slice(0, eq), token: s.slice(eq + 1) } : { name: s };
+          })
+      : Array.isArray(src.value)
+        ? src.value
+        : [src.value];
   const tokens: ApiToken[] = [];
   entries.forEach((e, i) => {
     const { name, token } = (e && typeof e === 'object' ? e : {}) as { name?: unknown; token?: unknown };

@@ -9,7 +9,10 @@ import type { ClusterDeployment, Condition } from './types.js';
 
 /** Reasons of Hibernating/Ready that say the power change failed (Hive retries them with backoff). */
 const POWER_FAILURES = new Set(['FailedToStop', 'FailedToStartMachines']);
-const PROVISIONED_FAILURES = new Set<string>([PROVISIONED_REASONS.provisionStopped, PROVISIONED_REASONS.deprovisionFailed]);
+const PROVISIONED_FAILURES = new Set<string>([
+  PROVISIONED_REASONS.provisionStopped,
+  PROVISIONED_REASONS.deprovisionFailed,
+]);
 
 export function isProblem(cd: ClusterDeployment, c: Condition): boolean {
   if (c.status === 'Unknown') return false;

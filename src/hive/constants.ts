@@ -66,7 +66,12 @@ export const POWER_STATES = [
 export type PowerState = (typeof POWER_STATES)[number];
 
 /** The stop sequence, in Hive's order (§2.5 "Stopping sequence"). */
-export const STOPPING_STATES: readonly PowerState[] = ['SyncSetsNotApplied', 'Stopping', 'FailedToStop', 'WaitingForMachinesToStop'];
+export const STOPPING_STATES: readonly PowerState[] = [
+  'SyncSetsNotApplied',
+  'Stopping',
+  'FailedToStop',
+  'WaitingForMachinesToStop',
+];
 
 /** The resume sequence and the step Hive prints for each ("(step n/4)", §2.5 "Resume sequence"). */
 export const RESUME_STEPS: Readonly<Partial<Record<PowerState, number>>> = {

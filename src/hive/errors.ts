@@ -25,7 +25,11 @@ export class Conflict extends DomainError {
 
 export class Invalid extends DomainError {
   override readonly code = 'Invalid' as const;
-  constructor(message: string, readonly fields: FieldIssue[] = [], options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly fields: FieldIssue[] = [],
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -36,7 +40,11 @@ export class Forbidden extends DomainError {
 
 export class Unavailable extends DomainError {
   override readonly code = 'Unavailable' as const;
-  constructor(message: string, readonly retryAfterSeconds?: number, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -56,7 +56,9 @@ function machinePlatform(p: InstallConfigParams, pool: MachinePoolParams): Recor
 function platformSection(p: InstallConfigParams): Record<string, unknown> {
   switch (p.platform) {
     case 'aws':
-      return { aws: { region: p.region, ...(p.userTags && Object.keys(p.userTags).length ? { userTags: p.userTags } : {}) } };
+      return {
+        aws: { region: p.region, ...(p.userTags && Object.keys(p.userTags).length ? { userTags: p.userTags } : {}) },
+      };
     case 'gcp':
       return { gcp: { projectID: p.gcpProjectID, region: p.region } };
     case 'azure':

@@ -14,11 +14,10 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
-type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!exists' };
+type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!exists' };
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** Split on commas that are not inside parentheses. */
@@ -84,7 +83,12 @@ export function matchesLabels(requirements: Requirement[], labels: Record<string
   });
 }
 
-const OPERATORS: Record<string, Requirement['op'] | undefined> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!exists' };
+const OPERATORS: Record<string, Requirement['op'] | undefined> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!exists',
+};
 
 /**
  * A metav1.LabelSelector against labels. An empty selector matches everything; an absent one does too, since
@@ -93,7 +97,11 @@ const OPERATORS: Record<string, Requirement['op'] | undefined> = { In: 'in', Not
  */
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> = {}): boolean {
   if (!selector) return true;
-  const requirements: Requirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, op: 'in', values: [value] }));
+  const requirements: Requirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    op: 'in',
+    values: [value],
+  }));
   for (const { key, operator, values } of selector.matchExpressions ?? []) {
     const op = OPERATORS[operator];
     if (!op) return false;

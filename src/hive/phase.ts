@@ -1,7 +1,16 @@
 // A person's view of where a ClusterDeployment is in its life, read from Hive's own status and conditions
 // (REFERENCE.md §2.3-2.6). Hive has no single "phase" field: the CD controller owns Provisioned/ProvisionFailed/
 // ProvisionStopped, the hibernation controller owns Hibernating/Ready and status.powerState.
-import { ANNOTATIONS, CONDITIONS, POWER_REASONS, PROVISIONED_REASONS, RESUME_STEP_COUNT, RESUME_STEPS, STOPPING_STATES, type PowerState } from './constants.js';
+import {
+  ANNOTATIONS,
+  CONDITIONS,
+  POWER_REASONS,
+  PROVISIONED_REASONS,
+  RESUME_STEP_COUNT,
+  RESUME_STEPS,
+  STOPPING_STATES,
+  type PowerState,
+} from './constants.js';
 import { findCondition, type ClusterDeployment } from './types.js';
 
 /** Every phase lifecyclePhase can answer. */
@@ -37,13 +46,19 @@ export function lifecyclePhase(cd: ClusterDeployment): LifecyclePhase {
 
   if (cd.metadata.deletionTimestamp) {
     if (provisioned?.reason === PROVISIONED_REASONS.deprovisionFailed) {
-      return { phase: 'DeprovisionFailed', reason: provisioned.reason, message: provisioned.message || 'deprovision failed; Hive keeps retrying' };
+      return {
+        phase: 'DeprovisionFailed',
+        reason: provisioned.reason,
+        message: provisioned.message || 'deprovision failed; Hive keeps retrying',
+      };
     }
     const deprovisioned = provisioned?.reason === PROVISIONED_REASONS.deprovisioned;
     return {
       phase: 'Deprovisioning',
       reason: provisioned?.reason,
-      message: deprovisioned ? 'cloud resources removed; waiting for the object to go' : 'being deleted; Hive is removing its cloud resources',
+      message: deprovisioned
+        ? 'cloud resources removed; waiting for the object to go'
+        : 'being deleted; Hive is removing its cloud resources',
     };
   }
 
@@ -62,7 +77,11 @@ export function lifecyclePhase(cd: ClusterDeployment): LifecyclePhase {
 function provisioningPhase(cd: ClusterDeployment): LifecyclePhase {
   const stopped = findCondition(cd, CONDITIONS.provisionStopped);
   if (stopped?.status === 'True') {
-    return { phase: 'ProvisionStopped', reason: stopped.reason, message: stopped.message || 'Hive stopped trying to provision' };
+    return {
+      phase: 'ProvisionStopped',
+      reason: stopped.reason,
+      message: stopped.message || 'Hive stopped trying to provision',
+    };
   }
   const failed = findCondition(cd, CONDITIONS.provisionFailed);
   if (failed?.status === 'True') {
@@ -75,9 +94,17 @@ function provisioningPhase(cd: ClusterDeployment): LifecyclePhase {
   }
   const requirements = findCondition(cd, CONDITIONS.requirementsMet);
   if (requirements?.status === 'False') {
-    return { phase: 'Provisioning', reason: requirements.reason, message: `waiting: ${requirements.message || requirements.reason}` };
+    return {
+      phase: 'Provisioning',
+      reason: requirements.reason,
+      message: `waiting: ${requirements.message || requirements.reason}`,
+    };
   }
-  return { phase: 'Provisioning', reason: findCondition(cd, CONDITIONS.provisioned)?.reason, message: 'Hive is installing the cluster' };
+  return {
+    phase: 'Provisioning',
+    reason: findCondition(cd, CONDITIONS.provisioned)?.reason,
+    message: 'Hive is installing the cluster',
+  };
 }
 
 function powerPhase(cd: ClusterDeployment): LifecyclePhase {
@@ -85,10 +112,18 @@ function powerPhase(cd: ClusterDeployment): LifecyclePhase {
   const ready = findCondition(cd, CONDITIONS.ready);
 
   if (hibernating?.reason === POWER_REASONS.unsupported) {
-    return { phase: 'Unsupported', reason: hibernating.reason, message: `running; cannot hibernate: ${hibernating.message || 'no power state actuator'}` };
+    return {
+      phase: 'Unsupported',
+      reason: hibernating.reason,
+      message: `running; cannot hibernate: ${hibernating.message || 'no power state actuator'}`,
+    };
   }
   if (hibernating?.reason === POWER_REASONS.powerStatePaused || ready?.reason === POWER_REASONS.powerStatePaused) {
-    return { phase: 'Unknown', reason: POWER_REASONS.powerStatePaused, message: `power state paused by ${ANNOTATIONS.powerStatePause}` };
+    return {
+      phase: 'Unknown',
+      reason: POWER_REASONS.powerStatePaused,
+      message: `power state paused by ${ANNOTATIONS.powerStatePause}`,
+    };
   }
 
   const state = cd.status?.powerState;
@@ -96,7 +131,8 @@ function powerPhase(cd: ClusterDeployment): LifecyclePhase {
     return { phase: 'Installed', message: 'installed; Hive has not reported a power state yet' };
   }
   if (state === 'Running') return { phase: 'Running', reason: state, message: ready?.message || 'running and ready' };
-  if (state === 'Hibernating') return { phase: 'Hibernating', reason: state, message: hibernating?.message || 'machines are stopped' };
+  if (state === 'Hibernating')
+    return { phase: 'Hibernating', reason: state, message: hibernating?.message || 'machines are stopped' };
   if (STOPPING_STATES.includes(state)) {
     return { phase: 'Stopping', reason: state, message: hibernating?.message || `stopping (${state})` };
   }

@@ -15,7 +15,14 @@ export interface ObjectMeta {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   finalizers?: string[];
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+  ownerReferences?: Array<{
+    apiVersion: string;
+    kind: string;
+    name: string;
+    uid: string;
+    controller?: boolean;
+    blockOwnerDeletion?: boolean;
+  }>;
 }
 
 /** Any Kubernetes object: what the gateway stores and returns. Fields not modelled pass through untouched. */
@@ -61,7 +68,12 @@ export interface ClusterDeploymentPlatform {
   aws?: AwsPlatform;
   gcp?: GcpPlatform;
   azure?: AzurePlatform;
-  ibmcloud?: { region: string; credentialsSecretRef?: LocalObjectReference; accountID?: string; cisInstanceCRN?: string };
+  ibmcloud?: {
+    region: string;
+    credentialsSecretRef?: LocalObjectReference;
+    accountID?: string;
+    cisInstanceCRN?: string;
+  };
   openstack?: { cloud: string; credentialsSecretRef?: LocalObjectReference };
   vsphere?: Record<string, unknown>;
   nutanix?: Record<string, unknown>;
@@ -136,6 +148,9 @@ export interface Secret extends KubeObject {
 }
 
 /** The condition of that type, if Hive has set it. */
-export function findCondition(obj: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined {
+export function findCondition(
+  obj: { status?: { conditions?: Condition[] } } | undefined,
+  type: string,
+): Condition | undefined {
   return obj?.status?.conditions?.find((c) => c.type === type);
 }

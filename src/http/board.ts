@@ -10,8 +10,15 @@ export const BOARD_PATH = '/admin/queues';
 // (bull-board's page links its fonts from a public CDN). The policy is the backstop should a later bull-board
 // add another outside reference; inline styles are allowed because the page and React use them.
 export const BOARD_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'self'",
 ].join('; ');
 
 /** The page without `<link>`s to other origins (bull-board's Google Fonts stylesheet); its CSS falls back to sans-serif. */
@@ -23,12 +30,16 @@ export async function installBoard(app: FastifyInstance, queues: readonly BaseAd
   const serverAdapter = new FastifyAdapter();
   createBullBoard({ queues, serverAdapter, options: { uiConfig: { boardTitle: 'Beekeeper jobs' } } });
   serverAdapter.setBasePath(BOARD_PATH);
-  await app.register(async (board) => {
-    board.addHook('onSend', async (_req, reply, payload) => {
-      reply.header('content-security-policy', BOARD_CSP);
-      const html = typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-      return html ? withoutOutsideLinks(payload) : payload;
-    });
-    await board.register(serverAdapter.registerPlugin());
-  }, { prefix: BOARD_PATH });
+  await app.register(
+    async (board) => {
+      board.addHook('onSend', async (_req, reply, payload) => {
+        reply.header('content-security-policy', BOARD_CSP);
+        const html =
+          typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+        return html ? withoutOutsideLinks(payload) : payload;
+      });
+      await board.register(serverAdapter.registerPlugin());
+    },
+    { prefix: BOARD_PATH },
+  );
 }

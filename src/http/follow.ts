@@ -35,7 +35,11 @@ export function followSignal(reply: FastifyReply): AbortSignal {
  * asks again, perhaps of another replica). `wait` gets a signal that also aborts when the caller hangs up, to stop
  * waiting for nobody; only `wait` decides what a hang-up answers (the answer goes nowhere).
  */
-export async function longPoll<T>(reply: FastifyReply, wait: (signal: AbortSignal) => Promise<T>, now: () => Promise<T>): Promise<T> {
+export async function longPoll<T>(
+  reply: FastifyReply,
+  wait: (signal: AbortSignal) => Promise<T>,
+  now: () => Promise<T>,
+): Promise<T> {
   const closing = reply.server.closing;
   if (closing.aborted) return now();
   let onAbort = () => undefined as void;
@@ -68,14 +72,20 @@ export async function streamEvents(
 ): Promise<void> {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   const closing = reply.server.closing;
   await new Promise<void>((resolve) => {
     let unsubscribe: () => void = () => undefined;
     let ended = false;
     const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
     const stream: EventStream = {
-      send: (event, data) => void (ended || res.writableEnded || res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+      send: (event, data) =>
+        void (ended || res.writableEnded || res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
       end: () => {
         if (ended) return;
         ended = true;

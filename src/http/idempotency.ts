@@ -50,10 +50,17 @@ export type DurableKeys = (keyHash: string) => DurableAnswer | undefined;
  * parser refuses deeper ones); the bound is checked here too, so the recursion can never exhaust the stack.
  */
 function canonical(value: unknown, depth = 0): string {
-  if (depth > MAX_JSON_DEPTH) throw Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`), { statusCode: 400 });
+  if (depth > MAX_JSON_DEPTH)
+    throw Object.assign(
+      new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`),
+      { statusCode: 400 },
+    );
   if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -71,7 +78,10 @@ function requestTarget(url: string): string {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-export function installIdempotency(app: FastifyInstance, deps: { redis: RedisClient; prefix: string; durable?: DurableKeys }): void {
+export function installIdempotency(
+  app: FastifyInstance,
+  deps: { redis: RedisClient; prefix: string; durable?: DurableKeys },
+): void {
   const hashOf = (request: FastifyRequest, key: string) => sha(`${request.principal}\n${key}`);
 
   app.addHook('preHandler', async (request, reply) => {
@@ -80,25 +90,38 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
     if (header === undefined) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (!KEY_FORMAT.test(key)) {
-      return sendProblem(reply, problem(400, 'BadRequest', 'Idempotency-Key must be 1-255 visible ASCII characters', {
-        errors: [{ field: 'Idempotency-Key', reason: 'must be 1-255 visible ASCII characters' }],
-      }));
+      return sendProblem(
+        reply,
+        problem(400, 'BadRequest', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+          errors: [{ field: 'Idempotency-Key', reason: 'must be 1-255 visible ASCII characters' }],
+        }),
+      );
     }
     const fingerprint = sha(`${request.method} ${requestTarget(request.url)}\n${canonical(request.body ?? null)}`);
     const keyHash = hashOf(request, key);
     const redisKey = `${deps.prefix}:idem:${keyHash}`;
     const wait = (request.query as { wait?: unknown } | undefined)?.wait;
-    const holdSeconds = IN_PROGRESS_SECONDS + (typeof wait === 'number' && Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
-    const claimed = await deps.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Stored), 'EX', holdSeconds, 'NX');
+    const holdSeconds =
+      IN_PROGRESS_SECONDS + (typeof wait === 'number' && Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
+    const claimed = await deps.redis.set(
+      redisKey,
+      JSON.stringify({ fingerprint } satisfies Stored),
+      'EX',
+      holdSeconds,
+      'NX',
+    );
     if (claimed === 'OK') {
       request.idempotencyKey = redisKey;
       const first = deps.durable?.(keyHash);
       if (first && first.fingerprint !== fingerprint) {
         request.idempotencyKey = undefined;
         await deps.redis.del(redisKey).catch(() => undefined);
-        return sendProblem(reply, problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
-          errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
-        }));
+        return sendProblem(
+          reply,
+          problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
+            errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
+          }),
+        );
       }
       // Gone since it was found (deleted a moment ago): the request runs as a new one.
       const answer = first ? await first.answer().catch(() => undefined) : undefined;
@@ -119,12 +142,18 @@ export function installIdempotency(app: FastifyInstance, deps: { redis: RedisCli
       return sendProblem(reply, problem(409, 'Conflict', 'the Idempotency-Key is being processed; retry the request'));
     }
     if (stored.fingerprint !== fingerprint) {
-      return sendProblem(reply, problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
-        errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
-      }));
+      return sendProblem(
+        reply,
+        problem(422, 'Invalid', 'this Idempotency-Key was already used for a different request', {
+          errors: [{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }],
+        }),
+      );
     }
     if (stored.status === undefined) {
-      return sendProblem(reply, problem(409, 'Conflict', 'a request with this Idempotency-Key is still being processed; retry later'));
+      return sendProblem(
+        reply,
+        problem(409, 'Conflict', 'a request with this Idempotency-Key is still being processed; retry later'),
+      );
     }
     reply.code(stored.status).header('idempotent-replayed', 'true');
     if (stored.contentType) reply.type(stored.contentType);

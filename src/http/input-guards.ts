@@ -40,7 +40,12 @@ export function installInputGuards(app: FastifyInstance): void {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`), { statusCode: 400 }), undefined);
+      return done(
+        Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels, the most this API reads`), {
+          statusCode: 400,
+        }),
+        undefined,
+      );
     }
     return json(request, text, done);
   });
@@ -49,25 +54,40 @@ export function installInputGuards(app: FastifyInstance): void {
   // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
   app.addHook('preValidation', async (request, reply) => {
     const body = request.body;
-    if (body === undefined || body === null || request.routeOptions.schema?.body || !request.routeOptions.url?.startsWith('/v1/')) return;
+    if (
+      body === undefined ||
+      body === null ||
+      request.routeOptions.schema?.body ||
+      !request.routeOptions.url?.startsWith('/v1/')
+    )
+      return;
     if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
     const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
     const reason = 'this operation takes no body';
-    return sendProblem(reply, problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
-      errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
-    }));
+    return sendProblem(
+      reply,
+      problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
+        errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
+      }),
+    );
   });
 
   // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
   // huge value would pass validation. Coerced query and path numbers must be finite.
   app.addHook('preHandler', async (request, reply) => {
-    for (const [where, values] of [['querystring', request.query], ['params', request.params]] as const) {
+    for (const [where, values] of [
+      ['querystring', request.query],
+      ['params', request.params],
+    ] as const) {
       if (!values || typeof values !== 'object') continue;
       for (const [field, value] of Object.entries(values)) {
         if (typeof value === 'number' && !Number.isFinite(value)) {
-          return sendProblem(reply, problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
-            errors: [{ field, reason: 'must be a finite number' }],
-          }));
+          return sendProblem(
+            reply,
+            problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
+              errors: [{ field, reason: 'must be a finite number' }],
+            }),
+          );
         }
       }
     }

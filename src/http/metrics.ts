@@ -28,7 +28,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'beekeeper_' });
   const registers = [registry];
-  const jobsFinished = new Counter({ name: 'beekeeper_jobs_finished_total', help: 'Jobs finished by this process', labelNames: ['type', 'outcome'] as const, registers });
+  const jobsFinished = new Counter({
+    name: 'beekeeper_jobs_finished_total',
+    help: 'Jobs finished by this process',
+    labelNames: ['type', 'outcome'] as const,
+    registers,
+  });
   const jobDuration = new Histogram({
     name: 'beekeeper_job_duration_seconds',
     help: 'Time from a job starting to it ending (last attempt)',
@@ -52,11 +57,17 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
       registers,
     }),
-    jobs: new Gauge({ name: 'beekeeper_jobs', help: 'Jobs per hub, class of work (interactive, background) and state', labelNames: ['hub', 'class', 'state'] as const, registers }),
+    jobs: new Gauge({
+      name: 'beekeeper_jobs',
+      help: 'Jobs per hub, class of work (interactive, background) and state',
+      labelNames: ['hub', 'class', 'state'] as const,
+      registers,
+    }),
     jobsInFlight: new Gauge({
       name: 'beekeeper_jobs_in_flight',
       // The cap is IN_FLIGHT_CAP in src/jobs/job-queue.ts (http may not import jobs).
-      help: 'Unfinished jobs (waiting, active, delayed, waiting-children) per hub, class of work, job ' +
+      help:
+        'Unfinished jobs (waiting, active, delayed, waiting-children) per hub, class of work, job ' +
         'type and state; counts at most 5000 jobs per queue and state',
       labelNames: ['hub', 'class', 'type', 'state'] as const,
       registers,
@@ -64,8 +75,18 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     jobsFinished,
     jobDuration,
     powerTransitions,
-    informerHealthy: new Gauge({ name: 'beekeeper_informer_healthy', help: '1 if the informer synced and its watch is healthy', labelNames: ['hub', 'kind'] as const, registers }),
-    hubReachable: new Gauge({ name: 'beekeeper_hub_reachable', help: '1 if the hub API server answers', labelNames: ['hub'] as const, registers }),
+    informerHealthy: new Gauge({
+      name: 'beekeeper_informer_healthy',
+      help: '1 if the informer synced and its watch is healthy',
+      labelNames: ['hub', 'kind'] as const,
+      registers,
+    }),
+    hubReachable: new Gauge({
+      name: 'beekeeper_hub_reachable',
+      help: '1 if the hub API server answers',
+      labelNames: ['hub'] as const,
+      registers,
+    }),
     resyncRepairs: new Counter({
       name: 'beekeeper_resync_repairs_total',
       help: 'Work the periodic resync found missing (lost from Redis, or never enqueued) and redid, by kind of repair',

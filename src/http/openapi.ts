@@ -23,10 +23,14 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (doc) => ('openapiObject' in doc ? nameBodies(shareTitledSchemas(doc.openapiObject as Record<string, unknown>)) : doc.swaggerObject),
+    transformObject: (doc) =>
+      'openapiObject' in doc
+        ? nameBodies(shareTitledSchemas(doc.openapiObject as Record<string, unknown>))
+        : doc.swaggerObject,
     // The dashboard and the docs are not part of the API.
     transform: ({ schema, url, route }) => {
-      if (url.startsWith('/admin') || url.startsWith('/docs')) return { schema: { ...(schema ?? {}), hide: true }, url };
+      if (url.startsWith('/admin') || url.startsWith('/docs'))
+        return { schema: { ...(schema ?? {}), hide: true }, url };
       if (!schema || schema.hide) return { schema, url };
       const operationId = OPERATION_IDS[`${[route.method].flat().join(',')} ${url}`];
       return { schema: operationId ? { ...schema, operationId } : schema, url };
@@ -43,7 +47,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
  */
 function shareTitledSchemas(doc: Record<string, unknown>): Record<string, unknown> {
   const shared: Record<string, unknown> = {};
-  const isSchema = (o: Record<string, unknown>) => typeof o.title === 'string' && ('type' in o || 'anyOf' in o || 'properties' in o);
+  const isSchema = (o: Record<string, unknown>) =>
+    typeof o.title === 'string' && ('type' in o || 'anyOf' in o || 'properties' in o);
   const walk = (node: unknown, top: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, false));
     if (!node || typeof node !== 'object') return node;
@@ -60,7 +65,14 @@ function shareTitledSchemas(doc: Record<string, unknown>): Record<string, unknow
   const paths = walk(doc.paths, false);
   const components = (doc.components ?? {}) as Record<string, unknown>;
   const schemas = { ...((components.schemas as Record<string, unknown>) ?? {}), ...shared };
-  return { ...doc, paths, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) } };
+  return {
+    ...doc,
+    paths,
+    components: {
+      ...components,
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+    },
+  };
 }
 
 type Content = Record<string, { schema?: Record<string, unknown> }>;
@@ -85,7 +97,8 @@ function nameBodies(doc: Record<string, unknown>): Record<string, unknown> {
     return { $ref: `#/components/schemas/${name}` };
   };
   const name = (content: Content | undefined, candidates: string[]) => {
-    for (const media of Object.values(content ?? {})) if (media.schema && !('$ref' in media.schema)) media.schema = refTo(candidates, media.schema);
+    for (const media of Object.values(content ?? {}))
+      if (media.schema && !('$ref' in media.schema)) media.schema = refTo(candidates, media.schema);
   };
   const paths = structuredClone(doc.paths) as Record<string, Record<string, Operation>>;
   for (const operations of Object.values(paths)) {
@@ -93,7 +106,8 @@ function nameBodies(doc: Record<string, unknown>): Record<string, unknown> {
       if (!op.operationId) continue; // a route missing from OPERATION_IDS (the committed-spec test fails on it)
       const base = op.operationId.charAt(0).toUpperCase() + op.operationId.slice(1);
       name(op.requestBody?.content, [`${base}Request`]);
-      for (const [code, response] of Object.entries(op.responses ?? {})) name(response.content, [`${base}Response`, `${base}Response${code}`]);
+      for (const [code, response] of Object.entries(op.responses ?? {}))
+        name(response.content, [`${base}Response`, `${base}Response${code}`]);
     }
   }
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));

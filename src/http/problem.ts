@@ -58,7 +58,8 @@ export function fieldPath(field: string): string {
 export function problem(status: number, code: string, detail?: string, extra: Partial<Problem> = {}): Problem {
   const { errors, ...rest } = extra;
   const shown = errors?.slice(0, MAX_ISSUES).map((i) => ({ field: clip(fieldPath(i.field)), reason: clip(i.reason) }));
-  const more = errors && errors.length > MAX_ISSUES ? ` (${errors.length} problems; the first ${MAX_ISSUES} are listed)` : '';
+  const more =
+    errors && errors.length > MAX_ISSUES ? ` (${errors.length} problems; the first ${MAX_ISSUES} are listed)` : '';
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
@@ -71,7 +72,10 @@ export function problem(status: number, code: string, detail?: string, extra: Pa
 }
 
 export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
-  return reply.code(p.status).type(PROBLEM_TYPE).send({ ...p, instance: clip(reply.request.url) });
+  return reply
+    .code(p.status)
+    .type(PROBLEM_TYPE)
+    .send({ ...p, instance: clip(reply.request.url) });
 }
 
 export function toProblem(err: unknown, request: FastifyRequest): Problem {
@@ -87,15 +91,25 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
     const detail = `invalid ${where}: ${errors.map((x) => `${x.field || where} ${x.reason}`).join('; ')}`;
     // A body that parsed but says the wrong thing (a wrong type, an unknown field) is unprocessable content, as
     // any other refused value is; a bad path or query string is a bad request (RFC 9110, 15.5.1 and 15.5.21).
-    return where === 'body' ? problem(422, 'Invalid', detail, { errors }) : problem(400, 'BadRequest', detail, { errors });
+    return where === 'body'
+      ? problem(422, 'Invalid', detail, { errors })
+      : problem(400, 'BadRequest', detail, { errors });
   }
-  if (e instanceof Error && isRedisDown(e)) return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
+  if (e instanceof Error && isRedisDown(e))
+    return problem(503, 'Unavailable', 'the job store (Redis) is unavailable; retry shortly');
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) are safe to show.
   if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    if (e.statusCode === 415) return problem(415, 'BadRequest', `send the body as JSON (Content-Type: application/json), not ${request.headers['content-type']?.slice(0, 100) ?? 'without a type'}`);
+    if (e.statusCode === 415)
+      return problem(
+        415,
+        'BadRequest',
+        `send the body as JSON (Content-Type: application/json), not ${request.headers['content-type']?.slice(0, 100) ?? 'without a type'}`,
+      );
     return problem(e.statusCode, 'BadRequest', e.message);
   }
-  return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', { correlationId: String(request.id) });
+  return problem(500, 'InternalError', 'an unexpected error occurred; the log has the details', {
+    correlationId: String(request.id),
+  });
 }
 
 export function retryAfterOf(err: unknown): number | undefined {

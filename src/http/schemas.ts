@@ -45,9 +45,9 @@ export const JobSchema = Type.Object(
     source: Type.Optional(
       Type.Literal('kubernetes', {
         description:
-          "Set when Redis has no record of the job (lost in a flush or restart, or not queued yet): " +
-            "the view comes from the job's Operation and the target as Kubernetes shows it, without the " +
-            "job's own steps",
+          'Set when Redis has no record of the job (lost in a flush or restart, or not queued yet): ' +
+          "the view comes from the job's Operation and the target as Kubernetes shows it, without the " +
+          "job's own steps",
       }),
     ),
   },
@@ -66,9 +66,22 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer(),
     detail: Type.Optional(Type.String()),
     instance: Type.Optional(Type.String()),
-    code: Type.String({ examples: ['NotFound', 'Conflict', 'Invalid', 'Forbidden', 'Unavailable', 'BadRequest', 'Unauthorized', 'InternalError'] }),
+    code: Type.String({
+      examples: [
+        'NotFound',
+        'Conflict',
+        'Invalid',
+        'Forbidden',
+        'Unavailable',
+        'BadRequest',
+        'Unauthorized',
+        'InternalError',
+      ],
+    }),
     errors: Type.Optional(Type.Array(FieldIssueSchema)),
-    correlationId: Type.Optional(Type.String({ description: 'Quote it when reporting a problem; the log has the details' })),
+    correlationId: Type.Optional(
+      Type.String({ description: 'Quote it when reporting a problem; the log has the details' }),
+    ),
   },
   { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },
 );
@@ -77,12 +90,21 @@ export const ProblemSchema = Type.Object(
 export const ExpiryHistoryEntrySchema = Type.Object(
   {
     at: Type.String({ format: 'date-time' }),
-    action: Type.Enum(EXPIRY_ACTIONS, { description: "How the change moved the expiry; default and cap are a policy's" }),
-    by: Type.String({ description: "Who: the person the request named, else the API token's holder; policy/<name> for a policy" }),
+    action: Type.Enum(EXPIRY_ACTIONS, {
+      description: "How the change moved the expiry; default and cap are a policy's",
+    }),
+    by: Type.String({
+      description: "Who: the person the request named, else the API token's holder; policy/<name> for a policy",
+    }),
     reason: Type.Optional(Type.String({ description: 'Why, in the words of the person or the policy' })),
-    via: Type.String({ description: 'Through what: the route (PUT /v1/clusters/{id}/expiry…) or what applied a policy', examples: ['PATCH /v1/claims/:hub/:namespace/:name'] }),
+    via: Type.String({
+      description: 'Through what: the route (PUT /v1/clusters/{id}/expiry…) or what applied a policy',
+      examples: ['PATCH /v1/claims/:hub/:namespace/:name'],
+    }),
     principal: Type.Optional(Type.String({ description: "The API token's holder, when it is not by" })),
-    from: Type.Optional(Type.String({ description: "Before: a cluster's expiry time (RFC 3339), a claim's lifetime (Go duration)" })),
+    from: Type.Optional(
+      Type.String({ description: "Before: a cluster's expiry time (RFC 3339), a claim's lifetime (Go duration)" }),
+    ),
     to: Type.Optional(Type.String({ description: 'After, in the same form' })),
   },
   { additionalProperties: false, title: 'ExpiryHistoryEntry' },
@@ -94,7 +116,11 @@ sameShape<Static<typeof ExpiryHistoryEntrySchema>, ExpiryHistoryEntry>(true);
 
 export const WaitQuery = Type.Object({
   wait: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 3600, description: 'Seconds to wait for the job to end before answering (202 if it is still running)' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 3600,
+      description: 'Seconds to wait for the job to end before answering (202 if it is still running)',
+    }),
   ),
 });
 

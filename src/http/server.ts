@@ -72,7 +72,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (p.status === 503 && retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return sendProblem(reply, p);
   });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem(404, 'NotFound', `no route ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, problem(404, 'NotFound', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -84,16 +86,34 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
-    deps.metrics.httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
+    deps.metrics.httpRequestDuration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      seconds,
+    );
     if (route.startsWith('/v1')) {
-      log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime), principal: request.principal }, 'request');
+      log.info(
+        {
+          reqId: request.id,
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          principal: request.principal,
+        },
+        'request',
+      );
     }
   });
 
-  if (deps.config.auth.tokens.length === 0) log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
+  if (deps.config.auth.tokens.length === 0)
+    log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
   installAuth(app, deps.config.auth.tokens);
   installInputGuards(app);
-  installIdempotency(app, { redis: deps.redis, prefix: deps.config.redis.prefix, ...(deps.durableKeys ? { durable: deps.durableKeys } : {}) });
+  installIdempotency(app, {
+    redis: deps.redis,
+    prefix: deps.config.redis.prefix,
+    ...(deps.durableKeys ? { durable: deps.durableKeys } : {}),
+  });
   await installOpenApi(app);
 
   await app.register(

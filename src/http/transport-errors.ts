@@ -10,9 +10,17 @@ import { problem, sendProblem, toProblem, PROBLEM_TYPE, type Problem } from './p
 export function routerErrorHandler(maxParamLength: number) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-      return sendProblem(reply, problem(414, 'BadRequest', `a path segment is longer than ${maxParamLength} characters, longer than any name or job id`));
+      return sendProblem(
+        reply,
+        problem(
+          414,
+          'BadRequest',
+          `a path segment is longer than ${maxParamLength} characters, longer than any name or job id`,
+        ),
+      );
     }
-    if (err.code === 'FST_ERR_BAD_URL') return sendProblem(reply, problem(400, 'BadRequest', 'the path is not valid percent-encoding'));
+    if (err.code === 'FST_ERR_BAD_URL')
+      return sendProblem(reply, problem(400, 'BadRequest', 'the path is not valid percent-encoding'));
     return sendProblem(reply, toProblem(err, request));
   };
 }
@@ -23,7 +31,11 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let p: Problem;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    p = problem(431, 'BadRequest', `the request line and headers are larger than the ${Math.floor(maxHeaderSize / 1024)} KiB this server reads`);
+    p = problem(
+      431,
+      'BadRequest',
+      `the request line and headers are larger than the ${Math.floor(maxHeaderSize / 1024)} KiB this server reads`,
+    );
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     p = problem(408, 'BadRequest', 'the request did not arrive in time');
   } else {

@@ -5,7 +5,18 @@ import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
 import type { JobView } from '../services/ports.js';
 
-const EVENTS = ['waiting', 'waiting-children', 'active', 'progress', 'delayed', 'stalled', 'completed', 'failed', 'retries-exhausted', 'removed'] as const;
+const EVENTS = [
+  'waiting',
+  'waiting-children',
+  'active',
+  'progress',
+  'delayed',
+  'stalled',
+  'completed',
+  'failed',
+  'retries-exhausted',
+  'removed',
+] as const;
 
 export interface JobEvents {
   /** Resolves once events of these queues are being read (so nothing after this moment is missed). */

@@ -46,7 +46,11 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
     // A run that crashed while adding left some children linked already (and some of those may have ended and
     // left the history): add only the others, or an ended child would be added, and run, a second time.
     const known = await job.getDependencies();
-    const linked = new Set([...Object.keys(known.processed ?? {}), ...Object.keys(known.ignored ?? {}), ...(known.unprocessed ?? [])].map(idOfKey));
+    const linked = new Set(
+      [...Object.keys(known.processed ?? {}), ...Object.keys(known.ignored ?? {}), ...(known.unprocessed ?? [])].map(
+        idOfKey,
+      ),
+    );
     // Every child is checked (hub, payload) before the first is added, so bad input adds none.
     const byHub = new Map<Queue, typeof planned>();
     for (const p of planned) {
@@ -102,7 +106,10 @@ export function flowContext(job: Job<JobData>, token: string | undefined, deps: 
       const planned = plan(children);
       if (job.data.childrenAdded === undefined) {
         await addChildren(planned);
-        await deps.step(waiting?.step ?? 'WaitingForChildren', waiting?.message ?? `Waiting for ${children.length} jobs`);
+        await deps.step(
+          waiting?.step ?? 'WaitingForChildren',
+          waiting?.message ?? `Waiting for ${children.length} jobs`,
+        );
         await job.updateData({ ...job.data, childrenAdded: children.length });
       }
       // Atomic in Redis: false when every child has already ended (then this run goes on), true when this job is

@@ -57,16 +57,30 @@ export interface InFlightCount extends JobCount {
 }
 
 /** The states a job is in before it finishes. */
-export const IN_FLIGHT_STATES = ['waiting', 'active', 'delayed', 'waiting-children'] as const satisfies readonly JobState[];
+export const IN_FLIGHT_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'waiting-children',
+] as const satisfies readonly JobState[];
 /**
  * BullMQ's lists behind a state: jobs with a priority (every background job) wait in a set of their own, which
  * callers and metrics see as `waiting` (toJobView).
  */
-const bullStates = (state: JobState): JobType[] => (state === 'waiting' ? ['waiting', 'prioritized'] : [state as JobType]);
+const bullStates = (state: JobState): JobType[] =>
+  state === 'waiting' ? ['waiting', 'prioritized'] : [state as JobType];
 /** Jobs read per queue and state at each scrape: a backlog past this is counted only up to it (the help text says so). */
 export const IN_FLIGHT_CAP = 5000;
 
-const ALL_STATES: JobType[] = ['active', 'waiting', 'prioritized', 'waiting-children', 'delayed', 'completed', 'failed'];
+const ALL_STATES: JobType[] = [
+  'active',
+  'waiting',
+  'prioritized',
+  'waiting-children',
+  'delayed',
+  'completed',
+  'failed',
+];
 
 export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
@@ -85,7 +99,10 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const connectionError = (hub: string, cls: WorkClass) => (err: Error) => {
     if (connectionLost && isRedisDown(err)) return;
     connectionLost = isRedisDown(err);
-    deps.log.warn({ err, hub, class: cls }, connectionLost ? 'job queue connection error; not logged again until it is back' : 'job queue connection error');
+    deps.log.warn(
+      { err, hub, class: cls },
+      connectionLost ? 'job queue connection error; not logged again until it is back' : 'job queue connection error',
+    );
   };
   for (const hub of deps.hubs) {
     for (const cls of WORK_CLASSES) {
@@ -95,12 +112,20 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       located.set(queue, { hub, cls });
     }
   }
-  const events = createJobEvents({ connection: deps.listener, redis: deps.producer, prefix: deps.prefix, queues, log: deps.log });
+  const events = createJobEvents({
+    connection: deps.listener,
+    redis: deps.producer,
+    prefix: deps.prefix,
+    queues,
+    log: deps.log,
+  });
 
   // Producers fail fast while Redis is down (BullMQ would wait for the connection), so an API caller gets a 503
   // with Retry-After at once and services see a domain error they already handle.
-  const storeDown = (cause?: unknown) => new Unavailable('the job store (Redis) is unavailable; retry shortly', 5, { cause });
-  const guarded = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+  const storeDown = (cause?: unknown) =>
+    new Unavailable('the job store (Redis) is unavailable; retry shortly', 5, { cause });
+  const guarded =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       if (deps.producer.status !== 'ready') throw storeDown();
       try {
@@ -122,7 +147,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   };
   const locate = async (id: string): Promise<{ queue: Queue; state: JobState } | undefined> => {
     for (const queue of candidates(id)) {
-      const state = (await queue.getJobState(id));
+      const state = await queue.getJobState(id);
       if (state !== 'unknown') return { queue, state };
     }
     return undefined;
@@ -131,7 +156,7 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   // State first, then the record: the record is then at least as new as the state, so a finished state always
   // comes with its result or error (the other order can pair `completed` with a pre-completion record).
   const viewIn = async (queue: Queue, id: string, known?: JobState): Promise<JobView | undefined> => {
-    const state = known ?? ((await queue.getJobState(id)));
+    const state = known ?? (await queue.getJobState(id));
     const job: Job<JobData> | undefined = await queue.getJob(id);
     return job ? toJobView(job, state) : undefined;
   };
@@ -185,30 +210,36 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       await deps.producer.ping();
     }),
 
-    enqueue: guarded(async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
-      assertNoSecrets(payload);
-      // A producer and its type's schema disagree: a programming error, not the caller's.
-      payloads.assert(type, payload);
-      if (opts.jobId) jobIds.check('jobId', opts.jobId);
-      if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
-      const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
-      const cls = jobTypeSpec(catalog, type).class;
-      const queue = queueFor(hub, cls);
-      const data: JobData = { payload, ...(opts.target ? { target: opts.target } : {}), ...(opts.operation ? { operation: true } : {}) };
-      const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
-      if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
-      const added = await queue.add(type, data, {
-        jobId: jobIds.fresh(hub, opts.jobId),
-        ...jobOptions(catalog, deps.jobs, type, cls),
-        ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
-        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
-        ...(opts.parent && parent ? { parent: { id: opts.parent.id, queue: parent.qualifiedName } } : {}),
-      });
-      // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
-      const existing = await viewIn(queue, added.id!);
-      if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
-      return existing;
-    }),
+    enqueue: guarded(
+      async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
+        assertNoSecrets(payload);
+        // A producer and its type's schema disagree: a programming error, not the caller's.
+        payloads.assert(type, payload);
+        if (opts.jobId) jobIds.check('jobId', opts.jobId);
+        if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
+        const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
+        const cls = jobTypeSpec(catalog, type).class;
+        const queue = queueFor(hub, cls);
+        const data: JobData = {
+          payload,
+          ...(opts.target ? { target: opts.target } : {}),
+          ...(opts.operation ? { operation: true } : {}),
+        };
+        const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
+        if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
+        const added = await queue.add(type, data, {
+          jobId: jobIds.fresh(hub, opts.jobId),
+          ...jobOptions(catalog, deps.jobs, type, cls),
+          ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
+          ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+          ...(opts.parent && parent ? { parent: { id: opts.parent.id, queue: parent.qualifiedName } } : {}),
+        });
+        // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
+        const existing = await viewIn(queue, added.id!);
+        if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
+        return existing;
+      },
+    ),
 
     get,
 
@@ -251,7 +282,14 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
           resolve(v);
         };
         const stop = watch(id, (v) => FINAL_STATES.has(v.state) && finish(v));
-        const timer = setTimeout(() => void get(id).then((v) => finish(v ?? first), () => finish(first)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            void get(id).then(
+              (v) => finish(v ?? first),
+              () => finish(first),
+            ),
+          timeoutMs,
+        );
       });
     },
 
@@ -273,7 +311,8 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
         const counts = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
         const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
         delete counts.prioritized;
-        for (const [state, count] of Object.entries({ ...counts, waiting })) out.push({ hub, class: cls, state: state as JobState, count: count ?? 0 });
+        for (const [state, count] of Object.entries({ ...counts, waiting }))
+          out.push({ hub, class: cls, state: state as JobState, count: count ?? 0 });
       }
       return out;
     }),

@@ -43,7 +43,8 @@ export function toJobView(job: Job<JobData>, bullState: JobState): JobView {
   };
   if (job.data?.target) view.target = job.data.target;
   if (state === 'completed') view.result = job.returnvalue ?? null;
-  if (job.failedReason && state !== 'completed') view.error = { message: job.failedReason, ...(progress.reason ? { reason: progress.reason } : {}) };
+  if (job.failedReason && state !== 'completed')
+    view.error = { message: job.failedReason, ...(progress.reason ? { reason: progress.reason } : {}) };
   const startedAt = iso(job.processedOn);
   if (startedAt) view.startedAt = startedAt;
   const finishedAt = FINAL_STATES.has(state) ? iso(job.finishedOn) : undefined;

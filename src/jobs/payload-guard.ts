@@ -2,8 +2,22 @@
 // secret: handlers read credentials from Kubernetes Secrets by reference instead.
 import { Invalid } from '../hive/errors.js';
 
-const SECRET_KEYS = ['kubeconfig', 'kubeconfigData', 'password', 'passwd', 'token', 'bearerToken', 'pullSecret', 'privateKey',
-  'sshPrivateKey', 'clientKey', 'clientSecret', 'secretAccessKey', 'awsSecretAccessKey', 'stringData'];
+const SECRET_KEYS = [
+  'kubeconfig',
+  'kubeconfigData',
+  'password',
+  'passwd',
+  'token',
+  'bearerToken',
+  'pullSecret',
+  'privateKey',
+  'sshPrivateKey',
+  'clientKey',
+  'clientSecret',
+  'secretAccessKey',
+  'awsSecretAccessKey',
+  'stringData',
+];
 const SECRET_KEY = new RegExp(`^(${SECRET_KEYS.join('|')})$`, 'i');
 
 /** Throws Invalid naming every secret-looking key (dotted paths), so the caller can fix them all at once. */

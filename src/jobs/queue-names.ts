@@ -4,4 +4,5 @@
 // are DNS labels, so no hub's queue can be named like another's background one. Job ids: services/job-ids.ts.
 import type { WorkClass } from '../work-class.js';
 
-export const queueName = (hub: string, cls: WorkClass) => (cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`);
+export const queueName = (hub: string, cls: WorkClass) =>
+  cls === 'interactive' ? `ops-${hub}` : `ops-${hub}.background`;

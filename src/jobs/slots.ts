@@ -3,7 +3,10 @@ import type { HubConfig } from '../config.js';
 import type { WorkClass } from '../work-class.js';
 
 /** Slots per hub and class: in this process (`concurrency`) and across every replica (`globalConcurrency`). */
-export type HubSlots = Pick<HubConfig, 'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'>;
+export type HubSlots = Pick<
+  HubConfig,
+  'name' | 'concurrency' | 'globalConcurrency' | 'backgroundConcurrency' | 'backgroundGlobalConcurrency'
+>;
 
 export function slotsOf(hub: HubSlots, cls: WorkClass): { concurrency: number; globalConcurrency: number } {
   return cls === 'interactive'

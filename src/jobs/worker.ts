@@ -1,10 +1,25 @@
 // Worker dispatch: one BullMQ Worker per hub and class of work (slots.ts) runs handlers from a registry `{ type:
 // handler }`, so background work never takes the slots kept for interactive work. Handlers get their checked
 // payload and a JobContext (steps, abort signal, scoped log, child jobs); their errors go through outcome.ts once.
-import { Queue, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import {
+  Queue,
+  UnrecoverableError,
+  WaitingChildrenError,
+  WaitingError,
+  Worker,
+  type ConnectionOptions,
+  type Job,
+} from 'bullmq';
 import type { JobsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { WAIT_FOR_CHILDREN, type JobContext, type JobEnd, type JobHandler, type JobStep, type OperationRecorder } from '../services/ports.js';
+import {
+  WAIT_FOR_CHILDREN,
+  type JobContext,
+  type JobEnd,
+  type JobHandler,
+  type JobStep,
+  type OperationRecorder,
+} from '../services/ports.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../hive/errors.js';
 import type { JobDefinition } from '../services/job-definition.js';
@@ -62,39 +77,47 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     const name = queueName(hub, cls);
     let q = childQueues.get(name);
     if (!q) {
-      if (!deps.hubs.some((h) => h.name === hub)) throw invalid('hub', `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.map((h) => h.name).join(', ')}`);
+      if (!deps.hubs.some((h) => h.name === hub))
+        throw invalid(
+          'hub',
+          `unknown hub ${JSON.stringify(hub)}; configured: ${deps.hubs.map((h) => h.name).join(', ')}`,
+        );
       q = new Queue(name, { connection: deps.connection, prefix: deps.prefix });
       q.on('error', (err) => deps.log.warn({ err, hub, class: cls }, 'child job queue connection error'));
       childQueues.set(name, q);
     }
     return q;
   };
-  const workers = deps.hubs.flatMap((hub) => WORK_CLASSES.map((cls) => {
-    const log = deps.log.child({ hub: hub.name, class: cls });
-    const slots = slotsOf(hub, cls);
-    const worker = new Worker<JobData>(
-      queueName(hub.name, cls),
-      async (job, token, signal) => run(job, token, signal, hub.name, cls, log),
-      {
-        connection: deps.connection,
-        prefix: deps.prefix,
-        concurrency: slots.concurrency,
-        // The lock is renewed every lockDuration/2 while the process lives, so long waits on Hive are fine; a
-        // crashed worker's jobs go back to waiting once the lock lapses and the stalled check runs.
-        lockDuration: deps.jobs.lockDurationMs,
-        stalledInterval: deps.jobs.stalledIntervalMs,
-        maxStalledCount: 2,
-        // Started below, once this hub's global concurrency is in place.
-        autorun: false,
-      },
-    );
-    worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
-    return { hub, cls, slots, worker };
-  }));
+  const workers = deps.hubs.flatMap((hub) =>
+    WORK_CLASSES.map((cls) => {
+      const log = deps.log.child({ hub: hub.name, class: cls });
+      const slots = slotsOf(hub, cls);
+      const worker = new Worker<JobData>(
+        queueName(hub.name, cls),
+        async (job, token, signal) => run(job, token, signal, hub.name, cls, log),
+        {
+          connection: deps.connection,
+          prefix: deps.prefix,
+          concurrency: slots.concurrency,
+          // The lock is renewed every lockDuration/2 while the process lives, so long waits on Hive are fine; a
+          // crashed worker's jobs go back to waiting once the lock lapses and the stalled check runs.
+          lockDuration: deps.jobs.lockDurationMs,
+          stalledInterval: deps.jobs.stalledIntervalMs,
+          maxStalledCount: 2,
+          // Started below, once this hub's global concurrency is in place.
+          autorun: false,
+        },
+      );
+      worker.on('error', (err) => log.warn({ err }, 'worker connection error'));
+      return { hub, cls, slots, worker };
+    }),
+  );
   // Global concurrency lives in Redis and applies across every replica's workers for this hub and class. A flush, or
   // a Redis that restarts empty, drops it with everything else: it is written again at every stalled-job check.
   const limitGlobally = () =>
-    Promise.all(workers.map(({ hub, cls, slots }) => childQueue(hub.name, cls).setGlobalConcurrency(slots.globalConcurrency)));
+    Promise.all(
+      workers.map(({ hub, cls, slots }) => childQueue(hub.name, cls).setGlobalConcurrency(slots.globalConcurrency)),
+    );
   await Promise.all(workers.map(({ worker }) => worker.waitUntilReady()));
   await limitGlobally();
   for (const { hub, cls, worker } of workers) {
@@ -110,7 +133,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
   }
 
-  async function run(job: Job<JobData>, token: string | undefined, signal: AbortSignal | undefined, hub: string, cls: WorkClass, hubLog: Logger): Promise<unknown> {
+  async function run(
+    job: Job<JobData>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+    hub: string,
+    cls: WorkClass,
+    hubLog: Logger,
+  ): Promise<unknown> {
     const log = hubLog.child({ job: job.name, jobId: job.id });
     const handler = deps.handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
@@ -129,7 +159,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       log,
       step,
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
-      ...flowContext(job, token, { queueFor: (childHub) => childQueue(childHub, cls), options: (type) => jobOptions(catalog, deps.jobs, type, cls), step, checkPayload: payloads.assert }),
+      ...flowContext(job, token, {
+        queueFor: (childHub) => childQueue(childHub, cls),
+        options: (type) => jobOptions(catalog, deps.jobs, type, cls),
+        step,
+        checkPayload: payloads.assert,
+      }),
     };
     // Recorded before BullMQ records the end, so whoever sees the job ended finds its Operation ended too.
     const recorder = job.data.operation ? deps.operations : undefined;

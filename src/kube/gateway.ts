@@ -42,7 +42,13 @@ export interface KubeGatewayOptions {
   stateHub?: string;
 }
 
-const OWN_KINDS: readonly CachedKind[] = ['HibernationSchedule', 'ClusterOverride', 'ExpiryPolicy', 'WebhookEndpoint', 'Operation'];
+const OWN_KINDS: readonly CachedKind[] = [
+  'HibernationSchedule',
+  'ClusterOverride',
+  'ExpiryPolicy',
+  'WebhookEndpoint',
+  'Operation',
+];
 
 export type KubeGateway = HiveStore & { close(): Promise<void> };
 
@@ -63,7 +69,8 @@ export async function createKubeGateway({
       connection.name,
       createHub({
         connection,
-        kinds: stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
+        kinds:
+          stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
         rateLimit,
         requestTimeoutMs,
         log,
@@ -99,7 +106,10 @@ export async function createKubeGateway({
     hubStatus: () => Promise.all([...hubs.values()].map(hubStatus)),
 
     cached,
-    cachedList<T extends KubeObject>(kind: CachedKind, filter: { hub?: string; namespace?: string; labelSelector?: string } = {}) {
+    cachedList<T extends KubeObject>(
+      kind: CachedKind,
+      filter: { hub?: string; namespace?: string; labelSelector?: string } = {},
+    ) {
       const selector = filter.labelSelector ? parseLabelSelector(filter.labelSelector) : undefined;
       const out: Array<{ hub: string; object: T }> = [];
       for (const hub of hubs.values()) {
@@ -129,7 +139,13 @@ export async function createKubeGateway({
       opts: { timeoutMs: number; signal?: AbortSignal },
     ): Promise<R> {
       if (!hubs.has(ref.hub)) return Promise.reject(new NotFound(`hub "${ref.hub}" is not configured`));
-      return waiters.waitFor(kind, ref, () => cached(kind, ref), test as (obj: KubeObject | undefined) => R | undefined, opts);
+      return waiters.waitFor(
+        kind,
+        ref,
+        () => cached(kind, ref),
+        test as (obj: KubeObject | undefined) => R | undefined,
+        opts,
+      );
     },
 
     onChange: (kind, listener) => waiters.onChange(kind, listener as Parameters<typeof waiters.onChange>[1]),
@@ -137,14 +153,16 @@ export async function createKubeGateway({
     async recordEvent(kind, ref, event) {
       try {
         const hub = hubOf(ref.hub);
-        const target =
-          (CACHED_KINDS as readonly string[]).includes(kind) ? cached(kind as CachedKind, ref) : undefined;
+        const target = (CACHED_KINDS as readonly string[]).includes(kind) ? cached(kind as CachedKind, ref) : undefined;
         const involved = target ?? (await getObject(hub, kind, ref).catch(() => undefined));
         // Built once: every try sends the same name, so a try that landed although its answer was lost (a timeout,
         // a 5xx from a proxy) makes the next one AlreadyExists instead of a duplicate.
         await createEvent(hub, buildEvent(kind, ref, involved, event, clock), { clock });
       } catch (err) {
-        log.warn({ hub: ref.hub, kind, name: ref.name, reason: event.reason, err: (err as Error).message }, 'could not record event');
+        log.warn(
+          { hub: ref.hub, kind, name: ref.name, reason: event.reason, err: (err as Error).message },
+          'could not record event',
+        );
       }
     },
 

@@ -18,9 +18,13 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
     return { name: hub.name, reachable: false, hiveCrdsPresent: false, message: hub.brokenBecause, counts, informers };
   }
   try {
-    const resources = await hub.rest.request<{ resources?: Array<{ name: string }> }>('GET', '/apis/hive.openshift.io/v1', {
-      timeoutMs: PROBE_TIMEOUT_MS,
-    });
+    const resources = await hub.rest.request<{ resources?: Array<{ name: string }> }>(
+      'GET',
+      '/apis/hive.openshift.io/v1',
+      {
+        timeoutMs: PROBE_TIMEOUT_MS,
+      },
+    );
     const present = (resources.resources ?? []).some((r) => r.name === 'clusterdeployments');
     return {
       name: hub.name,
@@ -33,8 +37,22 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
   } catch (err) {
     const mapped = toDomainError(err, `hub ${hub.name}`) as { code?: string; message?: string };
     if (mapped.code === 'NotFound') {
-      return { name: hub.name, reachable: true, hiveCrdsPresent: false, message: 'Hive CRDs are not installed (hive.openshift.io/v1 not served)', counts, informers };
+      return {
+        name: hub.name,
+        reachable: true,
+        hiveCrdsPresent: false,
+        message: 'Hive CRDs are not installed (hive.openshift.io/v1 not served)',
+        counts,
+        informers,
+      };
     }
-    return { name: hub.name, reachable: false, hiveCrdsPresent: false, message: mapped.message ?? String(err), counts, informers };
+    return {
+      name: hub.name,
+      reachable: false,
+      hiveCrdsPresent: false,
+      message: mapped.message ?? String(err),
+      counts,
+      informers,
+    };
   }
 }

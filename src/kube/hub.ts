@@ -28,7 +28,10 @@ export interface HubDeps {
 }
 
 export function createHub({ connection, kinds, rateLimit, requestTimeoutMs, log, onEvent }: HubDeps): Hub {
-  const limiter = createTokenBucket({ qps: connection.qps ?? rateLimit.qps, burst: connection.burst ?? rateLimit.burst });
+  const limiter = createTokenBucket({
+    qps: connection.qps ?? rateLimit.qps,
+    burst: connection.burst ?? rateLimit.burst,
+  });
   let kc: KubeConfig;
   try {
     kc = loadKubeConfig(connection);
@@ -45,7 +48,15 @@ export function createHub({ connection, kinds, rateLimit, requestTimeoutMs, log,
   for (const kind of kinds) {
     informers.set(
       kind,
-      createKindInformer({ hub: connection.name, kind, kc, rest, limiter, log, onEvent: (type, obj) => onEvent(kind, type, obj) }),
+      createKindInformer({
+        hub: connection.name,
+        kind,
+        kc,
+        rest,
+        limiter,
+        log,
+        onEvent: (type, obj) => onEvent(kind, type, obj),
+      }),
     );
   }
   return { name: connection.name, kc, rest, limiter, informers };

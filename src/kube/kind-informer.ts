@@ -1,7 +1,12 @@
 // One informer per hub and cached kind. client-node's informer stops for good after a real error (only a clean
 // stream close reconnects, and a 410 Gone relists; STACK.md §3d), so this wrapper restarts it with capped
 // exponential backoff and keeps the health a hub status reports.
-import { makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  makeInformer,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
 import { apiVersionOf, resourcePath } from './kinds.js';
 import { toDomainError } from './map-error.js';
@@ -35,7 +40,16 @@ export interface KindInformerDeps {
   backoff?: { initialMs: number; maxMs: number };
 }
 
-export function createKindInformer({ hub, kind, kc, rest, limiter, log, onEvent, backoff = { initialMs: 500, maxMs: 30_000 } }: KindInformerDeps): KindInformer {
+export function createKindInformer({
+  hub,
+  kind,
+  kc,
+  rest,
+  limiter,
+  log,
+  onEvent,
+  backoff = { initialMs: 500, maxMs: 30_000 },
+}: KindInformerDeps): KindInformer {
   const path = resourcePath(kind);
   let synced = false;
   let lastError: string | undefined;

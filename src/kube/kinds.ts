@@ -9,9 +9,19 @@ export interface KindInfo {
   namespaced: boolean;
 }
 
-const hive = (plural: string, namespaced = true): KindInfo => ({ group: 'hive.openshift.io', version: 'v1', plural, namespaced });
+const hive = (plural: string, namespaced = true): KindInfo => ({
+  group: 'hive.openshift.io',
+  version: 'v1',
+  plural,
+  namespaced,
+});
 const core = (plural: string, namespaced = true): KindInfo => ({ group: '', version: 'v1', plural, namespaced });
-const beekeeper = (plural: string): KindInfo => ({ group: 'beekeeper.io', version: 'v1alpha1', plural, namespaced: true });
+const beekeeper = (plural: string): KindInfo => ({
+  group: 'beekeeper.io',
+  version: 'v1alpha1',
+  plural,
+  namespaced: true,
+});
 
 export const KINDS: Readonly<Record<KindName, KindInfo>> = {
   ClusterDeployment: hive('clusterdeployments'),
@@ -25,7 +35,12 @@ export const KINDS: Readonly<Record<KindName, KindInfo>> = {
   Event: core('events'),
   Lease: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', namespaced: true },
   RoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', namespaced: true },
-  CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false },
+  CustomResourceDefinition: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+  },
   HibernationSchedule: beekeeper('hibernationschedules'),
   ClusterOverride: beekeeper('clusteroverrides'),
   ExpiryPolicy: beekeeper('expirypolicies'),
@@ -48,7 +63,11 @@ export function groupVersionPath(kind: KindName): string {
  * The collection path (no name) or the object path. A namespaced kind without a namespace gives the
  * all-namespaces collection, which is what lists and informers want.
  */
-export function resourcePath(kind: KindName, ref?: { namespace?: string; name?: string }, subresource?: string): string {
+export function resourcePath(
+  kind: KindName,
+  ref?: { namespace?: string; name?: string },
+  subresource?: string,
+): string {
   const k = KINDS[kind];
   const ns = k.namespaced && ref?.namespace ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';
   const name = ref?.name ? `/${encodeURIComponent(ref.name)}` : '';

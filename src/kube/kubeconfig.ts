@@ -17,7 +17,8 @@ export interface HubConnection {
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
   const kc = new KubeConfig();
-  if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig) throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
+  if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig)
+    throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
   try {
     if (hub.inCluster) kc.loadFromCluster();
     else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
@@ -26,7 +27,8 @@ export function loadKubeConfig(hub: HubConnection): KubeConfig {
     throw new Error(`hub ${hub.name}: ${describeLoadError(err, hub)}`, { cause: err });
   }
   if (hub.context) {
-    if (!kc.getContextObject(hub.context)) throw new Error(`hub ${hub.name}: context "${hub.context}" is not in the kubeconfig`);
+    if (!kc.getContextObject(hub.context))
+      throw new Error(`hub ${hub.name}: context "${hub.context}" is not in the kubeconfig`);
     kc.setCurrentContext(hub.context);
   }
   if (!kc.getCurrentCluster()) throw new Error(`hub ${hub.name}: the kubeconfig has no current cluster`);
@@ -39,8 +41,11 @@ export function loadKubeConfig(hub: HubConnection): KubeConfig {
  */
 function describeLoadError(err: unknown, hub: HubConnection): string {
   const e = (err ?? {}) as { code?: unknown; reason?: unknown; mark?: { line?: number } };
-  const source = hub.inCluster ? 'the in-cluster service account' : (hub.kubeconfigData ? undefined : hub.kubeconfig) ?? 'the kubeconfig';
+  const source = hub.inCluster
+    ? 'the in-cluster service account'
+    : ((hub.kubeconfigData ? undefined : hub.kubeconfig) ?? 'the kubeconfig');
   if (typeof e.code === 'string') return `cannot read ${source} (${e.code})`;
-  if (typeof e.reason === 'string' && typeof e.mark?.line === 'number') return `cannot parse ${source}: ${e.reason} at line ${e.mark.line + 1}`;
+  if (typeof e.reason === 'string' && typeof e.mark?.line === 'number')
+    return `cannot parse ${source}: ${e.reason} at line ${e.mark.line + 1}`;
   return `cannot load ${source} (not a valid kubeconfig)`;
 }

@@ -23,7 +23,11 @@ function withType<T extends KubeObject>(kind: KindName, obj: T): T {
   return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(kind), kind: obj.kind ?? kind };
 }
 
-export async function getObject<T extends KubeObject>(hub: Hub, kind: KindName, ref: ObjectRef): Promise<T | undefined> {
+export async function getObject<T extends KubeObject>(
+  hub: Hub,
+  kind: KindName,
+  ref: ObjectRef,
+): Promise<T | undefined> {
   try {
     return await call<T>(hub, 'GET', resourcePath(kind, ref), {}, describeRef(kind, ref));
   } catch (err) {
@@ -53,9 +57,24 @@ export async function listObjects<T extends KubeObject>(
   return items;
 }
 
-export async function createObject<T extends KubeObject>(hub: Hub, kind: KindName, obj: T, opts: { dryRun?: boolean } = {}): Promise<T> {
-  const ref = { hub: hub.name, namespace: KINDS[kind].namespaced ? obj.metadata.namespace : undefined, name: obj.metadata.name };
-  return call<T>(hub, 'POST', resourcePath(kind, { namespace: ref.namespace }), { body: withType(kind, obj), query: dryRunQuery(opts.dryRun) }, describeRef(kind, ref));
+export async function createObject<T extends KubeObject>(
+  hub: Hub,
+  kind: KindName,
+  obj: T,
+  opts: { dryRun?: boolean } = {},
+): Promise<T> {
+  const ref = {
+    hub: hub.name,
+    namespace: KINDS[kind].namespaced ? obj.metadata.namespace : undefined,
+    name: obj.metadata.name,
+  };
+  return call<T>(
+    hub,
+    'POST',
+    resourcePath(kind, { namespace: ref.namespace }),
+    { body: withType(kind, obj), query: dryRunQuery(opts.dryRun) },
+    describeRef(kind, ref),
+  );
 }
 
 export async function mergePatchObject<T extends KubeObject>(
@@ -67,7 +86,13 @@ export async function mergePatchObject<T extends KubeObject>(
 ): Promise<T> {
   // A resourceVersion inside a merge patch is a precondition: stale means 409 Conflict (kube-golden 34).
   const body = opts.resourceVersion
-    ? { ...patch, metadata: { ...((patch.metadata as Record<string, unknown> | undefined) ?? {}), resourceVersion: opts.resourceVersion } }
+    ? {
+        ...patch,
+        metadata: {
+          ...((patch.metadata as Record<string, unknown> | undefined) ?? {}),
+          resourceVersion: opts.resourceVersion,
+        },
+      }
     : patch;
   return call<T>(
     hub,
@@ -78,7 +103,12 @@ export async function mergePatchObject<T extends KubeObject>(
   );
 }
 
-export async function replaceObject<T extends KubeObject>(hub: Hub, kind: KindName, ref: ObjectRef, obj: T): Promise<T> {
+export async function replaceObject<T extends KubeObject>(
+  hub: Hub,
+  kind: KindName,
+  ref: ObjectRef,
+  obj: T,
+): Promise<T> {
   return call<T>(hub, 'PUT', resourcePath(kind, ref), { body: withType(kind, obj) }, describeRef(kind, ref));
 }
 
@@ -88,7 +118,8 @@ export async function deleteObject(
   ref: ObjectRef,
   opts: { resourceVersion?: string; uid?: string; propagation?: 'Background' | 'Foreground'; dryRun?: boolean } = {},
 ): Promise<void> {
-  const preconditions = opts.uid || opts.resourceVersion ? { uid: opts.uid, resourceVersion: opts.resourceVersion } : undefined;
+  const preconditions =
+    opts.uid || opts.resourceVersion ? { uid: opts.uid, resourceVersion: opts.resourceVersion } : undefined;
   await call(
     hub,
     'DELETE',

@@ -15,7 +15,7 @@ function parseStatus(body: unknown): Status | undefined {
   if (typeof body !== 'string') return undefined;
   try {
     const parsed = JSON.parse(body) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -30,10 +30,14 @@ function header(headers: unknown, name: string): string | undefined {
 /** Map an HTTP status and Status body from a hub to a domain error. `what` names the object for messages. */
 export function fromStatus(code: number, body: unknown, headers: unknown, what: string): DomainError {
   const status = parseStatus(body);
-  const message = status?.message || (typeof body === 'string' && body.trim() && !body.trim().startsWith('{') ? body.trim() : `HTTP ${code}`);
+  const message =
+    status?.message ||
+    (typeof body === 'string' && body.trim() && !body.trim().startsWith('{') ? body.trim() : `HTTP ${code}`);
   if (code === 404) {
     // An unknown resource answers a plain-text "404 page not found" (kube-golden 12): the kind is not served.
-    return new NotFound(status?.kind === 'Status' ? message : `${what}: the hub does not serve this kind (CRD missing?)`);
+    return new NotFound(
+      status?.kind === 'Status' ? message : `${what}: the hub does not serve this kind (CRD missing?)`,
+    );
   }
   if (code === 409) return new Conflict(message);
   if (code === 400 || code === 415 || code === 422) {
@@ -55,10 +59,20 @@ export function toDomainError(err: unknown, what: string): unknown {
     const e = err as Error & { statusCode?: number; code?: string | number; type?: string };
     // Watch failures carry a plain statusCode (STACK.md §3d); fetch failures are FetchError/AbortError.
     if (typeof e.statusCode === 'number') return fromStatus(e.statusCode, undefined, undefined, what);
-    if (e.name === 'FetchError' || e.name === 'AbortError' || e.name === 'TimeoutError' || e.type === 'system' || typeof e.code === 'string') {
-      return new Unavailable(`${what}: hub unreachable (${e.name === 'AbortError' || e.name === 'TimeoutError' ? 'timed out' : e.code ?? e.name})`, 5, {
-        cause: err,
-      });
+    if (
+      e.name === 'FetchError' ||
+      e.name === 'AbortError' ||
+      e.name === 'TimeoutError' ||
+      e.type === 'system' ||
+      typeof e.code === 'string'
+    ) {
+      return new Unavailable(
+        `${what}: hub unreachable (${e.name === 'AbortError' || e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.name)})`,
+        5,
+        {
+          cause: err,
+        },
+      );
     }
   }
   return err;

@@ -41,7 +41,8 @@ export function createTokenBucket({ qps, burst }: RateLimit, now: () => number =
       tokens -= 1;
       next.go();
     }
-    if (waiting.interactive.length + waiting.background.length > 0) timer = setTimeout(pump, Math.ceil(((1 - tokens) / qps) * 1000));
+    if (waiting.interactive.length + waiting.background.length > 0)
+      timer = setTimeout(pump, Math.ceil(((1 - tokens) / qps) * 1000));
   };
 
   return {

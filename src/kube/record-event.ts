@@ -21,11 +21,21 @@ export const kubeTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).t
  * (the same length), so writing the same keyed Event again meets AlreadyExists instead of adding a second one.
  */
 function suffix(kind: KindName, ref: ObjectRef, key: string | undefined, now: number): string {
-  if (key !== undefined) return createHash('sha256').update(`${kind}/${ref.namespace ?? ''}/${ref.name}/${key}`).digest('hex').slice(0, 16);
+  if (key !== undefined)
+    return createHash('sha256')
+      .update(`${kind}/${ref.namespace ?? ''}/${ref.name}/${key}`)
+      .digest('hex')
+      .slice(0, 16);
   return (BigInt(now) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))).toString(16);
 }
 
-export function buildEvent(kind: KindName, ref: ObjectRef, target: KubeObject | undefined, event: KubeEvent, clock: Clock): KubeObject {
+export function buildEvent(
+  kind: KindName,
+  ref: ObjectRef,
+  target: KubeObject | undefined,
+  event: KubeEvent,
+  clock: Clock,
+): KubeObject {
   const now = clock.now();
   const namespace = ref.namespace ?? 'default';
   return {

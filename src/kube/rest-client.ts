@@ -27,7 +27,8 @@ function serialize(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (err) {
-    if (err instanceof RangeError) throw new Invalid('the object is nested too deeply to send to the hub', [], { cause: err });
+    if (err instanceof RangeError)
+      throw new Invalid('the object is nested too deeply to send to the hub', [], { cause: err });
     throw err;
   }
 }
@@ -56,7 +57,12 @@ export function createRestClient(kc: KubeConfig, { timeoutMs = 15_000 }: { timeo
       });
       const text = await response.text();
       if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-      throw new ApiException(response.status, 'Unsuccessful HTTP Request', text, Object.fromEntries(response.headers.entries()));
+      throw new ApiException(
+        response.status,
+        'Unsuccessful HTTP Request',
+        text,
+        Object.fromEntries(response.headers.entries()),
+      );
     },
   };
 }

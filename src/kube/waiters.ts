@@ -6,7 +6,8 @@ import type { CachedKind, ChangeType, KubeObject, ObjectRef } from '../services/
 type Waiter = (obj: KubeObject | undefined) => void;
 type ChangeListener = (hub: string, type: ChangeType, obj: KubeObject) => void;
 
-const key = (kind: string, hub: string, namespace: string | undefined, name: string) => `${kind}\u0000${hub}\u0000${namespace ?? ''}\u0000${name}`;
+const key = (kind: string, hub: string, namespace: string | undefined, name: string) =>
+  `${kind}\u0000${hub}\u0000${namespace ?? ''}\u0000${name}`;
 
 export interface Waiters {
   /** Feed one informer event to waiters and change listeners. */
@@ -21,7 +22,13 @@ export interface Waiters {
   ): Promise<R>;
 }
 
-export function createWaiters({ clock, log }: { clock: Clock; log: { error(obj: object, msg?: string): void } }): Waiters {
+export function createWaiters({
+  clock,
+  log,
+}: {
+  clock: Clock;
+  log: { error(obj: object, msg?: string): void };
+}): Waiters {
   const byObject = new Map<string, Set<Waiter>>();
   const byKind = new Map<CachedKind, Set<ChangeListener>>();
 
@@ -70,14 +77,24 @@ export function createWaiters({ clock, log }: { clock: Clock; log: { error(obj: 
           }
           if (result !== undefined) finish(() => resolve(result));
         };
-        const onAbort = () => finish(() => reject(new Unavailable(`stopped waiting for ${kind} ${ref.hub}/${ref.namespace ?? ''}/${ref.name}`)));
+        const onAbort = () =>
+          finish(() =>
+            reject(new Unavailable(`stopped waiting for ${kind} ${ref.hub}/${ref.namespace ?? ''}/${ref.name}`)),
+          );
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         let set = byObject.get(k);
         if (!set) byObject.set(k, (set = new Set()));
         set.add(check);
         sleep(clock, timeoutMs, timeout.signal).then(
-          () => finish(() => reject(new Unavailable(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${kind} ${ref.namespace ?? ''}/${ref.name} on hub ${ref.hub}`))),
+          () =>
+            finish(() =>
+              reject(
+                new Unavailable(
+                  `timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${kind} ${ref.namespace ?? ''}/${ref.name} on hub ${ref.hub}`,
+                ),
+              ),
+            ),
           () => undefined,
         );
         check(current());

@@ -49,7 +49,8 @@ function parseDurationFlag(text: string): [keyof Durations, number] {
   const eq = text.indexOf('=');
   const name = text.slice(0, eq) as keyof Durations;
   const value = text.slice(eq + 1);
-  if (eq < 0 || !durationNames.includes(name)) fail(`--duration ${text}: expected <name>=<value> with name one of ${durationNames.join(', ')}`);
+  if (eq < 0 || !durationNames.includes(name))
+    fail(`--duration ${text}: expected <name>=<value> with name one of ${durationNames.join(', ')}`);
   if (/^\d+(\.\d+)?$/.test(value)) return [name, Number(value)];
   try {
     return [name, parseGoDuration(value)];
@@ -64,11 +65,22 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
     ({ values } = parseArgs({
       args: argv,
       options: {
-        hubs: { type: 'string' }, 'hub-names': { type: 'string' }, 'kubeconfig-out': { type: 'string' },
-        seed: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string', multiple: true },
-        'install-failures': { type: 'string' }, 'delete-protection': { type: 'boolean' },
-        'no-controllers': { type: 'boolean' }, 'no-webhooks': { type: 'boolean' }, 'plain-http': { type: 'boolean' }, faults: { type: 'string' }, host: { type: 'string' },
-        port: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        hubs: { type: 'string' },
+        'hub-names': { type: 'string' },
+        'kubeconfig-out': { type: 'string' },
+        seed: { type: 'string' },
+        speed: { type: 'string' },
+        duration: { type: 'string', multiple: true },
+        'install-failures': { type: 'string' },
+        'delete-protection': { type: 'boolean' },
+        'no-controllers': { type: 'boolean' },
+        'no-webhooks': { type: 'boolean' },
+        'plain-http': { type: 'boolean' },
+        faults: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -87,7 +99,11 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
   };
   const sim: SimulatorOptions = {};
   sim.hubs = int('hubs', values.hubs, 1);
-  if (values['hub-names']) sim.hubNames = values['hub-names'].split(',').map((s) => s.trim()).filter(Boolean);
+  if (values['hub-names'])
+    sim.hubNames = values['hub-names']
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (values.seed !== undefined) {
     if (values.seed !== 'demo' && values.seed !== 'none') fail(`--seed must be demo or none, got "${values.seed}"`);
     sim.seed = values.seed;
@@ -99,7 +115,8 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
   }
   if (values.duration) sim.durations = Object.fromEntries(values.duration.map(parseDurationFlag));
   const failures = values['install-failures'];
-  if (failures !== undefined) sim.installFailures = failures === 'always' ? 'always' : int('install-failures', failures, 0);
+  if (failures !== undefined)
+    sim.installFailures = failures === 'always' ? 'always' : int('install-failures', failures, 0);
   sim.deleteProtection = values['delete-protection'] ?? false;
   sim.controllers = !values['no-controllers'];
   sim.webhooks = !values['no-webhooks'];
@@ -114,12 +131,15 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
   sim.host = values.host;
   sim.port = int('port', values.port, 0);
   const logLevel = values['log-level'] ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) fail(`--log-level: unknown level "${logLevel}"`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    fail(`--log-level: unknown level "${logLevel}"`);
   return { sim, kubeconfigOut: values['kubeconfig-out'], logLevel };
 }
 
 const { sim: options, kubeconfigOut, logLevel } = parseOptions(process.argv.slice(2));
-const log = createLogger({ level: logLevel as any, destination: process.stderr, pretty: false }).child({ component: 'sim' });
+const log = createLogger({ level: logLevel as any, destination: process.stderr, pretty: false }).child({
+  component: 'sim',
+});
 options.log = (obj, msg) => log.info(obj, msg);
 
 let sim;
@@ -131,10 +151,18 @@ try {
 }
 if (kubeconfigOut) writeKubeconfigFile(kubeconfigOut, sim.kubeconfigYaml());
 const d = { ...defaultDurations, ...options.durations };
-log.info({
-  hubs: sim.hubs.map((h) => ({ name: h.name, url: h.url })), kubeconfigOut, seed: options.seed ?? 'none',
-  speed: options.speed ?? 1, install: formatGoDuration(Math.round((d.imageSet + d.provisionInitializing + d.provisionRunning) / (options.speed ?? 1))),
-}, 'simulator serving');
+log.info(
+  {
+    hubs: sim.hubs.map((h) => ({ name: h.name, url: h.url })),
+    kubeconfigOut,
+    seed: options.seed ?? 'none',
+    speed: options.speed ?? 1,
+    install: formatGoDuration(
+      Math.round((d.imageSet + d.provisionInitializing + d.provisionRunning) / (options.speed ?? 1)),
+    ),
+  },
+  'simulator serving',
+);
 process.stdout.write('ready\n');
 
 let stopping = false;

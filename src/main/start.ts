@@ -38,7 +38,13 @@ export async function start(opts: StartOptions): Promise<void> {
 
   let system: System;
   try {
-    system = await createSystem({ config, log, clock: systemClock, roles: opts.roles, allowPrivateRedis: opts.allInOne ?? false });
+    system = await createSystem({
+      config,
+      log,
+      clock: systemClock,
+      roles: opts.roles,
+      allowPrivateRedis: opts.allInOne ?? false,
+    });
   } catch (err) {
     if (err instanceof RedisMissing) process.stderr.write(`${err.message}\n`);
     else log.fatal({ err }, 'start-up failed');
@@ -55,7 +61,10 @@ export async function start(opts: StartOptions): Promise<void> {
       writeKubeconfigFile(path, yaml);
       kubeconfig = { path, yaml };
     } catch (err) {
-      log.warn({ err, path }, 'cannot write the kubeconfig of the embedded hub: set BEEKEEPER_SIM_KUBECONFIG to a writable path');
+      log.warn(
+        { err, path },
+        'cannot write the kubeconfig of the embedded hub: set BEEKEEPER_SIM_KUBECONFIG to a writable path',
+      );
     }
   }
 

@@ -31,7 +31,8 @@ export class RedisMissing extends Error {
 /** Where Redis is, for messages: never the password. */
 export function whereIs(cfg: RedisConfig): string {
   if (cfg.cluster) return `cluster ${cfg.cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
-  if (cfg.sentinel) return `sentinel ${cfg.sentinel.name} via ${cfg.sentinel.sentinels.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  if (cfg.sentinel)
+    return `sentinel ${cfg.sentinel.name} via ${cfg.sentinel.sentinels.map((n) => `${n.host}:${n.port}`).join(',')}`;
   try {
     const url = new URL(cfg.url ?? DEFAULT_REDIS_URL);
     return `${url.protocol}//${url.host}`;
@@ -41,7 +42,12 @@ export function whereIs(cfg: RedisConfig): string {
 }
 
 export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: timeoutMs });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -55,7 +61,10 @@ export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean>
 
 export async function bootstrapRedis(
   cfg: RedisConfig,
-  opts: { allowPrivate: boolean; /** Where to look before starting one (tests point it elsewhere). */ localUrl?: string },
+  opts: {
+    allowPrivate: boolean;
+    /** Where to look before starting one (tests point it elsewhere). */ localUrl?: string;
+  },
 ): Promise<RedisBootstrap> {
   const none = async () => undefined;
   const local = opts.localUrl ?? DEFAULT_REDIS_URL;
@@ -63,7 +72,9 @@ export async function bootstrapRedis(
   if (await pingRedis(local)) return { redis: { ...cfg, url: local }, close: none, origin: 'local' };
   if (!opts.allowPrivate) throw new RedisMissing(`No Redis answers on ${local} and REDIS_URL is not set.`);
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    throw new RedisMissing(`No Redis answers on ${local}, REDIS_URL is not set, and there is no redis-server binary to start one.`);
+    throw new RedisMissing(
+      `No Redis answers on ${local}, REDIS_URL is not set, and there is no redis-server binary to start one.`,
+    );
   }
   return startPrivateRedis(cfg);
 }
@@ -72,9 +83,13 @@ async function startPrivateRedis(cfg: RedisConfig): Promise<RedisBootstrap> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'beekeeper-redis-'));
   // Nothing durable lives in Redis (ARCHITECTURE.md, principle 1), so no snapshots and no AOF.
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const close = async () => {
     if (child.exitCode === null) {

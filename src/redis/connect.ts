@@ -85,7 +85,9 @@ export function isRedisDown(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return (
     err.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(err.message) ||
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|enableOfflineQueue/.test(
+      err.message,
+    ) ||
     // Redis itself saying "not now": mid-failover (READONLY, MASTERDOWN, CLUSTERDOWN, TRYAGAIN), loading its data, or
     // full (OOM: with maxmemory-policy noeviction, as BullMQ requires, a full Redis refuses writes).
     /^(READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|LOADING|OOM) /.test(err.message)

@@ -7,7 +7,8 @@ import type { RedisClient } from './connect.js';
 
 export function createRedisRunCoordinator(redis: RedisClient, prefix: string): RunCoordinator {
   return {
-    shouldRun: async (key, ttlMs) => (await redis.set(`${prefix}:${key}`, '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK',
+    shouldRun: async (key, ttlMs) =>
+      (await redis.set(`${prefix}:${key}`, '1', 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK',
   };
 }
 

@@ -32,12 +32,23 @@ export function expiryRepairers(deps: ExpiryScanDeps): Repairer[] {
           // too, if the object as it is now still says so.
           const stillOwed = async () => {
             const now = await live(t);
-            return now !== undefined && now.expiresAtMs === t.expiresAtMs && warningPlan(deps, now, deps.clock.now()).due?.lead === lead;
+            return (
+              now !== undefined &&
+              now.expiresAtMs === t.expiresAtMs &&
+              warningPlan(deps, now, deps.clock.now()).due?.lead === lead
+            );
           };
           const did = await ensureJob(deps.queue, job, { retryFailed: mayPass, rerunCompleted: stillOwed });
           if (!did) return undefined;
-          const why = did === 'added' ? 'its job was gone (Redis lost it, or it was never enqueued)' : 'its job had ended without delivering it';
-          return { kind: t.kind, ref: { hub: t.hub, namespace: t.namespace, name: t.name }, message: `the ${lead} expiry warning is due and not delivered to ${plan.owedTo.join(', ')}; ${why}: sent again as ${job.jobId}` };
+          const why =
+            did === 'added'
+              ? 'its job was gone (Redis lost it, or it was never enqueued)'
+              : 'its job had ended without delivering it';
+          return {
+            kind: t.kind,
+            ref: { hub: t.hub, namespace: t.namespace, name: t.name },
+            message: `the ${lead} expiry warning is due and not delivered to ${plan.owedTo.join(', ')}; ${why}: sent again as ${job.jobId}`,
+          };
         }),
     },
     {
@@ -50,7 +61,12 @@ export function expiryRepairers(deps: ExpiryScanDeps): Repairer[] {
           if (!job) return undefined;
           await deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub });
           const ref = { hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
-          return { kind: 'ClusterDeployment', ref, message: 'its expiry still breaks an enforced ExpiryPolicy (a default or cap not applied): enforcement enqueued' };
+          return {
+            kind: 'ClusterDeployment',
+            ref,
+            message:
+              'its expiry still breaks an enforced ExpiryPolicy (a default or cap not applied): enforcement enqueued',
+          };
         }),
     },
   ];

@@ -5,7 +5,14 @@ import { effectiveLimits, policyExpiry, type WarningPlan } from '../hive/expiry/
 import { isUnclaimedPoolCluster } from '../hive/schedule/index.js';
 import type { ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
-import { clusterExpiry, ENFORCE_POLICY_JOB, enforcedPolicies, WARN_JOB, type Expiring, type WarnPayload } from '../services/expiry/index.js';
+import {
+  clusterExpiry,
+  ENFORCE_POLICY_JOB,
+  enforcedPolicies,
+  WARN_JOB,
+  type Expiring,
+  type WarnPayload,
+} from '../services/expiry/index.js';
 import { jobIds } from '../services/job-ids.js';
 import type { ClusterDeployment } from '../hive/types.js';
 
@@ -27,12 +34,24 @@ export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefin
 }
 
 /** The policy enforcement a cluster needs now (its expiry is missing a default or beyond a cap), if any. */
-export function policyEnforcement(deps: ExpiryScanDeps, hub: string, cd: ClusterDeployment): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
+export function policyEnforcement(
+  deps: ExpiryScanDeps,
+  hub: string,
+  cd: ClusterDeployment,
+): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
   if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return undefined;
   const policies = enforcedPolicies(deps);
   if (policies.length === 0) return undefined;
   const created = Date.parse(cd.metadata.creationTimestamp ?? '');
-  if (Number.isNaN(created) || !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), effectiveLimits(policies, hub, cd))) return undefined;
+  if (
+    Number.isNaN(created) ||
+    !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), effectiveLimits(policies, hub, cd))
+  )
+    return undefined;
   const namespace = cd.metadata.namespace ?? '';
-  return { ...jobOf(ENFORCE_POLICY_JOB, { hub, namespace, name: cd.metadata.name }), dedupId: jobIds.expiryPolicy({ hub, namespace, name: cd.metadata.name }), hub };
+  return {
+    ...jobOf(ENFORCE_POLICY_JOB, { hub, namespace, name: cd.metadata.name }),
+    dedupId: jobIds.expiryPolicy({ hub, namespace, name: cd.metadata.name }),
+    hub,
+  };
 }

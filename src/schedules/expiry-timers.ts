@@ -9,7 +9,6 @@ import { policyEnforcement, warnJob, type ExpiryScanDeps } from './expiry-scan.j
 import type { ClusterDeployment } from '../hive/types.js';
 import type { ClusterClaim } from '../hive/pools/types.js';
 
-
 /** The shared service ports and where Beekeeper's own resources live. */
 export type ExpiryTimersDeps = ExpiryScanDeps;
 
@@ -20,7 +19,8 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
   // A failed enqueue (Redis down) is not lost: the next resync finds the warning or the policy still owed. An
   // outage is logged once, not once per object whose timer fires meanwhile.
   const outage = createOutageLog(deps.log, 'expiry jobs');
-  const failed = (type: string) => (err: unknown) => outage.failed(err, { type }, 'cannot enqueue expiry job; the resync retries it', 'error');
+  const failed = (type: string) => (err: unknown) =>
+    outage.failed(err, { type }, 'cannot enqueue expiry job; the resync retries it', 'error');
   const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).then(outage.ok, failed(job.type));
 
   /** The target as the cache has it now (its annotations record what was already delivered). */
@@ -63,7 +63,10 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
 
   const enforce = (hub: string, cd: ClusterDeployment) => {
     const job = policyEnforcement(deps, hub, cd);
-    if (job) void deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub }).then(outage.ok, failed(job.type));
+    if (job)
+      void deps.queue
+        .enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub })
+        .then(outage.ok, failed(job.type));
   };
 
   const onCluster = (hub: string, cd: ClusterDeployment, deleted: boolean) => {
@@ -71,14 +74,20 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
     if (!deleted) enforce(hub, cd);
   };
   const onClaim = (hub: string, claim: ClusterClaim, deleted: boolean) =>
-    track(`claim/${hub}/${claim.metadata.namespace}/${claim.metadata.name}`, deleted ? undefined : claimExpiry(hub, claim));
+    track(
+      `claim/${hub}/${claim.metadata.namespace}/${claim.metadata.name}`,
+      deleted ? undefined : claimExpiry(hub, claim),
+    );
   const everything = () => {
-    for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) onCluster(hub, object, false);
+    for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment'))
+      onCluster(hub, object, false);
     for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) onClaim(hub, object, false);
   };
 
   const unsubscribe = [
-    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
+    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) =>
+      onCluster(hub, obj, type === 'DELETED'),
+    ),
     deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, obj) => onClaim(hub, obj, type === 'DELETED')),
     // Lead times and caps come from policies: re-plan everything when one changes.
     deps.store.onChange<KubeObject>('ExpiryPolicy', (hub) => {
@@ -97,4 +106,3 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
     },
   };
 }
-

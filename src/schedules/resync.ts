@@ -47,7 +47,10 @@ const KEEP_FAILURES = 3;
 
 export function startResync(deps: ResyncDeps): Resync {
   const pattern = intervalCron(deps.intervalSeconds);
-  if (!pattern) throw new Error(`resync interval ${deps.intervalSeconds}s has no cron pattern (config validation lets none through)`);
+  if (!pattern)
+    throw new Error(
+      `resync interval ${deps.intervalSeconds}s has no cron pattern (config validation lets none through)`,
+    );
   const intervalMs = deps.intervalSeconds * 1000;
   // Longer than any slot can be late, so a replica whose timer fires late still finds the slot taken.
   const leaseMs = Math.max(2 * intervalMs, 10 * 60_000);
@@ -60,7 +63,10 @@ export function startResync(deps: ResyncDeps): Resync {
     try {
       return await deps.coordinator.shouldRun(key, leaseMs);
     } catch (err) {
-      deps.log.warn({ slot: key, err: (err as Error).message }, 'resync skipped: Redis does not answer; it runs again once Redis is back');
+      deps.log.warn(
+        { slot: key, err: (err as Error).message },
+        'resync skipped: Redis does not answer; it runs again once Redis is back',
+      );
       return false;
     }
   };
@@ -112,7 +118,9 @@ export function startResync(deps: ResyncDeps): Resync {
     const line = { slot, trigger, repairs, ...(record.failed ? { failed } : {}), ms: deps.clock.now() - startedAt };
     if (record.failed) deps.log.warn(line, `resync: ${total} repaired, some repairs failed; the next run tries again`);
     else deps.log.info(line, `resync: ${total} repaired`);
-    await writeResyncRecord(deps, record).catch((err: unknown) => deps.log.warn({ err: (err as Error).message }, 'cannot record the resync in its ConfigMap'));
+    await writeResyncRecord(deps, record).catch((err: unknown) =>
+      deps.log.warn({ err: (err as Error).message }, 'cannot record the resync in its ConfigMap'),
+    );
     for (const listener of listeners) listener(record);
     return record;
   };
@@ -131,23 +139,29 @@ export function startResync(deps: ResyncDeps): Resync {
     return track(runAs('background', () => run(slot, trigger)));
   };
 
-  const task: ScheduledTask = cron.schedule(pattern, (ctx) => track(runAs('background', () => run(ctx.date.toISOString(), 'schedule'))), {
-    name: 'resync',
-    // Slots of hours fall on the same instants on every replica, whatever its local zone (and match slotNow).
-    timezone: 'Etc/UTC',
-    noOverlap: true,
-    distributed: true,
-    // Through `elect`, so an unreachable Redis is one warning of ours rather than node-cron's console error.
-    runCoordinator: { shouldRun: (key) => elect(key) },
-    distributedLease: leaseMs,
-    // A slot missed while the process was blocked is covered by the next one.
-    suppressMissedWarning: true,
-  });
+  const task: ScheduledTask = cron.schedule(
+    pattern,
+    (ctx) => track(runAs('background', () => run(ctx.date.toISOString(), 'schedule'))),
+    {
+      name: 'resync',
+      // Slots of hours fall on the same instants on every replica, whatever its local zone (and match slotNow).
+      timezone: 'Etc/UTC',
+      noOverlap: true,
+      distributed: true,
+      // Through `elect`, so an unreachable Redis is one warning of ours rather than node-cron's console error.
+      runCoordinator: { shouldRun: (key) => elect(key) },
+      distributedLease: leaseMs,
+      // A slot missed while the process was blocked is covered by the next one.
+      suppressMissedWarning: true,
+    },
+  );
 
   // After an outage, straight away: whatever failed to enqueue meanwhile is owed now, not at the next slot.
   const stopWatching = deps.onRedisBack?.(() => {
     deps.log.info({}, 'Redis answers again: resync now');
-    void runSlot(`recovery-${slotNow()}`, 'recovery').catch((err: unknown) => deps.log.warn({ err }, 'resync after the outage failed'));
+    void runSlot(`recovery-${slotNow()}`, 'recovery').catch((err: unknown) =>
+      deps.log.warn({ err }, 'resync after the outage failed'),
+    );
   });
 
   return {

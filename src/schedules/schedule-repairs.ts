@@ -23,10 +23,20 @@ export function scheduleRepairers(deps: ScheduleScanDeps): Repairer[] {
           const edge = `the ${owed.edge.action} edge at ${owed.edge.at}`;
           if (owed.kind === 'missed') {
             await recordMissed(deps, cr, owed, run.nowMs);
-            return { repair: 'schedule-missed', kind: 'HibernationSchedule', ref, message: `${edge} was neither swept nor recorded as missed: ${owed.reason}` };
+            return {
+              repair: 'schedule-missed',
+              kind: 'HibernationSchedule',
+              ref,
+              message: `${edge} was neither swept nor recorded as missed: ${owed.reason}`,
+            };
           }
           if (!(await ensureJob(deps.queue, owed.job))) return undefined;
-          return { repair: 'schedule-sweep', kind: 'HibernationSchedule', ref, message: `${edge} is not swept and its sweep job was gone (Redis lost it, or it was never enqueued): swept again as ${owed.job.jobId}` };
+          return {
+            repair: 'schedule-sweep',
+            kind: 'HibernationSchedule',
+            ref,
+            message: `${edge} is not swept and its sweep job was gone (Redis lost it, or it was never enqueued): swept again as ${owed.job.jobId}`,
+          };
         }),
     },
     {
@@ -39,7 +49,11 @@ export function scheduleRepairers(deps: ScheduleScanDeps): Repairer[] {
             const job = lapseJob(e);
             if (!(await ensureJob(deps.queue, job))) return undefined;
             const ref = { hub: e.hub, namespace: e.namespace, name: e.name };
-            return { kind: 'ClusterDeployment', ref, message: `${e.cause} at ${new Date(e.atMs).toISOString()}, not yet applied and its job was gone: applied again as ${job.jobId}` };
+            return {
+              kind: 'ClusterDeployment',
+              ref,
+              message: `${e.cause} at ${new Date(e.atMs).toISOString()}, not yet applied and its job was gone: applied again as ${job.jobId}`,
+            };
           },
         ),
     },

@@ -33,9 +33,24 @@ export interface Edge {
   reason: string;
 }
 
-export function sweepJob(deps: StateLocation, cr: HibernationSchedule, edge: Edge, mode: 'edge' | 'catch-up'): FixedJob {
-  const payload: SweepPayload = { schedule: cr.metadata.name, edgeAt: edge.at, action: edge.action, reason: edge.reason, mode };
-  return { ...jobOf(SWEEP_JOB, payload), jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)), hub: deps.stateHub };
+export function sweepJob(
+  deps: StateLocation,
+  cr: HibernationSchedule,
+  edge: Edge,
+  mode: 'edge' | 'catch-up',
+): FixedJob {
+  const payload: SweepPayload = {
+    schedule: cr.metadata.name,
+    edgeAt: edge.at,
+    action: edge.action,
+    reason: edge.reason,
+    mode,
+  };
+  return {
+    ...jobOf(SWEEP_JOB, payload),
+    jobId: jobIds.sweep(cr.metadata.name, Date.parse(edge.at)),
+    hub: deps.stateHub,
+  };
 }
 
 export type CatchUp = { kind: 'sweep'; edge: Edge; job: FixedJob } | { kind: 'missed'; edge: Edge; reason: string };
@@ -52,12 +67,22 @@ export function scheduleCatchUp(deps: StateLocation, cr: HibernationSchedule, no
   const lastSweep = cr.status?.lastSweep;
   if (lastSweep?.finishedAt && (lastSweep.edge ?? '') >= last.at) return undefined;
   const age = now - Date.parse(last.at);
-  if (age <= catchUpDeadlineMs(cr)) return { kind: 'sweep', edge: last, job: sweepJob(deps, cr, last, age <= ON_TIME_MS ? 'edge' : 'catch-up') };
+  if (age <= catchUpDeadlineMs(cr))
+    return { kind: 'sweep', edge: last, job: sweepJob(deps, cr, last, age <= ON_TIME_MS ? 'edge' : 'catch-up') };
   if (cr.status?.lastMissed?.edge === last.at) return undefined;
-  return { kind: 'missed', edge: last, reason: `missed by ${Math.round(age / 60_000)} minutes, beyond catchUpDeadline ${cr.spec.catchUpDeadline ?? '1h'}: not replayed; the next edge applies` };
+  return {
+    kind: 'missed',
+    edge: last,
+    reason: `missed by ${Math.round(age / 60_000)} minutes, beyond catchUpDeadline ${cr.spec.catchUpDeadline ?? '1h'}: not replayed; the next edge applies`,
+  };
 }
 
-export async function recordMissed(deps: ScheduleScanDeps, cr: HibernationSchedule, missed: Extract<CatchUp, { kind: 'missed' }>, now: number): Promise<void> {
+export async function recordMissed(
+  deps: ScheduleScanDeps,
+  cr: HibernationSchedule,
+  missed: Extract<CatchUp, { kind: 'missed' }>,
+  now: number,
+): Promise<void> {
   const { edge, reason } = missed;
   deps.log.warn({ schedule: cr.metadata.name, edge: edge.at }, reason);
   await deps.store.mergePatch(
@@ -81,7 +106,14 @@ export interface ClusterEdge {
 }
 
 export function lapseJob(e: ClusterEdge): FixedJob {
-  const payload = { hub: e.hub, namespace: e.namespace, name: e.name, cause: e.cause, edgeAt: new Date(e.atMs).toISOString(), ...(e.override ? { override: e.override } : {}) };
+  const payload = {
+    hub: e.hub,
+    namespace: e.namespace,
+    name: e.name,
+    cause: e.cause,
+    edgeAt: new Date(e.atMs).toISOString(),
+    ...(e.override ? { override: e.override } : {}),
+  };
   const target = { kind: 'ClusterDeployment' as const, hub: e.hub, namespace: e.namespace, name: e.name };
   return { ...jobOf(RECONCILE_CLUSTER_JOB, payload), jobId: jobIds.lapse(e, e.atMs), hub: e.hub, target };
 }
@@ -90,7 +122,13 @@ export function lapseJob(e: ClusterEdge): FixedJob {
  * Still to apply: not older than the governing schedule's catchUpDeadline and, once lapsed, on a cluster that a
  * schedule governs (for any other there is nothing to apply) and whose record does not show it handled.
  */
-function owed(deps: ScheduleScanDeps, hub: string, cd: ClusterDeployment | undefined, atMs: number, now: number): boolean {
+function owed(
+  deps: ScheduleScanDeps,
+  hub: string,
+  cd: ClusterDeployment | undefined,
+  atMs: number,
+  now: number,
+): boolean {
   const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
   if (atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000)) return false;
   if (atMs > now) return true;
@@ -104,21 +142,44 @@ export function overrideEdge(deps: ScheduleScanDeps, o: ClusterOverride, now: nu
   const { hub, namespace, name } = o.spec.cluster;
   const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', o.spec.cluster);
   if (p.untilMs === undefined || !owed(deps, hub, cd, p.untilMs, now)) return undefined;
-  return { key: `override/${o.metadata.name}`, hub, namespace, name, atMs: p.untilMs, cause: `keep-awake override ${o.metadata.name} lapsed`, override: o.metadata.name };
+  return {
+    key: `override/${o.metadata.name}`,
+    hub,
+    namespace,
+    name,
+    atMs: p.untilMs,
+    cause: `keep-awake override ${o.metadata.name} lapsed`,
+    override: o.metadata.name,
+  };
 }
 
 /** The end of a cluster's install grace period, if it is still to apply. */
-export function graceEdge(deps: ScheduleScanDeps, hub: string, cd: ClusterDeployment, now: number): ClusterEdge | undefined {
+export function graceEdge(
+  deps: ScheduleScanDeps,
+  hub: string,
+  cd: ClusterDeployment,
+  now: number,
+): ClusterEdge | undefined {
   const installed = installedAtMs(cd);
   if (installed === undefined || !owed(deps, hub, cd, installed + INSTALL_GRACE_MS, now)) return undefined;
   const namespace = cd.metadata.namespace ?? '';
-  return { key: `grace/${hub}/${namespace}/${cd.metadata.name}`, hub, namespace, name: cd.metadata.name, atMs: installed + INSTALL_GRACE_MS, cause: 'install grace period lapsed' };
+  return {
+    key: `grace/${hub}/${namespace}/${cd.metadata.name}`,
+    hub,
+    namespace,
+    name: cd.metadata.name,
+    atMs: installed + INSTALL_GRACE_MS,
+    cause: 'install grace period lapsed',
+  };
 }
 
 /** Every cluster-specific edge still to apply, lapsed or not, from the informer caches. */
 export function clusterEdges(deps: ScheduleScanDeps, now: number): ClusterEdge[] {
   const out: ClusterEdge[] = [];
-  for (const { object } of deps.store.cachedList<ClusterOverride>('ClusterOverride', { hub: deps.stateHub, namespace: deps.stateNamespace })) {
+  for (const { object } of deps.store.cachedList<ClusterOverride>('ClusterOverride', {
+    hub: deps.stateHub,
+    namespace: deps.stateNamespace,
+  })) {
     const e = overrideEdge(deps, object, now);
     if (e) out.push(e);
   }

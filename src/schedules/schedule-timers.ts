@@ -19,7 +19,16 @@ import {
   type ClusterOverride,
   type HibernationSchedule,
 } from '../services/schedules/index.js';
-import { graceEdge, lapseJob, overrideEdge, recordMissed, scheduleCatchUp, sweepJob, type ClusterEdge, type ScheduleScanDeps } from './schedule-scan.js';
+import {
+  graceEdge,
+  lapseJob,
+  overrideEdge,
+  recordMissed,
+  scheduleCatchUp,
+  sweepJob,
+  type ClusterEdge,
+  type ScheduleScanDeps,
+} from './schedule-scan.js';
 import type { ClusterDeployment } from '../hive/types.js';
 
 /** The shared service ports and where Beekeeper's own resources live. */
@@ -38,14 +47,21 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
   let closed = false;
 
   // A failed enqueue (Redis down) is not lost: the next resync finds the edge unswept and enqueues it.
-  const enqueue = (job: FixedJob) => enqueueFixed(deps.queue, job).catch((err: unknown) => deps.log.error({ err, type: job.type, jobId: job.jobId }, 'cannot enqueue scheduled job'));
+  const enqueue = (job: FixedJob) =>
+    enqueueFixed(deps.queue, job).catch((err: unknown) =>
+      deps.log.error({ err, type: job.type, jobId: job.jobId }, 'cannot enqueue scheduled job'),
+    );
 
-  const ours = (obj: KubeObject, hub: string) => hub === deps.stateHub && obj.metadata.namespace === deps.stateNamespace;
+  const ours = (obj: KubeObject, hub: string) =>
+    hub === deps.stateHub && obj.metadata.namespace === deps.stateNamespace;
 
   const catchUp = (cr: HibernationSchedule, now: number) => {
     const owed = scheduleCatchUp(deps, cr, now);
     if (owed?.kind === 'sweep') void enqueue(owed.job);
-    if (owed?.kind === 'missed') void recordMissed(deps, cr, owed, now).catch((err: unknown) => deps.log.warn({ err, schedule: cr.metadata.name }, 'cannot record missed edge'));
+    if (owed?.kind === 'missed')
+      void recordMissed(deps, cr, owed, now).catch((err: unknown) =>
+        deps.log.warn({ err, schedule: cr.metadata.name }, 'cannot record missed edge'),
+      );
   };
 
   const arm = (cr: HibernationSchedule) => {
@@ -83,7 +99,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     if (shown?.at !== next.at || shown.action !== next.action) {
       const nextEdge = { at: next.at, local: next.local, action: next.action, reason: next.reason };
       void deps.store
-        .mergePatch('HibernationSchedule', stateRef(deps, name), { status: { nextEdge, observedGeneration: cr.metadata.generation } }, { subresource: 'status' })
+        .mergePatch(
+          'HibernationSchedule',
+          stateRef(deps, name),
+          { status: { nextEdge, observedGeneration: cr.metadata.generation } },
+          { subresource: 'status' },
+        )
         .catch((err: unknown) => deps.log.warn({ err, schedule: name }, 'cannot record next edge'));
     }
   };
@@ -129,7 +150,12 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       return;
     }
     if (decision?.kind !== 'act') return;
-    const job = jobOf(RECONCILE_CLUSTER_JOB, { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name, cause: 'enforce' });
+    const job = jobOf(RECONCILE_CLUSTER_JOB, {
+      hub,
+      namespace: cd.metadata.namespace ?? '',
+      name: cd.metadata.name,
+      cause: 'enforce',
+    });
     void deps.queue
       .enqueue(job.type, job.payload, {
         dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
@@ -156,12 +182,19 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     deps.store.onChange<ClusterOverride>('ClusterOverride', (hub, type, obj) => {
       if (ours(obj, hub)) onOverride(obj, type === 'DELETED');
     }),
-    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) => onCluster(hub, obj, type === 'DELETED')),
+    deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, type, obj) =>
+      onCluster(hub, obj, type === 'DELETED'),
+    ),
   ];
 
   for (const cr of listSchedules(deps)) arm(cr);
-  for (const { object } of deps.store.cachedList<ClusterOverride>('ClusterOverride', { hub: deps.stateHub, namespace: deps.stateNamespace })) onOverride(object, false);
-  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) onCluster(hub, object, false);
+  for (const { object } of deps.store.cachedList<ClusterOverride>('ClusterOverride', {
+    hub: deps.stateHub,
+    namespace: deps.stateNamespace,
+  }))
+    onOverride(object, false);
+  for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment'))
+    onCluster(hub, object, false);
 
   return {
     armed: () => Object.fromEntries([...timers].map(([name, t]) => [name, new Date(t.atMs).toISOString()])),

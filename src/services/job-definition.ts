@@ -7,7 +7,6 @@ import { Compile } from 'typebox/compile';
 import type { WorkClass } from '../work-class.js';
 import type { JobContext, JobHandler } from './ports.js';
 
-
 export interface JobPolicy {
   /** Total tries, the first included. Only transient errors (Conflict, Unavailable, unknown) use them. */
   attempts: number;
@@ -56,17 +55,27 @@ export function defineJob<S extends TSchema>(def: { type: string; payload: S } &
 }
 
 /** Registers `handle` for `job`; the worker has checked the payload against the job's schema before it calls it. */
-export function handleJob<S extends TSchema>(job: JobDefinition<S>, handle: (payload: Static<S>, ctx: JobContext) => Promise<unknown>): JobRegistration {
+export function handleJob<S extends TSchema>(
+  job: JobDefinition<S>,
+  handle: (payload: Static<S>, ctx: JobContext) => Promise<unknown>,
+): JobRegistration {
   return { job, handle: (payload, ctx) => handle(payload as Static<S>, ctx) };
 }
 
 /** The fields naming one namespaced object on one hub, which most payloads start with. */
-export const refFields = () => ({ hub: Type.String({ minLength: 1 }), namespace: Type.String(), name: Type.String({ minLength: 1 }) });
+export const refFields = () => ({
+  hub: Type.String({ minLength: 1 }),
+  namespace: Type.String(),
+  name: Type.String({ minLength: 1 }),
+});
 
 /**
  * What a producer enqueues (`queue.enqueue(j.type, j.payload)`, an Operation's intent, a fixed job, a child): the
  * type from its definition and a payload the compiler checks against the definition's schema.
  */
-export function jobOf<S extends TSchema>(job: JobDefinition<S>, payload: Static<S>): { type: string; payload: Record<string, unknown> } {
+export function jobOf<S extends TSchema>(
+  job: JobDefinition<S>,
+  payload: Static<S>,
+): { type: string; payload: Record<string, unknown> } {
   return { type: job.type, payload: { ...(payload as Record<string, unknown>) } };
 }

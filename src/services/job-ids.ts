@@ -47,7 +47,8 @@ export const jobIds = {
   hubOf: (id: string) => jobIds.split(id)?.hub,
   /** Throws Invalid naming `field` unless `id` is a fixed part BullMQ accepts. */
   check(field: 'jobId' | 'dedupId', id: string): void {
-    if (!CUSTOM_ID.test(id)) throw invalid(field, `use 1-${JOB_ID_PART_MAX} letters, digits, ".", "_" or "-" (":" is reserved by BullMQ)`);
+    if (!CUSTOM_ID.test(id))
+      throw invalid(field, `use 1-${JOB_ID_PART_MAX} letters, digits, ".", "_" or "-" (":" is reserved by BullMQ)`);
   },
   /**
    * A child's id: its hub, then its parent's id and its key, so the same parent adding the same child again (a
@@ -76,5 +77,6 @@ export const jobIds = {
   /** The dedup id of an expiry policy's enforcement on a cluster. */
   expiryPolicy: (c: Cluster) => deterministic('expiry-policy', c.hub, c.namespace, c.name),
   /** One release per claim and heartbeat deadline. */
-  heartbeatExpired: (c: Cluster, deadlineMs: number) => deterministic('claim-heartbeat', c.hub, c.namespace, c.name, deadlineMs),
+  heartbeatExpired: (c: Cluster, deadlineMs: number) =>
+    deterministic('claim-heartbeat', c.hub, c.namespace, c.name, deadlineMs),
 };

@@ -41,7 +41,6 @@ export type CachedKind =
   | 'WebhookEndpoint'
   | 'Operation';
 
-
 export interface HubStatus {
   name: string;
   reachable: boolean;
@@ -82,7 +81,11 @@ export interface HiveStore {
 
   /** Live reads and writes. Errors are domain errors (NotFound, Conflict, Invalid, Forbidden, Unavailable). */
   get<T extends KubeObject>(kind: KindName, ref: ObjectRef): Promise<T | undefined>;
-  list<T extends KubeObject>(kind: KindName, hub: string, opts?: { namespace?: string; labelSelector?: string }): Promise<T[]>;
+  list<T extends KubeObject>(
+    kind: KindName,
+    hub: string,
+    opts?: { namespace?: string; labelSelector?: string },
+  ): Promise<T[]>;
   create<T extends KubeObject>(kind: KindName, hub: string, obj: T, opts?: { dryRun?: boolean }): Promise<T>;
   /** JSON merge patch. `resourceVersion` makes it conditional (409 Conflict when stale). */
   mergePatch<T extends KubeObject>(
@@ -92,7 +95,11 @@ export interface HiveStore {
     opts?: { resourceVersion?: string; subresource?: 'status'; dryRun?: boolean },
   ): Promise<T>;
   replace<T extends KubeObject>(kind: KindName, ref: ObjectRef, obj: T): Promise<T>;
-  delete(kind: KindName, ref: ObjectRef, opts?: { resourceVersion?: string; uid?: string; propagation?: 'Background' | 'Foreground'; dryRun?: boolean }): Promise<void>;
+  delete(
+    kind: KindName,
+    ref: ObjectRef,
+    opts?: { resourceVersion?: string; uid?: string; propagation?: 'Background' | 'Foreground'; dryRun?: boolean },
+  ): Promise<void>;
 
   /**
    * Resolve with the first non-undefined value of `test`, evaluated now and on every informer event for that
@@ -106,7 +113,10 @@ export interface HiveStore {
   ): Promise<R>;
 
   /** Every change of a cached kind on every hub. Returns an unsubscribe function. */
-  onChange<T extends KubeObject>(kind: CachedKind, listener: (hub: string, type: ChangeType, obj: T) => void): () => void;
+  onChange<T extends KubeObject>(
+    kind: CachedKind,
+    listener: (hub: string, type: ChangeType, obj: T) => void,
+  ): () => void;
 
   /**
    * Record a Kubernetes Event on the object (Hive itself emits none). Transient failures are retried a few times
@@ -115,7 +125,8 @@ export interface HiveStore {
   recordEvent(kind: KindName, ref: ObjectRef, event: KubeEvent): Promise<void>;
 }
 
-export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'waiting-children' | 'prioritized' | 'unknown';
+export type JobState =
+  'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'waiting-children' | 'prioritized' | 'unknown';
 
 export interface JobStep {
   /** A short label, e.g. a Hive power state `WaitingForNodes`. */
@@ -169,7 +180,11 @@ export interface JobQueue {
    * payload carrying a secret. Requests that write to Kubernetes before they enqueue check this first.
    */
   assertAccepting(payload: Record<string, unknown>): Promise<void>;
-  enqueue(type: string, payload: Record<string, unknown>, opts?: EnqueueOptions & { target?: JobTarget }): Promise<JobView>;
+  enqueue(
+    type: string,
+    payload: Record<string, unknown>,
+    opts?: EnqueueOptions & { target?: JobTarget },
+  ): Promise<JobView>;
   get(id: string): Promise<JobView | undefined>;
   list(filter?: { state?: JobState; type?: string; limit?: number; offset?: number }): Promise<JobView[]>;
   /** Resolve when the job ends or `timeoutMs` passes, with the job as it is then. */
@@ -231,11 +246,15 @@ export interface JobContext {
    * before the call must produce the same children on every run: compute them in `once`.
    * The worker always provides it (optional only so that hand-made contexts in tests may leave it out).
    */
-  waitForChildren?(children: ChildJobSpec[], waiting?: { step: string; message?: string }): Promise<ChildOutcome[] | WaitForChildren>;
+  waitForChildren?(
+    children: ChildJobSpec[],
+    waiting?: { step: string; message?: string },
+  ): Promise<ChildOutcome[] | WaitForChildren>;
 }
 
 /** How a job ended, for its Operation. */
-export type JobEnd = { state: 'completed'; result: unknown } | { state: 'failed'; error: { message: string; reason?: string } };
+export type JobEnd =
+  { state: 'completed'; result: unknown } | { state: 'failed'; error: { message: string; reason?: string } };
 
 /**
  * Where the worker reports the start and the end of a job that carries out an Operation (services/operations):

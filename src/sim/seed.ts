@@ -30,38 +30,56 @@ const BASE_DOMAIN = 'demo.example.com';
 export async function seedHub(client: KubeClient, seed: SeedName): Promise<void> {
   if (seed === 'none') return;
   for (const s of DEMO_IMAGE_SETS) {
-    await createIfMissing(client, R.clusterImageSet, { metadata: { name: s.name }, spec: { releaseImage: s.releaseImage } });
+    await createIfMissing(client, R.clusterImageSet, {
+      metadata: { name: s.name },
+      spec: { releaseImage: s.releaseImage },
+    });
   }
   const ns = DEMO_NAMESPACE;
   await createCredentials(client, ns);
   await createIfMissing(client, R.secret, installConfigSecret(ns, 'install-config-template', 'us-east-1'));
-  const pool = (name: string, spec: Record<string, unknown>, labels?: Record<string, string>) => createIfMissing(client, R.clusterPool, {
-    metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
-    spec: {
-      baseDomain: BASE_DOMAIN,
-      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-      pullSecretRef: { name: 'pull-secret' },
-      installConfigSecretTemplateRef: { name: 'install-config-template' },
-      claimLifetime: { default: '8h', maximum: '24h' },
-      ...spec,
-    },
-  });
+  const pool = (name: string, spec: Record<string, unknown>, labels?: Record<string, string>) =>
+    createIfMissing(client, R.clusterPool, {
+      metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
+      spec: {
+        baseDomain: BASE_DOMAIN,
+        platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
+        pullSecretRef: { name: 'pull-secret' },
+        installConfigSecretTemplateRef: { name: 'install-config-template' },
+        claimLifetime: { default: '8h', maximum: '24h' },
+        ...spec,
+      },
+    });
   await pool(DEMO_POOL, { imageSetRef: { name: DEMO_IMAGE_SETS[0]!.name }, size: 2, runningCount: 1 });
-  await pool(DEMO_PAYMENTS_POOL, { imageSetRef: { name: DEMO_IMAGE_SETS[1]!.name }, size: 1, runningCount: 1 }, { [TEAM_LABEL]: 'payments' });
+  await pool(
+    DEMO_PAYMENTS_POOL,
+    { imageSetRef: { name: DEMO_IMAGE_SETS[1]!.name }, size: 1, runningCount: 1 },
+    { [TEAM_LABEL]: 'payments' },
+  );
 
   const web = DEMO_WEB_CLUSTER;
   await createCredentials(client, web.namespace);
-  await createIfMissing(client, R.secret, installConfigSecret(web.namespace, `${web.name}-install-config`, 'eu-central-1', web.name));
+  await createIfMissing(
+    client,
+    R.secret,
+    installConfigSecret(web.namespace, `${web.name}-install-config`, 'eu-central-1', web.name),
+  );
   await createIfMissing(client, R.clusterDeployment, {
     metadata: {
-      name: web.name, namespace: web.namespace, labels: { env: 'dev', team: 'web' },
+      name: web.name,
+      namespace: web.namespace,
+      labels: { env: 'dev', team: 'web' },
       annotations: { 'hive.openshift.io/delete-after': '72h' },
     },
     spec: {
-      clusterName: web.name, baseDomain: BASE_DOMAIN,
+      clusterName: web.name,
+      baseDomain: BASE_DOMAIN,
       platform: { aws: { region: 'eu-central-1', credentialsSecretRef: { name: 'aws-creds' } } },
       pullSecretRef: { name: 'pull-secret' },
-      provisioning: { installConfigSecretRef: { name: `${web.name}-install-config` }, imageSetRef: { name: DEMO_IMAGE_SETS[0]!.name } },
+      provisioning: {
+        installConfigSecretRef: { name: `${web.name}-install-config` },
+        imageSetRef: { name: DEMO_IMAGE_SETS[0]!.name },
+      },
       powerState: 'Running',
     },
   });
@@ -71,11 +89,17 @@ export async function seedHub(client: KubeClient, seed: SeedName): Promise<void>
 async function createCredentials(client: KubeClient, ns: string) {
   await createIfMissing(client, R.namespace, { metadata: { name: ns } });
   await createIfMissing(client, R.secret, {
-    metadata: { name: 'pull-secret', namespace: ns }, type: 'kubernetes.io/dockerconfigjson',
-    data: { '.dockerconfigjson': b64(JSON.stringify({ auths: { 'quay.io': { auth: b64('demo:not-a-real-token'), email: 'demo@example.com' } } })) },
+    metadata: { name: 'pull-secret', namespace: ns },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: {
+      '.dockerconfigjson': b64(
+        JSON.stringify({ auths: { 'quay.io': { auth: b64('demo:not-a-real-token'), email: 'demo@example.com' } } }),
+      ),
+    },
   });
   await createIfMissing(client, R.secret, {
-    metadata: { name: 'aws-creds', namespace: ns }, type: 'Opaque',
+    metadata: { name: 'aws-creds', namespace: ns },
+    type: 'Opaque',
     data: { aws_access_key_id: b64('AKIASIMULATEDDEMO000'), aws_secret_access_key: b64('simulated-demo-secret-key') },
   });
 }
@@ -91,7 +115,8 @@ function installConfigSecret(ns: string, secretName: string, region: string, clu
     platform: { aws: { region } },
   };
   return {
-    metadata: { name: secretName, namespace: ns }, type: 'Opaque',
+    metadata: { name: secretName, namespace: ns },
+    type: 'Opaque',
     data: { 'install-config.yaml': b64(toYaml(installConfig)) },
   };
 }

@@ -73,19 +73,30 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   try {
     for (const [i, name] of names.entries()) {
       const server = await startApiServer({
-        host: opts.host ?? '127.0.0.1', port: opts.port ? opts.port + i : 0, clock, name,
-        crds: hiveCrds(), admission: opts.webhooks === false ? [] : hiveAdmission, faults: opts.faults, tls: opts.tls ?? false,
+        host: opts.host ?? '127.0.0.1',
+        port: opts.port ? opts.port + i : 0,
+        clock,
+        name,
+        crds: hiveCrds(),
+        admission: opts.webhooks === false ? [] : hiveAdmission,
+        faults: opts.faults,
+        tls: opts.tls ?? false,
       });
       hubs.push({ name, url: server.url, token: server.token, server });
       const client = createKubeClient({ server: server.url, token: server.token, insecureSkipTLSVerify: true });
       // Every Hive hub has its HiveConfig `hive`; the controllers read deleteProtection from it.
       await client.create(R.hiveConfig, {
-        metadata: { name: 'hive' }, spec: opts.deleteProtection ? { deleteProtection: 'enabled' } : {},
+        metadata: { name: 'hive' },
+        spec: opts.deleteProtection ? { deleteProtection: 'enabled' } : {},
       });
       await seedHub(client, opts.seed ?? 'none');
       if (opts.controllers !== false) {
         const c = startHiveControllers({
-          hub: name, client, clock, durations, log,
+          hub: name,
+          client,
+          clock,
+          durations,
+          log,
           options: { deleteProtection: opts.deleteProtection ?? false, installFailures: opts.installFailures ?? 0 },
         });
         controllers.push(c);
@@ -100,9 +111,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const kubeconfig = () => {
     const parts = hubs.map((h) => h.server.kubeconfig(h.name) as any);
     return {
-      apiVersion: 'v1', kind: 'Config',
-      clusters: parts.flatMap((p) => p.clusters), users: parts.flatMap((p) => p.users),
-      contexts: parts.flatMap((p) => p.contexts), 'current-context': hubs[0]!.name,
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: parts.flatMap((p) => p.clusters),
+      users: parts.flatMap((p) => p.users),
+      contexts: parts.flatMap((p) => p.contexts),
+      'current-context': hubs[0]!.name,
     };
   };
   return { hubs, kubeconfig, kubeconfigYaml: () => toYaml(kubeconfig()), close };

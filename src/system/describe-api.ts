@@ -49,9 +49,25 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
   };
   const redis = new Redis({ lazyConnect: true });
   const metrics = createMetrics({ defaultMetrics: false });
-  const operations = createOperations({ store, queue, clock, log, stateHub: config.stateHub, stateNamespace: config.stateNamespace });
+  const operations = createOperations({
+    store,
+    queue,
+    clock,
+    log,
+    stateHub: config.stateHub,
+    stateNamespace: config.stateNamespace,
+  });
   const features = FEATURES.map((f) => f({ config, store, queue, operations, clock, log, metrics }));
-  const app = await buildServer({ config, log, queue, store, metrics, routes: features.flatMap((f) => f.routes ?? []), redis, queuesForBoard: [] });
+  const app = await buildServer({
+    config,
+    log,
+    queue,
+    store,
+    metrics,
+    routes: features.flatMap((f) => f.routes ?? []),
+    redis,
+    queuesForBoard: [],
+  });
   try {
     return (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   } finally {

@@ -11,7 +11,12 @@ import type { KubeObject } from '../services/ports.js';
 
 const CRD_DIR = new URL('../../deploy/crds/', import.meta.url);
 
-export async function prepareEmbeddedHub(deps: { hub: HubConfig; namespace: string; clock: Clock; log: Logger }): Promise<void> {
+export async function prepareEmbeddedHub(deps: {
+  hub: HubConfig;
+  namespace: string;
+  clock: Clock;
+  log: Logger;
+}): Promise<void> {
   const installer = await createKubeGateway({ hubs: [deps.hub], log: deps.log, clock: deps.clock, cachedKinds: [] });
   const createOnce = async (kind: 'CustomResourceDefinition' | 'Namespace', obj: KubeObject) => {
     try {
@@ -21,7 +26,9 @@ export async function prepareEmbeddedHub(deps: { hub: HubConfig; namespace: stri
     }
   };
   try {
-    for (const file of readdirSync(CRD_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(CRD_DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       await createOnce('CustomResourceDefinition', parse(readFileSync(new URL(file, CRD_DIR), 'utf8')) as KubeObject);
     }
     await createOnce('Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: deps.namespace } });

@@ -36,7 +36,6 @@ import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
 
-
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
   config: Config;
@@ -70,7 +69,14 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const clusters = createClusterService({ store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log: deps.log.child({ component: 'clusters' }), ...policyHome });
+    const clusters = createClusterService({
+      store: deps.store,
+      queue: deps.queue,
+      operations: deps.operations,
+      clock: deps.clock,
+      log: deps.log.child({ component: 'clusters' }),
+      ...policyHome,
+    });
     return {
       routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
       replays: {
@@ -78,7 +84,11 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
         Operation: async (_hub, obj) => {
           const op = obj as Operation;
           const job = await deps.queue.get(op.metadata.name);
-          return { status: op.spec.idempotency?.status ?? 202, ...(op.spec.idempotency?.location ? { location: op.spec.idempotency.location } : {}), body: { job } };
+          return {
+            status: op.spec.idempotency?.status ?? 202,
+            ...(op.spec.idempotency?.location ? { location: op.spec.idempotency.location } : {}),
+            body: { job },
+          };
         },
       },
       jobs: clusterJobs({
@@ -150,6 +160,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   },
   (deps) => {
     const state = { store: deps.store, stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    return { routes: [resyncRoutes({ intervalSeconds: deps.config.resync.intervalSeconds, last: () => readResyncRecord(state) })] };
+    return {
+      routes: [
+        resyncRoutes({ intervalSeconds: deps.config.resync.intervalSeconds, last: () => readResyncRecord(state) }),
+      ],
+    };
   },
 ];

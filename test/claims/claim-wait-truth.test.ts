@@ -13,7 +13,11 @@ const SETTLE = 2 * MINUTE;
 let h: ClaimsHarness;
 let base: string;
 
-async function api<T = any>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object): Promise<{ status: number; body: T; text: string }> {
+async function api<T = any>(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  payload?: object,
+): Promise<{ status: number; body: T; text: string }> {
   const res = await h.app.inject({ method, url, ...(payload ? { payload } : {}) });
   return { status: res.statusCode, body: res.json<T>(), text: res.body };
 }
@@ -30,7 +34,8 @@ function record(id: string) {
       buffer += Buffer.from(chunk).toString();
       const frames = buffer.split('\n\n');
       buffer = frames.pop()!;
-      for (const f of frames) if (f.startsWith('event: claim')) views.push(JSON.parse(f.slice(f.indexOf('data: ') + 6)));
+      for (const f of frames)
+        if (f.startsWith('event: claim')) views.push(JSON.parse(f.slice(f.indexOf('data: ') + 6)));
       for (const w of waiters.splice(0)) w();
     }
   })().catch((err: Error) => {
@@ -69,13 +74,16 @@ afterAll(async () => {
 describe('claims tell the truth while they wait', () => {
   it('a claim waiting for the cluster installing for it says so, with the install step and an estimate from the pool\'s installs, never "at capacity"', async () => {
     // size 1, maxSize 2: once the first cluster is claimed, its replacement fills the pool to maxSize.
-    expect((await api('POST', '/v1/pools', poolRequest('hub-1', 'trial', { size: 1, runningCount: 1, maxSize: 2 }))).status).toBe(201);
+    expect(
+      (await api('POST', '/v1/pools', poolRequest('hub-1', 'trial', { size: 1, runningCount: 1, maxSize: 2 }))).status,
+    ).toBe(201);
     const first = await h.clusterWhere('hub-1', 'trial', installing);
     await h.jump('hub-1', first.metadata.name, INSTALL, settling);
     const ready = await h.jump('hub-1', first.metadata.name, SETTLE, running);
     // What Kubernetes recorded (40 and 2 minutes, or more when a jump had to be repeated) is what estimates rest on.
     const installMs = Date.parse(ready.status!.installedTimestamp!) - Date.parse(ready.metadata.creationTimestamp!);
-    const since = (type: string) => Date.parse(ready.status!.conditions!.find((c) => c.type === type)!.lastTransitionTime!);
+    const since = (type: string) =>
+      Date.parse(ready.status!.conditions!.find((c) => c.type === type)!.lastTransitionTime!);
     const startMs = since('Ready') - since('Hibernating');
     expect(installMs).toBeGreaterThanOrEqual(INSTALL);
     expect(startMs).toBeGreaterThanOrEqual(SETTLE);
@@ -86,12 +94,23 @@ describe('claims tell the truth while they wait', () => {
     const aStream = record(a.body.id);
     await aStream.until((v) => v.phase === 'Running');
     await aStream.stop();
-    for (const v of [a.body, ...aStream.views]) expect(['AssignmentPending', 'ClusterStarting', 'Running'], JSON.stringify(v)).toContain(v.reason);
+    for (const v of [a.body, ...aStream.views])
+      expect(['AssignmentPending', 'ClusterStarting', 'Running'], JSON.stringify(v)).toContain(v.reason);
 
     // Hive builds the replacement, which puts the pool at maxSize.
-    const replacement = await h.clusterWhere('hub-1', 'trial', (cd) => cd.metadata.name !== first.metadata.name && installing(cd));
+    const replacement = await h.clusterWhere(
+      'hub-1',
+      'trial',
+      (cd) => cd.metadata.name !== first.metadata.name && installing(cd),
+    );
     const R = replacement.metadata.name;
-    await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'trial' }, (p) => (p?.status?.conditions?.some((c) => c.type === 'CapacityAvailable' && c.status === 'False') ? true : undefined), { timeoutMs: 10_000 });
+    await h.store.waitFor<ClusterPool, true>(
+      'ClusterPool',
+      { hub: 'hub-1', namespace: 'ci', name: 'trial' },
+      (p) =>
+        p?.status?.conditions?.some((c) => c.type === 'CapacityAvailable' && c.status === 'False') ? true : undefined,
+      { timeoutMs: 10_000 },
+    );
 
     const b = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-1/ci/trial', name: 'trial-b' });
     expect(b.status, b.text).toBe(201);
@@ -103,7 +122,9 @@ describe('claims tell the truth while they wait', () => {
       queue: { position: 1, ahead: 0 },
       step: { state: 'Provisioning', cluster: `hub-1/${R}/${R}` },
       message: `no ready cluster; ${R} is being installed for this claim (installing, creating the cluster (ClusterProvision provisioning))`,
-      eta: { basis: `the last install in this pool took ${humanDuration(installMs)}; the last resume took ${humanDuration(startMs)}` },
+      eta: {
+        basis: `the last install in this pool took ${humanDuration(installMs)}; the last resume took ${humanDuration(startMs)}`,
+      },
     });
     // A whole install, of which only real seconds have passed, then a start.
     const whole = (installMs + startMs) / 1000;
@@ -124,7 +145,11 @@ describe('claims tell the truth while they wait', () => {
     // Every message from creation to running names the replacement as this claim's cluster, and none says the
     // pool is at capacity or gives up on an estimate.
     const views = [b.body, ...bStream.views];
-    for (const v of views) expect(['ClustersInstalling', 'ClusterResuming', 'AssignmentPending', 'ClusterStarting', 'Running'], JSON.stringify(v)).toContain(v.reason);
+    for (const v of views)
+      expect(
+        ['ClustersInstalling', 'ClusterResuming', 'AssignmentPending', 'ClusterStarting', 'Running'],
+        JSON.stringify(v),
+      ).toContain(v.reason);
     for (const v of views.filter((x) => x.phase === 'Pending')) {
       expect(v.message, JSON.stringify(v)).toContain(R);
       if (v.reason !== 'AssignmentPending') expect(v.eta, JSON.stringify(v)).toBeDefined();
@@ -134,8 +159,15 @@ describe('claims tell the truth while they wait', () => {
   }, 90_000);
 
   it('with no install finished in the pool, a claim says "no estimate yet" rather than a number', async () => {
-    expect((await api('POST', '/v1/pools', poolRequest('hub-2', 'fresh', { size: 0, runningCount: 0 }))).status).toBe(201);
-    await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-2', namespace: 'ci', name: 'fresh' }, (p) => (p?.status ? true : undefined), { timeoutMs: 10_000 });
+    expect((await api('POST', '/v1/pools', poolRequest('hub-2', 'fresh', { size: 0, runningCount: 0 }))).status).toBe(
+      201,
+    );
+    await h.store.waitFor<ClusterPool, true>(
+      'ClusterPool',
+      { hub: 'hub-2', namespace: 'ci', name: 'fresh' },
+      (p) => (p?.status ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
     const created = await api<ClaimView>('POST', '/v1/claims', { pool: 'hub-2/ci/fresh', name: 'fresh-a' });
     expect(created.status, created.text).toBe(201);
     const building = await h.clusterWhere('hub-2', 'fresh', installing);

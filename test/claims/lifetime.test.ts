@@ -26,28 +26,57 @@ describe('claim lifetimes', () => {
   });
 
   it('without an ExpiryPolicy: the smaller of pool and fallback maximum, and the default capped to it', () => {
-    expect(lifetimeLimits({ default: '12h', maximum: '8h' }, noPolicy, fallback)).toEqual({ defaultMs: 8 * h, defaultFrom: 'pool', maximumMs: 8 * h, maximumFrom: 'pool' });
-    expect(lifetimeLimits({ maximum: '48h' }, noPolicy, fallback)).toEqual({ defaultMs: 4 * h, defaultFrom: 'fallback', maximumMs: 24 * h, maximumFrom: 'fallback' });
+    expect(lifetimeLimits({ default: '12h', maximum: '8h' }, noPolicy, fallback)).toEqual({
+      defaultMs: 8 * h,
+      defaultFrom: 'pool',
+      maximumMs: 8 * h,
+      maximumFrom: 'pool',
+    });
+    expect(lifetimeLimits({ maximum: '48h' }, noPolicy, fallback)).toEqual({
+      defaultMs: 4 * h,
+      defaultFrom: 'fallback',
+      maximumMs: 24 * h,
+      maximumFrom: 'fallback',
+    });
   });
 
   it('an ExpiryPolicy replaces the fallback; the strictest of pool and policy wins, and the refusal names the policy', () => {
     const caps = { maxLifetimeMs: 3 * h, maxFrom: 'ci-short', defaultLifetimeMs: 2 * h, defaultFrom: 'ci-short' };
     const limits = lifetimeLimits({ default: '6h', maximum: '8h' }, caps, fallback);
-    expect(limits).toEqual({ defaultMs: 2 * h, defaultFrom: 'policy', maximumMs: 3 * h, maximumFrom: 'policy', maximumPolicy: 'ci-short' });
+    expect(limits).toEqual({
+      defaultMs: 2 * h,
+      defaultFrom: 'policy',
+      maximumMs: 3 * h,
+      maximumFrom: 'policy',
+      maximumPolicy: 'ci-short',
+    });
     expect(refusal(() => extendedLifetime({ extendBy: '2h' }, 2 * h, h, limits))).toEqual({
       field: 'extendBy',
-      reason: 'would make the lifetime 4h, beyond the maximum 3h (maxLifetime of ExpiryPolicy ci-short); at most 1h more is allowed',
+      reason:
+        'would make the lifetime 4h, beyond the maximum 3h (maxLifetime of ExpiryPolicy ci-short); at most 1h more is allowed',
     });
     // A policy looser than the fallback lifts it: the fallback applies only where no policy gives a maximum.
-    expect(lifetimeLimits(undefined, { maxLifetimeMs: 100 * h, maxFrom: 'long' }, fallback)).toMatchObject({ maximumMs: 100 * h, maximumFrom: 'policy', defaultMs: 4 * h, defaultFrom: 'fallback' });
-    expect(refusal(() => claimLifetime('9h', lifetimeLimits({ maximum: '8h' }, { maxLifetimeMs: 24 * h, maxFrom: 'x' }, fallback))).reason).toContain("the pool's claimLifetime.maximum");
+    expect(lifetimeLimits(undefined, { maxLifetimeMs: 100 * h, maxFrom: 'long' }, fallback)).toMatchObject({
+      maximumMs: 100 * h,
+      maximumFrom: 'policy',
+      defaultMs: 4 * h,
+      defaultFrom: 'fallback',
+    });
+    expect(
+      refusal(() =>
+        claimLifetime('9h', lifetimeLimits({ maximum: '8h' }, { maxLifetimeMs: 24 * h, maxFrom: 'x' }, fallback)),
+      ).reason,
+    ).toContain("the pool's claimLifetime.maximum");
   });
 
   it('refuses a requested lifetime beyond the maximum instead of silently shortening it like Hive', () => {
     const limits = lifetimeLimits({ maximum: '8h' }, noPolicy, fallback);
     expect(claimLifetime(undefined, limits)).toBe('4h');
     expect(claimLifetime('90m', limits)).toBe('1h30m');
-    expect(refusal(() => claimLifetime('9h', limits))).toEqual({ field: 'lifetime', reason: "9h is longer than the maximum 8h (the pool's claimLifetime.maximum)" });
+    expect(refusal(() => claimLifetime('9h', limits))).toEqual({
+      field: 'lifetime',
+      reason: "9h is longer than the maximum 8h (the pool's claimLifetime.maximum)",
+    });
     expect(refusal(() => claimLifetime('1d', limits)).reason).toContain('not a duration');
   });
 
@@ -57,10 +86,15 @@ describe('claim lifetimes', () => {
     expect(extendedLifetime({ lifetime: '8h' }, 4 * h, h, limits)).toBe('8h');
     expect(refusal(() => extendedLifetime({ extendBy: '5h' }, 4 * h, h, limits))).toEqual({
       field: 'extendBy',
-      reason: "would make the lifetime 9h, beyond the maximum 8h (the pool's claimLifetime.maximum); at most 4h more is allowed",
+      reason:
+        "would make the lifetime 9h, beyond the maximum 8h (the pool's claimLifetime.maximum); at most 4h more is allowed",
     });
-    expect(refusal(() => extendedLifetime({ lifetime: '3h' }, 4 * h, h, limits)).reason).toContain('must make it longer');
+    expect(refusal(() => extendedLifetime({ lifetime: '3h' }, 4 * h, h, limits)).reason).toContain(
+      'must make it longer',
+    );
     expect(refusal(() => extendedLifetime({}, 4 * h, h, limits)).reason).toContain('exactly one of');
-    expect(refusal(() => extendedLifetime({ extendBy: '1h' }, 4 * h, 5 * h, limits)).reason).toContain('being released');
+    expect(refusal(() => extendedLifetime({ extendBy: '1h' }, 4 * h, 5 * h, limits)).reason).toContain(
+      'being released',
+    );
   });
 });

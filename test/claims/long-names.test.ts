@@ -18,7 +18,12 @@ async function kubectlClaim(name: string, annotations: Record<string, string> = 
     metadata: { name, namespace: 'ci', annotations },
     spec: { clusterPoolName: 'no-pool-yet' },
   });
-  return h.store.waitFor<ClusterClaim, ClusterClaim>('ClusterClaim', { hub: 'hub-1', namespace: 'ci', name }, (c) => c, { timeoutMs: 10_000 });
+  return h.store.waitFor<ClusterClaim, ClusterClaim>(
+    'ClusterClaim',
+    { hub: 'hub-1', namespace: 'ci', name },
+    (c) => c,
+    { timeoutMs: 10_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -34,7 +39,9 @@ describe('claims with the longest names', () => {
     const res = await h.app.inject({ method: 'DELETE', url: `/v1/claims/hub-1/ci/${name}` });
     expect(res.statusCode, res.body).toBe(202);
     const { job } = res.json<{ job: JobView }>();
-    expect((await h.app.inject({ url: res.headers.location as string })).json()).toMatchObject({ job: { id: job.id, type: 'claim.release' } });
+    expect((await h.app.inject({ url: res.headers.location as string })).json()).toMatchObject({
+      job: { id: job.id, type: 'claim.release' },
+    });
   });
 
   it('a heartbeat timeout releases one', async () => {
@@ -42,6 +49,11 @@ describe('claims with the longest names', () => {
     const ref = { hub: 'hub-1', namespace: 'ci', name };
     await kubectlClaim(name, { [HEARTBEAT_TIMEOUT_ANNOTATION]: '5m' });
     h.clock.advance(6 * MINUTE);
-    await h.store.waitFor<ClusterClaim, true>('ClusterClaim', ref, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 20_000 });
+    await h.store.waitFor<ClusterClaim, true>(
+      'ClusterClaim',
+      ref,
+      (c) => (!c || c.metadata.deletionTimestamp ? true : undefined),
+      { timeoutMs: 20_000 },
+    );
   });
 });

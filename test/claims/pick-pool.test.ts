@@ -50,10 +50,23 @@ describe('picking a pool by attributes', () => {
 
   it('matches platform, region, version prefix, architecture aliases, team and labels, naming each mismatch', () => {
     const candidates: PoolCandidate[] = [
-      { hub: 'hub-1', pool: pool('x86', { ready: 5, labels: { 'beekeeper.io/team': 'payments', tier: 'ci' } }), imageSet: v414 },
-      { hub: 'hub-2', pool: pool('arm', { ready: 0, region: 'eu-west-1', labels: { 'beekeeper.io/team': 'payments', tier: 'ci' } }), imageSet: v415arm },
+      {
+        hub: 'hub-1',
+        pool: pool('x86', { ready: 5, labels: { 'beekeeper.io/team': 'payments', tier: 'ci' } }),
+        imageSet: v414,
+      },
+      {
+        hub: 'hub-2',
+        pool: pool('arm', { ready: 0, region: 'eu-west-1', labels: { 'beekeeper.io/team': 'payments', tier: 'ci' } }),
+        imageSet: v415arm,
+      },
     ];
-    const choice = pickPool(candidates, { version: '4.15', architecture: 'arm64', team: 'payments', labels: { tier: 'ci' } });
+    const choice = pickPool(candidates, {
+      version: '4.15',
+      architecture: 'arm64',
+      team: 'payments',
+      labels: { tier: 'ci' },
+    });
     expect(isPoolChoice(choice) && choice.pool.metadata.name).toBe('arm');
     expect(choice.considered.find((c) => c.id === 'hub-1/pools/x86')?.verdict).toBe(
       'not used: OpenShift version is 4.14.3, not 4.15; architecture is x86_64, not aarch64',
@@ -69,7 +82,14 @@ describe('picking a pool by attributes', () => {
     const choice = pickPool(
       [
         { hub: 'hub-1', pool: pool('going', { ready: 9, deleting: true }), imageSet: v414 },
-        { hub: 'hub-1', pool: pool('broken', { ready: 9, conditions: [{ type: 'MissingDependencies', status: 'True', message: 'pull secret missing' }] }), imageSet: v414 },
+        {
+          hub: 'hub-1',
+          pool: pool('broken', {
+            ready: 9,
+            conditions: [{ type: 'MissingDependencies', status: 'True', message: 'pull secret missing' }],
+          }),
+          imageSet: v414,
+        },
       ],
       {},
     );
@@ -82,6 +102,8 @@ describe('picking a pool by attributes', () => {
 
   it('reads version and architecture from the release image, falling back to the image set name', () => {
     expect(releaseInfo(v414)).toEqual({ version: '4.14.3', architecture: 'x86_64' });
-    expect(releaseInfo(imageSet('img4.16.2-multi-appsub', 'quay.io/openshift-release-dev/ocp-release@sha256:abc'))).toEqual({ version: '4.16.2', architecture: 'multi' });
+    expect(
+      releaseInfo(imageSet('img4.16.2-multi-appsub', 'quay.io/openshift-release-dev/ocp-release@sha256:abc')),
+    ).toEqual({ version: '4.16.2', architecture: 'multi' });
   });
 });

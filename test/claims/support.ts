@@ -41,25 +41,57 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     clock,
     speed: opts.speed ?? 2000,
     // Resume steps slow enough (~0.2 s each) that a waiting claim can be seen reporting them.
-    durations: { startingMachines: 6 * MINUTE, machinesStarting: 6 * MINUTE, nodesStarting: 6 * MINUTE, clusterOperatorSettle: 6 * MINUTE, clusterOperators: 6 * MINUTE, ...opts.durations },
+    durations: {
+      startingMachines: 6 * MINUTE,
+      machinesStarting: 6 * MINUTE,
+      nodesStarting: 6 * MINUTE,
+      clusterOperatorSettle: 6 * MINUTE,
+      clusterOperators: 6 * MINUTE,
+      ...opts.durations,
+    },
   });
   const hubNames = sim.hubs.map((h) => h.name);
   const hubConfigs = hubNames.map((name) => ({ name, kubeconfigData: sim.kubeconfigYaml(), context: name }));
   // ExpiryPolicies live in the state namespace on the first hub, as in Beekeeper's default configuration.
   const policyHome = { stateHub: hubNames[0]!, stateNamespace: 'beekeeper' };
-  await prepareEmbeddedHub({ hub: { ...hubConfigs[0]!, inCluster: false, concurrency: 1, globalConcurrency: 1, backgroundConcurrency: 1, backgroundGlobalConcurrency: 1, qps: 50, burst: 100 }, namespace: policyHome.stateNamespace, clock, log });
+  await prepareEmbeddedHub({
+    hub: {
+      ...hubConfigs[0]!,
+      inCluster: false,
+      concurrency: 1,
+      globalConcurrency: 1,
+      backgroundConcurrency: 1,
+      backgroundGlobalConcurrency: 1,
+      qps: 50,
+      burst: 100,
+    },
+    namespace: policyHome.stateNamespace,
+    clock,
+    log,
+  });
   const store = await createKubeGateway({
     hubs: hubConfigs,
     stateHub: policyHome.stateHub,
     log,
     clock,
   });
-  const config = loadConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-claims-${randomUUID().slice(0, 8)}}` });
+  const config = loadConfig({
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    BEEKEEPER_REDIS_PREFIX: `{bk-claims-${randomUUID().slice(0, 8)}}`,
+  });
   const producer = createRedis(config.redis, 'producer');
   const listener = createRedis(config.redis, 'worker');
   await waitReady(producer);
   const jobs = { ...config.jobs, lockDurationMs: 5000, stalledIntervalMs: 2000, shutdownGraceMs: 1000 };
-  const queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: hubNames, defaultHub: hubNames[0]!, jobs, log });
+  const queue = createJobQueue({
+    producer,
+    listener,
+    prefix: config.redis.prefix,
+    hubs: hubNames,
+    defaultHub: hubNames[0]!,
+    jobs,
+    log,
+  });
   // Releases and pool deletes are accepted as Operations in the state namespace, as in the system.
   const operations = createOperations({ store, queue, clock, log, ...policyHome });
   const base = { store, queue, operations, clock, log };
@@ -71,9 +103,20 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const workers = await startWorkers({
     connection: listener,
     prefix: config.redis.prefix,
-    hubs: hubNames.map((name) => ({ name, concurrency: 20, globalConcurrency: 40, backgroundConcurrency: 20, backgroundGlobalConcurrency: 40 })),
+    hubs: hubNames.map((name) => ({
+      name,
+      concurrency: 20,
+      globalConcurrency: 40,
+      backgroundConcurrency: 20,
+      backgroundGlobalConcurrency: 40,
+    })),
     // The cluster power endpoints too, for the CLI's hibernate and resume.
-    handlers: Object.fromEntries([...claimJobs({ ...base, ...policyHome }), ...poolJobs(base), ...clusterJobs(base)].map((r) => [r.job.type, r.handle])),
+    handlers: Object.fromEntries(
+      [...claimJobs({ ...base, ...policyHome }), ...poolJobs(base), ...clusterJobs(base)].map((r) => [
+        r.job.type,
+        r.handle,
+      ]),
+    ),
     jobs,
     clock,
     log,
@@ -86,7 +129,11 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     queue: operations.ledger(queue),
     store,
     metrics,
-    routes: [poolRoutes({ pools }), claimRoutes({ claims }), clusterRoutes({ clusters: createClusterService(base), queue: operations.ledger(queue) })],
+    routes: [
+      poolRoutes({ pools }),
+      claimRoutes({ claims }),
+      clusterRoutes({ clusters: createClusterService(base), queue: operations.ledger(queue) }),
+    ],
     redis: producer,
     queuesForBoard: queue.boardQueues(),
   });
@@ -96,20 +143,40 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     for (const hub of hubNames) {
       const create = (kind: Parameters<typeof store.create>[0], obj: KubeObject) => store.create(kind, hub, obj);
       await create('Namespace', { metadata: { name: 'ci' } });
-      await create('Secret', { metadata: { name: 'aws-creds', namespace: 'ci' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-      await create('Secret', { metadata: { name: 'pull-secret', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
-      for (const s of Object.values(IMAGE_SETS)) await create('ClusterImageSet', { metadata: { name: s.name }, spec: { releaseImage: s.releaseImage } });
+      await create('Secret', {
+        metadata: { name: 'aws-creds', namespace: 'ci' },
+        data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+      });
+      await create('Secret', {
+        metadata: { name: 'pull-secret', namespace: 'ci' },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: { '.dockerconfigjson': b64('{"auths":{}}') },
+      });
+      for (const s of Object.values(IMAGE_SETS))
+        await create('ClusterImageSet', { metadata: { name: s.name }, spec: { releaseImage: s.releaseImage } });
     }
     await Promise.all(
-      hubNames.map((hub) => store.waitFor('ClusterImageSet', { hub, name: IMAGE_SETS.v417.name }, (o) => o, { timeoutMs: 10_000 })),
+      hubNames.map((hub) =>
+        store.waitFor('ClusterImageSet', { hub, name: IMAGE_SETS.v417.name }, (o) => o, { timeoutMs: 10_000 }),
+      ),
     );
   }
 
   const poolClusterList = (hub: string, pool: string) =>
-    store.cachedList<ClusterDeployment>('ClusterDeployment', { hub, labelSelector: `hive.openshift.io/clusterpool-name=${pool}` }).map((e) => e.object);
+    store
+      .cachedList<ClusterDeployment>('ClusterDeployment', {
+        hub,
+        labelSelector: `hive.openshift.io/clusterpool-name=${pool}`,
+      })
+      .map((e) => e.object);
 
   /** The first cluster of the pool that satisfies `test`, as soon as an informer event shows one. */
-  function clusterWhere(hub: string, pool: string, test: (cd: ClusterDeployment) => boolean, timeoutMs = 15_000): Promise<ClusterDeployment> {
+  function clusterWhere(
+    hub: string,
+    pool: string,
+    test: (cd: ClusterDeployment) => boolean,
+    timeoutMs = 15_000,
+  ): Promise<ClusterDeployment> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const cd = poolClusterList(hub, pool).find(test);
@@ -120,7 +187,11 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
       const off = store.onChange('ClusterDeployment', check);
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`no cluster of ${pool} got there: ${JSON.stringify(poolClusterList(hub, pool).map((cd) => [cd.metadata.name, cd.spec.installed, cd.status?.powerState]))}`));
+        reject(
+          new Error(
+            `no cluster of ${pool} got there: ${JSON.stringify(poolClusterList(hub, pool).map((cd) => [cd.metadata.name, cd.spec.installed, cd.status?.powerState]))}`,
+          ),
+        );
       }, timeoutMs);
       const done = () => {
         off();
@@ -135,11 +206,21 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
    * follows. A step's timer starts when Hive first sees the step; if the jump came before that, jump again (so the
    * durations Kubernetes records can come out longer than the step).
    */
-  async function jump(hub: string, name: string, ms: number, test: (cd: ClusterDeployment) => boolean): Promise<ClusterDeployment> {
+  async function jump(
+    hub: string,
+    name: string,
+    ms: number,
+    test: (cd: ClusterDeployment) => boolean,
+  ): Promise<ClusterDeployment> {
     for (let attempt = 1; ; attempt++) {
       clock.advance(ms);
       try {
-        return await store.waitFor<ClusterDeployment, ClusterDeployment>('ClusterDeployment', { hub, namespace: name, name }, (cd) => (cd && test(cd) ? cd : undefined), { timeoutMs: 5000 });
+        return await store.waitFor<ClusterDeployment, ClusterDeployment>(
+          'ClusterDeployment',
+          { hub, namespace: name, name },
+          (cd) => (cd && test(cd) ? cd : undefined),
+          { timeoutMs: 5000 },
+        );
       } catch (err) {
         if (attempt === 3) throw err;
       }

@@ -22,7 +22,10 @@ interface Run {
 /** `node bin/beekeeper.js …`; `onErr` sees stderr as it comes, with the process to signal. */
 function cli(args: string[], onErr?: (stderr: string, kill: (signal: NodeJS.Signals) => void) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/beekeeper.js'), ...args], { env: { ...process.env, BEEKEEPER_URL: url, BEEKEEPER_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/beekeeper.js'), ...args], {
+      env: { ...process.env, BEEKEEPER_URL: url, BEEKEEPER_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -47,15 +50,33 @@ const claimIdOf = (stderr: string) => /claimed (\S+) from/.exec(stderr)?.[1];
 /** Resolves once the claim is being deleted (or, with `gone`, has gone), from informer events. */
 async function released(id: string, gone = false) {
   const [hub, namespace, name] = id.split('/') as [string, string, string];
-  await h.store.waitFor<ClusterClaim, true>('ClusterClaim', { hub, namespace, name }, (c) => (!c || (!gone && c.metadata.deletionTimestamp) ? true : undefined), { timeoutMs: 10_000 });
+  await h.store.waitFor<ClusterClaim, true>(
+    'ClusterClaim',
+    { hub, namespace, name },
+    (c) => (!c || (!gone && c.metadata.deletionTimestamp) ? true : undefined),
+    { timeoutMs: 10_000 },
+  );
 }
 
 beforeAll(async () => {
   h = await startClaimsHarness({ speed: 1 });
   url = await h.app.listen({ host: '127.0.0.1', port: 0 });
   await h.prerequisites();
-  expect((await h.app.inject({ method: 'POST', url: '/v1/pools', payload: poolRequest('hub-1', 'slow', { size: 0, runningCount: 0 }) })).statusCode).toBe(201);
-  await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'slow' }, (p) => (p?.status ? true : undefined), { timeoutMs: 10_000 });
+  expect(
+    (
+      await h.app.inject({
+        method: 'POST',
+        url: '/v1/pools',
+        payload: poolRequest('hub-1', 'slow', { size: 0, runningCount: 0 }),
+      })
+    ).statusCode,
+  ).toBe(201);
+  await h.store.waitFor<ClusterPool, true>(
+    'ClusterPool',
+    { hub: 'hub-1', namespace: 'ci', name: 'slow' },
+    (p) => (p?.status ? true : undefined),
+    { timeoutMs: 10_000 },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -63,14 +84,21 @@ afterAll(async () => {
 });
 
 describe('beekeeper claim --wait, interrupted or timed out', () => {
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${signal} while waiting releases the pending claim, exits ${code} and prints no claim`, async () => {
       let sent = false;
-      const run = await cli(['claim', '--pool', 'hub-1/ci/slow', '--heartbeat-timeout', '15m', '--wait', '45m', '--json'], (stderr, kill) => {
-        // Once it reports where the claim stands, it is waiting. One signal: a second one ends it at once.
-        if (!sent && /^Pending: /m.test(stderr)) kill(signal);
-        sent ||= /^Pending: /m.test(stderr);
-      });
+      const run = await cli(
+        ['claim', '--pool', 'hub-1/ci/slow', '--heartbeat-timeout', '15m', '--wait', '45m', '--json'],
+        (stderr, kill) => {
+          // Once it reports where the claim stands, it is waiting. One signal: a second one ends it at once.
+          if (!sent && /^Pending: /m.test(stderr)) kill(signal);
+          sent ||= /^Pending: /m.test(stderr);
+        },
+      );
       const id = claimIdOf(run.stderr)!;
       expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code, signal: null });
       expect(run.stderr).toContain(`released ${id}: interrupted (${signal})`);
@@ -92,7 +120,9 @@ describe('beekeeper claim --wait, interrupted or timed out', () => {
     expect(kept.code, kept.stderr).toBe(3);
     const view = JSON.parse(kept.stdout);
     expect(view).toMatchObject({ id: claimIdOf(kept.stderr), phase: 'Pending' });
-    expect((await h.app.inject({ method: 'GET', url: `/v1/claims/${view.id}` })).json()).toMatchObject({ phase: 'Pending' });
+    expect((await h.app.inject({ method: 'GET', url: `/v1/claims/${view.id}` })).json()).toMatchObject({
+      phase: 'Pending',
+    });
 
     // Releasing twice: the second finds it gone, says so, and succeeds.
     const first = await cli(['release', view.id]);

@@ -47,7 +47,18 @@ afterAll(async () => {
 });
 
 it('claims from the demo pool of `npm start`, heartbeats, and releases', async () => {
-  const claimed = await cli(['claim', '--pool', 'demo-aws', '--lifetime', '1h', '--heartbeat-timeout', '5m', '--wait', '60s', '--json']);
+  const claimed = await cli([
+    'claim',
+    '--pool',
+    'demo-aws',
+    '--lifetime',
+    '1h',
+    '--heartbeat-timeout',
+    '5m',
+    '--wait',
+    '60s',
+    '--json',
+  ]);
   expect(claimed.code, claimed.err).toBe(0);
   const view = JSON.parse(claimed.out);
   expect(view).toMatchObject({ pool: 'local/demo/demo-aws', phase: 'Running', heartbeatTimeoutSeconds: 300 });

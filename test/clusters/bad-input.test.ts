@@ -15,7 +15,11 @@ afterAll(async () => bed?.close());
 async function post(payload: unknown) {
   const res = await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: payload as object });
   const body = res.json();
-  return { status: res.statusCode, fields: ((body.errors ?? []) as Array<{ field: string }>).map((e) => e.field), body };
+  return {
+    status: res.statusCode,
+    fields: ((body.errors ?? []) as Array<{ field: string }>).map((e) => e.field),
+    body,
+  };
 }
 
 async function nothingCreated(namespace: string, name: string) {
@@ -30,7 +34,12 @@ async function nothingCreated(namespace: string, name: string) {
 
 describe('bad create requests', () => {
   it('a body of the wrong shape is 422 naming every field', async () => {
-    const r = await post({ ...createBody(ns, 'shape'), compute: { replicas: 'three' }, surprise: true, hub: undefined });
+    const r = await post({
+      ...createBody(ns, 'shape'),
+      compute: { replicas: 'three' },
+      surprise: true,
+      hub: undefined,
+    });
     expect(r.status).toBe(422);
     expect(r.fields).toEqual(expect.arrayContaining(['hub', 'compute.replicas', 'surprise']));
     await nothingCreated(ns, 'shape');
@@ -39,7 +48,10 @@ describe('bad create requests', () => {
   it('values Hive or Kubernetes would reject are 422 naming every field', async () => {
     const r = await post({
       ...createBody(ns, 'Not_A_DNS_Name'),
-      platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' }, gcp: { region: 'x', projectID: 'p', credentialsSecretRef: 'g' } },
+      platform: {
+        aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+        gcp: { region: 'x', projectID: 'p', credentialsSecretRef: 'g' },
+      },
       hibernateAfter: '2d',
       releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64',
       controlPlane: { replicas: 2 },
@@ -49,16 +61,31 @@ describe('bad create requests', () => {
     });
     expect(r.status).toBe(422);
     expect(r.fields).toEqual(
-      expect.arrayContaining(['name', 'platform', 'hibernateAfter', 'imageSet', 'controlPlane.replicas', 'networking.clusterNetwork[0].cidr', 'labels.bad key!', 'sshKey']),
+      expect.arrayContaining([
+        'name',
+        'platform',
+        'hibernateAfter',
+        'imageSet',
+        'controlPlane.replicas',
+        'networking.clusterNetwork[0].cidr',
+        'labels.bad key!',
+        'sshKey',
+      ]),
     );
     expect(r.body.detail).toMatch(/no "d" unit/);
   });
 
-  it('durations past what Go can hold are 422 naming the field, with Go\'s own message', async () => {
-    const r = await post({ ...createBody(ns, 'forever'), hibernateAfter: '99999999999999999h', expiresIn: '99999999999999999h' });
+  it("durations past what Go can hold are 422 naming the field, with Go's own message", async () => {
+    const r = await post({
+      ...createBody(ns, 'forever'),
+      hibernateAfter: '99999999999999999h',
+      expiresIn: '99999999999999999h',
+    });
     expect(r.status).toBe(422);
     expect(r.fields).toEqual(expect.arrayContaining(['hibernateAfter', 'expiresIn']));
-    expect(r.body.errors.find((e: { field: string }) => e.field === 'expiresIn').reason).toContain('time: invalid duration "99999999999999999h"');
+    expect(r.body.errors.find((e: { field: string }) => e.field === 'expiresIn').reason).toContain(
+      'time: invalid duration "99999999999999999h"',
+    );
     await nothingCreated(ns, 'forever');
   });
 
@@ -74,7 +101,9 @@ describe('bad create requests', () => {
     });
     expect(r.status).toBe(422);
     // Problems with the request and with what the hub lacks, all in one answer.
-    expect(r.fields).toEqual(expect.arrayContaining(['hibernateAfter', 'imageSet', 'pullSecretRef', 'platform.aws.credentialsSecretRef']));
+    expect(r.fields).toEqual(
+      expect.arrayContaining(['hibernateAfter', 'imageSet', 'pullSecretRef', 'platform.aws.credentialsSecretRef']),
+    );
     expect(await bed.system.store.get('Namespace', { hub: HUB, name: 'brand-new' })).toBeUndefined();
   });
 
@@ -99,16 +128,26 @@ describe('bad create requests', () => {
 
     await bed.system.store.create('ClusterDeployment', HUB, {
       metadata: { name: 'taken', namespace: ns },
-      spec: { clusterName: 'taken', baseDomain: 'example.com', platform: { none: {} }, provisioning: { installConfigSecretRef: { name: 'x' }, releaseImage: 'quay.io/a/b:1' } },
+      spec: {
+        clusterName: 'taken',
+        baseDomain: 'example.com',
+        platform: { none: {} },
+        provisioning: { installConfigSecretRef: { name: 'x' }, releaseImage: 'quay.io/a/b:1' },
+      },
     });
     const dup = await post(createBody(ns, 'taken'));
     expect(dup.status).toBe(409);
-    expect(await bed.system.store.get('Secret', { hub: HUB, namespace: ns, name: 'taken-install-config' })).toBeUndefined();
+    expect(
+      await bed.system.store.get('Secret', { hub: HUB, namespace: ns, name: 'taken-install-config' }),
+    ).toBeUndefined();
   });
 
   it("a Secret of the create's name that is not Beekeeper's refuses it (409) before anything is written, and stays as it was", async () => {
     const { store } = bed.system;
-    const theirs = await store.create<Secret>('Secret', HUB, { metadata: { name: 'owned-aws-creds', namespace: ns }, data: { aws_access_key_id: Buffer.from('THEIRS').toString('base64') } });
+    const theirs = await store.create<Secret>('Secret', HUB, {
+      metadata: { name: 'owned-aws-creds', namespace: ns },
+      data: { aws_access_key_id: Buffer.from('THEIRS').toString('base64') },
+    });
     const r = await post({
       ...createBody(ns, 'owned'),
       pullSecretRef: undefined,
@@ -119,13 +158,20 @@ describe('bad create requests', () => {
     expect(r.body.detail).toContain(`Secret ${ns}/owned-aws-creds already exists and is not Beekeeper's`);
     expect(await store.get('Secret', { hub: HUB, namespace: ns, name: 'owned-pull-secret' })).toBeUndefined();
     const after = await store.get<Secret>('Secret', { hub: HUB, namespace: ns, name: 'owned-aws-creds' });
-    expect(after?.metadata).toMatchObject({ uid: theirs.metadata.uid, resourceVersion: theirs.metadata.resourceVersion });
+    expect(after?.metadata).toMatchObject({
+      uid: theirs.metadata.uid,
+      resourceVersion: theirs.metadata.resourceVersion,
+    });
     expect(after?.data).toEqual(theirs.data);
-    expect((await bed.system.queue.list({ type: 'cluster.create' })).filter((j) => j.target?.name === 'owned')).toEqual([]);
+    expect((await bed.system.queue.list({ type: 'cluster.create' })).filter((j) => j.target?.name === 'owned')).toEqual(
+      [],
+    );
   });
 
   it('a create the hub fails part-way (503 on its Secret) answers 503 and leaves nothing, not even the namespace it made', async () => {
-    await simFaults(bed, { errors: [{ verb: 'create', resource: 'secrets', rate: 1, code: 503, retryAfterSeconds: 1 }] });
+    await simFaults(bed, {
+      errors: [{ verb: 'create', resource: 'secrets', rate: 1, code: 503, retryAfterSeconds: 1 }],
+    });
     let r: Awaited<ReturnType<typeof post>>;
     try {
       r = await post({
@@ -149,7 +195,9 @@ describe('bad create requests', () => {
       ...createBody(ns, 'leaky'),
       pullSecretRef: undefined,
       pullSecret: 'not json but sup3r-s3cret',
-      platform: { aws: { region: 'us-east-1', credentials: { accessKeyID: 'AKIA', secretAccessKey: 'hunter2-top-secret' } } },
+      platform: {
+        aws: { region: 'us-east-1', credentials: { accessKeyID: 'AKIA', secretAccessKey: 'hunter2-top-secret' } },
+      },
       hibernateAfter: 'soon',
     });
     expect(r.status).toBe(422);
@@ -175,7 +223,11 @@ describe('bad object paths', () => {
       ['POST', `/v1/clusters/${HUB}/${ns}/x_y/overrides`, 'name'],
     ];
     for (const [method, url, field] of cases) {
-      const res = await bed.app.inject({ method: method as 'GET', url, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      const res = await bed.app.inject({
+        method: method as 'GET',
+        url,
+        ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+      });
       expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
       expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
     }

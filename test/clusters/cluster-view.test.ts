@@ -16,7 +16,12 @@ beforeAll(async () => {
   await prerequisites(bed, ns);
   expect((await runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'seen'))).state).toBe('completed');
   // Hive runs its resume sequence once after the install before the cluster reports Running.
-  await bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'seen' }, (cd) => (cd?.status?.powerState === 'Running' ? true : undefined), { timeoutMs: 20_000 });
+  await bed.system.store.waitFor<ClusterDeployment, true>(
+    'ClusterDeployment',
+    { hub: HUB, namespace: ns, name: 'seen' },
+    (cd) => (cd?.status?.powerState === 'Running' ? true : undefined),
+    { timeoutMs: 20_000 },
+  );
 }, 60_000);
 afterAll(async () => bed?.close());
 
@@ -32,16 +37,27 @@ describe('cluster views', () => {
   it('a hibernated cluster reports no problem either: Ready=False and Unreachable=True are what hibernation is', async () => {
     expect((await runJob(bed.app, 'POST', url('seen', '/hibernate'))).state).toBe('completed');
     // Hive finds the stopped cluster's API unreachable (docs/troubleshooting.md).
-    await bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'seen' }, (cd) => (cd?.status?.conditions?.some((c) => c.type === 'Unreachable' && c.status === 'True') ? true : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor<ClusterDeployment, true>(
+      'ClusterDeployment',
+      { hub: HUB, namespace: ns, name: 'seen' },
+      (cd) => (cd?.status?.conditions?.some((c) => c.type === 'Unreachable' && c.status === 'True') ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
     const view = await get(url('seen'));
-    expect(view.conditions.find((c: { type: string }) => c.type === 'Unreachable')).toMatchObject({ status: 'True', problem: false });
-    expect(view.conditions.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({ status: 'False', problem: false });
+    expect(view.conditions.find((c: { type: string }) => c.type === 'Unreachable')).toMatchObject({
+      status: 'True',
+      problem: false,
+    });
+    expect(view.conditions.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      problem: false,
+    });
     expect(view.conditions.filter((c: { problem: boolean }) => c.problem)).toEqual([]);
     expect(view).toMatchObject({ phase: 'Hibernating', problems: [] });
     expect((await runJob(bed.app, 'POST', url('seen', '/resume'))).state).toBe('completed');
   });
 
-  it('list items carry the problems, not every condition; one cluster\'s GET keeps them all', async () => {
+  it("list items carry the problems, not every condition; one cluster's GET keeps them all", async () => {
     const page = await get(`/v1/clusters?hub=${HUB}&namespace=${ns}`);
     const item = page.items.find((c: { name: string }) => c.name === 'seen');
     expect(item).toMatchObject({ name: 'seen', problems: [] });
@@ -49,7 +65,7 @@ describe('cluster views', () => {
     expect((await get(url('seen'))).conditions.length).toBeGreaterThan(3);
   });
 
-  it('the console URL has one name on clusters, their credentials and claims: Hive\'s webConsoleURL', async () => {
+  it("the console URL has one name on clusters, their credentials and claims: Hive's webConsoleURL", async () => {
     const cluster = await get(url('seen'));
     expect(cluster.webConsoleURL).toMatch(/^https:\/\/console-openshift-console\.apps\.seen\./);
     expect((await get(url('seen', '/credentials'))).webConsoleURL).toBe(cluster.webConsoleURL);
@@ -57,11 +73,28 @@ describe('cluster views', () => {
     const pool = await bed.app.inject({
       method: 'POST',
       url: '/v1/pools',
-      payload: { hub: HUB, namespace: ns, name: 'view-pool', platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' }, baseDomain: 'example.com', imageSetName: 'openshift-v4.16.3', pullSecretRef: 'pull-secret', size: 1, runningCount: 1 },
+      payload: {
+        hub: HUB,
+        namespace: ns,
+        name: 'view-pool',
+        platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+        baseDomain: 'example.com',
+        imageSetName: 'openshift-v4.16.3',
+        pullSecretRef: 'pull-secret',
+        size: 1,
+        runningCount: 1,
+      },
     });
     expect(pool.statusCode, pool.body).toBe(201);
-    await bed.system.store.waitFor<ClusterPool, true>('ClusterPool', { hub: HUB, namespace: ns, name: 'view-pool' }, (p) => (p?.status?.ready === 1 ? true : undefined), { timeoutMs: 30_000 });
-    const claim = (await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: `${HUB}/${ns}/view-pool` } })).json();
+    await bed.system.store.waitFor<ClusterPool, true>(
+      'ClusterPool',
+      { hub: HUB, namespace: ns, name: 'view-pool' },
+      (p) => (p?.status?.ready === 1 ? true : undefined),
+      { timeoutMs: 30_000 },
+    );
+    const claim = (
+      await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: `${HUB}/${ns}/view-pool` } })
+    ).json();
     expect(claim.phase, JSON.stringify(claim)).toBe('Running');
     const claimed = await get(`/v1/clusters/${claim.cluster.id}`);
     expect(claimed.webConsoleURL).toBeDefined();
@@ -70,7 +103,10 @@ describe('cluster views', () => {
 
     // Pools likewise: the list sums the pool's clusters up by state; one pool's GET lists them.
     const pools = await get(`/v1/pools?hub=${HUB}&namespace=${ns}`);
-    expect(pools.items[0]).toMatchObject({ id: `${HUB}/${ns}/view-pool`, clustersByState: expect.objectContaining({ claimed: 1 }) });
+    expect(pools.items[0]).toMatchObject({
+      id: `${HUB}/${ns}/view-pool`,
+      clustersByState: expect.objectContaining({ claimed: 1 }),
+    });
     expect(pools.items[0]).not.toHaveProperty('clusters');
     expect((await get(`/v1/pools/${HUB}/${ns}/view-pool`)).clusters.length).toBeGreaterThanOrEqual(1);
   }, 60_000);

@@ -5,7 +5,11 @@ import { isProblem } from '../../src/hive/condition-problem.js';
 import type { ClusterDeployment, Condition } from '../../src/hive/types.js';
 
 const cd = (powerState?: string, installed = true): ClusterDeployment =>
-  ({ metadata: { name: 'c', namespace: 'c' }, spec: { clusterName: 'c', baseDomain: 'example.com', platform: {}, installed }, status: { powerState } }) as ClusterDeployment;
+  ({
+    metadata: { name: 'c', namespace: 'c' },
+    spec: { clusterName: 'c', baseDomain: 'example.com', platform: {}, installed },
+    status: { powerState },
+  }) as ClusterDeployment;
 const c = (type: string, status: Condition['status'], reason: string): Condition => ({ type, status, reason });
 
 describe('condition problems', () => {
@@ -31,7 +35,7 @@ describe('condition problems', () => {
     expect(isProblem(cd('Running'), c('Unreachable', 'True', 'ErrorConnectingToCluster'))).toBe(true);
   });
 
-  it('everything else follows Hive\'s polarity; Unknown is never a problem', () => {
+  it("everything else follows Hive's polarity; Unknown is never a problem", () => {
     expect(isProblem(cd(), c('ProvisionFailed', 'True', 'AWSInsufficientCapacity'))).toBe(true);
     expect(isProblem(cd(), c('DNSNotReady', 'False', 'DNSReady'))).toBe(false);
     expect(isProblem(cd(), c('RequirementsMet', 'False', 'ClusterImageSetNotFound'))).toBe(true);

@@ -8,7 +8,9 @@ import { createBody, HUB, prerequisites, runJob, simFaults, startBed, type Bed }
 
 let bed: Bed;
 const ns = 'cleanup';
-const REFUSE_CD = { errors: [{ verb: 'create', resource: 'clusterdeployments', rate: 1, code: 503, retryAfterSeconds: 1 }] };
+const REFUSE_CD = {
+  errors: [{ verb: 'create', resource: 'clusterdeployments', rate: 1, code: 503, retryAfterSeconds: 1 }],
+};
 
 const inline = (name: string) =>
   createBody(ns, name, {
@@ -18,7 +20,11 @@ const inline = (name: string) =>
   });
 const secret = (name: string) => bed.system.store.get<Secret>('Secret', { hub: HUB, namespace: ns, name });
 const operationsFor = async (name: string) =>
-  (await bed.system.store.list<{ metadata: { name: string }; spec: { target: { name: string } } }>('Operation', HUB, { namespace: 'beekeeper' })).filter((o) => o.spec.target.name === name);
+  (
+    await bed.system.store.list<{ metadata: { name: string }; spec: { target: { name: string } } }>('Operation', HUB, {
+      namespace: 'beekeeper',
+    })
+  ).filter((o) => o.spec.target.name === name);
 
 beforeAll(async () => {
   bed = await startBed();
@@ -37,9 +43,12 @@ describe('a create the hub refuses after the request wrote part of it', () => {
     }
     expect(res.statusCode, res.body).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
-    for (const name of ['refused-install-config', 'refused-pull-secret', 'refused-aws-creds']) expect({ name, secret: await secret(name) }).toEqual({ name, secret: undefined });
+    for (const name of ['refused-install-config', 'refused-pull-secret', 'refused-aws-creds'])
+      expect({ name, secret: await secret(name) }).toEqual({ name, secret: undefined });
     expect(await operationsFor('refused')).toEqual([]);
-    expect((await bed.system.queue.list({ type: 'cluster.create' })).filter((j) => j.target?.name === 'refused')).toEqual([]);
+    expect(
+      (await bed.system.queue.list({ type: 'cluster.create' })).filter((j) => j.target?.name === 'refused'),
+    ).toEqual([]);
     // The Secrets other clusters refer to are not this create's.
     expect(await secret('aws-creds')).toBeDefined();
     expect(await secret('pull-secret')).toBeDefined();
@@ -48,15 +57,24 @@ describe('a create the hub refuses after the request wrote part of it', () => {
   it('the same request once the hub recovers creates the cluster, its Secrets owned by it, and its job follows the install', async () => {
     await simFaults(bed, REFUSE_CD);
     try {
-      expect((await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: inline('recovers') })).statusCode).toBe(503);
+      expect(
+        (await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: inline('recovers') })).statusCode,
+      ).toBe(503);
     } finally {
       await simFaults(bed, {});
     }
     const done: JobView = await runJob(bed.app, 'POST', '/v1/clusters', inline('recovers'));
     expect(done).toMatchObject({ state: 'completed', result: { installed: true } });
-    const cd = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'recovers' });
+    const cd = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', {
+      hub: HUB,
+      namespace: ns,
+      name: 'recovers',
+    });
     for (const name of ['recovers-install-config', 'recovers-pull-secret', 'recovers-aws-creds']) {
-      expect((await secret(name))?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'ClusterDeployment', uid: cd?.metadata.uid });
+      expect((await secret(name))?.metadata.ownerReferences?.[0]).toMatchObject({
+        kind: 'ClusterDeployment',
+        uid: cd?.metadata.uid,
+      });
     }
     expect((await operationsFor('recovers')).map((o) => o.metadata.name)).toEqual([done.id]);
   });

@@ -16,7 +16,12 @@ beforeAll(async () => {
   const jobs = await Promise.all([
     runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'guarded')),
     // A key already present opts the cluster out of Hive's automatic protection (REFERENCE.md §8).
-    runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'mortal', { annotations: { 'hive.openshift.io/protected-delete': 'false' } })),
+    runJob(
+      bed.app,
+      'POST',
+      '/v1/clusters',
+      createBody(ns, 'mortal', { annotations: { 'hive.openshift.io/protected-delete': 'false' } }),
+    ),
   ]);
   expect(jobs.map((j) => j.state)).toEqual(['completed', 'completed']);
 });
@@ -37,14 +42,18 @@ describe('DELETE /v1/clusters/{hub}/{namespace}/{name}', () => {
     const uid = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', ref('guarded'))!.metadata.uid;
     const job = await runJob(bed.app, 'DELETE', `${url('guarded')}?liftProtection=true`);
     expect(job.state).toBe('completed');
-    expect(steps(job)).toEqual(expect.arrayContaining(['ProtectionLifted', 'DeleteRequested', 'Deprovisioning', 'Deleted']));
+    expect(steps(job)).toEqual(
+      expect.arrayContaining(['ProtectionLifted', 'DeleteRequested', 'Deprovisioning', 'Deleted']),
+    );
     expect(steps(job).indexOf('ProtectionLifted')).toBeLessThan(steps(job).indexOf('DeleteRequested'));
     expect(steps(job).at(-1)).toBe('Deleted');
     expect(job.result).toMatchObject({ deleted: true });
     expect(await bed.system.store.get('ClusterDeployment', ref('guarded'))).toBeUndefined();
     expect((await bed.app.inject({ method: 'GET', url: url('guarded') })).statusCode).toBe(404);
 
-    const events = await bed.system.store.list<KubeObject & { reason?: string; type?: string; involvedObject?: { uid?: string } }>('Event', HUB, { namespace: ns });
+    const events = await bed.system.store.list<
+      KubeObject & { reason?: string; type?: string; involvedObject?: { uid?: string } }
+    >('Event', HUB, { namespace: ns });
     const lifted = events.find((e) => e.reason === 'DeleteProtectionLifted');
     expect(lifted).toMatchObject({ type: 'Warning', involvedObject: { uid } });
   });
@@ -71,13 +80,20 @@ describe('PUT .../expiry', () => {
     expect(expires - created).toBeGreaterThan(2 * 3_600_000);
 
     // The wait's own timeout runs on the same clock, so it must outlast the jump.
-    const gone = bed.system.store.waitFor('ClusterDeployment', ref('mortal'), (o) => (o ? undefined : true), { timeoutMs: 24 * 3_600_000 });
+    const gone = bed.system.store.waitFor('ClusterDeployment', ref('mortal'), (o) => (o ? undefined : true), {
+      timeoutMs: 24 * 3_600_000,
+    });
     bed.clock.advance(2 * 3_600_000 + 5_000);
     await expect(gone).resolves.toBe(true);
   });
 
   it('clears with null, takes absolute times, and names the field on bad input without writing', async () => {
-    const job = await runJob(bed.app, 'POST', '/v1/clusters', createBody(ns, 'later', { annotations: { 'hive.openshift.io/protected-delete': 'false' } }));
+    const job = await runJob(
+      bed.app,
+      'POST',
+      '/v1/clusters',
+      createBody(ns, 'later', { annotations: { 'hive.openshift.io/protected-delete': 'false' } }),
+    );
     expect(job.state).toBe('completed');
     const at = new Date(bed.clock.now() + 36 * 3_600_000).toISOString();
     const set = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresAt: at } });
@@ -95,11 +111,19 @@ describe('PUT .../expiry', () => {
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    const overflow = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresIn: '99999999999999999h' } });
+    const overflow = await bed.app.inject({
+      method: 'PUT',
+      url: url('later', '/expiry'),
+      payload: { expiresIn: '99999999999999999h' },
+    });
     expect(overflow.json().errors[0].reason).toContain('time: invalid duration "99999999999999999h"');
     const unchanged = await bed.app.inject({ method: 'GET', url: url('later') });
     expect(Date.parse(unchanged.json().expiry.expiresAt)).toBe(Date.parse(set.json().cluster.expiry.expiresAt));
-    const unknown = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresIn: '1h', extra: true } });
+    const unknown = await bed.app.inject({
+      method: 'PUT',
+      url: url('later', '/expiry'),
+      payload: { expiresIn: '1h', extra: true },
+    });
     expect(unknown.statusCode).toBe(422);
 
     const cleared = await bed.app.inject({ method: 'PUT', url: url('later', '/expiry'), payload: { expiresAt: null } });

@@ -2,7 +2,13 @@
 // the lifecycle phase read from Hive's conditions (REFERENCE.md §2.3-2.6).
 import { describe, expect, it } from 'vitest';
 import { deleteAfterFor, expiresAt } from '../../src/hive/delete-after.js';
-import { formatGoDuration, invalidDurationMessage, isCrdDuration, parseGoDuration, parseGoDurationNs } from '../../src/hive/duration.js';
+import {
+  formatGoDuration,
+  invalidDurationMessage,
+  isCrdDuration,
+  parseGoDuration,
+  parseGoDurationNs,
+} from '../../src/hive/duration.js';
 import { isTruthy } from '../../src/hive/go-bool.js';
 import { matchesLabels, parseLabelSelector } from '../../src/hive/label-selector.js';
 import { lifecyclePhase } from '../../src/hive/phase.js';
@@ -26,7 +32,7 @@ describe('Go durations', () => {
     expect(isCrdDuration('-1h')).toBe(false);
   });
 
-  it('refuse what overflows Go\'s int64 nanoseconds, as time.ParseDuration does', () => {
+  it("refuse what overflows Go's int64 nanoseconds, as time.ParseDuration does", () => {
     expect(parseGoDuration('99999999999999999h')).toBeUndefined();
     expect(parseGoDuration('2562048h')).toBeUndefined();
     expect(parseGoDuration('2562047h47m16.854775808s')).toBeUndefined();
@@ -49,7 +55,7 @@ describe('Go durations', () => {
 });
 
 describe('ParseBool', () => {
-  it('accepts exactly Go\'s true spellings', () => {
+  it("accepts exactly Go's true spellings", () => {
     for (const v of ['1', 't', 'T', 'TRUE', 'true', 'True']) expect(isTruthy(v)).toBe(true);
     for (const v of ['yes', 'on', 'tRuE', 'false', '', undefined]) expect(isTruthy(v)).toBe(false);
   });
@@ -78,21 +84,52 @@ describe('label selectors', () => {
   });
 });
 
-const cond = (type: string, status: Condition['status'], reason: string, message = ''): Condition => ({ type, status, reason, message });
-function cd(spec: Partial<ClusterDeployment['spec']>, status: ClusterDeployment['status'] = {}, meta: Partial<ClusterDeployment['metadata']> = {}): ClusterDeployment {
-  return { metadata: { name: 'c', namespace: 'n', ...meta }, spec: { clusterName: 'c', baseDomain: 'example.com', platform: { aws: { region: 'r' } }, ...spec }, status };
+const cond = (type: string, status: Condition['status'], reason: string, message = ''): Condition => ({
+  type,
+  status,
+  reason,
+  message,
+});
+function cd(
+  spec: Partial<ClusterDeployment['spec']>,
+  status: ClusterDeployment['status'] = {},
+  meta: Partial<ClusterDeployment['metadata']> = {},
+): ClusterDeployment {
+  return {
+    metadata: { name: 'c', namespace: 'n', ...meta },
+    spec: { clusterName: 'c', baseDomain: 'example.com', platform: { aws: { region: 'r' } }, ...spec },
+    status,
+  };
 }
 
 describe('lifecycle phase', () => {
-  it('reads provisioning, failure and stop from the CD controller\'s conditions', () => {
+  it("reads provisioning, failure and stop from the CD controller's conditions", () => {
     expect(lifecyclePhase(cd({})).phase).toBe('Provisioning');
-    expect(lifecyclePhase(cd({}, { conditions: [cond('RequirementsMet', 'False', 'ClusterImageSetNotFound', 'no imageset')] }))).toMatchObject({
+    expect(
+      lifecyclePhase(
+        cd({}, { conditions: [cond('RequirementsMet', 'False', 'ClusterImageSetNotFound', 'no imageset')] }),
+      ),
+    ).toMatchObject({
       phase: 'Provisioning',
       reason: 'ClusterImageSetNotFound',
     });
-    expect(lifecyclePhase(cd({}, { installRestarts: 2, conditions: [cond('ProvisionFailed', 'True', 'AWSInsufficientCapacity')] })).phase).toBe('ProvisionFailed');
     expect(
-      lifecyclePhase(cd({}, { conditions: [cond('ProvisionFailed', 'True', 'X'), cond('ProvisionStopped', 'True', 'InstallAttemptsLimitReached')] })),
+      lifecyclePhase(
+        cd({}, { installRestarts: 2, conditions: [cond('ProvisionFailed', 'True', 'AWSInsufficientCapacity')] }),
+      ).phase,
+    ).toBe('ProvisionFailed');
+    expect(
+      lifecyclePhase(
+        cd(
+          {},
+          {
+            conditions: [
+              cond('ProvisionFailed', 'True', 'X'),
+              cond('ProvisionStopped', 'True', 'InstallAttemptsLimitReached'),
+            ],
+          },
+        ),
+      ),
     ).toMatchObject({ phase: 'ProvisionStopped', reason: 'InstallAttemptsLimitReached' });
   });
 
@@ -101,22 +138,52 @@ describe('lifecycle phase', () => {
     expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Running' })).phase).toBe('Running');
     expect(lifecyclePhase(cd({ installed: true }, { powerState: 'WaitingForMachinesToStop' })).phase).toBe('Stopping');
     expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Hibernating' })).phase).toBe('Hibernating');
-    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'PausingForClusterOperatorsToSettle' }))).toMatchObject({
-      phase: 'Resuming',
-      step: { index: 3, of: 4, state: 'PausingForClusterOperatorsToSettle' },
-    });
+    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'PausingForClusterOperatorsToSettle' }))).toMatchObject(
+      {
+        phase: 'Resuming',
+        step: { index: 3, of: 4, state: 'PausingForClusterOperatorsToSettle' },
+      },
+    );
   });
 
   it('names Unsupported, paused, deprovisioning and relocation', () => {
-    const unsupported = [cond('Hibernating', 'False', 'Unsupported', 'Unsupported platform: no actuator to handle it'), cond('Ready', 'True', 'Running')];
-    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Running', conditions: unsupported })).phase).toBe('Unsupported');
-    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Unknown', conditions: [cond('Ready', 'Unknown', 'PowerStatePaused')] })).phase).toBe('Unknown');
-    expect(lifecyclePhase(cd({ installed: true }, {}, { deletionTimestamp: '2026-01-01T00:00:00Z' })).phase).toBe('Deprovisioning');
+    const unsupported = [
+      cond('Hibernating', 'False', 'Unsupported', 'Unsupported platform: no actuator to handle it'),
+      cond('Ready', 'True', 'Running'),
+    ];
+    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Running', conditions: unsupported })).phase).toBe(
+      'Unsupported',
+    );
     expect(
-      lifecyclePhase(cd({ installed: true }, { conditions: [cond('Provisioned', 'False', 'DeprovisionFailed')] }, { deletionTimestamp: '2026-01-01T00:00:00Z' })).phase,
+      lifecyclePhase(
+        cd({ installed: true }, { powerState: 'Unknown', conditions: [cond('Ready', 'Unknown', 'PowerStatePaused')] }),
+      ).phase,
+    ).toBe('Unknown');
+    expect(lifecyclePhase(cd({ installed: true }, {}, { deletionTimestamp: '2026-01-01T00:00:00Z' })).phase).toBe(
+      'Deprovisioning',
+    );
+    expect(
+      lifecyclePhase(
+        cd(
+          { installed: true },
+          { conditions: [cond('Provisioned', 'False', 'DeprovisionFailed')] },
+          { deletionTimestamp: '2026-01-01T00:00:00Z' },
+        ),
+      ).phase,
     ).toBe('DeprovisionFailed');
-    expect(lifecyclePhase(cd({ installed: true }, {}, { annotations: { 'hive.openshift.io/relocate': 'move-1/outgoing' } })).phase).toBe('Relocating');
-    expect(lifecyclePhase(cd({ installed: true }, { powerState: 'Running' }, { annotations: { 'hive.openshift.io/relocate': 'move-1/complete' } })).phase).toBe('Running');
+    expect(
+      lifecyclePhase(cd({ installed: true }, {}, { annotations: { 'hive.openshift.io/relocate': 'move-1/outgoing' } }))
+        .phase,
+    ).toBe('Relocating');
+    expect(
+      lifecyclePhase(
+        cd(
+          { installed: true },
+          { powerState: 'Running' },
+          { annotations: { 'hive.openshift.io/relocate': 'move-1/complete' } },
+        ),
+      ).phase,
+    ).toBe('Running');
   });
 });
 

@@ -14,7 +14,15 @@ const url = (name: string, action = '') => `/v1/clusters/${HUB}/${ns}/${name}${a
 const STEP = 200_000;
 beforeAll(async () => {
   bed = await startBed({
-    durations: { stopping: STEP, machinesStopping: STEP, startingMachines: STEP, machinesStarting: STEP, nodesStarting: STEP, clusterOperatorSettle: STEP, clusterOperators: STEP },
+    durations: {
+      stopping: STEP,
+      machinesStopping: STEP,
+      startingMachines: STEP,
+      machinesStarting: STEP,
+      nodesStarting: STEP,
+      clusterOperatorSettle: STEP,
+      clusterOperators: STEP,
+    },
   });
   await prerequisites(bed, ns);
   const [aws, bare] = await Promise.all([
@@ -26,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => bed?.close());
 
 describe('power', () => {
-  it('a resume right after install follows Hive\'s post-install resume to Running without changing spec', async () => {
+  it("a resume right after install follows Hive's post-install resume to Running without changing spec", async () => {
     const job = await runJob(bed.app, 'POST', url('sleepy', '/resume'));
     expect(job.state).toBe('completed');
     expect(job.result).toMatchObject({ powerState: 'Running' });
@@ -40,7 +48,11 @@ describe('power', () => {
     expect(job.type).toBe('cluster.hibernate');
     expect(steps(job)).toEqual(['HibernateRequested', 'Stopping', 'WaitingForMachinesToStop', 'Hibernating']);
     expect(job.result).toEqual({ powerState: 'Hibernating', changed: true });
-    const cd = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!;
+    const cd = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', {
+      hub: HUB,
+      namespace: ns,
+      name: 'sleepy',
+    })!;
     expect(cd.spec.powerState).toBe('Hibernating');
     expect(cd.status?.powerState).toBe('Hibernating');
     expect((await bed.app.inject({ method: 'GET', url: url('sleepy') })).json().phase).toBe('Hibernating');
@@ -49,12 +61,19 @@ describe('power', () => {
   it('hibernating a hibernated cluster completes at once and changes nothing', async () => {
     // Nothing of the cluster: Beekeeper's own beekeeper.io/power-operation annotation names the request, which is
     // how an opposite request at the same moment is refused.
-    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.generation;
+    const before = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', {
+      hub: HUB,
+      namespace: ns,
+      name: 'sleepy',
+    })!.metadata.generation;
     const job = await runJob(bed.app, 'POST', url('sleepy', '/hibernate'));
     expect(job.state).toBe('completed');
     expect(steps(job)).toEqual(['AlreadyHibernating']);
     expect(job.result).toEqual({ powerState: 'Hibernating', changed: false });
-    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!.metadata.generation).toBe(before);
+    expect(
+      bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'sleepy' })!
+        .metadata.generation,
+    ).toBe(before);
     // One transition carried out, one request that found the cluster already there: not two transitions.
     const metrics = (await bed.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toContain(`beekeeper_power_transitions_total{hub="${HUB}",to="Hibernating",outcome="completed"} 1`);
@@ -75,14 +94,23 @@ describe('power', () => {
     ]);
     expect(job.steps.find((s) => s.step === 'WaitingForNodes')?.message).toMatch(/step 2\/4/);
     const events = await bed.system.store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: ns });
-    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['HibernateRequested', 'Hibernated', 'ResumeRequested', 'Resumed']));
+    expect(events.map((e) => e.reason)).toEqual(
+      expect.arrayContaining(['HibernateRequested', 'Hibernated', 'ResumeRequested', 'Resumed']),
+    );
   });
 
   it('serialises power jobs per cluster: a resume while a hibernate still runs is 409, naming that job', async () => {
     const ref = { hub: HUB, namespace: ns, name: 'sleepy' };
     // reconcile-pause makes Hive leave the cluster alone, so the hibernate job keeps waiting.
-    await bed.system.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { 'hive.openshift.io/reconcile-pause': 'true' } } });
-    await bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', ref, (o) => (o?.metadata.annotations?.['hive.openshift.io/reconcile-pause'] ? true : undefined), { timeoutMs: 5000 });
+    await bed.system.store.mergePatch('ClusterDeployment', ref, {
+      metadata: { annotations: { 'hive.openshift.io/reconcile-pause': 'true' } },
+    });
+    await bed.system.store.waitFor<ClusterDeployment, true>(
+      'ClusterDeployment',
+      ref,
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/reconcile-pause'] ? true : undefined),
+      { timeoutMs: 5000 },
+    );
     const hibernate = await bed.app.inject({ method: 'POST', url: url('sleepy', '/hibernate') });
     expect(hibernate.statusCode).toBe(202);
     const again = await bed.app.inject({ method: 'POST', url: url('sleepy', '/hibernate') });
@@ -91,7 +119,9 @@ describe('power', () => {
     expect(resume.statusCode).toBe(409);
     expect(resume.json().detail).toContain(hibernate.json().job.id);
 
-    await bed.system.store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { 'hive.openshift.io/reconcile-pause': null } } });
+    await bed.system.store.mergePatch('ClusterDeployment', ref, {
+      metadata: { annotations: { 'hive.openshift.io/reconcile-pause': null } },
+    });
     const done = await bed.system.queue.waitUntilDone(hibernate.json().job.id, 30_000);
     expect(done.state).toBe('completed');
     expect(done.steps.at(-1)?.step).toBe('Hibernating');
@@ -117,12 +147,15 @@ describe('power', () => {
     if (before !== after) expect(done.result).toEqual({ powerState: after, changed: true });
   });
 
-  it('fails with Hive\'s Unsupported reason on a platform without a power actuator, leaving spec alone', async () => {
+  it("fails with Hive's Unsupported reason on a platform without a power actuator, leaving spec alone", async () => {
     const job = await runJob(bed.app, 'POST', url('bare', '/hibernate'));
     expect(job.state).toBe('failed');
     expect(job.error?.reason).toBe('Unsupported');
     expect(job.error?.message).toMatch(/Unsupported platform/);
-    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'bare' })!.spec.powerState).toBeUndefined();
+    expect(
+      bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name: 'bare' })!.spec
+        .powerState,
+    ).toBeUndefined();
     expect((await bed.app.inject({ method: 'GET', url: url('bare') })).json().phase).toBe('Unsupported');
   });
 
@@ -130,7 +163,9 @@ describe('power', () => {
     expect((await bed.app.inject({ method: 'POST', url: url('ghost', '/hibernate') })).statusCode).toBe(404);
     const create = await bed.app.inject({ method: 'POST', url: '/v1/clusters', payload: createBody(ns, 'fresh') });
     expect(create.statusCode).toBe(202);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name: 'fresh' }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name: 'fresh' }, (o) => o, {
+      timeoutMs: 10_000,
+    });
     const early = await bed.app.inject({ method: 'POST', url: url('fresh', '/hibernate') });
     expect(early.statusCode).toBe(409);
     expect(early.json().detail).toMatch(/not installed yet/);

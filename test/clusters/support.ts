@@ -20,10 +20,18 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-export async function startBed(opts: { deleteProtection?: boolean; catalog?: JobCatalog; durations?: SimulatorOptions['durations'] } = {}): Promise<Bed> {
+export async function startBed(
+  opts: { deleteProtection?: boolean; catalog?: JobCatalog; durations?: SimulatorOptions['durations'] } = {},
+): Promise<Bed> {
   const clock = createTestClock();
   // speed 1000: a 40-minute install takes ~2.4 s, a resume ~0.3 s.
-  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, deleteProtection: opts.deleteProtection ?? false, ...(opts.durations ? { durations: opts.durations } : {}) });
+  const sim = await startSimulator({
+    hubNames: [HUB],
+    speed: 1000,
+    clock,
+    deleteProtection: opts.deleteProtection ?? false,
+    ...(opts.durations ? { durations: opts.durations } : {}),
+  });
   const base = loadConfig({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-clusters-${randomUUID().slice(0, 8)}}`,
@@ -32,7 +40,13 @@ export async function startBed(opts: { deleteProtection?: boolean; catalog?: Job
   const log = createLogger({ level: 'silent' });
   // Beekeeper's own kinds (ExpiryPolicy...) and its state namespace, as `kubectl apply -f deploy/crds/` gives.
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
-  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'], ...(opts.catalog ? { catalog: opts.catalog } : {}) });
+  const system = await createSystem({
+    config,
+    log,
+    clock,
+    roles: ['api', 'worker'],
+    ...(opts.catalog ? { catalog: opts.catalog } : {}),
+  });
   return {
     sim,
     system,
@@ -51,12 +65,28 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 export async function prerequisites(bed: Bed, namespace: string): Promise<void> {
   const { store } = bed.system;
   await store.create('Namespace', HUB, { metadata: { name: namespace } });
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('AKIA'), aws_secret_access_key: b64('s3cr3t') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as never);
-  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } }).catch(() => undefined);
+  await store.create('Secret', HUB, {
+    metadata: { name: 'aws-creds', namespace },
+    data: { aws_access_key_id: b64('AKIA'), aws_secret_access_key: b64('s3cr3t') },
+  });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'pull-secret', namespace },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  } as never);
+  await store
+    .create('ClusterImageSet', HUB, {
+      metadata: { name: 'openshift-v4.16.3' },
+      spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+    })
+    .catch(() => undefined);
 }
 
-export function createBody(namespace: string, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function createBody(
+  namespace: string,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     hub: HUB,
     namespace,
@@ -72,7 +102,12 @@ export function createBody(namespace: string, name: string, extra: Record<string
 export const steps = (job: JobView) => job.steps.map((s) => s.step);
 
 /** Answer a mutation and wait (up to 60 s) for its job to end. */
-export async function runJob(app: FastifyInstance, method: 'POST' | 'DELETE', url: string, payload?: unknown): Promise<JobView> {
+export async function runJob(
+  app: FastifyInstance,
+  method: 'POST' | 'DELETE',
+  url: string,
+  payload?: unknown,
+): Promise<JobView> {
   const sep = url.includes('?') ? '&' : '?';
   const res = await app.inject({ method, url: `${url}${sep}wait=60`, ...(payload ? { payload: payload } : {}) });
   if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
@@ -82,6 +117,10 @@ export async function runJob(app: FastifyInstance, method: 'POST' | 'DELETE', ur
 /** The simulator's fault switchboard (docs/simulator.md, "Faults"), over HTTP as an operator would use it. */
 export async function simFaults(bed: Bed, spec: Record<string, unknown>): Promise<void> {
   const hub = bed.sim.hubs[0]!;
-  const res = await fetch(`${hub.url}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${hub.token}` }, body: JSON.stringify(spec) });
+  const res = await fetch(`${hub.url}/_sim/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${hub.token}` },
+    body: JSON.stringify(spec),
+  });
   if (res.status !== 200) throw new Error(`PUT /_sim/faults: ${res.status} ${await res.text()}`);
 }

@@ -23,21 +23,44 @@ describe('the double', () => {
     server = await startApiServer({
       crds: hiveCrds(),
       users: [{ token: 'dev-token', username: 'dev', groups: ['developers'] }],
-      admission: [(req) => req.operation === 'DELETE' && req.oldObject?.metadata?.annotations?.['example.com/keep'] === 'true'
-        ? { allowed: false, status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'kept by policy', reason: 'Invalid', code: 422 } }
-        : { allowed: true }],
+      admission: [
+        (req) =>
+          req.operation === 'DELETE' && req.oldObject?.metadata?.annotations?.['example.com/keep'] === 'true'
+            ? {
+                allowed: false,
+                status: {
+                  kind: 'Status',
+                  apiVersion: 'v1',
+                  metadata: {},
+                  status: 'Failure',
+                  message: 'kept by policy',
+                  reason: 'Invalid',
+                  code: 422,
+                },
+              }
+            : { allowed: true },
+      ],
     });
     const kc = new KubeConfig();
     kc.loadFromString(JSON.stringify(server.kubeconfig('admin')));
     api = customObjects(kc);
     await api.createNamespacedCustomObject({ ...g, body: cd('target', 'default') });
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   it('injects 429 with Retry-After for a matching verb and resource only', async () => {
-    server.faults.set({ errors: [{ verb: 'get', resource: 'clusterdeployments', rate: 1, code: 429, retryAfterSeconds: 7 }] });
+    server.faults.set({
+      errors: [{ verb: 'get', resource: 'clusterdeployments', rate: 1, code: 429, retryAfterSeconds: 7 }],
+    });
     const limited = await failure(api.getNamespacedCustomObject({ ...g, name: 'target' }));
-    expect([limited.code, limited.status.reason, limited.status.details.retryAfterSeconds, limited.headers['retry-after']]).toEqual([429, 'TooManyRequests', 7, '7']);
+    expect([
+      limited.code,
+      limited.status.reason,
+      limited.status.details.retryAfterSeconds,
+      limited.headers['retry-after'],
+    ]).toEqual([429, 'TooManyRequests', 7, '7']);
     await expect(api.listNamespacedCustomObject({ ...g })).resolves.toBeTruthy();
     server.faults.clear();
     await expect(api.getNamespacedCustomObject({ ...g, name: 'target' })).resolves.toBeTruthy();
@@ -53,7 +76,8 @@ describe('the double', () => {
 
   it('forces the next N updates of a resource to conflict', async () => {
     server.faults.set({ conflicts: [{ resource: 'clusterdeployments', count: 2 }] });
-    const patch = () => api.patchNamespacedCustomObject({ ...g, name: 'target', body: { metadata: { labels: { n: '1' } } } }, mergePatch);
+    const patch = () =>
+      api.patchNamespacedCustomObject({ ...g, name: 'target', body: { metadata: { labels: { n: '1' } } } }, mergePatch);
     expect((await failure(patch())).status.reason).toBe('Conflict');
     expect((await failure(patch())).status.reason).toBe('Conflict');
     await expect(patch()).resolves.toBeTruthy();
@@ -66,7 +90,14 @@ describe('the double', () => {
     const kc = new KubeConfig();
     kc.loadFromString(JSON.stringify(server.kubeconfig('admin')));
     let ended = false;
-    await new Watch(kc).watch('/apis/hive.openshift.io/v1/namespaces/default/clusterdeployments', {}, () => undefined, () => { ended = true; });
+    await new Watch(kc).watch(
+      '/apis/hive.openshift.io/v1/namespaces/default/clusterdeployments',
+      {},
+      () => undefined,
+      () => {
+        ended = true;
+      },
+    );
     await eventually(async () => ended, 5000);
     server.faults.clear();
   });
@@ -81,16 +112,25 @@ describe('the double', () => {
   });
 
   it('serves the fault switchboard at /_sim/faults for the admin token only', async () => {
-    const put = await fetch(`${server.url}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${server.token}` },
-      body: JSON.stringify({ errors: [{ verb: 'create', rate: 1, code: 503 }] }) });
+    const put = await fetch(`${server.url}/_sim/faults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: JSON.stringify({ errors: [{ verb: 'create', rate: 1, code: 503 }] }),
+    });
     expect(put.status).toBe(200);
     expect(server.faults.get().errors?.[0]?.code).toBe(503);
     const get = await fetch(`${server.url}/_sim/faults`, { headers: { authorization: `Bearer ${server.token}` } });
     expect(((await get.json()) as any).errors[0].verb).toBe('create');
-    const bad = await fetch(`${server.url}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${server.token}` }, body: '{"errors":[{"rate":1,"code":418}]}' });
+    const bad = await fetch(`${server.url}/_sim/faults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: '{"errors":[{"rate":1,"code":418}]}',
+    });
     expect(bad.status).toBe(400);
     expect(server.faults.get().errors?.[0]?.code).toBe(503); // a bad spec changes nothing
-    expect((await fetch(`${server.url}/_sim/faults`, { headers: { authorization: 'Bearer dev-token' } })).status).toBe(403);
+    expect((await fetch(`${server.url}/_sim/faults`, { headers: { authorization: 'Bearer dev-token' } })).status).toBe(
+      403,
+    );
     expect((await fetch(`${server.url}/_sim/faults`)).status).toBe(403);
     expect((await fetch(`${server.url}/_sim/faults`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     server.faults.clear();
@@ -99,15 +139,33 @@ describe('the double', () => {
   it('authenticates the static identities it was started with, as their users and groups', async () => {
     const devApi = customObjects(kubeconfigFor(server, 'dev-token'));
     const denied = await failure(devApi.listNamespacedCustomObject({ ...g }));
-    expect(denied.status.message).toBe('clusterdeployments.hive.openshift.io is forbidden: User "dev" cannot list resource "clusterdeployments" in API group "hive.openshift.io" in the namespace "default"');
+    expect(denied.status.message).toBe(
+      'clusterdeployments.hive.openshift.io is forbidden: User "dev" cannot list resource "clusterdeployments" in API group "hive.openshift.io" in the namespace "default"',
+    );
     const rbac = kubeconfigFor(server, server.token).makeApiClient(RbacAuthorizationV1Api);
-    await rbac.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'cd-reader' }, rules: [{ apiGroups: ['hive.openshift.io'], resources: ['clusterdeployments'], verbs: ['get', 'list'] }] } });
-    await rbac.createNamespacedRoleBinding({ namespace: 'default', body: { metadata: { name: 'devs' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cd-reader' }, subjects: [{ kind: 'Group', name: 'developers' }] } });
+    await rbac.createNamespacedRole({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'cd-reader' },
+        rules: [{ apiGroups: ['hive.openshift.io'], resources: ['clusterdeployments'], verbs: ['get', 'list'] }],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'devs' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cd-reader' },
+        subjects: [{ kind: 'Group', name: 'developers' }],
+      },
+    });
     await expect(devApi.listNamespacedCustomObject({ ...g })).resolves.toBeTruthy();
   });
 
   it('runs validating admission hooks and returns their Status', async () => {
-    await api.patchNamespacedCustomObject({ ...g, name: 'target', body: { metadata: { annotations: { 'example.com/keep': 'true' } } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'target', body: { metadata: { annotations: { 'example.com/keep': 'true' } } } },
+      mergePatch,
+    );
     const refused = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'target' }));
     expect([refused.code, refused.status.message]).toEqual([422, 'kept by policy']);
     await expect(api.getNamespacedCustomObject({ ...g, name: 'target' })).resolves.toBeTruthy();

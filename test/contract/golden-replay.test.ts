@@ -25,7 +25,8 @@ function cannotReplay(target: string, n: number): string | undefined {
 
 /** Kinds only the upstream CRDs serve: our own CRDs (src/sim/crds) do not model them, so discovery lacks them. */
 const UPSTREAM_ONLY = ['syncidentityproviders'];
-const UPSTREAM_ONLY_REASON = 'our own CRDs (src/sim/crds) do not serve SyncIdentityProvider (the simulator copies it on relocation only from servers that have it)';
+const UPSTREAM_ONLY_REASON =
+  'our own CRDs (src/sim/crds) do not serve SyncIdentityProvider (the simulator copies it on relocation only from servers that have it)';
 
 for (const target of contractTargets()) {
   describe(`golden exchanges replayed against ${target.name}`, needs(target.missing), () => {
@@ -55,20 +56,30 @@ for (const target of contractTargets()) {
     });
 
     const call: Call = async (method, p, body, contentType) => {
-      const res = await http.call({ method, path: p, body: body === undefined ? undefined : JSON.stringify(body),
-        contentType: body === undefined ? undefined : contentType ?? 'application/json' });
+      const res = await http.call({
+        method,
+        path: p,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        contentType: body === undefined ? undefined : (contentType ?? 'application/json'),
+      });
       return { status: res.status, body: safeJson(res.text) };
     };
 
     /** Recorded resourceVersion (and uid) -> live one, learned from every compared answer. */
     function learn(expected: any, actual: any) {
       if (!expected || !actual || typeof expected !== 'object' || typeof actual !== 'object') return;
-      const e = expected.metadata?.resourceVersion, a = actual.metadata?.resourceVersion;
+      const e = expected.metadata?.resourceVersion,
+        a = actual.metadata?.resourceVersion;
       if (typeof e === 'string' && typeof a === 'string' && /^\d+$/.test(e)) rvMap.set(e, a);
-      const eu = expected.metadata?.uid, au = actual.metadata?.uid;
+      const eu = expected.metadata?.uid,
+        au = actual.metadata?.uid;
       if (typeof eu === 'string' && typeof au === 'string') uidMap.set(eu, au);
       if (Array.isArray(expected.items) && Array.isArray(actual.items)) {
-        for (const item of expected.items) learn(item, actual.items.find((x: any) => x?.metadata?.name === item?.metadata?.name));
+        for (const item of expected.items)
+          learn(
+            item,
+            actual.items.find((x: any) => x?.metadata?.name === item?.metadata?.name),
+          );
       }
     }
 
@@ -93,7 +104,10 @@ for (const target of contractTargets()) {
         if (body.metadata.resourceVersion) body.metadata.resourceVersion = liveRv(body.metadata.resourceVersion);
         if (uidMap.has(body.metadata.uid)) body.metadata.uid = uidMap.get(body.metadata.uid);
       }
-      return { path: url.pathname + url.search, body: body === null || body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) };
+      return {
+        path: url.pathname + url.search,
+        body: body === null || body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      };
     }
 
     async function authFor(auth: string | undefined): Promise<Auth> {
@@ -102,9 +116,16 @@ for (const target of contractTargets()) {
       if (auth.includes('ServiceAccount golden/no-rbac')) {
         // The recording used a TokenRequest token of that ServiceAccount (golden 91 notes); so does the replay.
         if (!saToken) {
-          await call('POST', '/api/v1/namespaces/golden/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'no-rbac' } });
-          const issued = await call('POST', '/api/v1/namespaces/golden/serviceaccounts/no-rbac/token',
-            { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+          await call('POST', '/api/v1/namespaces/golden/serviceaccounts', {
+            apiVersion: 'v1',
+            kind: 'ServiceAccount',
+            metadata: { name: 'no-rbac' },
+          });
+          const issued = await call('POST', '/api/v1/namespaces/golden/serviceaccounts/no-rbac/token', {
+            apiVersion: 'authentication.k8s.io/v1',
+            kind: 'TokenRequest',
+            spec: {},
+          });
           expect(issued.status, 'TokenRequest').toBe(201);
           saToken = issued.body.status.token;
         }
@@ -123,14 +144,29 @@ for (const target of contractTargets()) {
         await before[n]?.(call);
         // The recording compacted etcd before 58-61; the watch cache still held the events 58 asks for.
         if (n === 58) double?.compact();
-        if (n === 77) await waitFor(async () => (await call('GET', '/api/v1/namespaces/golden-term')).body?.status?.conditions);
-        if (n === 56) rvMap.set(new URL(g.request.path, 'http://x').searchParams.get('resourceVersion')!, (await call('GET', '/apis/hive.openshift.io/v1/namespaces/golden/clusterdeployments')).body.metadata.resourceVersion);
+        if (n === 77)
+          await waitFor(async () => (await call('GET', '/api/v1/namespaces/golden-term')).body?.status?.conditions);
+        if (n === 56)
+          rvMap.set(
+            new URL(g.request.path, 'http://x').searchParams.get('resourceVersion')!,
+            (await call('GET', '/apis/hive.openshift.io/v1/namespaces/golden/clusterdeployments')).body.metadata
+              .resourceVersion,
+          );
         const { path: p, body } = substitute(g);
         let started: () => void = () => {};
         const startedP = new Promise<void>((r) => (started = r));
-        const resP = http.call({ method: g.request.method, path: p, auth: await authFor(g.auth), body,
-          contentType: g.request.headers['content-type'], onStart: started });
-        if (n === 56) { await startedP; await watchActions(call); }
+        const resP = http.call({
+          method: g.request.method,
+          path: p,
+          auth: await authFor(g.auth),
+          body,
+          contentType: g.request.headers['content-type'],
+          onStart: started,
+        });
+        if (n === 56) {
+          await startedP;
+          await watchActions(call);
+        }
         const res = await resP;
         compare(n, g, res);
         await after[n]?.(call);
@@ -139,7 +175,8 @@ for (const target of contractTargets()) {
 
     function compare(n: number, g: Golden, res: RawResponse) {
       expect(res.status, g.title).toBe(g.response.status);
-      for (const h of ['content-type', 'warning', 'retry-after']) expect(res.headers[h], `${h} header`).toEqual(g.response.headers[h]);
+      for (const h of ['content-type', 'warning', 'retry-after'])
+        expect(res.headers[h], `${h} header`).toEqual(g.response.headers[h]);
       if (g.response.lines) return compareLines(n, g, res);
       let expected = structuredClone(g.response.body);
       let actual = typeof expected === 'string' ? res.text : safeJson(res.text);
@@ -158,10 +195,14 @@ for (const target of contractTargets()) {
       expected = expected.filter((e) => e.type !== 'BOOKMARK');
       actual = actual.filter((e) => e.type !== 'BOOKMARK');
       if (g.response.linesTruncated) actual = actual.slice(0, expected.length);
-      if (n === 57) { expected.sort((a, b) => byName(a.object, b.object)); actual.sort((a, b) => byName(a.object, b.object)); }
+      if (n === 57) {
+        expected.sort((a, b) => byName(a.object, b.object));
+        actual.sort((a, b) => byName(a.object, b.object));
+      }
       expected.forEach((e, i) => learn(e.object, actual[i]?.object));
       applyVolatile(g.volatile ?? [], { lines: expected }, { lines: actual });
-      if (n === 59) for (const e of [...expected, ...actual]) e.object.message = e.object.message.replace(/\(\d+\)$/, '(N)');
+      if (n === 59)
+        for (const e of [...expected, ...actual]) e.object.message = e.object.message.replace(/\(\d+\)$/, '(N)');
       if (n === 59) actual.forEach((e) => (e.object.message = e.object.message.replace(/version: \d+/, 'version: 2')));
       expect(actual).toEqual(expected);
     }
@@ -177,7 +218,8 @@ for (const target of contractTargets()) {
         actual.groups = actual.groups.filter((x: any) => keep.has(x.name));
       }
       if (n === 4) {
-        if (target.name === 'double/project') expected.resources = expected.resources.filter((r: any) => !UPSTREAM_ONLY.includes(r.name.split('/')[0]));
+        if (target.name === 'double/project')
+          expected.resources = expected.resources.filter((r: any) => !UPSTREAM_ONLY.includes(r.name.split('/')[0]));
         expected.resources.sort(byName);
         actual.resources.sort(byName);
       }
@@ -191,26 +233,49 @@ for (const target of contractTargets()) {
           x.message = x.message.replace(/\[.*\]$/, '[...]');
         }
       }
-      if (n === 55) { expected.items.sort(byName); actual.items.sort(byName); }
+      if (n === 55) {
+        expected.items.sort(byName);
+        actual.items.sort(byName);
+      }
       // A shared real server holds objects of its own: compare what the recording's namespaces and names hold.
       if (!double && Array.isArray(actual?.items) && (n === 54 || n === 81 || n === 86)) {
         const names = new Set(expected.items.map((i: any) => i.metadata.name));
-        actual.items = actual.items.filter((i: any) => goldenNamespaces.includes(i.metadata.namespace) || (!i.metadata.namespace && names.has(i.metadata.name)));
+        actual.items = actual.items.filter(
+          (i: any) =>
+            goldenNamespaces.includes(i.metadata.namespace) || (!i.metadata.namespace && names.has(i.metadata.name)),
+        );
       }
       if (n === 62) actual.message = actual.message.replace(/\d+$/, expected.message.match(/\d+$/)[0]);
-      if (n === 60) { expected.metadata.continue = '<token>'; if (actual?.metadata?.continue) actual.metadata.continue = '<token>'; }
-      if (n === 62 || n === 59 || n === 61) {
-        if (typeof actual?.message === 'string') actual.message = actual.message.replace(/resource version: \d+/, `resource version: ${expected.message.match(/resource version: (\d+)/)?.[1]}`);
+      if (n === 60) {
+        expected.metadata.continue = '<token>';
+        if (actual?.metadata?.continue) actual.metadata.continue = '<token>';
       }
-      if (n === 73) actual.message = actual.message.replace(/in record \([^)]*\)/, expected.message.match(/in record \([^)]*\)/)[0]); // a random uid
-      if (n === 87) for (const x of [expected, actual]) x.metadata.name = String(x.metadata.name).replace(/^cd-gen-.{5}$/, 'cd-gen-?????');
+      if (n === 62 || n === 59 || n === 61) {
+        if (typeof actual?.message === 'string')
+          actual.message = actual.message.replace(
+            /resource version: \d+/,
+            `resource version: ${expected.message.match(/resource version: (\d+)/)?.[1]}`,
+          );
+      }
+      if (n === 73)
+        actual.message = actual.message.replace(
+          /in record \([^)]*\)/,
+          expected.message.match(/in record \([^)]*\)/)[0],
+        ); // a random uid
+      if (n === 87)
+        for (const x of [expected, actual])
+          x.metadata.name = String(x.metadata.name).replace(/^cd-gen-.{5}$/, 'cd-gen-?????');
       return { expected, actual };
     }
   });
 }
 
 function safeJson(text: string): any {
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 async function waitFor(check: () => Promise<unknown>, timeoutMs = 5000): Promise<void> {

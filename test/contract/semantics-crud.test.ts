@@ -15,10 +15,15 @@ describeTargets('CRUD semantics on %s', (targetName) => {
     api = customObjects(t.kc);
     g = { ...HIVE, namespace: t.namespace };
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('creates with server-set metadata and reads it back', async () => {
-    const created: any = await api.createNamespacedCustomObject({ ...g, body: cd('alpha', t.namespace, { labels: { env: 'prod' } }) });
+    const created: any = await api.createNamespacedCustomObject({
+      ...g,
+      body: cd('alpha', t.namespace, { labels: { env: 'prod' } }),
+    });
     expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.metadata.generation).toBe(1);
     expect(Number(created.metadata.resourceVersion)).toBeGreaterThan(0);
@@ -31,58 +36,128 @@ describeTargets('CRUD semantics on %s', (targetName) => {
     const dup = await failure(api.createNamespacedCustomObject({ ...g, body: cd('alpha', t.namespace) }));
     expect([dup.code, dup.status.reason]).toEqual([409, 'AlreadyExists']);
     const missing = await failure(api.getNamespacedCustomObject({ ...g, name: 'nope' }));
-    expect([missing.code, missing.status.reason, missing.status.details.kind]).toEqual([404, 'NotFound', 'clusterdeployments']);
+    expect([missing.code, missing.status.reason, missing.status.details.kind]).toEqual([
+      404,
+      'NotFound',
+      'clusterdeployments',
+    ]);
     const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
-    await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { touched: 'yes' } } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'alpha', body: { metadata: { labels: { touched: 'yes' } } } },
+      mergePatch,
+    );
     const stale = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body: current }));
     expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
   });
 
-  it('treats a PUT\'s metadata.uid as a precondition: another uid is a Conflict even with the current resourceVersion', async () => {
+  it("treats a PUT's metadata.uid as a precondition: another uid is a Conflict even with the current resourceVersion", async () => {
     const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
     const other = '00000000-0000-0000-0000-000000000001';
-    const body = { ...current, metadata: { ...current.metadata, uid: other }, spec: { ...current.spec, powerState: 'Hibernating' } };
+    const body = {
+      ...current,
+      metadata: { ...current.metadata, uid: other },
+      spec: { ...current.spec, powerState: 'Hibernating' },
+    };
     const refused = await failure(api.replaceNamespacedCustomObject({ ...g, name: 'alpha', body }));
-    expect([refused.code, refused.status]).toEqual([409, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'Operation cannot be fulfilled on clusterdeployments.hive.openshift.io "alpha": StorageError: invalid object, Code: 4, ' +
-        `Key: /registry/hive.openshift.io/clusterdeployments/${t.namespace}/alpha, ResourceVersion: 0, AdditionalErrorMsg: ` +
-        `Precondition failed: UID in precondition: ${other}, UID in object meta: ${current.metadata.uid}`,
-      reason: 'Conflict', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'clusterdeployments' }, code: 409 }]);
+    expect([refused.code, refused.status]).toEqual([
+      409,
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message:
+          'Operation cannot be fulfilled on clusterdeployments.hive.openshift.io "alpha": StorageError: invalid object, Code: 4, ' +
+          `Key: /registry/hive.openshift.io/clusterdeployments/${t.namespace}/alpha, ResourceVersion: 0, AdditionalErrorMsg: ` +
+          `Precondition failed: UID in precondition: ${other}, UID in object meta: ${current.metadata.uid}`,
+        reason: 'Conflict',
+        details: { name: 'alpha', group: 'hive.openshift.io', kind: 'clusterdeployments' },
+        code: 409,
+      },
+    ]);
     const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
-    expect([after.metadata.resourceVersion, after.spec.powerState]).toEqual([current.metadata.resourceVersion, current.spec.powerState]);
+    expect([after.metadata.resourceVersion, after.spec.powerState]).toEqual([
+      current.metadata.resourceVersion,
+      current.spec.powerState,
+    ]);
   });
 
   it('refuses a patch of metadata.uid as an immutable field', async () => {
     const current: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
     const other = '00000000-0000-0000-0000-000000000002';
-    const refused = await failure(api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { uid: other } } }, mergePatch));
-    const cause = { reason: 'FieldValueInvalid', message: `Invalid value: "${other}": field is immutable`, field: 'metadata.uid' };
-    expect([refused.code, refused.status]).toEqual([422, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: `ClusterDeployment.hive.openshift.io "alpha" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`,
-      reason: 'Invalid', details: { name: 'alpha', group: 'hive.openshift.io', kind: 'ClusterDeployment', causes: [cause, cause] }, code: 422 }]);
+    const refused = await failure(
+      api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { uid: other } } }, mergePatch),
+    );
+    const cause = {
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${other}": field is immutable`,
+      field: 'metadata.uid',
+    };
+    expect([refused.code, refused.status]).toEqual([
+      422,
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `ClusterDeployment.hive.openshift.io "alpha" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`,
+        reason: 'Invalid',
+        details: { name: 'alpha', group: 'hive.openshift.io', kind: 'ClusterDeployment', causes: [cause, cause] },
+        code: 422,
+      },
+    ]);
     const after: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
-    expect([after.metadata.uid, after.metadata.resourceVersion]).toEqual([current.metadata.uid, current.metadata.resourceVersion]);
+    expect([after.metadata.uid, after.metadata.resourceVersion]).toEqual([
+      current.metadata.uid,
+      current.metadata.resourceVersion,
+    ]);
   });
 
   it('bumps generation for spec changes only', async () => {
     const before: any = await api.getNamespacedCustomObject({ ...g, name: 'alpha' });
-    const labelled: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { metadata: { labels: { more: 'x' } } } }, mergePatch);
+    const labelled: any = await api.patchNamespacedCustomObject(
+      { ...g, name: 'alpha', body: { metadata: { labels: { more: 'x' } } } },
+      mergePatch,
+    );
     expect(labelled.metadata.generation).toBe(before.metadata.generation);
-    const hibernating: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { spec: { powerState: 'Hibernating' } } }, mergePatch);
+    const hibernating: any = await api.patchNamespacedCustomObject(
+      { ...g, name: 'alpha', body: { spec: { powerState: 'Hibernating' } } },
+      mergePatch,
+    );
     expect(hibernating.metadata.generation).toBe(before.metadata.generation + 1);
-    const status: any = await api.patchNamespacedCustomObjectStatus({ ...g, name: 'alpha', body: { status: { powerState: 'Hibernating' } } }, mergePatch);
+    const status: any = await api.patchNamespacedCustomObjectStatus(
+      { ...g, name: 'alpha', body: { status: { powerState: 'Hibernating' } } },
+      mergePatch,
+    );
     expect(status.status.powerState).toBe('Hibernating');
     expect(status.metadata.generation).toBe(hibernating.metadata.generation);
-    const ignored: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { status: { powerState: 'Running' } } }, mergePatch);
+    const ignored: any = await api.patchNamespacedCustomObject(
+      { ...g, name: 'alpha', body: { status: { powerState: 'Running' } } },
+      mergePatch,
+    );
     expect(ignored.status.powerState).toBe('Hibernating');
   });
 
   it('moves field ownership in managedFields to the manager that changed the field', async () => {
-    await api.createNamespacedCustomObject({ ...g, body: cd('owned', t.namespace, { labels: { team: 'a' } }), fieldManager: 'alice' });
-    const patched: any = await api.patchNamespacedCustomObject({ ...g, name: 'owned', fieldManager: 'bob',
-      body: { metadata: { labels: { team: 'b' } }, spec: { powerState: 'Hibernating' } } }, mergePatch);
+    await api.createNamespacedCustomObject({
+      ...g,
+      body: cd('owned', t.namespace, { labels: { team: 'a' } }),
+      fieldManager: 'alice',
+    });
+    const patched: any = await api.patchNamespacedCustomObject(
+      {
+        ...g,
+        name: 'owned',
+        fieldManager: 'bob',
+        body: { metadata: { labels: { team: 'b' } }, spec: { powerState: 'Hibernating' } },
+      },
+      mergePatch,
+    );
     const entry = (m: string) => patched.metadata.managedFields.find((e: any) => e.manager === m);
-    expect(entry('bob').fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:team': {} } }, 'f:spec': { 'f:powerState': {} } });
+    expect(entry('bob').fieldsV1).toEqual({
+      'f:metadata': { 'f:labels': { 'f:team': {} } },
+      'f:spec': { 'f:powerState': {} },
+    });
     // alice keeps the labels map itself (a member without children encodes as {}) and the spec fields she set.
     expect(entry('alice').fieldsV1['f:metadata']['f:labels']).toEqual({});
     expect(entry('alice').fieldsV1['f:spec']['f:clusterName']).toEqual({});
@@ -91,14 +166,24 @@ describeTargets('CRUD semantics on %s', (targetName) => {
   });
 
   it('server-side apply: creates, conflicts on fields another manager owns, force moves them, omitted fields go', async () => {
-    const apply = (body: any, fieldManager: string, force?: boolean) => api.patchNamespacedCustomObject(
-      { ...g, name: 'ssa', body, fieldManager, force }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply));
+    const apply = (body: any, fieldManager: string, force?: boolean) =>
+      api.patchNamespacedCustomObject(
+        { ...g, name: 'ssa', body, fieldManager, force },
+        setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+      );
     const config = { ...cd('ssa', t.namespace, { labels: { app: 'x' } }) };
     const created: any = await apply(config, 'tool');
     expect(created.metadata.managedFields.map((e: any) => [e.manager, e.operation])).toEqual([['tool', 'Apply']]);
-    await api.patchNamespacedCustomObject({ ...g, name: 'ssa', fieldManager: 'human', body: { spec: { baseDomain: 'other.example.com' } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'ssa', fieldManager: 'human', body: { spec: { baseDomain: 'other.example.com' } } },
+      mergePatch,
+    );
     const conflict = await failure(apply(config, 'tool'));
-    expect([conflict.code, conflict.status.reason, conflict.status.details.causes[0].field]).toEqual([409, 'Conflict', '.spec.baseDomain']);
+    expect([conflict.code, conflict.status.reason, conflict.status.details.causes[0].field]).toEqual([
+      409,
+      'Conflict',
+      '.spec.baseDomain',
+    ]);
     const { labels, ...metaWithoutLabels } = config.metadata;
     const forced: any = await apply({ ...config, metadata: metaWithoutLabels }, 'tool', true);
     expect(forced.spec.baseDomain).toBe('example.com');
@@ -108,9 +193,15 @@ describeTargets('CRUD semantics on %s', (targetName) => {
   });
 
   it('applies JSON patches and rejects an invalid enum value with field causes', async () => {
-    const patched: any = await api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: [{ op: 'replace', path: '/spec/powerState', value: 'Running' }] });
+    const patched: any = await api.patchNamespacedCustomObject({
+      ...g,
+      name: 'alpha',
+      body: [{ op: 'replace', path: '/spec/powerState', value: 'Running' }],
+    });
     expect(patched.spec.powerState).toBe('Running');
-    const bad = await failure(api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { spec: { powerState: 'Bogus' } } }, mergePatch));
+    const bad = await failure(
+      api.patchNamespacedCustomObject({ ...g, name: 'alpha', body: { spec: { powerState: 'Bogus' } } }, mergePatch),
+    );
     expect(bad.code).toBe(422);
     expect(bad.status.details.causes[0]).toMatchObject({ reason: 'FieldValueNotSupported', field: 'spec.powerState' });
   });
@@ -119,14 +210,17 @@ describeTargets('CRUD semantics on %s', (targetName) => {
     await api.createNamespacedCustomObject({ ...g, body: cd('beta', t.namespace, { labels: { env: 'dev' } }) });
     await api.createNamespacedCustomObject({ ...g, body: cd('gamma', t.namespace) });
     const names = async (opts: { labelSelector?: string; fieldSelector?: string }) =>
-      ((await api.listNamespacedCustomObject({ ...g, ...opts }))).items.map((i: any) => i.metadata.name);
+      (await api.listNamespacedCustomObject({ ...g, ...opts })).items.map((i: any) => i.metadata.name);
     expect(await names({ labelSelector: 'env=prod' })).toEqual(['alpha']);
     expect(await names({ labelSelector: 'env!=prod' })).toEqual(['beta', 'gamma']);
     expect(await names({ labelSelector: 'env in (prod,dev)' })).toEqual(['alpha', 'beta']);
     expect(await names({ labelSelector: '!env' })).toEqual(['gamma']);
     expect(await names({ fieldSelector: 'metadata.name=beta' })).toEqual(['beta']);
     const unsupported = await failure(api.listNamespacedCustomObject({ ...g, fieldSelector: 'spec.clusterName=beta' }));
-    expect([unsupported.code, unsupported.status.message]).toEqual([400, 'field label not supported: spec.clusterName']);
+    expect([unsupported.code, unsupported.status.message]).toEqual([
+      400,
+      'field label not supported: spec.clusterName',
+    ]);
   });
 
   it('pages with limit and continue', async () => {
@@ -145,8 +239,20 @@ describeTargets('CRUD semantics on %s', (targetName) => {
 
   it('reads and scales a ClusterPool through its /scale subresource', async () => {
     const pools = { ...g, plural: 'clusterpools' };
-    await api.createNamespacedCustomObject({ ...pools, body: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterPool', metadata: { name: 'pool' },
-      spec: { baseDomain: 'example.com', imageSetRef: { name: 'img' }, platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } }, size: 2 } } });
+    await api.createNamespacedCustomObject({
+      ...pools,
+      body: {
+        apiVersion: 'hive.openshift.io/v1',
+        kind: 'ClusterPool',
+        metadata: { name: 'pool' },
+        spec: {
+          baseDomain: 'example.com',
+          imageSetRef: { name: 'img' },
+          platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
+          size: 2,
+        },
+      },
+    });
     const scale: any = await api.getNamespacedCustomObjectScale({ ...pools, name: 'pool' });
     expect([scale.kind, scale.spec.replicas]).toEqual(['Scale', 2]);
     await api.patchNamespacedCustomObjectScale({ ...pools, name: 'pool', body: { spec: { replicas: 5 } } }, mergePatch);
@@ -156,40 +262,84 @@ describeTargets('CRUD semantics on %s', (targetName) => {
 
   it('refuses negative replicas on a kind with a scale subresource, naming the scale path', async () => {
     const machinePools = { ...g, plural: 'machinepools' };
-    const refused = await failure(api.createNamespacedCustomObject({ ...machinePools, body: { apiVersion: 'hive.openshift.io/v1', kind: 'MachinePool',
-      metadata: { name: 'c1-worker' }, spec: { clusterDeploymentRef: { name: 'c1' }, name: 'worker', platform: {}, replicas: -1 } } }));
+    const refused = await failure(
+      api.createNamespacedCustomObject({
+        ...machinePools,
+        body: {
+          apiVersion: 'hive.openshift.io/v1',
+          kind: 'MachinePool',
+          metadata: { name: 'c1-worker' },
+          spec: { clusterDeploymentRef: { name: 'c1' }, name: 'worker', platform: {}, replicas: -1 },
+        },
+      }),
+    );
     expect(refused.code).toBe(422);
-    expect(refused.status.details.causes).toContainEqual({ reason: 'FieldValueInvalid', message: 'Invalid value: -1: should be a non-negative integer', field: '.spec.replicas' });
+    expect(refused.status.details.causes).toContainEqual({
+      reason: 'FieldValueInvalid',
+      message: 'Invalid value: -1: should be a non-negative integer',
+      field: '.spec.replicas',
+    });
   });
 
   it('serves core kinds: Secrets with stringData, ConfigMaps', async () => {
     const core = t.kc.makeApiClient(CoreV1Api);
-    const secret = await core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 's1' }, stringData: { password: 'hunter2' } } });
+    const secret = await core.createNamespacedSecret({
+      namespace: t.namespace,
+      body: { metadata: { name: 's1' }, stringData: { password: 'hunter2' } },
+    });
     expect(secret.data?.password).toBe(Buffer.from('hunter2').toString('base64'));
     expect(secret.type).toBe('Opaque');
-    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'c1' }, data: { a: '1' } } });
+    await core.createNamespacedConfigMap({
+      namespace: t.namespace,
+      body: { metadata: { name: 'c1' }, data: { a: '1' } },
+    });
     const list = await core.listNamespacedConfigMap({ namespace: t.namespace });
     expect(list.items.map((c) => c.metadata?.name)).toContain('c1');
   });
 
   it('guards Lease renewals with resourceVersion, as leader election relies on', async () => {
     const leases = t.kc.makeApiClient(CoordinationV1Api);
-    const lease = await leases.createNamespacedLease({ namespace: t.namespace, body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } } });
-    const renewed = await leases.replaceNamespacedLease({ namespace: t.namespace, name: 'leader', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', leaseTransitions: 1 } } });
+    const lease = await leases.createNamespacedLease({
+      namespace: t.namespace,
+      body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } },
+    });
+    const renewed = await leases.replaceNamespacedLease({
+      namespace: t.namespace,
+      name: 'leader',
+      body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a', leaseTransitions: 1 } },
+    });
     expect(renewed.spec?.leaseTransitions).toBe(1);
-    const stale = await failure(leases.replaceNamespacedLease({ namespace: t.namespace, name: 'leader', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } }));
+    const stale = await failure(
+      leases.replaceNamespacedLease({
+        namespace: t.namespace,
+        name: 'leader',
+        body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } },
+      }),
+    );
     expect([stale.code, stale.status.reason]).toEqual([409, 'Conflict']);
   });
 
   it('rejects creates in a missing namespace', async () => {
-    const err = await failure(api.createNamespacedCustomObject({ ...g, namespace: 'no-such-ns-here', body: cd('x', 'no-such-ns-here') }));
+    const err = await failure(
+      api.createNamespacedCustomObject({ ...g, namespace: 'no-such-ns-here', body: cd('x', 'no-such-ns-here') }),
+    );
     expect([err.code, err.status.message]).toEqual([404, 'namespaces "no-such-ns-here" not found']);
   });
 
   it('records the User-Agent prefix as the manager, and no manager at all for a request without one', async () => {
     const http = kubeHttp(t.kc);
-    const create = async (name: string, userAgent: string) => JSON.parse((await http.call({ method: 'POST', path: `/apis/hive.openshift.io/v1/namespaces/${t.namespace}/clusterdeployments`,
-      contentType: 'application/json', body: JSON.stringify(cd(name, t.namespace)), userAgent })).text);
+    const create = async (name: string, userAgent: string) =>
+      JSON.parse(
+        (
+          await http.call({
+            method: 'POST',
+            path: `/apis/hive.openshift.io/v1/namespaces/${t.namespace}/clusterdeployments`,
+            contentType: 'application/json',
+            body: JSON.stringify(cd(name, t.namespace)),
+            userAgent,
+          })
+        ).text,
+      );
     const named = await create('ua-1', 'beekeeper-sim/0.1 (linux)');
     expect(named.metadata.managedFields[0].manager).toBe('beekeeper-sim');
     const anonymous = await create('ua-2', '');

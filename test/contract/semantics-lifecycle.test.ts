@@ -16,14 +16,24 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     core = t.kc.makeApiClient(CoreV1Api);
     g = { ...HIVE, namespace: t.namespace };
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a finalizer defers deletion until it is removed, and no new finalizer may join meanwhile', async () => {
-    await api.createNamespacedCustomObject({ ...g, body: cd('fin', t.namespace, { finalizers: ['example.com/hold'] }) });
+    await api.createNamespacedCustomObject({
+      ...g,
+      body: cd('fin', t.namespace, { finalizers: ['example.com/hold'] }),
+    });
     const deleting: any = await api.deleteNamespacedCustomObject({ ...g, name: 'fin' });
     expect(deleting.metadata.deletionTimestamp).toBeTruthy();
     expect(deleting.metadata.generation).toBe(2);
-    const added = await failure(api.patchNamespacedCustomObject({ ...g, name: 'fin', body: { metadata: { finalizers: ['example.com/hold', 'example.com/late'] } } }, mergePatch));
+    const added = await failure(
+      api.patchNamespacedCustomObject(
+        { ...g, name: 'fin', body: { metadata: { finalizers: ['example.com/hold', 'example.com/late'] } } },
+        mergePatch,
+      ),
+    );
     expect([added.code, added.status.details.causes[0].reason]).toEqual([422, 'FieldValueForbidden']);
     await api.patchNamespacedCustomObject({ ...g, name: 'fin', body: { metadata: { finalizers: null } } }, mergePatch);
     expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'fin' }))).toBe(true);
@@ -31,21 +41,43 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
 
   it('a delete precondition on uid or resourceVersion must match', async () => {
     const obj: any = await api.createNamespacedCustomObject({ ...g, body: cd('pre', t.namespace) });
-    const wrongUid = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'pre', body: { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } } }));
+    const wrongUid = await failure(
+      api.deleteNamespacedCustomObject({
+        ...g,
+        name: 'pre',
+        body: { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } },
+      }),
+    );
     expect([wrongUid.code, wrongUid.status.reason]).toEqual([409, 'Conflict']);
-    const ok: any = await api.deleteNamespacedCustomObject({ ...g, name: 'pre', body: { preconditions: { uid: obj.metadata.uid } } });
+    const ok: any = await api.deleteNamespacedCustomObject({
+      ...g,
+      name: 'pre',
+      body: { preconditions: { uid: obj.metadata.uid } },
+    });
     expect(ok).toMatchObject({ kind: 'Status', status: 'Success' });
   });
 
   it('garbage-collects dependents of a deleted owner, and orphans them when asked', async () => {
     const owner: any = await api.createNamespacedCustomObject({ ...g, body: cd('owner', t.namespace) });
-    const ref = { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: 'owner', uid: owner.metadata.uid, blockOwnerDeletion: true };
-    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'dep', ownerReferences: [ref] } } });
+    const ref = {
+      apiVersion: 'hive.openshift.io/v1',
+      kind: 'ClusterDeployment',
+      name: 'owner',
+      uid: owner.metadata.uid,
+      blockOwnerDeletion: true,
+    };
+    await core.createNamespacedConfigMap({
+      namespace: t.namespace,
+      body: { metadata: { name: 'dep', ownerReferences: [ref] } },
+    });
     await api.deleteNamespacedCustomObject({ ...g, name: 'owner', propagationPolicy: 'Background' });
     await eventually(() => isNotFound(core.readNamespacedConfigMap({ namespace: t.namespace, name: 'dep' })));
 
     const owner2: any = await api.createNamespacedCustomObject({ ...g, body: cd('owner2', t.namespace) });
-    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'dep2', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata.uid }] } } });
+    await core.createNamespacedConfigMap({
+      namespace: t.namespace,
+      body: { metadata: { name: 'dep2', ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.metadata.uid }] } },
+    });
     await api.deleteNamespacedCustomObject({ ...g, name: 'owner2', propagationPolicy: 'Orphan' });
     await eventually(() => isNotFound(api.getNamespacedCustomObject({ ...g, name: 'owner2' })));
     const orphan = await eventually(async () => {
@@ -57,8 +89,17 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
 
   it('foreground deletion keeps the owner until its dependents are gone', async () => {
     const owner: any = await api.createNamespacedCustomObject({ ...g, body: cd('fg', t.namespace) });
-    const ref = { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: 'fg', uid: owner.metadata.uid, blockOwnerDeletion: true };
-    await core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'fg-dep', ownerReferences: [ref] } } });
+    const ref = {
+      apiVersion: 'hive.openshift.io/v1',
+      kind: 'ClusterDeployment',
+      name: 'fg',
+      uid: owner.metadata.uid,
+      blockOwnerDeletion: true,
+    };
+    await core.createNamespacedConfigMap({
+      namespace: t.namespace,
+      body: { metadata: { name: 'fg-dep', ownerReferences: [ref] } },
+    });
     const deleting: any = await api.deleteNamespacedCustomObject({ ...g, name: 'fg', propagationPolicy: 'Foreground' });
     expect(deleting.metadata.finalizers).toContain('foregroundDeletion');
     await eventually(() => isNotFound(core.readNamespacedConfigMap({ namespace: t.namespace, name: 'fg-dep' })));
@@ -69,7 +110,11 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     const ns = `${t.namespace}-term`;
     await core.createNamespace({ body: { metadata: { name: ns } } });
     await api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('inside', ns) });
-    await api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('held', ns, { finalizers: ['example.com/hold'] }) });
+    await api.createNamespacedCustomObject({
+      ...g,
+      namespace: ns,
+      body: cd('held', ns, { finalizers: ['example.com/hold'] }),
+    });
     const terminating = await core.deleteNamespace({ name: ns });
     expect((terminating as any).status?.phase).toBe('Terminating');
     const refused = await failure(api.createNamespacedCustomObject({ ...g, namespace: ns, body: cd('late', ns) }));
@@ -77,7 +122,10 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     await eventually(() => isNotFound(api.getNamespacedCustomObject({ ...g, namespace: ns, name: 'inside' })));
     const conditions = await eventually(async () => (await core.readNamespace({ name: ns })).status?.conditions);
     expect(conditions.find((c) => c.type === 'NamespaceFinalizersRemaining')?.status).toBe('True');
-    await api.patchNamespacedCustomObject({ ...g, namespace: ns, name: 'held', body: { metadata: { finalizers: null } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { ...g, namespace: ns, name: 'held', body: { metadata: { finalizers: null } } },
+      mergePatch,
+    );
     await eventually(() => isNotFound(core.readNamespace({ name: ns })), 30_000);
   });
 
@@ -85,26 +133,51 @@ describeTargets('lifecycle semantics on %s', (targetName) => {
     await api.createNamespacedCustomObject({ ...g, body: cd('dry', t.namespace, { labels: { dry: 'yes' } }) });
     const answer: any = await api.deleteNamespacedCustomObject({ ...g, name: 'dry', body: { dryRun: ['All'] } });
     expect(answer.status).toBe('Success');
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' }))).metadata.name).toBe('dry');
+    expect((await api.getNamespacedCustomObject({ ...g, name: 'dry' })).metadata.name).toBe('dry');
     await api.deleteCollectionNamespacedCustomObject({ ...g, labelSelector: 'dry=yes', body: { dryRun: ['All'] } });
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'dry' }))).metadata.name).toBe('dry');
+    expect((await api.getNamespacedCustomObject({ ...g, name: 'dry' })).metadata.name).toBe('dry');
     await api.deleteNamespacedCustomObject({ ...g, name: 'dry' });
     expect(await isNotFound(api.getNamespacedCustomObject({ ...g, name: 'dry' }))).toBe(true);
   });
 
   it('refuses DeleteOptions with an unsupported dryRun or propagationPolicy as Invalid DeleteOptions, and deletes nothing', async () => {
     await api.createNamespacedCustomObject({ ...g, body: cd('opts', t.namespace) });
-    const invalid = (field: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: `DeleteOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, reason: 'Invalid',
-      details: { group: 'meta.k8s.io', kind: 'DeleteOptions', causes: [{ reason: 'FieldValueNotSupported', message, field }] }, code: 422 });
+    const invalid = (field: string, message: string) => ({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `DeleteOptions.meta.k8s.io "" is invalid: ${field}: ${message}`,
+      reason: 'Invalid',
+      details: {
+        group: 'meta.k8s.io',
+        kind: 'DeleteOptions',
+        causes: [{ reason: 'FieldValueNotSupported', message, field }],
+      },
+      code: 422,
+    });
     const dryRun = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { dryRun: ['Some'] } }));
-    expect([dryRun.code, dryRun.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Some"}: supported values: "All"')]);
+    expect([dryRun.code, dryRun.status]).toEqual([
+      422,
+      invalid('dryRun', 'Unsupported value: []string{"Some"}: supported values: "All"'),
+    ]);
     // Without a body the options come from the query.
     const fromQuery = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', dryRun: 'Other' }));
-    expect([fromQuery.code, fromQuery.status]).toEqual([422, invalid('dryRun', 'Unsupported value: []string{"Other"}: supported values: "All"')]);
-    const policy = await failure(api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' } }));
-    expect([policy.code, policy.status]).toEqual([422, invalid('propagationPolicy', 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"')]);
-    expect(((await api.getNamespacedCustomObject({ ...g, name: 'opts' }))).metadata.deletionTimestamp).toBeUndefined();
+    expect([fromQuery.code, fromQuery.status]).toEqual([
+      422,
+      invalid('dryRun', 'Unsupported value: []string{"Other"}: supported values: "All"'),
+    ]);
+    const policy = await failure(
+      api.deleteNamespacedCustomObject({ ...g, name: 'opts', body: { propagationPolicy: 'Sometimes' } }),
+    );
+    expect([policy.code, policy.status]).toEqual([
+      422,
+      invalid(
+        'propagationPolicy',
+        'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"',
+      ),
+    ]);
+    expect((await api.getNamespacedCustomObject({ ...g, name: 'opts' })).metadata.deletionTimestamp).toBeUndefined();
   });
 
   it('refuses to delete the immortal namespaces', async () => {

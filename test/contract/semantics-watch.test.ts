@@ -16,16 +16,25 @@ describeTargets('watch semantics on %s', (targetName) => {
     g = { ...HIVE, namespace: t.namespace };
     path = `/apis/hive.openshift.io/v1/namespaces/${t.namespace}/clusterdeployments`;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('resumes from a resourceVersion and sees every later change in order', async () => {
     const first: any = await api.createNamespacedCustomObject({ ...g, body: cd('w1', t.namespace) });
-    await api.patchNamespacedCustomObject({ ...g, name: 'w1', body: { spec: { powerState: 'Hibernating' } } }, mergePatch);
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'w1', body: { spec: { powerState: 'Hibernating' } } },
+      mergePatch,
+    );
     await api.createNamespacedCustomObject({ ...g, body: cd('w2', t.namespace) });
     await api.deleteNamespacedCustomObject({ ...g, name: 'w1' });
     const events: string[] = [];
-    const ctrl = await new Watch(t.kc).watch(path, { resourceVersion: first.metadata.resourceVersion },
-      (type, obj) => events.push(`${type} ${obj.metadata?.name}`), () => undefined);
+    const ctrl = await new Watch(t.kc).watch(
+      path,
+      { resourceVersion: first.metadata.resourceVersion },
+      (type, obj) => events.push(`${type} ${obj.metadata?.name}`),
+      () => undefined,
+    );
     await eventually(async () => events.length >= 3);
     ctrl.abort();
     expect(events).toEqual(['MODIFIED w1', 'ADDED w2', 'DELETED w1']);
@@ -33,8 +42,14 @@ describeTargets('watch semantics on %s', (targetName) => {
 
   it('starts from the current state when no resourceVersion is given, then follows live changes', async () => {
     const events: string[] = [];
-    const ctrl = await new Watch(t.kc).watch(path, { allowWatchBookmarks: true },
-      (type, obj) => { if (type !== 'BOOKMARK') events.push(`${type} ${obj.metadata?.name}`); }, () => undefined);
+    const ctrl = await new Watch(t.kc).watch(
+      path,
+      { allowWatchBookmarks: true },
+      (type, obj) => {
+        if (type !== 'BOOKMARK') events.push(`${type} ${obj.metadata?.name}`);
+      },
+      () => undefined,
+    );
     await eventually(async () => events.includes('ADDED w2'));
     await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { a: 'b' } } } }, mergePatch);
     await eventually(async () => events.includes('MODIFIED w2'));
@@ -44,10 +59,23 @@ describeTargets('watch semantics on %s', (targetName) => {
   it('filters watch events by label selector, turning a label change into ADDED/DELETED', async () => {
     const events: string[] = [];
     const objects: any[] = [];
-    const ctrl = await new Watch(t.kc).watch(path, { labelSelector: 'team=x' },
-      (type, obj) => { events.push(`${type} ${obj.metadata?.name}`); objects.push(obj); }, () => undefined);
-    await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { team: 'x' } } } }, mergePatch);
-    const left: any = await api.patchNamespacedCustomObject({ ...g, name: 'w2', body: { metadata: { labels: { team: null } } } }, mergePatch);
+    const ctrl = await new Watch(t.kc).watch(
+      path,
+      { labelSelector: 'team=x' },
+      (type, obj) => {
+        events.push(`${type} ${obj.metadata?.name}`);
+        objects.push(obj);
+      },
+      () => undefined,
+    );
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'w2', body: { metadata: { labels: { team: 'x' } } } },
+      mergePatch,
+    );
+    const left: any = await api.patchNamespacedCustomObject(
+      { ...g, name: 'w2', body: { metadata: { labels: { team: null } } } },
+      mergePatch,
+    );
     await eventually(async () => events.length >= 2);
     ctrl.abort();
     expect(events).toEqual(['ADDED w2', 'DELETED w2']);
@@ -59,12 +87,25 @@ describeTargets('watch semantics on %s', (targetName) => {
 
   it('a field-selected watch sees an object created outside the selection arrive as ADDED, and no-op writes send nothing', async () => {
     const events: string[] = [];
-    const ctrl = await new Watch(t.kc).watch(path, { fieldSelector: 'metadata.name=w4' },
-      (type, obj) => events.push(`${type} ${obj.metadata?.name} ${obj.metadata?.labels?.step ?? ''}`), () => undefined);
-    const created: any = await api.createNamespacedCustomObject({ ...g, body: cd('w4', t.namespace, { labels: { step: '1' } }) });
+    const ctrl = await new Watch(t.kc).watch(
+      path,
+      { fieldSelector: 'metadata.name=w4' },
+      (type, obj) => events.push(`${type} ${obj.metadata?.name} ${obj.metadata?.labels?.step ?? ''}`),
+      () => undefined,
+    );
+    const created: any = await api.createNamespacedCustomObject({
+      ...g,
+      body: cd('w4', t.namespace, { labels: { step: '1' } }),
+    });
     // A merge patch that changes nothing is not written: no event, no new resourceVersion.
-    const same: any = await api.patchNamespacedCustomObject({ ...g, name: 'w4', body: { metadata: { labels: { step: '1' } } } }, mergePatch);
-    await api.patchNamespacedCustomObject({ ...g, name: 'w4', body: { metadata: { labels: { step: '2' } } } }, mergePatch);
+    const same: any = await api.patchNamespacedCustomObject(
+      { ...g, name: 'w4', body: { metadata: { labels: { step: '1' } } } },
+      mergePatch,
+    );
+    await api.patchNamespacedCustomObject(
+      { ...g, name: 'w4', body: { metadata: { labels: { step: '2' } } } },
+      mergePatch,
+    );
     await eventually(async () => events.length >= 2);
     ctrl.abort();
     expect(events).toEqual(['ADDED w4 1', 'MODIFIED w4 2']);
@@ -76,8 +117,12 @@ describeTargets('watch semantics on %s', (targetName) => {
     const base: any = await api.createNamespacedCustomObject({ ...g, body: cd('f1', t.namespace) });
     const ahead = Number(base.metadata.resourceVersion) + 2;
     const seen: Array<{ type: string; rv: number; label?: string }> = [];
-    const ctrl = await new Watch(t.kc).watch(path, { resourceVersion: String(ahead) },
-      (type, obj) => seen.push({ type, rv: Number(obj.metadata?.resourceVersion), label: obj.metadata?.labels?.n }), () => undefined);
+    const ctrl = await new Watch(t.kc).watch(
+      path,
+      { resourceVersion: String(ahead) },
+      (type, obj) => seen.push({ type, rv: Number(obj.metadata?.resourceVersion), label: obj.metadata?.labels?.n }),
+      () => undefined,
+    );
     for (const n of ['1', '2', '3', '4']) {
       await api.patchNamespacedCustomObject({ ...g, name: 'f1', body: { metadata: { labels: { n } } } }, mergePatch);
     }
@@ -91,7 +136,10 @@ describeTargets('watch semantics on %s', (targetName) => {
 
   it('an informer converges after missing events, relisting on 410 Gone where history is gone', async () => {
     let lists = 0;
-    const listFn = () => { lists += 1; return api.listNamespacedCustomObject({ ...g }) as Promise<KubernetesListObject<KubernetesObject>>; };
+    const listFn = () => {
+      lists += 1;
+      return api.listNamespacedCustomObject({ ...g }) as Promise<KubernetesListObject<KubernetesObject>>;
+    };
     const inf = makeInformer<KubernetesObject>(t.kc, path, listFn);
     const errors: unknown[] = [];
     inf.on('error', (err) => errors.push(err));
@@ -103,7 +151,11 @@ describeTargets('watch semantics on %s', (targetName) => {
     await api.deleteNamespacedCustomObject({ ...g, name: 'w2' });
     await api.createNamespacedCustomObject({ ...g, body: cd('w3', t.namespace) });
     t.double?.restartWatchCache();
-    const names = () => inf.list(t.namespace).map((o) => o.metadata?.name).sort();
+    const names = () =>
+      inf
+        .list(t.namespace)
+        .map((o) => o.metadata?.name)
+        .sort();
     await inf.start();
     await eventually(async () => JSON.stringify(names()) === JSON.stringify(['w3']));
     await inf.stop();

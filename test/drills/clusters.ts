@@ -6,10 +6,21 @@ import { R } from '../../src/sim/client/index.js';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** Creates the namespace and one adopted ClusterDeployment per name (16 requests in flight). */
-export async function adoptClusters(kube: KubeClient, namespace: string, names: string[], opts: { annotations?: Record<string, string> } = {}): Promise<void> {
+export async function adoptClusters(
+  kube: KubeClient,
+  namespace: string,
+  names: string[],
+  opts: { annotations?: Record<string, string> } = {},
+): Promise<void> {
   await kube.create(R.namespace, { metadata: { name: namespace } });
-  await kube.create(R.secret, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await kube.create(R.secret, { metadata: { name: 'admin-kubeconfig', namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+  await kube.create(R.secret, {
+    metadata: { name: 'aws-creds', namespace },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await kube.create(R.secret, {
+    metadata: { name: 'admin-kubeconfig', namespace },
+    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
+  });
   let next = 0;
   const one = async (name: string) =>
     kube.create(R.clusterDeployment, {
@@ -19,10 +30,16 @@ export async function adoptClusters(kube: KubeClient, namespace: string, names: 
         baseDomain: 'example.com',
         platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
         installed: true,
-        clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: 'admin-kubeconfig' } },
+        clusterMetadata: {
+          clusterID: `${name}-id`,
+          infraID: `${name}-infra`,
+          adminKubeconfigSecretRef: { name: 'admin-kubeconfig' },
+        },
       },
     });
-  await Promise.all(Array.from({ length: Math.min(16, names.length) }, async () => {
-    while (next < names.length) await one(names[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(16, names.length) }, async () => {
+      while (next < names.length) await one(names[next++]!);
+    }),
+  );
 }

@@ -42,10 +42,16 @@ beforeAll(async () => {
     roles: { scheduler: 0 },
     env: { BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000', BEEKEEPER_JOB_KEEP_COMPLETED_COUNT: '5000' },
   });
-  const put = await drill.api('PUT', '/v1/webhooks/chat', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  const put = await drill.api('PUT', '/v1/webhooks/chat', {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+  });
   expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
   // Expiring in an hour with a warning an hour ahead: every warning is due the moment its cluster exists.
-  const policy = await drill.api('POST', '/v1/expiry-policies', { name: 'expiring', selector: { namespaces: [NS] }, warnings: ['1h'] });
+  const policy = await drill.api('POST', '/v1/expiry-policies', {
+    name: 'expiring',
+    selector: { namespaces: [NS] },
+    warnings: ['1h'],
+  });
   expect(policy.status, JSON.stringify(policy.body)).toBeLessThan(300);
   await adoptClusters(drill.kube(), NS, names, { annotations: { 'hive.openshift.io/delete-after': '1h' } });
   await adoptClusters(drill.kube(), 'team-web', ['web-1']);
@@ -61,7 +67,8 @@ async function warningJobs(): Promise<number> {
   let n = 0;
   for (const [series, value] of await drill.metrics()) {
     const finished = series.startsWith('beekeeper_jobs{') && /state="(completed|failed)"/.test(series);
-    if (finished || (series.startsWith('beekeeper_jobs_in_flight{') && series.includes('type="expiry.warn"'))) n += value;
+    if (finished || (series.startsWith('beekeeper_jobs_in_flight{') && series.includes('type="expiry.warn"')))
+      n += value;
   }
   return n;
 }
@@ -91,7 +98,11 @@ describe('drill: a user deletes a cluster while 1,000 warnings are queued', () =
     await everyWarningDelivered;
     // A job records its delivery on the cluster after the receiver answers: wait for the last ones to end.
     let warns: JobView[] = [];
-    await until('every warning job has ended', async () => (warns = await allWarnJobs()).every((w) => w.finishedAt), 120_000);
+    await until(
+      'every warning job has ended',
+      async () => (warns = await allWarnJobs()).every((w) => w.finishedAt),
+      120_000,
+    );
     const startedBefore = warns.filter((w) => w.startedAt && Date.parse(w.startedAt) < startedMs).length;
     const lastWarning = Math.max(...warns.map((w) => Date.parse(w.finishedAt ?? w.startedAt ?? w.createdAt)));
     console.log(
@@ -103,9 +114,21 @@ describe('drill: a user deletes a cluster while 1,000 warnings are queued', () =
 
     // Every warning went out exactly once: one Event per cluster on the hub, one delivery per cluster at the receiver.
     const events = tally(names, await drill.eventsFor(NS, 'ExpiryWarning'));
-    expect(events, JSON.stringify(events.examples)).toMatchObject({ expected: WARNINGS, done: WARNINGS, duplicated: 0, lost: 0, unexpected: 0 });
+    expect(events, JSON.stringify(events.examples)).toMatchObject({
+      expected: WARNINGS,
+      done: WARNINGS,
+      duplicated: 0,
+      lost: 0,
+      unexpected: 0,
+    });
     const deliveries = tally(names, delivered);
-    expect(deliveries, JSON.stringify(deliveries.examples)).toMatchObject({ expected: WARNINGS, done: WARNINGS, duplicated: 0, lost: 0, unexpected: 0 });
+    expect(deliveries, JSON.stringify(deliveries.examples)).toMatchObject({
+      expected: WARNINGS,
+      done: WARNINGS,
+      duplicated: 0,
+      lost: 0,
+      unexpected: 0,
+    });
     expect(warns.filter((w) => w.state !== 'completed')).toEqual([]);
   }, 900_000);
 });

@@ -13,7 +13,13 @@ import { CLEAN, figures } from './queued-hibernates.js';
 
 const N = 250;
 const NS = 'swept';
-const SCHEDULES: ApiResource = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'hibernationschedules', kind: 'HibernationSchedule', namespaced: true };
+const SCHEDULES: ApiResource = {
+  group: 'beekeeper.io',
+  version: 'v1alpha1',
+  plural: 'hibernationschedules',
+  kind: 'HibernationSchedule',
+  namespaced: true,
+};
 const names = Array.from({ length: N }, (_, i) => `${NS}-${String(i).padStart(3, '0')}`);
 let drill: Drill;
 let power: PowerChanges;
@@ -21,7 +27,9 @@ let power: PowerChanges;
 beforeAll(async () => {
   // The hub's request budget at 60 a second, so the sweep's 250 patches and Events take seconds and the flush lands
   // in the middle of it.
-  drill = await startDrill({ env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' } });
+  drill = await startDrill({
+    env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' },
+  });
   await adoptClusters(drill.kube(), NS, names);
   power = watchPowerChanges(drill.kube(), NS);
   await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 60_000);
@@ -43,27 +51,44 @@ describe('drill: FLUSHALL in the middle of an edge sweep over 250 clusters', () 
     const created = await drill.api('POST', '/v1/schedules', {
       name: 'nightly',
       timeZone: 'UTC',
-      cron: { hibernate: `${edge.getUTCMinutes()} ${edge.getUTCHours()} * * *`, resume: `${resume.getUTCMinutes()} ${resume.getUTCHours()} * * *` },
+      cron: {
+        hibernate: `${edge.getUTCMinutes()} ${edge.getUTCHours()} * * *`,
+        resume: `${resume.getUTCMinutes()} ${resume.getUTCHours()} * * *`,
+      },
       targets: { namespaces: [NS] },
       // The drill's clusters were installed a moment ago.
       safety: { allowHibernationInFirstDay: { reason: 'drill clusters, no certificates to rotate' } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
 
-    await until('the sweep has hibernated some clusters', () => power.asked('Hibernating').length >= 25, edgeMs - Date.now() + 60_000);
+    await until(
+      'the sweep has hibernated some clusters',
+      () => power.asked('Hibernating').length >= 25,
+      edgeMs - Date.now() + 60_000,
+    );
     await drill.redis.flushAll();
     const atFlush = new Set(power.asked('Hibernating')).size;
 
     const swept = Date.now();
-    await until(`all ${N} clusters report Hibernating`, () => names.every((n) => power.now(n) === 'Hibernating'), 120_000);
+    await until(
+      `all ${N} clusters report Hibernating`,
+      () => names.every((n) => power.now(n) === 'Hibernating'),
+      120_000,
+    );
     let lastSweep: { edge?: string; finishedAt?: string; failed?: number } | undefined;
-    await until('the schedule records its sweep', async () => {
-      lastSweep = (await drill.kube().get(SCHEDULES, STATE_NS, 'nightly'))?.status?.lastSweep;
-      return Boolean(lastSweep?.finishedAt);
-    }, 60_000);
+    await until(
+      'the schedule records its sweep',
+      async () => {
+        lastSweep = (await drill.kube().get(SCHEDULES, STATE_NS, 'nightly'))?.status?.lastSweep;
+        return Boolean(lastSweep?.finishedAt);
+      },
+      60_000,
+    );
     const repairMs = Date.now() - swept;
     const scheduler = drill.roles.find((r) => r.role === 'scheduler')!;
-    const repairs = [...(await drill.metrics(scheduler))].filter(([k]) => k.startsWith('beekeeper_resync_repairs_total'));
+    const repairs = [...(await drill.metrics(scheduler))].filter(([k]) =>
+      k.startsWith('beekeeper_resync_repairs_total'),
+    );
 
     const hibernated = tally(names, power.reached('Hibernating'));
     const asked = tally(names, power.asked('Hibernating'));

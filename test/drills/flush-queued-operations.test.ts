@@ -18,7 +18,11 @@ afterAll(async () => drill?.close());
 
 describe('drill: FLUSHALL with 100 accepted hibernates queued', () => {
   it('hibernates every cluster exactly once, and every job id answers and completes', async () => {
-    const report = await hibernatesQueuedThen(drill, { namespace: 'flushed', count: N, disaster: () => drill.redis.flushAll() });
+    const report = await hibernatesQueuedThen(drill, {
+      namespace: 'flushed',
+      count: N,
+      disaster: () => drill.redis.flushAll(),
+    });
     console.log(
       `drill flush-queued-operations: hibernated ${figures(report.hibernated)}; spec changes ${figures(report.asked)}; ` +
         `Hibernated Events ${figures(report.reported)}; job ids after the flush answered from ${JSON.stringify(report.sources)}; ` +
@@ -26,7 +30,11 @@ describe('drill: FLUSHALL with 100 accepted hibernates queued', () => {
     );
     // Redis lost every job: each answered from Kubernetes.
     expect(report.sources).toEqual({ kubernetes: N });
-    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
+    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({
+      expected: N,
+      done: N,
+      ...CLEAN,
+    });
     expect(report.asked, JSON.stringify(report.asked.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(report.reported, JSON.stringify(report.reported.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
   }, 300_000);

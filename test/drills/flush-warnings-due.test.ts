@@ -38,11 +38,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   // The scheduler starts once the clusters exist, so every warning falls due at once.
-  drill = await startDrill({ roles: { scheduler: 0 }, env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '1', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' } });
-  const put = await drill.api('PUT', '/v1/webhooks/chat', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  drill = await startDrill({
+    roles: { scheduler: 0 },
+    env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '1', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' },
+  });
+  const put = await drill.api('PUT', '/v1/webhooks/chat', {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+  });
   expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
   // Expiring in an hour with a warning an hour ahead: each warning is due the moment its cluster exists.
-  const policy = await drill.api('POST', '/v1/expiry-policies', { name: 'expiring', selector: { namespaces: [NS, FEW_NS] }, warnings: ['1h'] });
+  const policy = await drill.api('POST', '/v1/expiry-policies', {
+    name: 'expiring',
+    selector: { namespaces: [NS, FEW_NS] },
+    warnings: ['1h'],
+  });
   expect(policy.status, JSON.stringify(policy.body)).toBeLessThan(300);
   await adoptClusters(drill.kube(), NS, names, { annotations: { 'hive.openshift.io/delete-after': '1h' } });
 }, 180_000);
@@ -77,7 +86,9 @@ describe('drill: FLUSHALL while 100 expiry warnings are being delivered', () => 
     const deliveries = tally(names, delivered);
     const events = tally(names, await drill.eventsFor(NS, 'ExpiryWarning'));
     const scheduler = drill.roles.find((r) => r.role === 'scheduler')!;
-    const repairs = [...(await drill.metrics(scheduler))].filter(([k]) => k.startsWith('beekeeper_resync_repairs_total'));
+    const repairs = [...(await drill.metrics(scheduler))].filter(([k]) =>
+      k.startsWith('beekeeper_resync_repairs_total'),
+    );
     console.log(
       `drill flush-warnings-due: deliveries ${figures(deliveries)}; ExpiryWarning Events ${figures(events)}; ${atFlush} of ${N} had arrived at the flush; ` +
         `all recorded ${doneMs} ms after it; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,
@@ -93,13 +104,23 @@ describe('drill: FLUSHALL while 100 expiry warnings are being delivered', () => 
     await until('the first delivery arrives', () => arrived().length >= 1, 60_000);
     await drill.redis.flushAll();
     const atFlush = new Set(arrived()).size;
-    await until(`all ${few.length} warnings are recorded as delivered`, async () => (await recorded(FEW_NS)) === few.length, 60_000);
+    await until(
+      `all ${few.length} warnings are recorded as delivered`,
+      async () => (await recorded(FEW_NS)) === few.length,
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 3 * 1000 + FEW_MS));
 
     const deliveries = tally(few, arrived());
     const events = tally(few, await drill.eventsFor(FEW_NS, 'ExpiryWarning'));
-    console.log(`drill flush-warnings-due (free slots): deliveries ${figures(deliveries)}; ExpiryWarning Events ${figures(events)}; ${atFlush} of ${few.length} had arrived at the flush`);
-    expect(deliveries, JSON.stringify(deliveries.examples)).toMatchObject({ expected: few.length, done: few.length, ...CLEAN });
+    console.log(
+      `drill flush-warnings-due (free slots): deliveries ${figures(deliveries)}; ExpiryWarning Events ${figures(events)}; ${atFlush} of ${few.length} had arrived at the flush`,
+    );
+    expect(deliveries, JSON.stringify(deliveries.examples)).toMatchObject({
+      expected: few.length,
+      done: few.length,
+      ...CLEAN,
+    });
     expect(events, JSON.stringify(events.examples)).toMatchObject({ expected: few.length, done: few.length, ...CLEAN });
   }, 120_000);
 });

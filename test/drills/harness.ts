@@ -10,7 +10,12 @@ import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/bootstrap.js';
-import { createKubeClient, targetFromKubeconfig, type KubeClient, type ApiResource } from '../../src/sim/client/index.js';
+import {
+  createKubeClient,
+  targetFromKubeconfig,
+  type KubeClient,
+  type ApiResource,
+} from '../../src/sim/client/index.js';
 import type { Role } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
@@ -93,7 +98,22 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
     const sim = startProcess({
       name: 'sim',
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/main/sim.ts', '--hub-names', hubs.join(','), '--seed', 'none', '--speed', String(opts.simSpeed ?? 1000), '--kubeconfig-out', kubeconfig, '--log-level', 'warn', ...(opts.simArgs ?? [])],
+      args: [
+        '--import',
+        'tsx',
+        'src/main/sim.ts',
+        '--hub-names',
+        hubs.join(','),
+        '--seed',
+        'none',
+        '--speed',
+        String(opts.simSpeed ?? 1000),
+        '--kubeconfig-out',
+        kubeconfig,
+        '--log-level',
+        'warn',
+        ...(opts.simArgs ?? []),
+      ],
       env: process.env,
       cwd: ROOT,
       logFile: join(dir, 'sim.log'),
@@ -106,7 +126,12 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
 
     // Beekeeper's CRDs and namespace on the state hub, as `kubectl apply -f deploy/crds/` would.
     const stateHub = loadConfig({ BEEKEEPER_HUBS: hubsVar }).hubs[0]!;
-    await prepareEmbeddedHub({ hub: stateHub, namespace: STATE_NS, clock: systemClock, log: createLogger({ level: 'silent' }) });
+    await prepareEmbeddedHub({
+      hub: stateHub,
+      namespace: STATE_NS,
+      clock: systemClock,
+      log: createLogger({ level: 'silent' }),
+    });
 
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OURS.test(k)));
     const start = async (role: Role, env: Record<string, string> = {}): Promise<RoleProcess> => {
@@ -157,7 +182,9 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       async api(method, path, body, headers = {}) {
         const res = await fetch(`${apiUrl()}${path}`, {
           method,
-          ...(body === undefined ? { headers } : { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
+          ...(body === undefined
+            ? { headers }
+            : { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
         });
         const text = await res.text();
         return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };

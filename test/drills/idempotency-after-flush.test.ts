@@ -27,9 +27,19 @@ beforeAll(async () => {
   drill = await startDrill();
   const kube = drill.kube();
   await kube.create(R.namespace, { metadata: { name: NS } });
-  await kube.create(R.secret, { metadata: { name: 'aws-creds', namespace: NS }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await kube.create(R.secret, { metadata: { name: 'pull-secret', namespace: NS }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
-  await kube.create(R.clusterImageSet, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } });
+  await kube.create(R.secret, {
+    metadata: { name: 'aws-creds', namespace: NS },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await kube.create(R.secret, {
+    metadata: { name: 'pull-secret', namespace: NS },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  });
+  await kube.create(R.clusterImageSet, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
   // An empty pool: the claim waits for a cluster, which is all the drill needs of it.
   const pool = await retryUntilSeen(() =>
     drill.api('POST', '/v1/pools', {
@@ -62,7 +72,9 @@ async function made(): Promise<string[]> {
   const kube = drill.kube();
   const claims = (await kube.list(R.clusterClaim, NS)).items.map(() => 'claim');
   const clusters = (await kube.list(R.clusterDeployment, NS)).items.map(() => 'create');
-  const creates = (await kube.list(OPERATIONS, STATE_NS)).items.filter((o) => o.spec.type === 'cluster.create').map(() => 'create-operation');
+  const creates = (await kube.list(OPERATIONS, STATE_NS)).items
+    .filter((o) => o.spec.type === 'cluster.create')
+    .map(() => 'create-operation');
   return [...claims, ...clusters, ...creates];
 }
 
@@ -70,7 +82,9 @@ describe('drill: Idempotency-Key retries after FLUSHALL', () => {
   it('answer the first answer, create nothing new, and the key with another body is still 422', async () => {
     const claimKey = { 'idempotency-key': 'drill-claim-1' };
     const createKey = { 'idempotency-key': 'drill-create-1' };
-    const claim = await retryUntilSeen(() => drill.api<{ id: string; name: string }>('POST', '/v1/claims', claimBody, claimKey));
+    const claim = await retryUntilSeen(() =>
+      drill.api<{ id: string; name: string }>('POST', '/v1/claims', claimBody, claimKey),
+    );
     expect(claim.status, JSON.stringify(claim.body)).toBe(201);
     const create = await drill.api<{ job: JobView }>('POST', '/v1/clusters', createBody, createKey);
     expect(create.status, JSON.stringify(create.body)).toBe(202);
@@ -82,8 +96,18 @@ describe('drill: Idempotency-Key retries after FLUSHALL', () => {
 
     const claimAgain = await drill.api<{ id: string; name: string }>('POST', '/v1/claims', claimBody, claimKey);
     const createAgain = await drill.api<{ job: JobView }>('POST', '/v1/clusters', createBody, createKey);
-    const otherClaim = await drill.api<{ errors?: unknown }>('POST', '/v1/claims', { ...claimBody, lifetime: '3h' }, claimKey);
-    const otherCreate = await drill.api<{ errors?: unknown }>('POST', '/v1/clusters', { ...createBody, name: 'made-twice' }, createKey);
+    const otherClaim = await drill.api<{ errors?: unknown }>(
+      'POST',
+      '/v1/claims',
+      { ...claimBody, lifetime: '3h' },
+      claimKey,
+    );
+    const otherCreate = await drill.api<{ errors?: unknown }>(
+      'POST',
+      '/v1/clusters',
+      { ...createBody, name: 'made-twice' },
+      createKey,
+    );
     const after = await made();
 
     const requests = tally(['claim', 'create', 'create-operation'], after);
@@ -101,7 +125,9 @@ describe('drill: Idempotency-Key retries after FLUSHALL', () => {
 
     for (const other of [otherClaim, otherCreate]) {
       expect(other.status, JSON.stringify(other.body)).toBe(422);
-      expect(other.body.errors).toEqual([{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }]);
+      expect(other.body.errors).toEqual([
+        { field: 'Idempotency-Key', reason: 'reused with a different route or body' },
+      ]);
     }
     expect(after.sort()).toEqual(before.sort());
     expect(requests, JSON.stringify(requests.examples)).toMatchObject({ expected: 3, done: 3, ...CLEAN });

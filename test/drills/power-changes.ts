@@ -37,7 +37,10 @@ export function watchPowerChanges(kube: KubeClient, namespace: string): PowerCha
     },
   });
   const of = (changes: Array<[string, string]>, state: string) => {
-    if (gone) throw new Error(`the watch on ClusterDeployments in ${namespace} was compacted away: changes may have been missed`);
+    if (gone)
+      throw new Error(
+        `the watch on ClusterDeployments in ${namespace} was compacted away: changes may have been missed`,
+      );
     return changes.filter(([, s]) => s === state).map(([n]) => n);
   };
   return {

@@ -10,10 +10,20 @@ import { adoptClusters } from './clusters.js';
 import { STATE_NS, tally, until, type Drill, type Tally } from './harness.js';
 import { watchPowerChanges } from './power-changes.js';
 
-export const OPERATIONS: ApiResource = { group: 'beekeeper.io', version: 'v1alpha1', plural: 'operations', kind: 'Operation', namespaced: true };
+export const OPERATIONS: ApiResource = {
+  group: 'beekeeper.io',
+  version: 'v1alpha1',
+  plural: 'operations',
+  kind: 'Operation',
+  namespaced: true,
+};
 
 /** The roles' environment: a resync every 2 s, and the hub's request budget of bench/ (a hundred requests at once). */
-export const QUICK_ENV = { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' };
+export const QUICK_ENV = {
+  BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2',
+  BEEKEEPER_KUBE_QPS: '1000',
+  BEEKEEPER_KUBE_BURST: '2000',
+};
 
 export interface QueuedHibernatesReport {
   /** Status changes to Hibernating, per cluster: the drill's tally. */
@@ -45,20 +55,30 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
-export async function hibernatesQueuedThen(drill: Drill, opts: { namespace: string; count: number; disaster: () => Promise<void> }): Promise<QueuedHibernatesReport> {
+export async function hibernatesQueuedThen(
+  drill: Drill,
+  opts: { namespace: string; count: number; disaster: () => Promise<void> },
+): Promise<QueuedHibernatesReport> {
   const { namespace } = opts;
   const names = Array.from({ length: opts.count }, (_, i) => `${namespace}-${String(i).padStart(3, '0')}`);
   await adoptClusters(drill.kube(), namespace, names);
   const power = watchPowerChanges(drill.kube(), namespace);
   try {
-    await until(`all ${names.length} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 60_000);
+    await until(
+      `all ${names.length} clusters report Running`,
+      () => names.every((n) => power.now(n) === 'Running'),
+      60_000,
+    );
 
     const ids = new Map<string, string>();
     await inBatches(names, 20, async (name) => {
       ids.set(name, (await ask(drill, `/v1/clusters/east/${namespace}/${name}/hibernate`)).id);
     });
     expect(new Set(ids.values()).size).toBe(names.length);
-    const queued = await drill.api<{ items: JobView[] }>('GET', '/v1/jobs?type=cluster.hibernate&state=waiting&limit=500');
+    const queued = await drill.api<{ items: JobView[] }>(
+      'GET',
+      '/v1/jobs?type=cluster.hibernate&state=waiting&limit=500',
+    );
     expect(queued.body.items.filter((j) => j.target?.namespace === namespace)).toHaveLength(names.length);
 
     await opts.disaster();
@@ -82,7 +102,10 @@ export async function hibernatesQueuedThen(drill: Drill, opts: { namespace: stri
           const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${ids.get(name)}?wait=5`);
           expect({ name, status: res.status }).toEqual({ name, status: 200 });
           if (res.body.job.state === 'completed') open.delete(name);
-          else expect({ name, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({ state: 'failed' });
+          else
+            expect({ name, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
+              state: 'failed',
+            });
         });
         return open.size === 0;
       },
@@ -91,13 +114,21 @@ export async function hibernatesQueuedThen(drill: Drill, opts: { namespace: stri
     const doneMs = Date.now() - started;
 
     // One Operation per request, each Succeeded.
-    const ops = (await drill.kube().list(OPERATIONS, STATE_NS)).items.filter((o) => o.spec.target.namespace === namespace);
+    const ops = (await drill.kube().list(OPERATIONS, STATE_NS)).items.filter(
+      (o) => o.spec.target.namespace === namespace,
+    );
     expect(ops.map((o) => o.metadata.name).sort()).toEqual([...ids.values()].sort());
-    expect(ops.filter((o) => o.status?.phase !== 'Succeeded').map((o) => `${o.metadata.name}: ${o.status?.phase}`)).toEqual([]);
+    expect(
+      ops.filter((o) => o.status?.phase !== 'Succeeded').map((o) => `${o.metadata.name}: ${o.status?.phase}`),
+    ).toEqual([]);
 
     // Events trail the job's end by a moment: wait for the last, then count.
     let reported: Tally | undefined;
-    await until('each cluster has its Hibernated Event', async () => (reported = tally(names, await drill.eventsFor(namespace, 'Hibernated'))).done === names.length, 30_000).catch(() => undefined);
+    await until(
+      'each cluster has its Hibernated Event',
+      async () => (reported = tally(names, await drill.eventsFor(namespace, 'Hibernated'))).done === names.length,
+      30_000,
+    ).catch(() => undefined);
     return {
       hibernated: tally(names, power.reached('Hibernating')),
       asked: tally(names, power.asked('Hibernating')),
@@ -111,6 +142,7 @@ export async function hibernatesQueuedThen(drill: Drill, opts: { namespace: stri
 }
 
 /** `{expected, done, duplicated, lost}` as the drills print it. */
-export const figures = ({ expected, done, duplicated, lost, unexpected }: Tally) => JSON.stringify({ expected, done, duplicated, lost, ...(unexpected ? { unexpected } : {}) });
+export const figures = ({ expected, done, duplicated, lost, unexpected }: Tally) =>
+  JSON.stringify({ expected, done, duplicated, lost, ...(unexpected ? { unexpected } : {}) });
 
 export const CLEAN = { duplicated: 0, lost: 0, unexpected: 0 };

@@ -37,14 +37,28 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  drill = await startDrill({ env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '10', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' } });
+  drill = await startDrill({
+    env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '10', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' },
+  });
   const kube = drill.kube();
   await kube.create(R.namespace, { metadata: { name: NS } });
-  await kube.create(R.secret, { metadata: { name: 'aws-creds', namespace: NS }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await kube.create(R.secret, { metadata: { name: 'pull-secret', namespace: NS }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
-  await kube.create(R.clusterImageSet, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } });
+  await kube.create(R.secret, {
+    metadata: { name: 'aws-creds', namespace: NS },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await kube.create(R.secret, {
+    metadata: { name: 'pull-secret', namespace: NS },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  });
+  await kube.create(R.clusterImageSet, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
   await adoptClusters(kube, 'fleet', ['spare']);
-  const hook = await drill.api('PUT', '/v1/webhooks/chat', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  const hook = await drill.api('PUT', '/v1/webhooks/chat', {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+  });
   expect(hook.status, JSON.stringify(hook.body)).toBeLessThan(300);
   const pool = await retryUntilSeen(() =>
     drill.api('POST', '/v1/pools', {
@@ -77,7 +91,11 @@ async function retryUntilSeen<T>(send: () => Promise<ApiAnswer<T>>): Promise<Api
 
 const assigned = async (name: string) => {
   const claim = await drill.kube().tryGet(R.clusterClaim, NS, name);
-  return Boolean(claim?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Pending' && c.status === 'False'));
+  return Boolean(
+    claim?.status?.conditions?.some(
+      (c: { type: string; status: string }) => c.type === 'Pending' && c.status === 'False',
+    ),
+  );
 };
 
 /** Lines a role wrote between two offsets of its log file, at level warn (40) or above. */
@@ -98,9 +116,18 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
       const res = await drill.api('POST', '/v1/claims', { pool: `east/${NS}/builds`, name, lifetime: '1h0m50s' });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
-    await until('Hive hands every warned claim a cluster', async () => (await Promise.all(WARNED.map(assigned))).every(Boolean), 120_000);
+    await until(
+      'Hive hands every warned claim a cluster',
+      async () => (await Promise.all(WARNED.map(assigned))).every(Boolean),
+      120_000,
+    );
     for (const name of LAPSED) {
-      const res = await drill.api('POST', '/v1/claims', { pool: `east/${NS}/builds`, name, lifetime: '4h', heartbeatTimeout: '1m' });
+      const res = await drill.api('POST', '/v1/claims', {
+        pool: `east/${NS}/builds`,
+        name,
+        lifetime: '4h',
+        heartbeatTimeout: '1m',
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
     const before = delivered.filter((d) => d.endsWith('/1h'));
@@ -116,41 +143,81 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
     // Meanwhile: what needs Redis is 503 problem+json with Retry-After; what Kubernetes holds still answers.
     const answers: Array<{ status: number; type: string | null; retryAfter: string | null }> = [];
     while (Date.now() - down < OUTAGE_MS) {
-      for (const [method, path] of [['POST', '/v1/clusters/east/fleet/spare/hibernate'], ['GET', '/v1/jobs']] as const) {
+      for (const [method, path] of [
+        ['POST', '/v1/clusters/east/fleet/spare/hibernate'],
+        ['GET', '/v1/jobs'],
+      ] as const) {
         const res = await drill.api(method, path);
-        answers.push({ status: res.status, type: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after') });
+        answers.push({
+          status: res.status,
+          type: res.headers.get('content-type'),
+          retryAfter: res.headers.get('retry-after'),
+        });
       }
       expect((await drill.api('GET', `/v1/claims/east/${NS}/${WARNED[0]}`)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 5_000));
     }
-    const during = { scheduler: complaints(scheduler.logFile, from.scheduler, logAt(scheduler)), api: complaints(api.logFile, from.api, logAt(api)) };
+    const during = {
+      scheduler: complaints(scheduler.logFile, from.scheduler, logAt(scheduler)),
+      api: complaints(api.logFile, from.api, logAt(api)),
+    };
     await drill.redis.start();
 
-    await until('every warning is delivered', () => new Set(delivered.filter((d) => d.endsWith('/1h'))).size === WARNED.length, 60_000);
-    await until('every lapsed claim is released', async () => {
-      const left = (await drill.kube().list(R.clusterClaim, NS)).items.filter((c) => LAPSED.includes(c.metadata.name) && !c.metadata.deletionTimestamp);
-      return left.length === 0;
-    }, 60_000);
+    await until(
+      'every warning is delivered',
+      () => new Set(delivered.filter((d) => d.endsWith('/1h'))).size === WARNED.length,
+      60_000,
+    );
+    await until(
+      'every lapsed claim is released',
+      async () => {
+        const left = (await drill.kube().list(R.clusterClaim, NS)).items.filter(
+          (c) => LAPSED.includes(c.metadata.name) && !c.metadata.deletionTimestamp,
+        );
+        return left.length === 0;
+      },
+      60_000,
+    );
     const recoveredMs = Date.now() - down - OUTAGE_MS;
     // A second delivery or release would come within a resync or two.
     await new Promise((r) => setTimeout(r, 12_000));
 
-    const warnings = tally(WARNED.map((n) => `${n}/1h`), delivered.filter((d) => d.endsWith('/1h')));
+    const warnings = tally(
+      WARNED.map((n) => `${n}/1h`),
+      delivered.filter((d) => d.endsWith('/1h')),
+    );
     const releases = tally(LAPSED, await drill.eventsFor(NS, 'ClaimReleased'));
-    const both = tally([...WARNED.map((n) => `${n}/1h`), ...LAPSED], [...delivered.filter((d) => d.endsWith('/1h')), ...(await drill.eventsFor(NS, 'ClaimReleased'))]);
-    const perItem = [...during.scheduler, ...during.api].filter((l) => [...WARNED, ...LAPSED].some((n) => l.includes(n)));
-    console.log(`drill redis-down: the scheduler's lines during the outage, by message: ${JSON.stringify(countBy(during.scheduler.map(messageOf)))}`);
+    const both = tally(
+      [...WARNED.map((n) => `${n}/1h`), ...LAPSED],
+      [...delivered.filter((d) => d.endsWith('/1h')), ...(await drill.eventsFor(NS, 'ClaimReleased'))],
+    );
+    const perItem = [...during.scheduler, ...during.api].filter((l) =>
+      [...WARNED, ...LAPSED].some((n) => l.includes(n)),
+    );
+    console.log(
+      `drill redis-down: the scheduler's lines during the outage, by message: ${JSON.stringify(countBy(during.scheduler.map(messageOf)))}`,
+    );
     console.log(
       `drill redis-down: ${figures(both)} (warnings ${figures(warnings)}, releases ${figures(releases)}); during ${OUTAGE_MS / 1000} s down: ` +
         `answers ${JSON.stringify(countBy(answers.map((a) => `${a.status}`)))}, scheduler logged ${during.scheduler.length} lines at warn or above (${perItem.length} naming an item), ` +
         `api ${during.api.length}; all done ${recoveredMs} ms after Redis was back`,
     );
-    expect(answers.filter((a) => a.status !== 503 || !a.type?.startsWith('application/problem+json') || !a.retryAfter)).toEqual([]);
+    expect(
+      answers.filter((a) => a.status !== 503 || !a.type?.startsWith('application/problem+json') || !a.retryAfter),
+    ).toEqual([]);
     // Not a line per item: the outage is reported once per kind of work it holds up (the first item may be named).
     expect(Object.values(countBy(perItem.map(messageOf))).filter((n) => n > 1)).toEqual([]);
     expect(during.scheduler.length).toBeLessThan(WARNED.length + LAPSED.length);
-    expect(warnings, JSON.stringify(warnings.examples)).toMatchObject({ expected: WARNED.length, done: WARNED.length, ...CLEAN });
-    expect(releases, JSON.stringify(releases.examples)).toMatchObject({ expected: LAPSED.length, done: LAPSED.length, ...CLEAN });
+    expect(warnings, JSON.stringify(warnings.examples)).toMatchObject({
+      expected: WARNED.length,
+      done: WARNED.length,
+      ...CLEAN,
+    });
+    expect(releases, JSON.stringify(releases.examples)).toMatchObject({
+      expected: LAPSED.length,
+      done: LAPSED.length,
+      ...CLEAN,
+    });
     // Other leads (the 24h one is moot for a claim that lives an hour) are never sent twice either.
     expect(tally([], delivered).duplicated).toBe(0);
     expect(new Set(delivered).size).toBe(delivered.length);

@@ -24,7 +24,19 @@ export async function startRedisServer(opts: { dir: string; aof?: boolean }): Pr
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   const persistence = opts.aof ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dir, '--save', '', ...persistence, '--maxmemory-policy', 'noeviction'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    opts.dir,
+    '--save',
+    '',
+    ...persistence,
+    '--maxmemory-policy',
+    'noeviction',
+  ];
   let proc: DrillProcess | undefined;
 
   const start = async () => {

@@ -18,21 +18,33 @@ afterEach(async () => {
 /** Redis down and up again, then the api answers from it again (its client reconnects with backoff). */
 async function restart(d: Drill, crash: boolean) {
   await d.redis.restart({ crash });
-  await until('the api answers from Redis again', async () => (await d.api('GET', '/v1/jobs?limit=1')).status === 200, 30_000);
+  await until(
+    'the api answers from Redis again',
+    async () => (await d.api('GET', '/v1/jobs?limit=1')).status === 200,
+    30_000,
+  );
 }
 
 describe('drill: Redis restarts with 100 accepted hibernates queued', () => {
   it('without persistence: Redis comes back empty, and every cluster still hibernates exactly once', async () => {
     drill = await startDrill({ roles: { worker: 0 }, env: QUICK_ENV });
     const d = drill;
-    const report = await hibernatesQueuedThen(d, { namespace: 'restarted', count: N, disaster: () => restart(d, false) });
+    const report = await hibernatesQueuedThen(d, {
+      namespace: 'restarted',
+      count: N,
+      disaster: () => restart(d, false),
+    });
     console.log(
       `drill restart-redis (no persistence): hibernated ${figures(report.hibernated)}; spec changes ${figures(report.asked)}; ` +
         `Hibernated Events ${figures(report.reported)}; job ids after the restart answered from ${JSON.stringify(report.sources)}; ` +
         `every job completed ${report.doneMs} ms after the worker started`,
     );
     expect(report.sources).toEqual({ kubernetes: N });
-    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
+    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({
+      expected: N,
+      done: N,
+      ...CLEAN,
+    });
     expect(report.asked, JSON.stringify(report.asked.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(report.reported, JSON.stringify(report.reported.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
   }, 300_000);
@@ -56,7 +68,11 @@ describe('drill: Redis restarts with 100 accepted hibernates queued', () => {
     );
     // The file kept every job: they answer from Redis, and the worker runs them without waiting for the resync.
     expect(report.sources).toEqual({ redis: N });
-    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
+    expect(report.hibernated, JSON.stringify(report.hibernated.examples)).toMatchObject({
+      expected: N,
+      done: N,
+      ...CLEAN,
+    });
     expect(report.asked, JSON.stringify(report.asked.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(report.reported, JSON.stringify(report.reported.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
   }, 300_000);

@@ -26,7 +26,10 @@ beforeAll(async () => {
     },
   });
   await until('the api sees the cluster and the pool', async () => {
-    const [c, p] = await Promise.all([drill.api('GET', `/v1/clusters/east/${NS}/c1`), drill.api('GET', `/v1/pools/east/${NS}/empty`)]);
+    const [c, p] = await Promise.all([
+      drill.api('GET', `/v1/clusters/east/${NS}/c1`),
+      drill.api('GET', `/v1/pools/east/${NS}/empty`),
+    ]);
     return c.status === 200 && p.status === 200;
   });
 }, 120_000);
@@ -78,10 +81,15 @@ describe('SIGTERM with streams and long polls open', () => {
     const claimPoll = fetch(`${api.url}${claimPath}?wait=3600`);
     const claimStream = await follow(`${api.url}${claimPath}/events`);
     const jobStream = await follow(`${api.url}/v1/jobs/${encodeURIComponent(jobId)}/events`);
-    expect((await drill.api('GET', `/v1/jobs/${encodeURIComponent(jobId)}`)).body.job.state).not.toMatch(/completed|failed/);
+    expect((await drill.api('GET', `/v1/jobs/${encodeURIComponent(jobId)}`)).body.job.state).not.toMatch(
+      /completed|failed/,
+    );
 
     const started = Date.now();
-    const exit = await Promise.race([api.kill('SIGTERM'), new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000).unref())]);
+    const exit = await Promise.race([
+      api.kill('SIGTERM'),
+      new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000).unref()),
+    ]);
     const seconds = (Date.now() - started) / 1000;
     expect(exit, api.tail()).toEqual({ code: 0, signal: null });
     expect(seconds).toBeLessThan(5);

@@ -39,7 +39,8 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const seen = (name: string) => gw.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name }, (o) => o, { timeoutMs: 10_000 });
+const seen = (name: string) =>
+  gw.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name }, (o) => o, { timeoutMs: 10_000 });
 
 describe('informer recovery', () => {
   it('keeps the cache current while the hub keeps dropping watch streams', async () => {
@@ -78,7 +79,12 @@ describe('informer recovery', () => {
     await failed;
     await gw.delete('ClusterDeployment', { hub: HUB, namespace: ns, name: 'compacted' });
     server().restartWatchCache();
-    const gone = gw.waitFor('ClusterDeployment', { hub: HUB, namespace: ns, name: 'compacted' }, (o) => (o ? undefined : true), { timeoutMs: 10_000 });
+    const gone = gw.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: ns, name: 'compacted' },
+      (o) => (o ? undefined : true),
+      { timeoutMs: 10_000 },
+    );
     server().faults.set(FLAKY);
     await expect(gone).resolves.toBe(true);
   });
@@ -108,8 +114,12 @@ describe('hubs that are down', () => {
       expect(byName.dead!.message).toMatch(/unreachable/);
       expect(byName.dead!.informers.ClusterDeployment?.lastError).toBeTruthy();
       expect(byName.broken).toMatchObject({ reachable: false });
-      await expect(multi.get('ClusterDeployment', { hub: 'dead', namespace: ns, name: 'x' })).rejects.toBeInstanceOf(Unavailable);
-      await expect(multi.get('ClusterDeployment', { hub: 'broken', namespace: ns, name: 'x' })).rejects.toBeInstanceOf(Unavailable);
+      await expect(multi.get('ClusterDeployment', { hub: 'dead', namespace: ns, name: 'x' })).rejects.toBeInstanceOf(
+        Unavailable,
+      );
+      await expect(multi.get('ClusterDeployment', { hub: 'broken', namespace: ns, name: 'x' })).rejects.toBeInstanceOf(
+        Unavailable,
+      );
     } finally {
       await multi.close();
     }

@@ -10,7 +10,9 @@ describe('the hub rate limiter', () => {
     const bucket = createTokenBucket({ qps: 50, burst: 1 });
     await bucket.take(); // the burst: everyone after this waits for tokens
     const order: string[] = [];
-    const background = [1, 2, 3, 4].map((i) => runAs('background', () => bucket.take()).then(() => order.push(`sweep-${i}`)));
+    const background = [1, 2, 3, 4].map((i) =>
+      runAs('background', () => bucket.take()).then(() => order.push(`sweep-${i}`)),
+    );
     // Outside any job, as an API request runs: interactive.
     const user = [1, 2].map((i) => bucket.take().then(() => order.push(`user-${i}`)));
     await Promise.all([...background, ...user]);

@@ -15,7 +15,8 @@ const ns = 'events';
 const warnings: Array<Record<string, unknown>> = [];
 
 type Ev = KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } };
-const eventsOf = async (name: string) => (await gw.list<Ev>('Event', HUB, { namespace: ns })).filter((e) => e.involvedObject?.name === name);
+const eventsOf = async (name: string) =>
+  (await gw.list<Ev>('Event', HUB, { namespace: ns })).filter((e) => e.involvedObject?.name === name);
 
 beforeAll(async () => {
   sim = await startSimulator({ hubNames: [HUB], controllers: false, clock });
@@ -45,7 +46,16 @@ describe('Event writes', () => {
     });
     try {
       const ref = { hub: HUB, namespace: ns, name: 'flaky' };
-      await Promise.all(Array.from({ length: 100 }, (_, i) => gw.recordEvent('ClusterDeployment', ref, { type: 'Normal', reason: 'Numbered', action: 'Test', message: `event ${i}` })));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          gw.recordEvent('ClusterDeployment', ref, {
+            type: 'Normal',
+            reason: 'Numbered',
+            action: 'Test',
+            message: `event ${i}`,
+          }),
+        ),
+      );
     } finally {
       sim.hubs[0]!.server.faults.clear();
     }
@@ -56,7 +66,13 @@ describe('Event writes', () => {
 
   it('an Event with a key is written once however often it is recorded', async () => {
     const ref = { hub: HUB, namespace: ns, name: 'steady' };
-    const event = { type: 'Normal' as const, reason: 'HibernateRequested', action: 'Hibernate', message: 'job 42', key: 'job-42/HibernateRequested' };
+    const event = {
+      type: 'Normal' as const,
+      reason: 'HibernateRequested',
+      action: 'Hibernate',
+      message: 'job 42',
+      key: 'job-42/HibernateRequested',
+    };
     await gw.recordEvent('ClusterDeployment', ref, event);
     await gw.recordEvent('ClusterDeployment', ref, event);
     await gw.recordEvent('ClusterDeployment', ref, { ...event, key: 'job-43/HibernateRequested', message: 'job 43' });
@@ -68,7 +84,13 @@ describe('Event writes', () => {
   it('an Event the hub keeps refusing is given up on and logged, without failing the caller', async () => {
     sim.hubs[0]!.server.faults.set({ errors: [{ verb: 'create', resource: 'events', rate: 1, code: 503 }] });
     try {
-      await expect(gw.recordEvent('ClusterDeployment', { hub: HUB, namespace: ns, name: 'steady' }, { type: 'Warning', reason: 'Lost', action: 'Test', message: 'never lands' })).resolves.toBeUndefined();
+      await expect(
+        gw.recordEvent(
+          'ClusterDeployment',
+          { hub: HUB, namespace: ns, name: 'steady' },
+          { type: 'Warning', reason: 'Lost', action: 'Test', message: 'never lands' },
+        ),
+      ).resolves.toBeUndefined();
     } finally {
       sim.hubs[0]!.server.faults.clear();
     }

@@ -18,9 +18,19 @@ beforeAll(async () => {
   bed = await startBed();
   const { store } = bed.api;
   await store.create('Namespace', HUB, { metadata: { name: 'ci' } });
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'ci' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'ci' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as never);
-  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'aws-creds', namespace: 'ci' },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'pull-secret', namespace: 'ci' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  } as never);
+  await store.create('ClusterImageSet', HUB, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
   await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.16.3' }, (o) => o, { timeoutMs: 10_000 });
   // No clusters in the pool: the claims wait, which is all these tests need.
   const pool = await post('/v1/pools', {
@@ -46,7 +56,12 @@ describe('an Idempotency-Key retry after Redis was flushed', () => {
     const first = await post('/v1/claims', body, 'claim-once-1');
     expect(first.statusCode, first.body).toBe(201);
     const id = first.json<{ id: string }>().id;
-    await bed.api.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'ci', name: first.json<{ name: string }>().name }, (o) => o, { timeoutMs: 10_000 });
+    await bed.api.store.waitFor(
+      'ClusterClaim',
+      { hub: HUB, namespace: 'ci', name: first.json<{ name: string }>().name },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
 
     await bed.flushRedis();
     const retry = await post('/v1/claims', body, 'claim-once-1');
@@ -54,22 +69,35 @@ describe('an Idempotency-Key retry after Redis was flushed', () => {
     expect(retry.headers.location).toBe(first.headers.location);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json<{ id: string }>().id).toBe(id);
-    expect((await bed.api.store.list('ClusterClaim', HUB, { namespace: 'ci' })).map((c) => c.metadata.name)).toEqual([first.json<{ name: string }>().name]);
+    expect((await bed.api.store.list('ClusterClaim', HUB, { namespace: 'ci' })).map((c) => c.metadata.name)).toEqual([
+      first.json<{ name: string }>().name,
+    ]);
 
     // Back in Redis: the next retry takes the fast path. The key with another body is still a client bug.
     expect((await post('/v1/claims', body, 'claim-once-1')).json<{ id: string }>().id).toBe(id);
     await bed.flushRedis();
     const other = await post('/v1/claims', { ...body, lifetime: '3h' }, 'claim-once-1');
     expect(other.statusCode).toBe(422);
-    expect(other.json().errors).toEqual([{ field: 'Idempotency-Key', reason: 'reused with a different route or body' }]);
+    expect(other.json().errors).toEqual([
+      { field: 'Idempotency-Key', reason: 'reused with a different route or body' },
+    ]);
     expect(await bed.api.store.list('ClusterClaim', HUB, { namespace: 'ci' })).toHaveLength(1);
   });
 
   it('a schedule: the same key and body answer the first one instead of 409 "already exists"', async () => {
-    const body = { name: 'office-hours', timeZone: 'Europe/Berlin', windows: [{ days: ['Mon'], start: '08:00', end: '18:00' }] };
+    const body = {
+      name: 'office-hours',
+      timeZone: 'Europe/Berlin',
+      windows: [{ days: ['Mon'], start: '08:00', end: '18:00' }],
+    };
     const first = await post('/v1/schedules', body, 'schedule-once');
     expect(first.statusCode, first.body).toBe(201);
-    await bed.api.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'office-hours' }, (o) => o, { timeoutMs: 10_000 });
+    await bed.api.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'office-hours' },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
     await bed.flushRedis();
     const retry = await post('/v1/schedules', body, 'schedule-once');
     expect(retry.statusCode, retry.body).toBe(201);
@@ -87,8 +115,14 @@ describe('an Idempotency-Key retry after Redis was flushed', () => {
     const retry = await post(url, undefined, 'hibernate-once');
     expect(retry.statusCode, retry.body).toBe(202);
     expect(retry.headers.location).toBe(first.headers.location);
-    expect(retry.json<{ job: JobView }>().job).toMatchObject({ id: job.id, type: 'cluster.hibernate', source: 'kubernetes' });
-    expect((await operations(bed)).filter((o) => o.spec.target.name === 'sleepy').map((o) => o.metadata.name)).toEqual([job.id]);
+    expect(retry.json<{ job: JobView }>().job).toMatchObject({
+      id: job.id,
+      type: 'cluster.hibernate',
+      source: 'kubernetes',
+    });
+    expect((await operations(bed)).filter((o) => o.spec.target.name === 'sleepy').map((o) => o.metadata.name)).toEqual([
+      job.id,
+    ]);
     expect(await bed.api.queue.list({ type: 'cluster.hibernate' })).toEqual([]);
   });
 });
@@ -114,7 +148,9 @@ describe('a power change in flight, after Redis was flushed', () => {
 
 describe('Redis unavailable around a 202', () => {
   it('Redis refusing the job after the request made the change (full, noeviction): still 202, and the repairer queues the job', async () => {
-    await bed.redis((r) => r.config('SET', 'maxmemory-policy', 'noeviction').then(() => r.config('SET', 'maxmemory', '1')));
+    await bed.redis((r) =>
+      r.config('SET', 'maxmemory-policy', 'noeviction').then(() => r.config('SET', 'maxmemory', '1')),
+    );
     let res;
     try {
       res = await post(`/v1/clusters/${HUB}/fleet/idle/hibernate`, undefined);
@@ -130,12 +166,23 @@ describe('Redis unavailable around a 202', () => {
 
     const worker = await bed.start(['worker']);
     bed.clock.advance(31_000);
-    const repairs = await repairOperations({ store: worker.store, queue: worker.queue, clock: bed.clock, log, stateHub: HUB, stateNamespace: STATE_NS, jobs: bed.config.jobs });
+    const repairs = await repairOperations({
+      store: worker.store,
+      queue: worker.queue,
+      clock: bed.clock,
+      log,
+      stateHub: HUB,
+      stateNamespace: STATE_NS,
+      jobs: bed.config.jobs,
+    });
     expect(repairs.filter((r) => r.ref.name === job.id).map((r) => r.repair)).toEqual(['operation-requeued']);
     // Waited for in the worker's process: its event reader closes with it, before the next test restarts Redis.
     await worker.queue.waitUntilDone(job.id, 30_000);
     const done = await bed.app.inject({ url: `/v1/jobs/${job.id}` });
-    expect(done.json<{ job: JobView }>().job).toMatchObject({ state: 'completed', result: { powerState: 'Hibernating', changed: true } });
+    expect(done.json<{ job: JobView }>().job).toMatchObject({
+      state: 'completed',
+      result: { powerState: 'Hibernating', changed: true },
+    });
     await worker.close();
   });
 
@@ -150,7 +197,10 @@ describe('Redis unavailable around a 202', () => {
       expect(refused.statusCode, refused.body).toBe(503);
       expect(refused.headers['retry-after']).toBeDefined();
       expect((await operations(bed)).length).toBe(before);
-      expect(bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'fleet', name: 'still' })?.spec.powerState).toBeUndefined();
+      expect(
+        bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'fleet', name: 'still' })
+          ?.spec.powerState,
+      ).toBeUndefined();
       const seen = await bed.app.inject({ url: `/v1/jobs/${id}` });
       expect(seen.statusCode, seen.body).toBe(200);
       expect(seen.json<{ job: JobView }>().job).toMatchObject({ id, source: 'kubernetes' });

@@ -4,7 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { JobView } from '../../src/services/ports.js';
-import { adoptCluster, cdWhere, eventsOf, getJob, HUB, log, operations, startBed, STATE_NS, type Bed } from './support.js';
+import {
+  adoptCluster,
+  cdWhere,
+  eventsOf,
+  getJob,
+  HUB,
+  log,
+  operations,
+  startBed,
+  STATE_NS,
+  type Bed,
+} from './support.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const doomed = ['d1', 'd2', 'd3', 'd4', 'd5'];
@@ -27,9 +38,19 @@ beforeAll(async () => {
   await Promise.all(doomed.map((name) => adoptCluster(bed, 'gone', name)));
   const { store } = bed.api;
   await store.create('Namespace', HUB, { metadata: { name: 'made' } });
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'made' }, data: { aws_access_key_id: b64('AKIA'), aws_secret_access_key: b64('s3cr3t') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'made' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } } as never);
-  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'aws-creds', namespace: 'made' },
+    data: { aws_access_key_id: b64('AKIA'), aws_secret_access_key: b64('s3cr3t') },
+  });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'pull-secret', namespace: 'made' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  } as never);
+  await store.create('ClusterImageSet', HUB, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
   await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.16.3' }, (o) => o, { timeoutMs: 10_000 });
 }, 120_000);
 
@@ -54,7 +75,11 @@ describe('accepted deletes and creates, then Redis loses their jobs', () => {
 
   it('the deleted clusters are gone and the created ones install, with no job anywhere', async () => {
     await Promise.all(doomed.map((name) => cdWhere(bed, 'gone', name, (cd) => cd === undefined)));
-    await Promise.all(fresh.map((name) => cdWhere(bed, 'made', name, (cd) => cd?.spec.installed === true && cd.status?.powerState === 'Running')));
+    await Promise.all(
+      fresh.map((name) =>
+        cdWhere(bed, 'made', name, (cd) => cd?.spec.installed === true && cd.status?.powerState === 'Running'),
+      ),
+    );
   });
 
   it('their job ids answer from Kubernetes: a delete shows its cluster gone, a create its cluster running', async () => {
@@ -68,7 +93,10 @@ describe('accepted deletes and creates, then Redis loses their jobs', () => {
       const { status, job } = await getJob(bed, ids.get(name)!);
       expect({ name, status }).toEqual({ name, status: 200 });
       expect(job).toMatchObject({ type: 'cluster.create', source: 'kubernetes' });
-      expect(job!.steps.at(-1)).toMatchObject({ step: 'Running', message: expect.stringContaining('status.powerState Running') });
+      expect(job!.steps.at(-1)).toMatchObject({
+        step: 'Running',
+        message: expect.stringContaining('status.powerState Running'),
+      });
     }
   });
 
@@ -78,7 +106,15 @@ describe('accepted deletes and creates, then Redis loses their jobs', () => {
     const { repairOperations } = await import('../../src/services/operations/repair-operations.js');
     // Past the repairer's grace for requests still in progress, and within the ?wait above.
     bed.clock.advance(31_000);
-    const repairs = await repairOperations({ store: worker.store, queue: worker.queue, clock: bed.clock, log, stateHub: HUB, stateNamespace: STATE_NS, jobs: bed.config.jobs });
+    const repairs = await repairOperations({
+      store: worker.store,
+      queue: worker.queue,
+      clock: bed.clock,
+      log,
+      stateHub: HUB,
+      stateNamespace: STATE_NS,
+      jobs: bed.config.jobs,
+    });
     expect(repairs.map((r) => r.repair)).toEqual(Array(doomed.length + fresh.length).fill('operation-requeued'));
 
     const waited = (await waiting).job;
@@ -87,7 +123,9 @@ describe('accepted deletes and creates, then Redis loses their jobs', () => {
       const { job } = await getJob(bed, ids.get(name)!, 60);
       expect(job).toMatchObject({ state: 'completed', result: { installed: true, phase: 'Running' } });
       expect(job!.source).toBeUndefined();
-      expect(job!.steps.map((s) => s.step)).toEqual(expect.arrayContaining(['InstallConfigWritten', 'ClusterDeploymentCreated']));
+      expect(job!.steps.map((s) => s.step)).toEqual(
+        expect.arrayContaining(['InstallConfigWritten', 'ClusterDeploymentCreated']),
+      );
       // The job followed the cluster the request made; it made no other.
       expect((await eventsOf(bed, 'made', name)).filter((e) => e.reason === 'ClusterCreated')).toHaveLength(1);
     }
@@ -109,16 +147,30 @@ describe('accepted deletes and creates, then Redis loses their jobs', () => {
     expect(await bed.api.queue.get(id)).toBeDefined();
     await bed.flushRedis();
     const cd = await cdWhere(bed, 'made', 'n9', (o) => o !== undefined);
-    await bed.api.store.delete('ClusterDeployment', { hub: HUB, namespace: 'made', name: 'n9' }, { uid: cd!.metadata.uid });
+    await bed.api.store.delete(
+      'ClusterDeployment',
+      { hub: HUB, namespace: 'made', name: 'n9' },
+      { uid: cd!.metadata.uid },
+    );
     await cdWhere(bed, 'made', 'n9', (o) => o === undefined);
 
     const running = await bed.start(['worker']);
     const { repairOperations } = await import('../../src/services/operations/repair-operations.js');
     bed.clock.advance(60_000);
-    await repairOperations({ store: running.store, queue: running.queue, clock: bed.clock, log, stateHub: HUB, stateNamespace: STATE_NS, jobs: bed.config.jobs });
+    await repairOperations({
+      store: running.store,
+      queue: running.queue,
+      clock: bed.clock,
+      log,
+      stateHub: HUB,
+      stateNamespace: STATE_NS,
+      jobs: bed.config.jobs,
+    });
     const { job } = await getJob(bed, id, 60);
     expect(job).toMatchObject({ state: 'failed', error: { reason: 'Deleted' } });
-    expect(bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'made', name: 'n9' })).toBeUndefined();
+    expect(
+      bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: 'made', name: 'n9' }),
+    ).toBeUndefined();
     expect(await bed.api.store.get('ClusterDeployment', { hub: HUB, namespace: 'made', name: 'n9' })).toBeUndefined();
   });
 });

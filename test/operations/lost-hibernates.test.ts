@@ -15,7 +15,8 @@ let worker: System | undefined;
 const ids = new Map<string, string>();
 const generations = new Map<string, number>();
 
-const cached = (name: string) => bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name })!;
+const cached = (name: string) =>
+  bed.api.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: ns, name })!;
 
 beforeAll(async () => {
   bed = await startBed();
@@ -37,7 +38,10 @@ describe('100 accepted hibernates, then Redis loses every job', () => {
       );
     }
     expect(new Set(ids.values()).size).toBe(N);
-    expect((await bed.api.queue.counts()).find((c) => c.hub === HUB && c.class === 'interactive' && c.state === 'waiting')?.count).toBe(N);
+    expect(
+      (await bed.api.queue.counts()).find((c) => c.hub === HUB && c.class === 'interactive' && c.state === 'waiting')
+        ?.count,
+    ).toBe(N);
   });
 
   it('after FLUSHALL, all 100 clusters end Hibernating: Hive acts on the spec.powerState each request wrote', async () => {
@@ -50,15 +54,23 @@ describe('100 accepted hibernates, then Redis loses every job', () => {
     for (const name of names) {
       const { status, job } = await getJob(bed, ids.get(name)!);
       expect({ name, status }).toEqual({ name, status: 200 });
-      expect(job).toMatchObject({ id: ids.get(name), type: 'cluster.hibernate', source: 'kubernetes', target: { kind: 'ClusterDeployment', hub: HUB, namespace: ns, name } });
-      expect(job!.steps.at(-1)).toMatchObject({ step: 'Hibernating', message: expect.stringContaining('status.powerState Hibernating') });
+      expect(job).toMatchObject({
+        id: ids.get(name),
+        type: 'cluster.hibernate',
+        source: 'kubernetes',
+        target: { kind: 'ClusterDeployment', hub: HUB, namespace: ns, name },
+      });
+      expect(job!.steps.at(-1)).toMatchObject({
+        step: 'Hibernating',
+        message: expect.stringContaining('status.powerState Hibernating'),
+      });
     }
     // kubectl get operations shows what was asked, and that it is not finished yet.
     const ops = await operations(bed);
     expect(ops.filter((o) => o.spec.type === 'cluster.hibernate' && o.spec.target.namespace === ns)).toHaveLength(N);
   });
 
-  it('the scheduler\'s resync queues each lost job again under its id; the jobs answer from Redis and complete', async () => {
+  it("the scheduler's resync queues each lost job again under its id; the jobs answer from Redis and complete", async () => {
     worker = await bed.start(['worker', 'scheduler']);
     // Operations younger than the grace are their requests' business; these are older now.
     bed.clock.advance(60_000);
@@ -77,7 +89,10 @@ describe('100 accepted hibernates, then Redis loses every job', () => {
 
   it('no cluster was patched twice: one spec change each, one HibernateRequested Event each, every Operation Succeeded', async () => {
     for (const name of names) {
-      expect({ name, generation: cached(name).metadata.generation }).toEqual({ name, generation: generations.get(name)! + 1 });
+      expect({ name, generation: cached(name).metadata.generation }).toEqual({
+        name,
+        generation: generations.get(name)! + 1,
+      });
       expect({ name, spec: cached(name).spec.powerState }).toEqual({ name, spec: 'Hibernating' });
       const requested = (await eventsOf(bed, ns, name)).filter((e) => e.reason === 'HibernateRequested');
       expect({ name, requested: requested.length }).toEqual({ name, requested: 1 });

@@ -12,11 +12,24 @@ import { adoptCluster, cdWhere, getJob, HUB, log, startBed, STATE_NS, type Bed }
 let bed: Bed;
 let worker: System;
 const jobs = { keepCompletedSeconds: 3600, keepFailedSeconds: 7200 };
-const repair = () => repairOperations({ store: worker.store, queue: worker.queue, clock: bed.clock, log, stateHub: HUB, stateNamespace: STATE_NS, jobs });
+const repair = () =>
+  repairOperations({
+    store: worker.store,
+    queue: worker.queue,
+    clock: bed.clock,
+    log,
+    stateHub: HUB,
+    stateNamespace: STATE_NS,
+    jobs,
+  });
 const op = (name: string) => bed.api.store.get<Operation>('Operation', { hub: HUB, namespace: STATE_NS, name });
 const faults = async (spec: object) => {
   const hub = bed.sim.hubs[0]!;
-  const res = await fetch(`${hub.url}/_sim/faults`, { method: 'PUT', headers: { authorization: `Bearer ${hub.token}` }, body: JSON.stringify(spec) });
+  const res = await fetch(`${hub.url}/_sim/faults`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${hub.token}` },
+    body: JSON.stringify(spec),
+  });
   expect(res.status).toBe(200);
 };
 
@@ -46,8 +59,18 @@ describe('repairOperations', () => {
     finished = job.id;
 
     bed.clock.advance(31_000);
-    expect(await repair()).toEqual([{ repair: 'operation-end-recorded', ref: { kind: 'Operation', hub: HUB, namespace: STATE_NS, name: job.id }, detail: expect.stringContaining('completed') }]);
-    expect((await op(job.id))?.status).toMatchObject({ phase: 'Succeeded', result: { powerState: 'Hibernating', changed: true }, finishedAt: job.finishedAt });
+    expect(await repair()).toEqual([
+      {
+        repair: 'operation-end-recorded',
+        ref: { kind: 'Operation', hub: HUB, namespace: STATE_NS, name: job.id },
+        detail: expect.stringContaining('completed'),
+      },
+    ]);
+    expect((await op(job.id))?.status).toMatchObject({
+      phase: 'Succeeded',
+      result: { powerState: 'Hibernating', changed: true },
+      finishedAt: job.finishedAt,
+    });
   });
 
   it('a finished job whose record Redis lost streams its Operation once and ends', async () => {
@@ -56,7 +79,12 @@ describe('repairOperations', () => {
     expect(res.statusCode).toBe(200);
     const events = res.body.split('\n\n').filter((b) => b.startsWith('event: job'));
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.split('\ndata: ')[1]!)).toMatchObject({ id: finished, state: 'completed', source: 'kubernetes', result: { powerState: 'Hibernating', changed: true } });
+    expect(JSON.parse(events[0]!.split('\ndata: ')[1]!)).toMatchObject({
+      id: finished,
+      state: 'completed',
+      source: 'kubernetes',
+      result: { powerState: 'Hibernating', changed: true },
+    });
   });
 
   it('queues the job of an Operation whose request stopped before its write, and that job makes the change itself', async () => {
@@ -69,7 +97,13 @@ describe('repairOperations', () => {
       spec: {
         type: 'cluster.hibernate',
         target: { kind: 'ClusterDeployment', hub: HUB, namespace: 'fleet', name: 'b' },
-        payload: { hub: HUB, namespace: 'fleet', name: 'b', target: 'Hibernating', before: { requested: 'Running', observed: 'Running' } },
+        payload: {
+          hub: HUB,
+          namespace: 'fleet',
+          name: 'b',
+          target: 'Hibernating',
+          before: { requested: 'Running', observed: 'Running' },
+        },
         requestedAt: new Date(bed.clock.now()).toISOString(),
       },
     });
@@ -87,12 +121,26 @@ describe('repairOperations', () => {
 
   it('deletes finished Operations after the job history window: completed ones first, failed ones later', async () => {
     // A platform Hive cannot hibernate: the job fails with Hive's reason.
-    await bed.api.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: 'fleet', name: 'c' }, { metadata: { annotations: { 'hive.openshift.io/powerstate-pause': 'true' } } });
-    await cdWhere(bed, 'fleet', 'c', (o) => (o)?.status?.conditions?.some((c) => c.reason === 'PowerStatePaused') === true);
+    await bed.api.store.mergePatch(
+      'ClusterDeployment',
+      { hub: HUB, namespace: 'fleet', name: 'c' },
+      { metadata: { annotations: { 'hive.openshift.io/powerstate-pause': 'true' } } },
+    );
+    await cdWhere(
+      bed,
+      'fleet',
+      'c',
+      (o) => o?.status?.conditions?.some((c) => c.reason === 'PowerStatePaused') === true,
+    );
     const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/fleet/c/hibernate?wait=60` });
     const failed = res.json<{ job: JobView }>().job;
     expect(failed).toMatchObject({ state: 'failed', error: { reason: 'PowerStatePaused' } });
-    await worker.store.waitFor<Operation, true>('Operation', { hub: HUB, namespace: STATE_NS, name: failed.id }, (o) => (o?.status?.phase === 'Failed' ? true : undefined), { timeoutMs: 10_000 });
+    await worker.store.waitFor<Operation, true>(
+      'Operation',
+      { hub: HUB, namespace: STATE_NS, name: failed.id },
+      (o) => (o?.status?.phase === 'Failed' ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
 
     bed.clock.advance(jobs.keepCompletedSeconds * 1000);
     const first = await repair();

@@ -51,7 +51,9 @@ async function privateRedis() {
   };
   const start = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     for (let i = 0; i < 100; i++) {
       if (await pingRedis(url, 200)) return;
       await new Promise((r) => setTimeout(r, 50));
@@ -68,7 +70,15 @@ export async function startBed(): Promise<Bed> {
   // The simulator takes far more than the default 20 requests a second a real hub is spared; 100 requests with their
   // Operations then take a second, not ten.
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
-  const config = withEmbeddedHub(loadConfig({ REDIS_URL: server.url, BEEKEEPER_REDIS_PREFIX: '{bk-ops}', BEEKEEPER_KUBE_QPS: '200', BEEKEEPER_KUBE_BURST: '400' }), { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const config = withEmbeddedHub(
+    loadConfig({
+      REDIS_URL: server.url,
+      BEEKEEPER_REDIS_PREFIX: '{bk-ops}',
+      BEEKEEPER_KUBE_QPS: '200',
+      BEEKEEPER_KUBE_BURST: '400',
+    }),
+    { name: HUB, kubeconfigData: sim.kubeconfigYaml() },
+  );
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
   const api = await createSystem({ config, log, clock, roles: ['api'] });
   const others: System[] = [];
@@ -112,8 +122,16 @@ export async function startBed(): Promise<Bed> {
 export async function adoptCluster(bed: Bed, namespace: string, name: string): Promise<void> {
   const { store } = bed.api;
   await store.create('Namespace', HUB, { metadata: { name: namespace } }).catch(() => undefined);
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } }).catch(() => undefined);
-  await store.create('Secret', HUB, { metadata: { name: `${name}-kubeconfig`, namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+  await store
+    .create('Secret', HUB, {
+      metadata: { name: 'aws-creds', namespace },
+      data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+    })
+    .catch(() => undefined);
+  await store.create('Secret', HUB, {
+    metadata: { name: `${name}-kubeconfig`, namespace },
+    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
+  });
   await store.create('ClusterDeployment', HUB, {
     apiVersion: 'hive.openshift.io/v1',
     kind: 'ClusterDeployment',
@@ -123,15 +141,32 @@ export async function adoptCluster(bed: Bed, namespace: string, name: string): P
       baseDomain: 'example.com',
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       installed: true,
-      clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
+      clusterMetadata: {
+        clusterID: `${name}-id`,
+        infraID: `${name}-infra`,
+        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
+      },
     },
   });
   await cdWhere(bed, namespace, name, (cd) => cd?.status?.powerState === 'Running');
 }
 
 /** Resolves with the cluster once the informer shows it passing `test` (undefined: gone). */
-export function cdWhere(bed: Bed, namespace: string, name: string, test: (cd: ClusterDeployment | undefined) => boolean, timeoutMs = 60_000): Promise<ClusterDeployment | undefined> {
-  return bed.api.store.waitFor<ClusterDeployment, { cd: ClusterDeployment | undefined }>('ClusterDeployment', { hub: HUB, namespace, name }, (cd) => (test(cd) ? { cd } : undefined), { timeoutMs }).then((r) => r.cd);
+export function cdWhere(
+  bed: Bed,
+  namespace: string,
+  name: string,
+  test: (cd: ClusterDeployment | undefined) => boolean,
+  timeoutMs = 60_000,
+): Promise<ClusterDeployment | undefined> {
+  return bed.api.store
+    .waitFor<ClusterDeployment, { cd: ClusterDeployment | undefined }>(
+      'ClusterDeployment',
+      { hub: HUB, namespace, name },
+      (cd) => (test(cd) ? { cd } : undefined),
+      { timeoutMs },
+    )
+    .then((r) => r.cd);
 }
 
 /** GET /v1/jobs/{id} as a client would. */
@@ -141,12 +176,24 @@ export async function getJob(bed: Bed, id: string, wait?: number): Promise<{ sta
 }
 
 /** Events Beekeeper recorded on one object. */
-export async function eventsOf(bed: Bed, namespace: string, name: string): Promise<Array<{ reason?: string; message?: string }>> {
-  const all = await bed.api.store.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>('Event', HUB, { namespace });
+export async function eventsOf(
+  bed: Bed,
+  namespace: string,
+  name: string,
+): Promise<Array<{ reason?: string; message?: string }>> {
+  const all = await bed.api.store.list<
+    KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }
+  >('Event', HUB, { namespace });
   return all.filter((e) => e.involvedObject?.name === name);
 }
 
 /** The Operations in the state namespace, live. */
-export async function operations(bed: Bed): Promise<Array<KubeObject & { spec: { type: string; target: { name: string; namespace?: string } }; status?: { phase?: string } }>> {
+export async function operations(
+  bed: Bed,
+): Promise<
+  Array<
+    KubeObject & { spec: { type: string; target: { name: string; namespace?: string } }; status?: { phase?: string } }
+  >
+> {
   return bed.api.store.list('Operation', HUB, { namespace: STATE_NS });
 }

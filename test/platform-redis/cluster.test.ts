@@ -10,11 +10,16 @@ import { haveRedisBinaries, startCluster, type Topology } from './support.js';
 
 // A feature-style route: enqueue and answer with the job, so Idempotency-Key records go through the cluster too.
 // Like every route that takes a body, it declares it (a route without a body schema refuses fields).
-const echoRoutes = (h: Harness): FastifyPluginAsync => async (app) => {
-  app.post('/echo-jobs', { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } }, async (req, reply) =>
-    replyWithJob(reply, h.queue, await h.queue.enqueue('test.slow', req.body as Record<string, unknown>)),
-  );
-};
+const echoRoutes =
+  (h: Harness): FastifyPluginAsync =>
+  async (app) => {
+    app.post(
+      '/echo-jobs',
+      { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } },
+      async (req, reply) =>
+        replyWithJob(reply, h.queue, await h.queue.enqueue('test.slow', req.body as Record<string, unknown>)),
+    );
+  };
 
 describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster', () => {
   let topology: Topology;
@@ -42,7 +47,9 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
       // Runs until shutdown aborts it.
       'test.hold': async (_p, ctx) => {
         await ctx.step('holding');
-        await new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        await new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
       },
     });
     app = await buildTestServer(h, [echoRoutes(h)]);
@@ -55,7 +62,11 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
 
   it('runs a job to completion, reporting its steps as it goes', async () => {
     release = gate();
-    const job = await h.queue.enqueue('test.echo', { text: 'via cluster' }, { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } });
+    const job = await h.queue.enqueue(
+      'test.echo',
+      { text: 'via cluster' },
+      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
+    );
     // Watching needs the event stream (a blocking XREAD on the cluster node holding the prefix's slot).
     const seen: string[] = [];
     const started = new Promise<void>((resolve) => {
@@ -87,7 +98,13 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
   it('serves the HTTP edge: readiness, Idempotency-Key replays and the dashboard', async () => {
     release.open();
     expect((await app.inject({ url: '/readyz' })).json()).toMatchObject({ status: 'ready', redis: 'ok' });
-    const post = () => app.inject({ method: 'POST', url: '/v1/echo-jobs', headers: { 'idempotency-key': 'cluster-1' }, payload: { n: 1 } });
+    const post = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/echo-jobs',
+        headers: { 'idempotency-key': 'cluster-1' },
+        payload: { n: 1 },
+      });
     const first = await post();
     const again = await post();
     expect(first.statusCode).toBe(202);

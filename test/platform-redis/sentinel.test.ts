@@ -30,7 +30,11 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
   });
 
   it('runs a job to completion on the master the sentinel names, with its steps and result', async () => {
-    const job = await h.queue.enqueue('test.echo', { text: 'via sentinel' }, { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } });
+    const job = await h.queue.enqueue(
+      'test.echo',
+      { text: 'via sentinel' },
+      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
+    );
     const done = await h.queue.waitUntilDone(job.id, 15_000);
     expect(done).toMatchObject({ state: 'completed', result: { echo: 'via sentinel' }, target: { name: 'c1' } });
     expect(done.steps.map((s) => s.step)).toEqual(['echoing']);
@@ -39,7 +43,10 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
   });
 
   it('counts READONLY (a write reaching a replica, as during a failover) as Redis being unavailable: 503, not 500', async () => {
-    const pinned = createRedis({ url: `redis://127.0.0.1:${topology.replicaPort}`, prefix: h.config.redis.prefix }, 'producer');
+    const pinned = createRedis(
+      { url: `redis://127.0.0.1:${topology.replicaPort}`, prefix: h.config.redis.prefix },
+      'producer',
+    );
     try {
       await waitReady(pinned);
       const refused = await pinned.set(`${h.config.redis.prefix}:probe`, '1').catch((err: Error) => err);
@@ -62,13 +69,17 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
     // The sentinel tells the clients (+switch-master) and they reconnect there; meanwhile the producer fails fast
     // (503s to API callers).
     const onNewMaster = async () =>
-      h.producer.status === 'ready' && Number(((await h.producer.config('GET', 'port').catch(() => [])) as string[])[1]) === newMaster;
+      h.producer.status === 'ready' &&
+      Number(((await h.producer.config('GET', 'port').catch(() => [])) as string[])[1]) === newMaster;
     for (let i = 0; !(await onNewMaster()); i++) {
       if (i > 100) throw new Error('the producer did not move to the new master');
       await new Promise((r) => setTimeout(r, 100));
     }
     const after = await h.queue.enqueue('test.echo', { text: 'after failover' });
-    expect(await h.queue.waitUntilDone(after.id, 15_000)).toMatchObject({ state: 'completed', result: { echo: 'after failover' } });
+    expect(await h.queue.waitUntilDone(after.id, 15_000)).toMatchObject({
+      state: 'completed',
+      result: { echo: 'after failover' },
+    });
     expect(await h.queue.get(before.id)).toMatchObject({ state: 'completed', result: { echo: 'before' } });
   }, 20_000);
 });

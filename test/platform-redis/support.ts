@@ -50,10 +50,19 @@ async function startServer(cleanup: Cleanup, lines: string[], sentinel = false):
   const dir = cleanup.dir();
   const conf = join(dir, 'redis.conf');
   // Nothing durable: no snapshots, no AOF. Sentinel rewrites its config file, so it must be a real file.
-  writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', ...lines].join('\n') + '\n');
+  writeFileSync(
+    conf,
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', ...lines].join('\n') + '\n',
+  );
   const child = spawn('redis-server', sentinel ? [conf, '--sentinel'] : [conf], { stdio: 'ignore' });
   cleanup.children.push(child);
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  const probe = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
   probe.on('error', () => undefined);
   try {
     for (let i = 0; i < 100; i++) {
@@ -81,7 +90,8 @@ export interface SentinelTopology extends Topology {
   failover(): Promise<number>;
 }
 
-const redisCli = (port: number, ...args: string[]) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
+const redisCli = (port: number, ...args: string[]) =>
+  spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
 
 /** A master, a replica of it, and one sentinel watching them as `name`. */
 export async function startSentinel(name: string): Promise<SentinelTopology> {
@@ -89,12 +99,21 @@ export async function startSentinel(name: string): Promise<SentinelTopology> {
   try {
     const master = await startServer(cleanup, ['maxmemory-policy noeviction']);
     const replica = await startServer(cleanup, ['maxmemory-policy noeviction', `replicaof 127.0.0.1 ${master}`]);
-    const sentinel = await startServer(cleanup, [`sentinel monitor ${name} 127.0.0.1 ${master} 1`, `sentinel down-after-milliseconds ${name} 5000`], true);
-    const masterPort = async () => Number(redisCli(sentinel, 'sentinel', 'get-master-addr-by-name', name).split('\n')[1]);
+    const sentinel = await startServer(
+      cleanup,
+      [`sentinel monitor ${name} 127.0.0.1 ${master} 1`, `sentinel down-after-milliseconds ${name} 5000`],
+      true,
+    );
+    const masterPort = async () =>
+      Number(redisCli(sentinel, 'sentinel', 'get-master-addr-by-name', name).split('\n')[1]);
     // The sentinel learns of the replica from the master's INFO; a failover before that fails with NOGOODSLAVE.
     await until('the sentinel sees the replica in sync', () => {
       const replicas = redisCli(sentinel, 'sentinel', 'replicas', name);
-      return replicas.includes(String(replica)) && !/disconnected|s_down/.test(replicas) && redisCli(replica, 'info', 'replication').includes('master_link_status:up');
+      return (
+        replicas.includes(String(replica)) &&
+        !/disconnected|s_down/.test(replicas) &&
+        redisCli(replica, 'info', 'replication').includes('master_link_status:up')
+      );
     });
     return {
       addresses: `127.0.0.1:${sentinel}`,
@@ -129,13 +148,24 @@ export async function startCluster(): Promise<Topology> {
   try {
     const ports: number[] = [];
     for (let i = 0; i < 3; i++) {
-      ports.push(await startServer(cleanup, ['cluster-enabled yes', 'cluster-config-file nodes.conf', 'cluster-node-timeout 5000', 'maxmemory-policy noeviction']));
+      ports.push(
+        await startServer(cleanup, [
+          'cluster-enabled yes',
+          'cluster-config-file nodes.conf',
+          'cluster-node-timeout 5000',
+          'maxmemory-policy noeviction',
+        ]),
+      );
     }
     const nodes = ports.map((p) => `127.0.0.1:${p}`);
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], {
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const create = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'],
+      {
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     await waitClusterOk(ports);
     return { addresses: nodes.join(','), close: cleanup.close };
@@ -147,5 +177,7 @@ export async function startCluster(): Promise<Topology> {
 
 /** `cluster_state:ok` on every node: slots are assigned and the nodes agree, so clients see a whole cluster. */
 async function waitClusterOk(ports: number[]): Promise<void> {
-  await until('every cluster node says cluster_state:ok', () => ports.every((p) => redisCli(p, 'cluster', 'info').includes('cluster_state:ok')));
+  await until('every cluster node says cluster_state:ok', () =>
+    ports.every((p) => redisCli(p, 'cluster', 'info').includes('cluster_state:ok')),
+  );
 }

@@ -41,7 +41,10 @@ describe('a job fanning out child jobs', () => {
   };
 
   beforeAll(async () => {
-    h = await createHarness({ hubs: ['one', 'two'], catalog: { 'test.parent': { attempts: 3, backoffMs: 20 }, 'test.child': { attempts: 2, backoffMs: 20 } } });
+    h = await createHarness({
+      hubs: ['one', 'two'],
+      catalog: { 'test.parent': { attempts: 3, backoffMs: 20 }, 'test.child': { attempts: 2, backoffMs: 20 } },
+    });
     // One slot per hub: a parent that held its slot while its children queued behind it on the same hub would wait
     // for ever.
     await h.startWorkers(
@@ -63,7 +66,9 @@ describe('a job fanning out child jobs', () => {
     release = gate();
     const job = await h.queue.enqueue('test.parent', { childHub: 'one' }, { hub: 'one' });
     const waiting = await seen(h, job.id, (j) => j.state === 'waiting-children');
-    expect(waiting.steps).toEqual([expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 child jobs' })]);
+    expect(waiting.steps).toEqual([
+      expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 child jobs' }),
+    ]);
     // The parent's only slot is free: its first child is running on the same hub.
     const first = await seen(h, `one.${job.id}.a`, (j) => j.state === 'active');
     expect(first.type).toBe('test.child');
@@ -100,7 +105,9 @@ describe('a job fanning out child jobs', () => {
     const done = await h.queue.waitUntilDone(job.id, 15_000);
     expect(done).toMatchObject({ state: 'failed', error: { reason: 'Invalid' } });
     expect(done.error?.message).toContain('nowhere');
-    expect(await h.queue.list({ type: 'test.child', limit: 100 })).not.toContainEqual(expect.objectContaining({ id: expect.stringContaining(job.id) }));
+    expect(await h.queue.list({ type: 'test.child', limit: 100 })).not.toContainEqual(
+      expect.objectContaining({ id: expect.stringContaining(job.id) }),
+    );
   });
 
   it('retried after its children ended, it neither plans again nor re-runs a child', async () => {

@@ -62,9 +62,15 @@ describe('configuration', () => {
   it('takes a resync interval whose slots every replica can agree on (default 60 s), and names the rule otherwise', () => {
     expect(loadConfig({}).resync).toEqual({ intervalSeconds: 60 });
     expect(loadConfig({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '300' }).resync.intervalSeconds).toBe(300);
-    expect(loadConfig({ BEEKEEPER_CONFIG: yamlFile('resync:\n  intervalSeconds: 15\n') }).resync.intervalSeconds).toBe(15);
-    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '45' })).toEqual([expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 45 must be a number of seconds that divides a minute/)]);
-    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '0' })).toEqual([expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 0 is outside 1\.\.86400/)]);
+    expect(loadConfig({ BEEKEEPER_CONFIG: yamlFile('resync:\n  intervalSeconds: 15\n') }).resync.intervalSeconds).toBe(
+      15,
+    );
+    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '45' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 45 must be a number of seconds that divides a minute/),
+    ]);
+    expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '0' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 0 is outside 1\.\.86400/),
+    ]);
   });
 
   it('never echoes a secret in an error', () => {
@@ -82,20 +88,45 @@ describe('configuration', () => {
       BEEKEEPER_GLOBAL_CONCURRENCY: '7',
     });
     expect(config.hubs).toEqual([
-      expect.objectContaining({ name: 'east', kubeconfig: '/k/east.yaml', context: 'admin@east', inCluster: false, globalConcurrency: 7 }),
+      expect.objectContaining({
+        name: 'east',
+        kubeconfig: '/k/east.yaml',
+        context: 'admin@east',
+        inCluster: false,
+        globalConcurrency: 7,
+      }),
       expect.objectContaining({ name: 'west', inCluster: true }),
     ]);
     expect(config.stateHub).toBe('east');
     expect(config.http.host).toBe('0.0.0.0');
-    expect(config.redis.sentinel).toEqual({ sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'mymaster' });
+    expect(config.redis.sentinel).toEqual({
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'mymaster',
+    });
     expect(config.auth.tokens).toEqual([{ name: 'ci', token: '0123456789abcdef0123' }]);
   });
 
   it('gives background work slots of its own per hub, from the environment or per hub in the file, and checks them', () => {
     const defaults = loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml' });
-    expect(defaults.hubs[0]).toMatchObject({ concurrency: 20, globalConcurrency: 50, backgroundConcurrency: 20, backgroundGlobalConcurrency: 50 });
-    const fromEnv = loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml', BEEKEEPER_BACKGROUND_CONCURRENCY: '4', BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: '8' });
-    expect(fromEnv.hubs[0]).toMatchObject({ concurrency: 20, backgroundConcurrency: 4, backgroundGlobalConcurrency: 8 });
+    expect(defaults.hubs[0]).toMatchObject({
+      concurrency: 20,
+      globalConcurrency: 50,
+      backgroundConcurrency: 20,
+      backgroundGlobalConcurrency: 50,
+    });
+    const fromEnv = loadConfig({
+      BEEKEEPER_HUBS: 'east=/k/east.yaml',
+      BEEKEEPER_BACKGROUND_CONCURRENCY: '4',
+      BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: '8',
+    });
+    expect(fromEnv.hubs[0]).toMatchObject({
+      concurrency: 20,
+      backgroundConcurrency: 4,
+      backgroundGlobalConcurrency: 8,
+    });
     const file = yamlFile(`
 concurrency: { background: 6 }
 hubs:
@@ -103,8 +134,13 @@ hubs:
     kubeconfig: /k/east.yaml
     backgroundGlobalConcurrency: 9
 `);
-    expect(loadConfig({ BEEKEEPER_CONFIG: file }).hubs[0]).toMatchObject({ backgroundConcurrency: 6, backgroundGlobalConcurrency: 9 });
-    expect(problems({ BEEKEEPER_BACKGROUND_CONCURRENCY: '0', BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: 'lots' })).toEqual([
+    expect(loadConfig({ BEEKEEPER_CONFIG: file }).hubs[0]).toMatchObject({
+      backgroundConcurrency: 6,
+      backgroundGlobalConcurrency: 9,
+    });
+    expect(
+      problems({ BEEKEEPER_BACKGROUND_CONCURRENCY: '0', BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: 'lots' }),
+    ).toEqual([
       expect.stringMatching(/^BEEKEEPER_BACKGROUND_CONCURRENCY: 0 is outside 1\.\./),
       'BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY: "lots" is not an integer',
     ]);
@@ -131,7 +167,10 @@ http: { port: 9000 }
 logLevel: debug
 `);
     const config = loadConfig({ BEEKEEPER_CONFIG: ok, PORT: '9100' });
-    expect(config.hubs.map((h) => [h.name, h.concurrency])).toEqual([['east', 3], ['west', 20]]);
+    expect(config.hubs.map((h) => [h.name, h.concurrency])).toEqual([
+      ['east', 3],
+      ['west', 20],
+    ]);
     expect(config.http.port).toBe(9100);
     expect(config.logLevel).toBe('debug');
 

@@ -31,13 +31,20 @@ describe('embedded mode on a shared Redis', () => {
     // Both create the same name, each in its own simulator: with shared queues the second job would collapse
     // into the first or run against the other simulator.
     const body = {
-      hub: 'local', namespace: 'demo', name: 'twin', baseDomain: 'demo.example.com',
+      hub: 'local',
+      namespace: 'demo',
+      name: 'twin',
+      baseDomain: 'demo.example.com',
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' } },
-      imageSet: 'openshift-v4.16.3', pullSecretRef: 'pull-secret',
+      imageSet: 'openshift-v4.16.3',
+      pullSecretRef: 'pull-secret',
     };
-    const answers = await Promise.all([a, b].map((s) => s.app.inject({ method: 'POST', url: '/v1/clusters?wait=60', payload: body })));
+    const answers = await Promise.all(
+      [a, b].map((s) => s.app.inject({ method: 'POST', url: '/v1/clusters?wait=60', payload: body })),
+    );
     for (const res of answers) expect(res.json().job.state).toBe('completed');
-    for (const s of [a, b]) expect((await s.app.inject({ method: 'GET', url: '/v1/clusters/local/demo/twin' })).statusCode).toBe(200);
+    for (const s of [a, b])
+      expect((await s.app.inject({ method: 'GET', url: '/v1/clusters/local/demo/twin' })).statusCode).toBe(200);
 
     const prefix = a.config.redis.prefix;
     const redis = createRedis({ url: REDIS_URL(), prefix }, 'producer');

@@ -37,7 +37,8 @@ describe('Node engines', () => {
       const installed = join(ROOT, path, 'package.json');
       const manifest = existsSync(installed) ? JSON.parse(readFileSync(installed, 'utf8')) : entry;
       const theirs = nodeRange(manifest);
-      if (theirs && !semver.subset(ours, theirs)) refusing.push(`${path.replace(/^.*node_modules\//, '')}@${manifest.version} needs node ${theirs}`);
+      if (theirs && !semver.subset(ours, theirs))
+        refusing.push(`${path.replace(/^.*node_modules\//, '')}@${manifest.version} needs node ${theirs}`);
     }
     expect(refusing, `package.json engines.node is ${ours}`).toEqual([]);
     expect(nodeRange(lock.packages[''])).toBe(ours);

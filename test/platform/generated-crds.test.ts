@@ -10,7 +10,13 @@ describe("Beekeeper's CRDs under deploy/crds", () => {
   });
 
   it('are all generated: no hand-written CRD sits beside them', () => {
-    const committed = readdirSync(new URL('deploy/crds/', root)).filter((f) => f.endsWith('.yaml')).map((f) => `deploy/crds/${f}`);
-    expect(committed.sort()).toEqual(crdFiles().map((f) => f.path).sort());
+    const committed = readdirSync(new URL('deploy/crds/', root))
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => `deploy/crds/${f}`);
+    expect(committed.sort()).toEqual(
+      crdFiles()
+        .map((f) => f.path)
+        .sort(),
+    );
   });
 });

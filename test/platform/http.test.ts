@@ -8,26 +8,46 @@ import { replyWithJob } from '../../src/http/reply-job.js';
 import { WaitQuery } from '../../src/http/schemas.js';
 import type { JobView } from '../../src/services/ports.js';
 import { buildServer } from '../../src/http/server.js';
-import { buildTestServer, createHarness, fakeStore, gate, quietLog, sseEvents, testConfig, type Harness } from './support.js';
+import {
+  buildTestServer,
+  createHarness,
+  fakeStore,
+  gate,
+  quietLog,
+  sseEvents,
+  testConfig,
+  type Harness,
+} from './support.js';
 
 // A feature-style route plugin: validate, enqueue, answer with the job (how cluster/pool routes use the platform).
-const demoRoutes = (h: Harness): FastifyPluginAsync => async (plain) => {
-  const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/demo-jobs',
-    { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), size: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }), querystring: WaitQuery } },
-    async (req, reply) => replyWithJob(reply, h.queue, await h.queue.enqueue('test.demo', { name: req.body.name }), req.query.wait),
-  );
-  app.get('/boom/:kind', async (req) => {
-    const kind = (req.params as { kind: string }).kind;
-    if (kind === 'notfound') throw new NotFound('clusterdeployment local/ns/x not found');
-    if (kind === 'conflict') throw new Conflict('cluster is protected (hive.openshift.io/protected-delete)');
-    if (kind === 'invalid') throw invalid('platform.aws.region', 'is required');
-    if (kind === 'forbidden') throw new Forbidden('the hub refused: clusterdeployments is forbidden');
-    if (kind === 'unavailable') throw new Unavailable('hub local is unreachable', 7);
-    throw new Error('database password=hunter2 leaked in a stack');
-  });
-};
+const demoRoutes =
+  (h: Harness): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+    app.post(
+      '/demo-jobs',
+      {
+        schema: {
+          body: Type.Object(
+            { name: Type.String({ minLength: 1 }), size: Type.Optional(Type.Integer({ minimum: 1 })) },
+            { additionalProperties: false },
+          ),
+          querystring: WaitQuery,
+        },
+      },
+      async (req, reply) =>
+        replyWithJob(reply, h.queue, await h.queue.enqueue('test.demo', { name: req.body.name }), req.query.wait),
+    );
+    app.get('/boom/:kind', async (req) => {
+      const kind = (req.params as { kind: string }).kind;
+      if (kind === 'notfound') throw new NotFound('clusterdeployment local/ns/x not found');
+      if (kind === 'conflict') throw new Conflict('cluster is protected (hive.openshift.io/protected-delete)');
+      if (kind === 'invalid') throw invalid('platform.aws.region', 'is required');
+      if (kind === 'forbidden') throw new Forbidden('the hub refused: clusterdeployments is forbidden');
+      if (kind === 'unavailable') throw new Unavailable('hub local is unreachable', 7);
+      throw new Error('database password=hunter2 leaked in a stack');
+    });
+  };
 
 describe('HTTP edge', () => {
   let h: Harness;
@@ -40,16 +60,19 @@ describe('HTTP edge', () => {
   beforeAll(async () => {
     h = await createHarness();
     app = await buildTestServer(h, [demoRoutes(h)], { metrics });
-    await h.startWorkers({
-      'test.demo': async (p, ctx) => {
-        await ctx.step('Started', `for ${String(p.name)}`);
-        started.get(String(p.name))?.open();
-        const g = gates.get(String(p.name));
-        if (g) await g.promise;
-        await ctx.step('Finished');
-        return { name: p.name };
+    await h.startWorkers(
+      {
+        'test.demo': async (p, ctx) => {
+          await ctx.step('Started', `for ${String(p.name)}`);
+          started.get(String(p.name))?.open();
+          const g = gates.get(String(p.name));
+          if (g) await g.promise;
+          await ctx.step('Finished');
+          return { name: p.name };
+        },
       },
-    }, { metrics });
+      { metrics },
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -84,7 +107,9 @@ describe('HTTP edge', () => {
     const done = (await app.inject({ method: 'GET', url: `/v1/jobs/${job.id}` })).json<{ job: JobView }>().job;
     expect(done).toMatchObject({ state: 'completed', attempts: 1 });
     expect(done.finishedAt).toBeDefined();
-    const listed = (await app.inject({ method: 'GET', url: '/v1/jobs?state=completed&type=test.demo' })).json<{ items: JobView[] }>();
+    const listed = (await app.inject({ method: 'GET', url: '/v1/jobs?state=completed&type=test.demo' })).json<{
+      items: JobView[];
+    }>();
     expect(listed.items.map((j) => j.id)).toContain(job.id);
   });
 
@@ -112,10 +137,17 @@ describe('HTTP edge', () => {
     expect(again.statusCode).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json<{ job: JobView }>().job.id).toBe(first.json<{ job: JobView }>().job.id);
-    const withWait = await app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=0', headers, payload: { name: 'c4', size: 1 } });
+    const withWait = await app.inject({
+      method: 'POST',
+      url: '/v1/demo-jobs?wait=0',
+      headers,
+      payload: { name: 'c4', size: 1 },
+    });
     expect(withWait.headers['idempotent-replayed']).toBe('true');
     expect(withWait.json<{ job: JobView }>().job.id).toBe(first.json<{ job: JobView }>().job.id);
-    expect((await h.queue.list({ type: 'test.demo' })).filter((j) => (j).steps.some((s) => s.message === 'for c4'))).toHaveLength(1);
+    expect(
+      (await h.queue.list({ type: 'test.demo' })).filter((j) => j.steps.some((s) => s.message === 'for c4')),
+    ).toHaveLength(1);
 
     const other = await app.inject({ method: 'POST', url: '/v1/demo-jobs', headers, payload: { name: 'c5' } });
     expect(other.statusCode).toBe(422);
@@ -151,7 +183,9 @@ describe('HTTP edge', () => {
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.json()).toMatchObject({ type: 'about:blank', status, code, instance: `/v1/boom/${kind}` });
     }
-    expect((await app.inject({ method: 'GET', url: '/v1/boom/invalid' })).json().errors).toEqual([{ field: 'platform.aws.region', reason: 'is required' }]);
+    expect((await app.inject({ method: 'GET', url: '/v1/boom/invalid' })).json().errors).toEqual([
+      { field: 'platform.aws.region', reason: 'is required' },
+    ]);
     expect((await app.inject({ method: 'GET', url: '/v1/boom/unavailable' })).headers['retry-after']).toBe('7');
   });
 
@@ -167,21 +201,38 @@ describe('HTTP edge', () => {
     const res = await app.inject({ method: 'POST', url: '/v1/demo-jobs', payload: { size: 0, colour: 'red' } });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ code: 'Invalid' });
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['colour', 'name', 'size']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['colour', 'name', 'size']);
     const q = await app.inject({ method: 'GET', url: '/v1/jobs?limit=0' });
     expect(q.statusCode).toBe(400);
     expect(q.json()).toMatchObject({ code: 'BadRequest', errors: [{ field: 'limit' }] });
     // An enum is named once with its values, not once per value.
     const e = await app.inject({ method: 'GET', url: '/v1/jobs?state=bogus' });
     expect(e.statusCode).toBe(400);
-    expect(e.json().errors).toEqual([{ field: 'state', reason: expect.stringMatching(/^must be one of "waiting", "delayed", "active", "completed", "failed"/) }]);
+    expect(e.json().errors).toEqual([
+      {
+        field: 'state',
+        reason: expect.stringMatching(/^must be one of "waiting", "delayed", "active", "completed", "failed"/),
+      },
+    ]);
     expect((await app.inject({ method: 'GET', url: '/v1/jobs/local.missing' })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/v1/nothing-here' })).json()).toMatchObject({ status: 404, code: 'NotFound' });
+    expect((await app.inject({ method: 'GET', url: '/v1/nothing-here' })).json()).toMatchObject({
+      status: 404,
+      code: 'NotFound',
+    });
   });
 
   it('serves probes, metrics, the API description, docs and the queue dashboard', async () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({ status: 'ready', redis: 'ok', hubs: [{ name: 'local', reachable: true }] });
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
+      status: 'ready',
+      redis: 'ok',
+      hubs: [{ name: 'local', reachable: true }],
+    });
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('beekeeper_http_request_duration_seconds_bucket');
     expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",class="background",state="completed"\} [1-9]/);
@@ -190,10 +241,16 @@ describe('HTTP edge', () => {
     // beekeeper_power_transitions_total comes from the power jobs themselves: test/clusters/power.test.ts.
     const spec = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(spec.openapi).toBe('3.1.0');
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/jobs', '/v1/jobs/{id}', '/v1/jobs/{id}/events']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/v1/jobs', '/v1/jobs/{id}', '/v1/jobs/{id}/events']),
+    );
     expect(Object.keys(spec.paths).some((p) => p.startsWith('/admin'))).toBe(false);
     expect((await app.inject({ method: 'GET', url: '/docs' })).statusCode).toBeLessThan(400);
-    expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues' })).json().queues.map((q: { name: string }) => q.name)).toEqual(['ops-local', 'ops-local.background']);
+    expect(
+      (await app.inject({ method: 'GET', url: '/admin/queues/api/queues' }))
+        .json()
+        .queues.map((q: { name: string }) => q.name),
+    ).toEqual(['ops-local', 'ops-local.background']);
   });
 });
 
@@ -214,9 +271,25 @@ describe('HTTP edge with API tokens', () => {
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(none.json()).toMatchObject({ code: 'Unauthorized' });
-    expect((await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode).toBe(401);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/v1/jobs',
+          headers: { authorization: 'Bearer wrong-token-0123456789' },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues' })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: '/v1/jobs', headers: { authorization: 'Bearer ci-token-0123456789abcdef' } })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/v1/jobs',
+          headers: { authorization: 'Bearer ci-token-0123456789abcdef' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });
@@ -243,10 +316,12 @@ describe('HTTP edge shutting down', () => {
     // Count the waits the three requests below start, so the server closes only once all are waiting.
     let waits = 0;
     const allWaiting = gate();
-    const counted = <A extends unknown[], R>(fn: (...a: A) => R) => (...a: A): R => {
-      if (++waits === 3) allWaiting.open();
-      return fn(...a);
-    };
+    const counted =
+      <A extends unknown[], R>(fn: (...a: A) => R) =>
+      (...a: A): R => {
+        if (++waits === 3) allWaiting.open();
+        return fn(...a);
+      };
     const queue = { ...h.queue, watch: counted(h.queue.watch), waitUntilDone: counted(h.queue.waitUntilDone) };
     const app = await buildServer({
       config: h.config,

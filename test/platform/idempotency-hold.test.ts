@@ -27,13 +27,16 @@ describe('Idempotency-Key held by a request that never finishes', () => {
   // If the API process dies mid-request, nothing ever completes the record: it must lapse in minutes (retries get
   // 409 meanwhile), while a finished request's answer is kept for a day.
   it('is held for minutes while in progress and for a day once answered', async () => {
-    const ttls = async () => Promise.all((await h.producer.keys(`${h.config.redis.prefix}:idem:*`)).map((k) => h.producer.ttl(k)));
+    const ttls = async () =>
+      Promise.all((await h.producer.keys(`${h.config.redis.prefix}:idem:*`)).map((k) => h.producer.ttl(k)));
     const first = app.inject({ method: 'POST', url: '/v1/stuck', headers: { 'idempotency-key': 'stuck-1' } });
     await entered.promise;
     const [holding] = await ttls();
     expect(holding).toBeGreaterThan(0);
     expect(holding).toBeLessThanOrEqual(120);
-    expect((await app.inject({ method: 'POST', url: '/v1/stuck', headers: { 'idempotency-key': 'stuck-1' } })).statusCode).toBe(409);
+    expect(
+      (await app.inject({ method: 'POST', url: '/v1/stuck', headers: { 'idempotency-key': 'stuck-1' } })).statusCode,
+    ).toBe(409);
 
     release.open();
     expect((await first).statusCode).toBe(200);

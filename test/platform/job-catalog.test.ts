@@ -1,7 +1,13 @@
 // The catalog is what each service declares beside its handlers; the retries, classes and priorities are the ones
 // the queue has always used, and every payload is checked against its type's schema.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_JOB_TYPE, JOB_CATALOG, JOB_DEFINITIONS, definitionsByType, jobTypeSpec } from '../../src/jobs/catalog.js';
+import {
+  DEFAULT_JOB_TYPE,
+  JOB_CATALOG,
+  JOB_DEFINITIONS,
+  definitionsByType,
+  jobTypeSpec,
+} from '../../src/jobs/catalog.js';
 import { HIBERNATE_JOB } from '../../src/services/clusters/cluster-jobs.js';
 
 describe('the job catalog', () => {
@@ -32,6 +38,8 @@ describe('the job catalog', () => {
 
   it('says which fields of a payload do not fit its schema', () => {
     expect(HIBERNATE_JOB.check({ hub: 'h', namespace: 'n', name: 'c', target: 'Hibernating' })).toBeUndefined();
-    expect(HIBERNATE_JOB.check({ hub: 'h', namespace: 'n', target: 'Asleep' })).toMatch(/^the cluster.hibernate payload does not fit its schema: .*name.*target|.*target.*name/);
+    expect(HIBERNATE_JOB.check({ hub: 'h', namespace: 'n', target: 'Asleep' })).toMatch(
+      /^the cluster.hibernate payload does not fit its schema: .*name.*target|.*target.*name/,
+    );
   });
 });

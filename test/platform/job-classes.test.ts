@@ -61,21 +61,31 @@ describe('interactive and background work', () => {
     expect(states.filter((s) => s === 'active')).toHaveLength(3);
     expect(states.filter((s) => s === 'waiting')).toHaveLength(7);
     expect((await h.queue.list({ state: 'waiting', type: 'expiry.warn' })).map((j) => j.id).sort()).toEqual(
-      warns.filter((_, i) => states[i] === 'waiting').map((w) => w.id).sort(),
+      warns
+        .filter((_, i) => states[i] === 'waiting')
+        .map((w) => w.id)
+        .sort(),
     );
   });
 
   it('within background work, starts a schedule edge and a lapsed heartbeat before warnings queued earlier', async () => {
     const order: string[] = [];
     const first = counter(1);
-    const record = (type: string): JobHandler => async (payload) => {
-      order.push(`${type}#${String(payload.n)}`);
-      first.hit();
-      if (payload.n === 0) await hold.promise;
-      return {};
-    };
+    const record =
+      (type: string): JobHandler =>
+      async (payload) => {
+        order.push(`${type}#${String(payload.n)}`);
+        first.hit();
+        if (payload.n === 0) await hold.promise;
+        return {};
+      };
     await h.startWorkers(
-      { 'expiry.warn': record('warn'), 'schedule.sweep': record('sweep'), 'claim.heartbeat-expired': record('heartbeat'), 'expiry.enforce-policy': record('policy') },
+      {
+        'expiry.warn': record('warn'),
+        'schedule.sweep': record('sweep'),
+        'claim.heartbeat-expired': record('heartbeat'),
+        'expiry.enforce-policy': record('policy'),
+      },
       { concurrency: 1, globalConcurrency: 1, background: { concurrency: 1, globalConcurrency: 1 } },
     );
     await h.queue.enqueue('expiry.warn', { n: 0 });
@@ -101,7 +111,9 @@ describe('interactive and background work', () => {
         },
         // A run fans out per-cluster jobs of a background type: they run in their parent's class.
         'schedule.run': async (_payload, ctx) => {
-          const children = await ctx.waitForChildren!([1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })));
+          const children = await ctx.waitForChildren!(
+            [1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })),
+          );
           if (children === WAIT_FOR_CHILDREN) return children;
           return { children: children.map((c) => c.state) };
         },
@@ -112,13 +124,23 @@ describe('interactive and background work', () => {
     await h.queue.enqueue('expiry.warn', {});
     await warnings.reached;
     const run = await h.queue.enqueue('schedule.run', {});
-    expect(await h.queue.waitUntilDone(run.id, 10_000)).toMatchObject({ state: 'completed', result: { children: ['completed', 'completed'] } });
+    expect(await h.queue.waitUntilDone(run.id, 10_000)).toMatchObject({
+      state: 'completed',
+      result: { children: ['completed', 'completed'] },
+    });
   });
 });
 
 describe('the job catalog', () => {
   it('says the class of every job type Beekeeper runs (an unlisted type would silently be background)', () => {
-    const deps = { config: testConfig(), store: fakeStore(), queue: {} as unknown as JobQueue, clock: systemClock, log: quietLog, metrics: createMetrics({ defaultMetrics: false }) };
+    const deps = {
+      config: testConfig(),
+      store: fakeStore(),
+      queue: {} as unknown as JobQueue,
+      clock: systemClock,
+      log: quietLog,
+      metrics: createMetrics({ defaultMetrics: false }),
+    };
     const types = FEATURES.flatMap((f) => (f(deps as Parameters<typeof f>[0]).jobs ?? []).map((r) => r.job.type));
     expect(types.length).toBeGreaterThan(10);
     expect(types.filter((t) => JOB_CATALOG[t]?.class === undefined)).toEqual([]);
@@ -131,7 +153,10 @@ describe('global limits after Redis forgets', () => {
 
   it('writes each class its hub-wide limit again within a stalled-check interval after a flush', async () => {
     h = await createHarness(); // stalled checks every second (FAST_JOBS)
-    await h.startWorkers({}, { concurrency: 2, globalConcurrency: 3, background: { concurrency: 2, globalConcurrency: 5 } });
+    await h.startWorkers(
+      {},
+      { concurrency: 2, globalConcurrency: 3, background: { concurrency: 2, globalConcurrency: 5 } },
+    );
     const limit = (queue: string) => h.producer.hget(`${h.config.redis.prefix}:${queue}:meta`, 'concurrency');
     expect([await limit('ops-local'), await limit('ops-local.background')]).toEqual(['3', '5']);
     // What FLUSHALL does to this harness's keys (the shared Redis is never flushed).

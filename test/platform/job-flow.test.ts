@@ -53,13 +53,26 @@ describe('a parent job fanning out', () => {
   it('after a crash while adding, adds only the children not yet linked (one that ended and left the history included)', async () => {
     const parent = 'one.p1';
     // a ended (its record may be gone; its value stays with the parent), b is still waiting, c was never added.
-    const job = fakeJob(parent, { payload: {} }, { processed: { [key('two', `two.${parent}.a`)]: { ok: 1 } }, unprocessed: [key('two', `two.${parent}.b`)] }, true);
+    const job = fakeJob(
+      parent,
+      { payload: {} },
+      { processed: { [key('two', `two.${parent}.a`)]: { ok: 1 } }, unprocessed: [key('two', `two.${parent}.b`)] },
+      true,
+    );
     const q = fakeQueues();
     const steps: string[] = [];
-    const flow = flowContext(job as unknown as Job, 'token', { queueFor: q.queueFor, options: () => ({ attempts: 2 }), step: async (s) => void steps.push(s) });
+    const flow = flowContext(job as unknown as Job, 'token', {
+      queueFor: q.queueFor,
+      options: () => ({ attempts: 2 }),
+      step: async (s) => void steps.push(s),
+    });
     expect(await flow.waitForChildren(children)).toBe(WAIT_FOR_CHILDREN);
     expect(q.added.map((a) => a.id)).toEqual([`two.${parent}.c`]);
-    expect(q.added[0]!.opts).toMatchObject({ attempts: 2, parent: { id: parent, queue: '{p}:ops-one' }, ignoreDependencyOnFailure: true });
+    expect(q.added[0]!.opts).toMatchObject({
+      attempts: 2,
+      parent: { id: parent, queue: '{p}:ops-one' },
+      ignoreDependencyOnFailure: true,
+    });
     expect(job.data.childrenAdded).toBe(3);
     expect(steps).toEqual(['WaitingForChildren']);
   });
@@ -69,11 +82,18 @@ describe('a parent job fanning out', () => {
     const job = fakeJob(
       parent,
       { payload: {}, childrenAdded: 3 },
-      { processed: { [key('two', `two.${parent}.a`)]: { ok: 1 } }, ignored: { [key('two', `two.${parent}.c`)]: 'c is refused' } },
+      {
+        processed: { [key('two', `two.${parent}.a`)]: { ok: 1 } },
+        ignored: { [key('two', `two.${parent}.c`)]: 'c is refused' },
+      },
       false,
     );
     const q = fakeQueues();
-    const flow = flowContext(job as unknown as Job, 'token', { queueFor: q.queueFor, options: () => ({}), step: async () => undefined });
+    const flow = flowContext(job as unknown as Job, 'token', {
+      queueFor: q.queueFor,
+      options: () => ({}),
+      step: async () => undefined,
+    });
     expect(await flow.waitForChildren(children)).toEqual([
       { key: 'a', id: `two.${parent}.a`, state: 'completed', result: { ok: 1 } },
       // b is in neither set: its job was removed (e.g. from the dashboard) before it ended.
@@ -85,23 +105,35 @@ describe('a parent job fanning out', () => {
 
   it('keeps what `once` computed in the job, and computes it again only when nothing was kept', async () => {
     const job = fakeJob('one.p3', { payload: {} }, {}, false);
-    const flow = flowContext(job as unknown as Job, 'token', { queueFor: fakeQueues().queueFor, options: () => ({}), step: async () => undefined });
+    const flow = flowContext(job as unknown as Job, 'token', {
+      queueFor: fakeQueues().queueFor,
+      options: () => ({}),
+      step: async () => undefined,
+    });
     let runs = 0;
     const plan = async () => ({ run: ++runs });
     expect(await flow.once('plan', plan)).toEqual({ run: 1 });
     expect(await flow.once('plan', plan)).toEqual({ run: 1 });
     // A later run reads the job afresh from Redis: the kept value is in its data.
-    const again = flowContext(fakeJob('one.p3', JSON.parse(JSON.stringify(job.data)), {}, false) as unknown as Job, 'token', {
-      queueFor: fakeQueues().queueFor,
-      options: () => ({}),
-      step: async () => undefined,
-    });
+    const again = flowContext(
+      fakeJob('one.p3', JSON.parse(JSON.stringify(job.data)), {}, false) as unknown as Job,
+      'token',
+      {
+        queueFor: fakeQueues().queueFor,
+        options: () => ({}),
+        step: async () => undefined,
+      },
+    );
     expect(await again.once('plan', plan)).toEqual({ run: 1 });
     expect(runs).toBe(1);
   });
 
   it('refuses two children with the same key', async () => {
-    const flow = flowContext(fakeJob('one.p4', { payload: {} }, {}, true) as unknown as Job, 'token', { queueFor: fakeQueues().queueFor, options: () => ({}), step: async () => undefined });
+    const flow = flowContext(fakeJob('one.p4', { payload: {} }, {}, true) as unknown as Job, 'token', {
+      queueFor: fakeQueues().queueFor,
+      options: () => ({}),
+      step: async () => undefined,
+    });
     await expect(flow.waitForChildren([children[0]!, children[0]!])).rejects.toMatchObject({ code: 'Invalid' });
   });
 });

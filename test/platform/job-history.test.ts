@@ -17,7 +17,9 @@ afterAll(() => h?.close());
 
 describe('bounded job history', () => {
   it('keeps the newest completed and failed jobs up to the configured counts', async () => {
-    const target = (name: string) => ({ target: { kind: 'ClusterDeployment' as const, hub: 'local', namespace: 'ns', name } });
+    const target = (name: string) => ({
+      target: { kind: 'ClusterDeployment' as const, hub: 'local', namespace: 'ns', name },
+    });
     const ok: string[] = [];
     for (let n = 1; n <= 4; n++) {
       const job = await h.queue.enqueue('test.ok', { n }, target(`ok-${n}`));

@@ -27,8 +27,26 @@ describe('job ids', () => {
     const sweep = await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.sweep(namespace, 1_767_225_600_000) });
     const parentId = sweep.id;
     const ids = [
-      (await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.warn({ kind: 'ClusterClaim', hub, namespace, name, expiresAtMs: 1_767_225_600_000 }, '24h') })).id,
-      (await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.child(hub, parentId, jobIds.sweepChild({ hub, namespace, name })).slice(hub.length + 1) })).id,
+      (
+        await h.queue.enqueue(
+          'test.long',
+          {},
+          {
+            hub,
+            jobId: jobIds.warn({ kind: 'ClusterClaim', hub, namespace, name, expiresAtMs: 1_767_225_600_000 }, '24h'),
+          },
+        )
+      ).id,
+      (
+        await h.queue.enqueue(
+          'test.long',
+          {},
+          {
+            hub,
+            jobId: jobIds.child(hub, parentId, jobIds.sweepChild({ hub, namespace, name })).slice(hub.length + 1),
+          },
+        )
+      ).id,
     ];
     // The hub, a dot, and the 200 characters BullMQ ids are kept to.
     expect(Math.max(...ids.map((id) => id.length))).toBe(63 + 1 + 200);

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defineJob, handleJob } from '../../src/services/job-definition.js';
 import { createHarness, type Harness } from './support.js';
 
-const GREET = defineJob({ type: 'test.greet', payload: T.Object({ name: T.String(), times: T.Optional(T.Integer()) }) });
+const GREET = defineJob({
+  type: 'test.greet',
+  payload: T.Object({ name: T.String(), times: T.Optional(T.Integer()) }),
+});
 const OTHER = defineJob({ type: 'test.other', payload: T.Object({}) });
 const greet = handleJob(GREET, async (p) => `hello ${p.name}`);
 
@@ -25,7 +28,9 @@ describe('job payloads', () => {
 
   it('enqueueing a payload that does not fit its schema throws, naming the field', async () => {
     h = await createHarness({ definitions: [GREET] });
-    await expect(h.queue.enqueue(GREET.type, { name: 7 })).rejects.toThrow(/test.greet payload does not fit its schema: \/name must be string/);
+    await expect(h.queue.enqueue(GREET.type, { name: 7 })).rejects.toThrow(
+      /test.greet payload does not fit its schema: \/name must be string/,
+    );
     expect((await h.queue.enqueue(GREET.type, { name: 'bee' })).state).toBe('waiting');
   });
 

@@ -9,7 +9,9 @@ describe('job queue on real Redis', () => {
   const count = (id: string) => calls.set(id, (calls.get(id) ?? 0) + 1).get(id)!;
 
   beforeAll(async () => {
-    h = await createHarness({ catalog: { 'test.flaky': { attempts: 4, backoffMs: 20 }, 'test.hopeless': { attempts: 2, backoffMs: 20 } } });
+    h = await createHarness({
+      catalog: { 'test.flaky': { attempts: 4, backoffMs: 20 }, 'test.hopeless': { attempts: 2, backoffMs: 20 } },
+    });
     await h.startWorkers({
       'test.flaky': async (p, ctx) => {
         // Transient errors twice, then success: Conflict then Unavailable.
@@ -21,7 +23,9 @@ describe('job queue on real Redis', () => {
       },
       'test.invalid': async (_p, ctx) => {
         count(ctx.jobId);
-        throw new Invalid('spec.platform.aws.region: is required', [{ field: 'platform.aws.region', reason: 'is required' }]);
+        throw new Invalid('spec.platform.aws.region: is required', [
+          { field: 'platform.aws.region', reason: 'is required' },
+        ]);
       },
       'test.forbidden': async (_p, ctx) => {
         count(ctx.jobId);
@@ -40,10 +44,19 @@ describe('job queue on real Redis', () => {
   afterAll(() => h?.close());
 
   it('retries transient errors with backoff until the job completes', async () => {
-    const job = await h.queue.enqueue('test.flaky', { echo: 'hi' }, { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } });
+    const job = await h.queue.enqueue(
+      'test.flaky',
+      { echo: 'hi' },
+      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
+    );
     expect(job.id).toMatch(/^local\./);
     const done = await h.queue.waitUntilDone(job.id, 10_000);
-    expect(done).toMatchObject({ state: 'completed', attempts: 3, result: { attempt: 3, echo: 'hi' }, target: { name: 'c1' } });
+    expect(done).toMatchObject({
+      state: 'completed',
+      attempts: 3,
+      result: { attempt: 3, echo: 'hi' },
+      target: { name: 'c1' },
+    });
     expect(done.steps.map((s) => s.step)).toEqual(['done']);
     expect(calls.get(job.id)).toBe(3);
   });
@@ -51,8 +64,15 @@ describe('job queue on real Redis', () => {
   it('does not retry an invalid request or a forbidden one: the job fails with the reason', async () => {
     const invalid = await h.queue.enqueue('test.invalid', {});
     const forbidden = await h.queue.enqueue('test.forbidden', {});
-    const [a, b] = await Promise.all([h.queue.waitUntilDone(invalid.id, 10_000), h.queue.waitUntilDone(forbidden.id, 10_000)]);
-    expect(a).toMatchObject({ state: 'failed', attempts: 1, error: { message: 'spec.platform.aws.region: is required', reason: 'Invalid' } });
+    const [a, b] = await Promise.all([
+      h.queue.waitUntilDone(invalid.id, 10_000),
+      h.queue.waitUntilDone(forbidden.id, 10_000),
+    ]);
+    expect(a).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      error: { message: 'spec.platform.aws.region: is required', reason: 'Invalid' },
+    });
     expect(b).toMatchObject({ state: 'failed', attempts: 1, error: { reason: 'Forbidden' } });
     expect(calls.get(invalid.id)).toBe(1);
     expect(calls.get(forbidden.id)).toBe(1);
@@ -61,12 +81,19 @@ describe('job queue on real Redis', () => {
   it('gives up on a transient error after the catalog attempts', async () => {
     const job = await h.queue.enqueue('test.hopeless', {});
     const done = await h.queue.waitUntilDone(job.id, 10_000);
-    expect(done).toMatchObject({ state: 'failed', attempts: 2, error: { message: 'still down', reason: 'Unavailable' } });
+    expect(done).toMatchObject({
+      state: 'failed',
+      attempts: 2,
+      error: { message: 'still down', reason: 'Unavailable' },
+    });
   });
 
   it('treats a vanished target as done: nothing to do', async () => {
     const job = await h.queue.enqueue('test.gone', {});
-    expect(await h.queue.waitUntilDone(job.id, 10_000)).toMatchObject({ state: 'completed', result: { outcome: 'NothingToDo', reason: 'NotFound' } });
+    expect(await h.queue.waitUntilDone(job.id, 10_000)).toMatchObject({
+      state: 'completed',
+      result: { outcome: 'NothingToDo', reason: 'NotFound' },
+    });
   });
 
   it('collapses duplicates while the first is pending, and fixed ids run once', async () => {
@@ -85,12 +112,20 @@ describe('job queue on real Redis', () => {
   });
 
   it('refuses ids with ":" and payloads that carry secrets, naming every field', async () => {
-    await expect(h.queue.enqueue('test.slow', {}, { jobId: 'a:b' })).rejects.toMatchObject({ code: 'Invalid', fields: [{ field: 'jobId' }] });
-    await expect(h.queue.enqueue('test.slow', { auth: { password: 'x' }, clusters: [{ kubeconfig: 'y' }] })).rejects.toMatchObject({
+    await expect(h.queue.enqueue('test.slow', {}, { jobId: 'a:b' })).rejects.toMatchObject({
+      code: 'Invalid',
+      fields: [{ field: 'jobId' }],
+    });
+    await expect(
+      h.queue.enqueue('test.slow', { auth: { password: 'x' }, clusters: [{ kubeconfig: 'y' }] }),
+    ).rejects.toMatchObject({
       code: 'Invalid',
       fields: [{ field: 'auth.password' }, { field: 'clusters[0].kubeconfig' }],
     });
-    await expect(h.queue.enqueue('test.slow', {}, { hub: 'nowhere' })).rejects.toMatchObject({ code: 'Invalid', fields: [{ field: 'hub' }] });
+    await expect(h.queue.enqueue('test.slow', {}, { hub: 'nowhere' })).rejects.toMatchObject({
+      code: 'Invalid',
+      fields: [{ field: 'hub' }],
+    });
   });
 
   it('lists jobs newest first, by state and type, with paging', async () => {

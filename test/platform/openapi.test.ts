@@ -27,17 +27,31 @@ describe('the committed OpenAPI description', () => {
 
   it("describes a claim's lifetimeHistory and a cluster's expiry history entry by entry, with the one entry shape", async () => {
     const spec = (await describeApi(loadConfig({}), quietLog, systemClock)) as {
-      paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, { schema: any }> }> }>
+      >;
       components: { schemas: Record<string, any> };
     };
     const entry = { $ref: '#/components/schemas/ExpiryHistoryEntry' };
     expect(spec.components.schemas.Claim.properties.lifetimeHistory.items).toEqual(entry);
     expect(spec.components.schemas.Claim.required).toContain('lifetimeHistory');
-    const expiryRef = spec.paths['/v1/clusters/{hub}/{namespace}/{name}/expiry']!.get!.responses['200']!.content['application/json']!.schema;
+    const expiryRef =
+      spec.paths['/v1/clusters/{hub}/{namespace}/{name}/expiry']!.get!.responses['200']!.content['application/json']!
+        .schema;
     expect(expiryRef).toEqual({ $ref: '#/components/schemas/GetClusterExpiryResponse' });
     expect(spec.components.schemas.GetClusterExpiryResponse.properties.history.items).toEqual(entry);
     const shape = spec.components.schemas.ExpiryHistoryEntry;
-    expect(Object.keys(shape.properties).sort()).toEqual(['action', 'at', 'by', 'from', 'principal', 'reason', 'to', 'via']);
+    expect(Object.keys(shape.properties).sort()).toEqual([
+      'action',
+      'at',
+      'by',
+      'from',
+      'principal',
+      'reason',
+      'to',
+      'via',
+    ]);
     expect([...shape.required].sort()).toEqual(['action', 'at', 'by', 'via']);
     expect(shape.additionalProperties).toBe(false);
     expect(shape.properties.action.enum).toEqual(['set', 'extend', 'shorten', 'clear', 'default', 'cap']);
@@ -47,8 +61,19 @@ describe('the committed OpenAPI description', () => {
     type Media = Record<string, { schema: { $ref?: string } }>;
     const spec = (await describeApi(loadConfig({}), quietLog, systemClock)) as {
       servers: unknown[];
-      paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Media }; responses: Record<string, { content?: Media }> }>>;
-      components: { schemas: Record<string, { additionalProperties?: boolean; anyOf?: Array<{ type?: string; additionalProperties?: boolean }> }> };
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId?: string; requestBody?: { content: Media }; responses: Record<string, { content?: Media }> }
+        >
+      >;
+      components: {
+        schemas: Record<
+          string,
+          { additionalProperties?: boolean; anyOf?: Array<{ type?: string; additionalProperties?: boolean }> }
+        >;
+      };
     };
     expect(spec.servers).toEqual([expect.objectContaining({ url: '/' })]);
     const operations = Object.values(spec.paths).flatMap((ops) => Object.values(ops));
@@ -58,11 +83,17 @@ describe('the committed OpenAPI description', () => {
     const ref = (media: Media | undefined) => Object.values(media ?? {}).map((m) => m.schema.$ref);
     for (const op of operations) {
       const bodies = [...ref(op.requestBody?.content), ...Object.values(op.responses).flatMap((r) => ref(r.content))];
-      expect(bodies.every((r) => r?.startsWith('#/components/schemas/')), op.operationId).toBe(true);
+      expect(
+        bodies.every((r) => r?.startsWith('#/components/schemas/')),
+        op.operationId,
+      ).toBe(true);
       for (const name of ref(op.requestBody?.content).map((r) => r!.split('/').pop()!)) {
         const schema = spec.components.schemas[name]!;
         const objects = schema.anyOf ? schema.anyOf.filter((s) => s.type === 'object') : [schema];
-        expect(objects.every((s) => s.additionalProperties === false), name).toBe(true);
+        expect(
+          objects.every((s) => s.additionalProperties === false),
+          name,
+        ).toBe(true);
       }
     }
   });

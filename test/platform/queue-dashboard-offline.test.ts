@@ -8,7 +8,10 @@ import { buildTestServer, createHarness, type Harness } from './support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`queue dashboard: no Chromium at ${CHROMIUM} (apt-get install chromium), so the browser test is SKIPPED`);
+if (!hasChromium)
+  console.warn(
+    `queue dashboard: no Chromium at ${CHROMIUM} (apt-get install chromium), so the browser test is SKIPPED`,
+  );
 
 describe('queue dashboard, offline', () => {
   let h: Harness;
@@ -33,28 +36,34 @@ describe('queue dashboard, offline', () => {
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
-  it.skipIf(!hasChromium)(`loads in a browser with every request to Beekeeper itself${hasChromium ? '' : ' (SKIPPED: no Chromium)'}`, async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    try {
-      const page = await browser.newPage();
-      const requests: string[] = [];
-      const problems: string[] = [];
-      page.on('request', (r) => void requests.push(r.url()));
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      page.on('pageerror', (e) => void problems.push(String(e)));
-      await page.route('**/*', (route) => (new URL(route.request().url()).origin === base ? route.continue() : route.abort()));
-      await page.goto(`${base}/admin/queues`, { waitUntil: 'load' });
-      // The app rendered (its scripts and API calls ran): the queue list shows this hub's queue.
-      await page.getByText('ops-local').first().waitFor({ timeout: 15_000 });
-      await page.waitForLoadState('networkidle');
+  it.skipIf(!hasChromium)(
+    `loads in a browser with every request to Beekeeper itself${hasChromium ? '' : ' (SKIPPED: no Chromium)'}`,
+    async () => {
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage();
+        const requests: string[] = [];
+        const problems: string[] = [];
+        page.on('request', (r) => void requests.push(r.url()));
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        page.on('pageerror', (e) => void problems.push(String(e)));
+        await page.route('**/*', (route) =>
+          new URL(route.request().url()).origin === base ? route.continue() : route.abort(),
+        );
+        await page.goto(`${base}/admin/queues`, { waitUntil: 'load' });
+        // The app rendered (its scripts and API calls ran): the queue list shows this hub's queue.
+        await page.getByText('ops-local').first().waitFor({ timeout: 15_000 });
+        await page.waitForLoadState('networkidle');
 
-      const outside = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
-      expect(outside).toEqual([]);
-      expect(requests.some((u) => u.includes('/admin/queues/api/queues'))).toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+        const outside = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
+        expect(outside).toEqual([]);
+        expect(requests.some((u) => u.includes('/admin/queues/api/queues'))).toBe(true);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

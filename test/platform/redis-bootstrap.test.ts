@@ -7,7 +7,10 @@ const NOTHING_THERE = 'redis://127.0.0.1:1';
 
 describe('finding a Redis', () => {
   it('uses the configured one as is', async () => {
-    const boot = await bootstrapRedis({ url: REDIS_URL(), prefix: '{x}' }, { allowPrivate: true, localUrl: NOTHING_THERE });
+    const boot = await bootstrapRedis(
+      { url: REDIS_URL(), prefix: '{x}' },
+      { allowPrivate: true, localUrl: NOTHING_THERE },
+    );
     expect(boot).toMatchObject({ origin: 'configured', redis: { url: REDIS_URL() } });
   });
 
@@ -25,7 +28,9 @@ describe('finding a Redis', () => {
   });
 
   it('says how to get Redis when it may not start one', async () => {
-    const err = await bootstrapRedis({ prefix: '{x}' }, { allowPrivate: false, localUrl: NOTHING_THERE }).catch((e) => e);
+    const err = await bootstrapRedis({ prefix: '{x}' }, { allowPrivate: false, localUrl: NOTHING_THERE }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(RedisMissing);
     expect(err.message).toMatch(/apt-get install -y redis-server/);
     expect(err.message).toMatch(/REDIS_URL=redis:\/\//);

@@ -16,8 +16,25 @@ describe('API while Redis is down', () => {
     const [producer, listener] = [createRedis(config.redis, 'producer'), createRedis(config.redis, 'worker')];
     for (const c of [producer, listener]) c.on('error', () => undefined);
     clients.push(producer, listener);
-    queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: ['local'], defaultHub: 'local', jobs: FAST_JOBS, log: quietLog });
-    app = await buildServer({ config, log: quietLog, queue, store: fakeStore(), metrics: createMetrics({ defaultMetrics: false }), routes: [async (r) => void r.post('/things', async (_req, reply) => reply.code(201).send({ ok: true }))], redis: producer, queuesForBoard: [] });
+    queue = createJobQueue({
+      producer,
+      listener,
+      prefix: config.redis.prefix,
+      hubs: ['local'],
+      defaultHub: 'local',
+      jobs: FAST_JOBS,
+      log: quietLog,
+    });
+    app = await buildServer({
+      config,
+      log: quietLog,
+      queue,
+      store: fakeStore(),
+      metrics: createMetrics({ defaultMetrics: false }),
+      routes: [async (r) => void r.post('/things', async (_req, reply) => reply.code(201).send({ ok: true }))],
+      redis: producer,
+      queuesForBoard: [],
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -32,7 +49,10 @@ describe('API while Redis is down', () => {
     expect(res.json()).toMatchObject({ code: 'Unavailable', detail: expect.stringMatching(/Redis/) });
     await expect(queue.enqueue('x', {})).rejects.toMatchObject({ code: 'Unavailable' });
     // An Idempotency-Key needs Redis to be honoured, so the request is refused rather than run unprotected.
-    expect((await app.inject({ method: 'POST', url: '/v1/things', headers: { 'idempotency-key': 'k1' }, payload: {} })).statusCode).toBe(503);
+    expect(
+      (await app.inject({ method: 'POST', url: '/v1/things', headers: { 'idempotency-key': 'k1' }, payload: {} }))
+        .statusCode,
+    ).toBe(503);
     expect((await app.inject({ method: 'POST', url: '/v1/things', payload: {} })).statusCode).toBe(201);
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);

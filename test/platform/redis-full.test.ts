@@ -26,14 +26,27 @@ describe('API while Redis is full', () => {
     const config = testConfig({ REDIS_URL: server.url });
     const [producer, listener] = [createRedis(config.redis, 'producer'), createRedis(config.redis, 'worker')];
     clients.push(producer, listener);
-    queue = createJobQueue({ producer, listener, prefix: config.redis.prefix, hubs: ['local'], defaultHub: 'local', jobs: FAST_JOBS, log: quietLog });
+    queue = createJobQueue({
+      producer,
+      listener,
+      prefix: config.redis.prefix,
+      hubs: ['local'],
+      defaultHub: 'local',
+      jobs: FAST_JOBS,
+      log: quietLog,
+    });
     app = await buildServer({
       config,
       log: quietLog,
       queue,
       store: fakeStore(),
       metrics: createMetrics({ defaultMetrics: false }),
-      routes: [async (r) => void r.post('/things', async (_req, reply) => replyWithJob(reply, queue, await queue.enqueue('cluster.delete', { name: 'web-1' })))],
+      routes: [
+        async (r) =>
+          void r.post('/things', async (_req, reply) =>
+            replyWithJob(reply, queue, await queue.enqueue('cluster.delete', { name: 'web-1' })),
+          ),
+      ],
       redis: producer,
       queuesForBoard: [],
     });

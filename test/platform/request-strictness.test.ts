@@ -16,18 +16,39 @@ interface Answer {
 }
 
 async function send(method: string, url: string, payload?: unknown): Promise<Answer> {
-  const res = await bed.app.inject({ method: method as 'POST', url, ...(payload !== undefined ? { payload: payload as object } : {}) });
-  return { status: res.statusCode, type: String(res.headers['content-type']), body: res.body ? res.json() : {}, text: res.body };
+  const res = await bed.app.inject({
+    method: method as 'POST',
+    url,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    body: res.body ? res.json() : {},
+    text: res.body,
+  };
 }
 
 const fields = (a: Answer) => (a.body.errors ?? []).map((e) => e.field).sort();
 
 /** Every object a request could write, and every job: what a refused request must leave unchanged. */
 async function snapshot(): Promise<string[]> {
-  const kinds: KindName[] = ['Namespace', 'Secret', 'ClusterDeployment', 'ClusterPool', 'ClusterClaim', 'Lease', 'HibernationSchedule', 'ClusterOverride', 'ExpiryPolicy', 'WebhookEndpoint'];
+  const kinds: KindName[] = [
+    'Namespace',
+    'Secret',
+    'ClusterDeployment',
+    'ClusterPool',
+    'ClusterClaim',
+    'Lease',
+    'HibernationSchedule',
+    'ClusterOverride',
+    'ExpiryPolicy',
+    'WebhookEndpoint',
+  ];
   const out: string[] = [];
   for (const kind of kinds) {
-    for (const o of await bed.system.store.list(kind, HUB)) out.push(`${kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+    for (const o of await bed.system.store.list(kind, HUB))
+      out.push(`${kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   }
   for (const j of await bed.system.queue.list({ limit: 1000 })) out.push(`job ${j.id}`);
   return out.sort();
@@ -39,14 +60,36 @@ const SAMPLES: Record<string, unknown> = {
   'POST /v1/clusters': createBody(ns, 'sample'),
   'PUT /v1/clusters/{hub}/{namespace}/{name}/expiry': { expiresIn: '8h' },
   'POST /v1/clusters/{hub}/{namespace}/{name}/expiry/extend': { extendBy: '2h', by: 'alice', reason: 'demo on Friday' },
-  'POST /v1/clusters/{hub}/{namespace}/{name}/overrides': { type: 'keepAwake', for: '4h', by: 'alice', reason: 'demo on Friday' },
-  'POST /v1/pools': { hub: HUB, namespace: ns, name: 'sample', platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' }, baseDomain: 'example.com', imageSetName: 'openshift-v4.16.3', size: 1 },
+  'POST /v1/clusters/{hub}/{namespace}/{name}/overrides': {
+    type: 'keepAwake',
+    for: '4h',
+    by: 'alice',
+    reason: 'demo on Friday',
+  },
+  'POST /v1/pools': {
+    hub: HUB,
+    namespace: ns,
+    name: 'sample',
+    platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+    baseDomain: 'example.com',
+    imageSetName: 'openshift-v4.16.3',
+    size: 1,
+  },
   'PATCH /v1/pools/{hub}/{namespace}/{name}': { size: 2, labels: { team: 'payments' } },
   'POST /v1/claims': { pool: `${HUB}/${ns}/sample`, lifetime: '2h', heartbeatTimeout: '5m' },
   'PATCH /v1/claims/{hub}/{namespace}/{name}': { extendBy: '1h' },
   'POST /v1/claims/{hub}/{namespace}/{name}/heartbeat': { holder: 'ci-runner-7' },
-  'POST /v1/schedules': { name: 'sample', timeZone: 'Europe/Berlin', windows: [{ days: ['Mon'], start: '07:00', end: '19:00' }], dryRun: true },
-  'PUT /v1/schedules/{name}': { timeZone: 'Europe/Berlin', cron: { hibernate: '0 19 * * 1-5', resume: '0 7 * * 1-5' }, enforce: false },
+  'POST /v1/schedules': {
+    name: 'sample',
+    timeZone: 'Europe/Berlin',
+    windows: [{ days: ['Mon'], start: '07:00', end: '19:00' }],
+    dryRun: true,
+  },
+  'PUT /v1/schedules/{name}': {
+    timeZone: 'Europe/Berlin',
+    cron: { hibernate: '0 19 * * 1-5', resume: '0 7 * * 1-5' },
+    enforce: false,
+  },
   'POST /v1/expiry-policies': { name: 'sample', selector: { namespaces: [ns] }, maxLifetime: '72h', warnings: ['1h'] },
   'PUT /v1/expiry-policies/{name}': { maxLifetime: '72h', dryRun: true },
   'PUT /v1/webhooks/{name}': { url: 'https://hooks.example.com/beekeeper', format: 'generic' },
@@ -66,7 +109,9 @@ let operations: Array<{ key: string; method: string; url: string; hasBody: boole
 beforeAll(async () => {
   bed = await startBed();
   await prerequisites(bed, ns);
-  const spec = (await bed.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>();
+  const spec = (await bed.app.inject({ url: '/openapi.json' })).json<{
+    paths: Record<string, Record<string, { requestBody?: unknown }>>;
+  }>();
   operations = Object.entries(spec.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       key: `${method.toUpperCase()} ${path}`,
@@ -89,13 +134,20 @@ describe('request bodies on every route', () => {
       const body = JSON.parse(JSON.stringify(sample)) as Record<string, unknown>;
 
       const unknown = await send(op.method, op.url, { ...body, surprise: true });
-      expect({ op: op.key, status: unknown.status, type: unknown.type }).toEqual({ op: op.key, status: 422, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ op: op.key, status: unknown.status, type: unknown.type }).toEqual({
+        op: op.key,
+        status: 422,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
       expect(unknown.body.errors, op.key).toEqual([{ field: 'surprise', reason: 'unknown field' }]);
 
       const mistyped = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, wrongType(v)]));
       const wrong = await send(op.method, op.url, mistyped);
       expect({ op: op.key, status: wrong.status }).toEqual({ op: op.key, status: 422 });
-      expect({ op: op.key, fields: [...new Set(fields(wrong))] }).toEqual({ op: op.key, fields: Object.keys(body).sort() });
+      expect({ op: op.key, fields: [...new Set(fields(wrong))] }).toEqual({
+        op: op.key,
+        fields: Object.keys(body).sort(),
+      });
     }
     expect(await snapshot()).toEqual(before);
   });
@@ -103,17 +155,34 @@ describe('request bodies on every route', () => {
   it('an operation that takes no body refuses one with fields (422 naming them) and does nothing', async () => {
     const before = await snapshot();
     const mutations = operations.filter((o) => !o.hasBody && o.method !== 'GET');
-    expect(mutations.map((o) => o.key)).toEqual(expect.arrayContaining(['POST /v1/expiry/sweep', 'POST /v1/clusters/{hub}/{namespace}/{name}/hibernate', 'DELETE /v1/claims/{hub}/{namespace}/{name}']));
+    expect(mutations.map((o) => o.key)).toEqual(
+      expect.arrayContaining([
+        'POST /v1/expiry/sweep',
+        'POST /v1/clusters/{hub}/{namespace}/{name}/hibernate',
+        'DELETE /v1/claims/{hub}/{namespace}/{name}',
+      ]),
+    );
     for (const op of mutations) {
       // `dryRun` belongs in the query string here: sent in the body it used to be ignored, and the sweep ran.
       const res = await send(op.method, op.url, { dryRun: true });
-      expect({ op: op.key, status: res.status, fields: fields(res) }).toEqual({ op: op.key, status: 422, fields: ['dryRun'] });
+      expect({ op: op.key, status: res.status, fields: fields(res) }).toEqual({
+        op: op.key,
+        status: 422,
+        fields: ['dryRun'],
+      });
     }
     expect(await snapshot()).toEqual(before);
   });
 
   it('an array item is named one way, windows[0].start, whether the schema or the service refuses it', async () => {
-    const window = (start: unknown, days: unknown[] = ['Mon']) => ({ name: 'items', timeZone: 'UTC', windows: [{ days: ['Tue'], start: '07:00', end: '19:00' }, { days, start, end: '19:00' }] });
+    const window = (start: unknown, days: unknown[] = ['Mon']) => ({
+      name: 'items',
+      timeZone: 'UTC',
+      windows: [
+        { days: ['Tue'], start: '07:00', end: '19:00' },
+        { days, start, end: '19:00' },
+      ],
+    });
     const wrongType = await send('POST', '/v1/schedules', window(7));
     const badTime = await send('POST', '/v1/schedules', window('25:00'));
     expect([wrongType.status, badTime.status]).toEqual([422, 422]);
@@ -122,15 +191,25 @@ describe('request bodies on every route', () => {
     expect(wrongType.body.detail).toContain('windows[1].start');
     // A number where a weekday belongs: one issue listing the weekdays, not a type per weekday.
     const day = await send('POST', '/v1/schedules', window('07:00', ['Mon', 5]));
-    expect(day.body.errors).toEqual([{ field: 'windows[1].days[1]', reason: 'must be one of "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"' }]);
+    expect(day.body.errors).toEqual([
+      { field: 'windows[1].days[1]', reason: 'must be one of "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"' },
+    ]);
     expect((await send('GET', '/v1/schedules/items')).status).toBe(404);
   });
 
   it('an expiry policy selector with a misplaced key, or an empty list that would cover every cluster, is refused', async () => {
-    const misplaced = await send('POST', '/v1/expiry-policies', { name: 'typo', maxLifetime: '8h', selector: { namespace: [ns] } });
+    const misplaced = await send('POST', '/v1/expiry-policies', {
+      name: 'typo',
+      maxLifetime: '8h',
+      selector: { namespace: [ns] },
+    });
     expect(misplaced.status).toBe(422);
     expect(misplaced.body.errors).toEqual([{ field: 'selector.namespace', reason: 'unknown field' }]);
-    const empty = await send('POST', '/v1/expiry-policies', { name: 'empty', maxLifetime: '8h', selector: { namespaces: [] } });
+    const empty = await send('POST', '/v1/expiry-policies', {
+      name: 'empty',
+      maxLifetime: '8h',
+      selector: { namespaces: [] },
+    });
     expect(empty.status).toBe(422);
     expect(fields(empty)).toEqual(['selector.namespaces']);
     expect((await send('GET', '/v1/expiry-policies')).body).toEqual({ items: [] });
@@ -139,10 +218,20 @@ describe('request bodies on every route', () => {
 
 describe('claims take the body as sent', () => {
   beforeAll(async () => {
-    const pool = await send('POST', '/v1/pools', { hub: HUB, namespace: ns, name: 'demo-aws', platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' }, baseDomain: 'example.com', imageSetName: 'openshift-v4.16.3', pullSecretRef: 'pull-secret', size: 0 });
+    const pool = await send('POST', '/v1/pools', {
+      hub: HUB,
+      namespace: ns,
+      name: 'demo-aws',
+      platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+      baseDomain: 'example.com',
+      imageSetName: 'openshift-v4.16.3',
+      pullSecretRef: 'pull-secret',
+      size: 0,
+    });
     expect(pool.status, pool.text).toBe(201);
   });
-  const claims = async () => (await bed.system.store.list('ClusterClaim', HUB, { namespace: ns })).map((c) => c.metadata.name);
+  const claims = async () =>
+    (await bed.system.store.list('ClusterClaim', HUB, { namespace: ns })).map((c) => c.metadata.name);
 
   it('a list where a string belongs, or a number for a version, is 422 naming the field; no claim is made', async () => {
     const pool = `${HUB}/${ns}/demo-aws`;
@@ -177,9 +266,17 @@ describe('huge values in errors', () => {
       ['POST', '/v1/claims', { pool: huge('p') }],
       ['POST', '/v1/clusters', createBody(ns, 'huge', { labels: { [huge('l')]: 'x' } })],
       ['POST', '/v1/clusters', createBody(ns, 'huge', { imageSet: huge('i') })],
-      ['POST', '/v1/schedules', { name: 'huge', timeZone: huge('z'), windows: [{ days: ['Mon'], start: '07:00', end: '19:00' }] }],
+      [
+        'POST',
+        '/v1/schedules',
+        { name: 'huge', timeZone: huge('z'), windows: [{ days: ['Mon'], start: '07:00', end: '19:00' }] },
+      ],
       ['POST', '/v1/expiry-policies', { name: 'huge', [huge('k')]: true }],
-      ['POST', `/v1/clusters/${HUB}/${ns}/absent/overrides`, { type: 'keepAwake', for: huge('9'), by: 'alice', reason: 'r' }],
+      [
+        'POST',
+        `/v1/clusters/${HUB}/${ns}/absent/overrides`,
+        { type: 'keepAwake', for: huge('9'), by: 'alice', reason: 'r' },
+      ],
     ];
     for (const [method, url, body] of cases) {
       const res = await send(method, url, body);

@@ -30,10 +30,16 @@ export const FAST_JOBS: JobsConfig = {
 };
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ REDIS_URL: REDIS_URL(), BEEKEEPER_REDIS_PREFIX: `{bk-test-${randomUUID().slice(0, 8)}}`, ...env });
+  return loadConfig({
+    REDIS_URL: REDIS_URL(),
+    BEEKEEPER_REDIS_PREFIX: `{bk-test-${randomUUID().slice(0, 8)}}`,
+    ...env,
+  });
 }
 
-export function fakeStore(hubs: HubStatus[] = [{ name: 'local', reachable: true, hiveCrdsPresent: true, counts: {}, informers: {} }]): HiveStore {
+export function fakeStore(
+  hubs: HubStatus[] = [{ name: 'local', reachable: true, hiveCrdsPresent: true, counts: {}, informers: {} }],
+): HiveStore {
   const no = () => {
     throw new Error('not used by the platform tests');
   };
@@ -62,12 +68,26 @@ export interface Harness {
   /** Workers for every hub of the harness, `concurrency` slots each, per class of work unless `background` says otherwise. */
   startWorkers(
     handlers: Record<string, JobHandler>,
-    opts?: { metrics?: Metrics; concurrency?: number; globalConcurrency?: number; background?: { concurrency: number; globalConcurrency: number }; definitions?: readonly JobDefinition[] },
+    opts?: {
+      metrics?: Metrics;
+      concurrency?: number;
+      globalConcurrency?: number;
+      background?: { concurrency: number; globalConcurrency: number };
+      definitions?: readonly JobDefinition[];
+    },
   ): Promise<WorkerPool>;
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { catalog?: JobCatalog; config?: Config; hubs?: string[]; jobs?: Partial<JobsConfig>; definitions?: readonly JobDefinition[] } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: {
+    catalog?: JobCatalog;
+    config?: Config;
+    hubs?: string[];
+    jobs?: Partial<JobsConfig>;
+    definitions?: readonly JobDefinition[];
+  } = {},
+): Promise<Harness> {
   const config = opts.config ?? testConfig();
   const jobs: JobsConfig = { ...FAST_JOBS, ...opts.jobs };
   const hubs = opts.hubs ?? ['local'];
@@ -126,7 +146,11 @@ export async function createHarness(opts: { catalog?: JobCatalog; config?: Confi
   };
 }
 
-export async function buildTestServer(h: Harness, routes: FastifyPluginAsync[] = [], opts: { store?: HiveStore; metrics?: Metrics } = {}) {
+export async function buildTestServer(
+  h: Harness,
+  routes: FastifyPluginAsync[] = [],
+  opts: { store?: HiveStore; metrics?: Metrics } = {},
+) {
   return buildServer({
     config: h.config,
     log: quietLog,

@@ -41,7 +41,10 @@ describe('worker shutdown', () => {
         return 'resumed elsewhere';
       },
     });
-    expect(await h.queue.waitUntilDone(long.id, 10_000)).toMatchObject({ state: 'completed', result: 'resumed elsewhere' });
+    expect(await h.queue.waitUntilDone(long.id, 10_000)).toMatchObject({
+      state: 'completed',
+      result: 'resumed elsewhere',
+    });
     expect(runs).toEqual(['attempt 1', 'attempt 1']);
   });
 });

@@ -32,7 +32,8 @@ function readmeBlock(heading: string, lang: string): string {
 /** The script with only what cannot run here swapped: the selector (a pool of this test) and `make test-e2e`. */
 function shellScript(selector: string, tests: string): string {
   const script = readmeBlock('### Shell', 'sh');
-  for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT']) expect(script).toContain(part);
+  for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT'])
+    expect(script).toContain(part);
   return script.replace('platform=aws,version=4.17,team=payments', selector).replace('make test-e2e', tests);
 }
 
@@ -46,7 +47,11 @@ interface Script {
 }
 
 function bash(script: string): Script {
-  const child = spawn('bash', ['-c', script], { cwd: tmp, env: { ...process.env, BEEKEEPER_URL: url, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', script], {
+    cwd: tmp,
+    env: { ...process.env, BEEKEEPER_URL: url, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const run: Script = {
     child,
     stdout: '',
@@ -61,7 +66,9 @@ function bash(script: string): Script {
         };
         child.stdout.on('data', check);
         child.stderr.on('data', check);
-        child.once('close', () => reject(new Error(`the script ended without printing ${pattern}:\n${run.stdout}\n${run.stderr}`)));
+        child.once('close', () =>
+          reject(new Error(`the script ended without printing ${pattern}:\n${run.stdout}\n${run.stderr}`)),
+        );
         check();
       }),
     ended: new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal }))),
@@ -91,7 +98,9 @@ function childrenOf(pid: number): Array<{ pid: number; args: string }> {
 /** How the script ended, or that it is still running (bash holds a trap while a foreground command runs). */
 function endOf(run: Script, boundMs = 20_000) {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`still running ${boundMs / 1000} s after SIGTERM`), boundMs)));
+  const bound = new Promise<string>(
+    (resolve) => (timer = setTimeout(() => resolve(`still running ${boundMs / 1000} s after SIGTERM`), boundMs)),
+  );
   return Promise.race([run.ended, bound]).finally(() => clearTimeout(timer));
 }
 
@@ -106,21 +115,42 @@ const alive = (pid: number) => {
 
 async function releasedOrGone(id: string) {
   const [hub, namespace, name] = id.split('/') as [string, string, string];
-  await h.store.waitFor<ClusterClaim, true>('ClusterClaim', { hub, namespace, name }, (c) => (!c || c.metadata.deletionTimestamp ? true : undefined), { timeoutMs: 15_000 });
+  await h.store.waitFor<ClusterClaim, true>(
+    'ClusterClaim',
+    { hub, namespace, name },
+    (c) => (!c || c.metadata.deletionTimestamp ? true : undefined),
+    { timeoutMs: 15_000 },
+  );
 }
 
 beforeAll(async () => {
   // Installs take 40 minutes of the test clock; everything else takes no time.
-  const zero = { imageSet: 0, provisionInitializing: 0, syncSetApply: 0, startingMachines: 0, machinesStarting: 0, nodesStarting: 0, clusterOperatorSettle: 0, clusterOperators: 0 };
+  const zero = {
+    imageSet: 0,
+    provisionInitializing: 0,
+    syncSetApply: 0,
+    startingMachines: 0,
+    machinesStarting: 0,
+    nodesStarting: 0,
+    clusterOperatorSettle: 0,
+    clusterOperators: 0,
+  };
   h = await startClaimsHarness({ speed: 1, durations: { ...zero, provisionRunning: 40 * MINUTE } });
   url = await h.app.listen({ host: '127.0.0.1', port: 0 });
   await h.prerequisites();
   const create = async (name: string, over: Record<string, unknown>) =>
-    expect((await h.app.inject({ method: 'POST', url: '/v1/pools', payload: poolRequest('hub-1', name, over) })).statusCode).toBe(201);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/v1/pools', payload: poolRequest('hub-1', name, over) })).statusCode,
+    ).toBe(201);
   await create('warm', { size: 1, runningCount: 1, labels: { tier: 'signals-warm' } });
   const building = await h.clusterWhere('hub-1', 'warm', installing);
   await h.jump('hub-1', building.metadata.name, 40 * MINUTE, running);
-  await h.store.waitFor<ClusterPool, true>('ClusterPool', { hub: 'hub-1', namespace: 'ci', name: 'warm' }, (p) => (p?.status?.ready === 1 ? true : undefined), { timeoutMs: 10_000 });
+  await h.store.waitFor<ClusterPool, true>(
+    'ClusterPool',
+    { hub: 'hub-1', namespace: 'ci', name: 'warm' },
+    (p) => (p?.status?.ready === 1 ? true : undefined),
+    { timeoutMs: 10_000 },
+  );
   // Created after the clock jump, so its install never ends here.
   await create('empty', { size: 0, runningCount: 0, labels: { tier: 'signals-wait' } });
 }, 90_000);

@@ -12,8 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasKubectl = await new Promise<boolean>((resolve) => execFile('kubectl', ['version', '--client'], (err) => resolve(!err)));
-if (!hasKubectl) console.warn('test/readme: no kubectl on PATH, so the README\'s kubectl step is SKIPPED');
+const hasKubectl = await new Promise<boolean>((resolve) =>
+  execFile('kubectl', ['version', '--client'], (err) => resolve(!err)),
+);
+if (!hasKubectl) console.warn("test/readme: no kubectl on PATH, so the README's kubectl step is SKIPPED");
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUN = randomUUID().slice(0, 8);
 const PREFIX = `{bk-readme-${RUN}}`;
@@ -67,7 +69,12 @@ interface Answer {
 }
 
 /** `curl -s` as the README writes it: method, path relative to $B, optional JSON body and headers. */
-async function curl(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function curl(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${B}${path}`, {
     method,
     redirect: 'manual',
@@ -172,9 +179,17 @@ function datesAhead(text: string): string {
 }
 
 /** Runs a README shell script with bash in its own process, as a CI runner would. */
-function bash(script: string, env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: tmp, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd: tmp,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -196,7 +211,8 @@ async function until(path: string, ok: (a: Answer) => boolean, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   let last = await curl('GET', path);
   while (!ok(last)) {
-    if (Date.now() > deadline) throw new Error(`GET ${path} never satisfied the test; last answer ${last.status}: ${last.text.slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`GET ${path} never satisfied the test; last answer ${last.status}: ${last.text.slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 200));
     last = await curl('GET', path);
   }
@@ -228,8 +244,20 @@ beforeAll(async () => {
     BEEKEEPER_REDIS_PREFIX: PREFIX,
   };
   // A newcomer has no configuration: nothing may point this process at other hubs or require tokens.
-  for (const name of ['BEEKEEPER_CONFIG', 'BEEKEEPER_HUBS', 'BEEKEEPER_API_TOKENS', 'BEEKEEPER_HTTP_HOST', 'LOG_LEVEL', 'BEEKEEPER_SIM_SEED']) delete env[name];
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main/all-in-one.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of [
+    'BEEKEEPER_CONFIG',
+    'BEEKEEPER_HUBS',
+    'BEEKEEPER_API_TOKENS',
+    'BEEKEEPER_HTTP_HOST',
+    'LOG_LEVEL',
+    'BEEKEEPER_SIM_SEED',
+  ])
+    delete env[name];
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/main/all-in-one.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   server.stdout!.setEncoding('utf8');
   server.stderr!.setEncoding('utf8');
   server.stdout!.on('data', (d: string) => (output += d));
@@ -271,7 +299,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(output).toContain(`Jobs: ${B}/admin/queues`);
   });
 
-  it('writes the embedded hub\'s kubeconfig (0600) and prints the `export KUBECONFIG=…` line', () => {
+  it("writes the embedded hub's kubeconfig (0600) and prints the `export KUBECONFIG=…` line", () => {
     const path = join(ROOT, '.beekeeper/embedded.kubeconfig');
     expect(output).toContain(`export KUBECONFIG=${path}`);
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -281,33 +309,69 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(doc.clusters[0].cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it.skipIf(!hasKubectl)(`kubectl get cd -A works on the demo with that kubeconfig${hasKubectl ? '' : ' (SKIPPED: no kubectl on PATH)'}`, async () => {
-    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)![1]!;
-    const kubectl = (...args: string[]) => new Promise<string>((resolve, reject) => {
-      execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 20_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout));
-    });
-    const listed = await kubectl('get', 'cd', '-A', '-o', 'custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name', '--no-headers');
-    const rows = listed.trim().split('\n').map((line) => line.trim().split(/\s+/).join('/'));
-    expect(rows).toContain('team-web/web-1');
-    expect(rows.filter((r) => /^demo-aws-\w{5}\/demo-aws-\w{5}$/.test(r)).length).toBeGreaterThanOrEqual(1);
-    expect(rows.some((r) => /^payments-aws-\w{5}\/payments-aws-\w{5}$/.test(r))).toBe(true);
-    expect(await kubectl('get', 'clusterpools', '-n', 'demo', '-o', 'name')).toBe('clusterpool.hive.openshift.io/demo-aws\nclusterpool.hive.openshift.io/payments-aws\n');
-  });
+  it.skipIf(!hasKubectl)(
+    `kubectl get cd -A works on the demo with that kubeconfig${hasKubectl ? '' : ' (SKIPPED: no kubectl on PATH)'}`,
+    async () => {
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)![1]!;
+      const kubectl = (...args: string[]) =>
+        new Promise<string>((resolve, reject) => {
+          execFile(
+            'kubectl',
+            args,
+            { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 20_000 },
+            (err, stdout, stderr) =>
+              err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+          );
+        });
+      const listed = await kubectl(
+        'get',
+        'cd',
+        '-A',
+        '-o',
+        'custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name',
+        '--no-headers',
+      );
+      const rows = listed
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/).join('/'));
+      expect(rows).toContain('team-web/web-1');
+      expect(rows.filter((r) => /^demo-aws-\w{5}\/demo-aws-\w{5}$/.test(r)).length).toBeGreaterThanOrEqual(1);
+      expect(rows.some((r) => /^payments-aws-\w{5}\/payments-aws-\w{5}$/.test(r))).toBe(true);
+      expect(await kubectl('get', 'clusterpools', '-n', 'demo', '-o', 'name')).toBe(
+        'clusterpool.hive.openshift.io/demo-aws\nclusterpool.hive.openshift.io/payments-aws\n',
+      );
+    },
+  );
 
   it('GET /v1/hubs: the embedded hub `local` is reachable and has the Hive CRDs', async () => {
     const hubs = await curl('GET', '/v1/hubs');
     expect(hubs.status).toBe(200);
-    expect(hubs.json.items).toEqual([expect.objectContaining({ name: 'local', reachable: true, hiveCrdsPresent: true })]);
+    expect(hubs.json.items).toEqual([
+      expect.objectContaining({ name: 'local', reachable: true, hiveCrdsPresent: true }),
+    ]);
   });
 
   it('the demo pool demo/demo-aws (size 2, one running) gets a ready cluster', async () => {
-    const pool = await until('/v1/pools/local/demo/demo-aws', (a) => a.status === 200 && a.json.counts.ready >= 1, 40_000);
-    expect(pool.json).toMatchObject({ id: 'local/demo/demo-aws', size: 2, runningCount: 1, imageSet: 'openshift-v4.16.3' });
+    const pool = await until(
+      '/v1/pools/local/demo/demo-aws',
+      (a) => a.status === 200 && a.json.counts.ready >= 1,
+      40_000,
+    );
+    expect(pool.json).toMatchObject({
+      id: 'local/demo/demo-aws',
+      size: 2,
+      runningCount: 1,
+      imageSet: 'openshift-v4.16.3',
+    });
     const unclaimed = await curl('GET', '/v1/clusters?pool=demo/demo-aws&claimed=false');
     expect(unclaimed.status).toBe(200);
     expect(unclaimed.json.items.length).toBeGreaterThanOrEqual(1);
-    expect(unclaimed.json.items.every((c: { labels: Record<string, string> }) => c.labels['hive.openshift.io/clusterpool-name'] === 'demo-aws')).toBe(true);
+    expect(
+      unclaimed.json.items.every(
+        (c: { labels: Record<string, string> }) => c.labels['hive.openshift.io/clusterpool-name'] === 'demo-aws',
+      ),
+    ).toBe(true);
     const pools = await curl('GET', '/v1/pools');
     expect(pools.json.items.map((p: { id: string }) => p.id)).toContain('local/demo/demo-aws');
   }, 45_000);
@@ -315,8 +379,14 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   it('POST /v1/clusters?wait=120 with the README body creates and installs the cluster', async () => {
     const created = await curl('POST', '/v1/clusters?wait=120', createBody, { 'Idempotency-Key': IDEMPOTENCY_KEY });
     expect(created.status, created.text).toBe(200);
-    expect(created.json.job).toMatchObject({ type: 'cluster.create', state: 'completed', target: { hub: 'local', namespace: 'demo', name: NAME } });
-    expect(stepsOf(created.json.job)).toEqual(expect.arrayContaining(['ClusterDeploymentCreated', 'Provisioning', 'Installed']));
+    expect(created.json.job).toMatchObject({
+      type: 'cluster.create',
+      state: 'completed',
+      target: { hub: 'local', namespace: 'demo', name: NAME },
+    });
+    expect(stepsOf(created.json.job)).toEqual(
+      expect.arrayContaining(['ClusterDeploymentCreated', 'Provisioning', 'Installed']),
+    );
 
     // "Every POST honours Idempotency-Key": running the same command again is the same job, not a second cluster.
     const again = await curl('POST', '/v1/clusters?wait=120', createBody, { 'Idempotency-Key': IDEMPOTENCY_KEY });
@@ -325,7 +395,11 @@ describe('README: `npm start` and the curl tour, against the real process', () =
 
   it('refuses a bad request with problem+json naming the field, and creates nothing', async () => {
     const badName = `bad-${RUN}`;
-    const bad = await curl('POST', '/v1/clusters', { ...createBody, name: badName, compute: { replicas: -1, instanceType: 'm6i.2xlarge' } });
+    const bad = await curl('POST', '/v1/clusters', {
+      ...createBody,
+      name: badName,
+      compute: { replicas: -1, instanceType: 'm6i.2xlarge' },
+    });
     expect(bad.status, bad.text).toBe(422);
     expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(bad.text).toContain('replicas');
@@ -363,10 +437,21 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   it('hibernate?wait=60 steps through Stopping, WaitingForMachinesToStop, Hibernating', async () => {
     const res = await curl('POST', `${CD}/hibernate?wait=60`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.job).toMatchObject({ type: 'cluster.hibernate', state: 'completed', result: { powerState: 'Hibernating' } });
+    expect(res.json.job).toMatchObject({
+      type: 'cluster.hibernate',
+      state: 'completed',
+      result: { powerState: 'Hibernating' },
+    });
     const steps = stepsOf(res.json.job);
-    expect(steps.filter((s) => ['Stopping', 'WaitingForMachinesToStop', 'Hibernating'].includes(s))).toEqual(['Stopping', 'WaitingForMachinesToStop', 'Hibernating']);
-    expect((await curl('GET', CD)).json).toMatchObject({ phase: 'Hibernating', powerState: { observed: 'Hibernating' } });
+    expect(steps.filter((s) => ['Stopping', 'WaitingForMachinesToStop', 'Hibernating'].includes(s))).toEqual([
+      'Stopping',
+      'WaitingForMachinesToStop',
+      'Hibernating',
+    ]);
+    expect((await curl('GET', CD)).json).toMatchObject({
+      phase: 'Hibernating',
+      powerState: { observed: 'Hibernating' },
+    });
     const hibernating = await curl('GET', '/v1/clusters?labelSelector=team%3Dpayments&powerState=Hibernating');
     expect(hibernating.json.items.map((c: { name: string }) => c.name)).toContain(NAME);
   }, 40_000);
@@ -374,7 +459,11 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   it('resume?wait=60 steps StartingMachines … WaitingForClusterOperators, Running', async () => {
     const res = await curl('POST', `${CD}/resume?wait=60`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.job).toMatchObject({ type: 'cluster.resume', state: 'completed', result: { powerState: 'Running' } });
+    expect(res.json.job).toMatchObject({
+      type: 'cluster.resume',
+      state: 'completed',
+      result: { powerState: 'Running' },
+    });
     const steps = stepsOf(res.json.job);
     expect(steps[1]).toBe('StartingMachines');
     expect(steps.slice(-2)).toEqual(['WaitingForClusterOperators', 'Running']);
@@ -410,7 +499,18 @@ describe('README: `npm start` and the curl tour, against the real process', () =
 
   it('CI: `beekeeper claim --pool demo-aws … --kubeconfig-out FILE --json`, then `release`', async () => {
     const kubeconfigFile = join(tmp, 'kubeconfig');
-    const claimed = await cli(['claim', '--pool', 'demo-aws', '--lifetime', '1h', '--wait', '2m', '--kubeconfig-out', kubeconfigFile, '--json']);
+    const claimed = await cli([
+      'claim',
+      '--pool',
+      'demo-aws',
+      '--lifetime',
+      '1h',
+      '--wait',
+      '2m',
+      '--kubeconfig-out',
+      kubeconfigFile,
+      '--json',
+    ]);
     expect(claimed.code, claimed.stderr).toBe(0);
     const claim = JSON.parse(claimed.stdout);
     expect(claim).toMatchObject({ pool: 'local/demo/demo-aws', phase: 'Running', lifetime: { lifetime: '1h' } });
@@ -435,18 +535,30 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   }, 60_000);
 
   it('the "Pools and claims" tour: pool summary, PATCH, claim by name and by attributes, wait, kubeconfig, extend, heartbeat, release', async () => {
-    expect((await curl('GET', '/v1/pools')).json.items.map((p: { id: string }) => p.id)).toContain('local/demo/demo-aws');
+    expect((await curl('GET', '/v1/pools')).json.items.map((p: { id: string }) => p.id)).toContain(
+      'local/demo/demo-aws',
+    );
     const pool = await curl('GET', '/v1/pools/local/demo/demo-aws');
     expect(pool.json).toMatchObject({ counts: expect.any(Object), problems: [], claimsWaiting: expect.any(Number) });
     const patched = await curl('PATCH', '/v1/pools/local/demo/demo-aws', { size: 3, runningCount: 1 });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.json).toMatchObject({ size: 3, runningCount: 1 });
 
-    const byName = await curl('POST', '/v1/claims', { pool: 'local/demo/demo-aws', lifetime: '2h', heartbeatTimeout: '15m' });
+    const byName = await curl('POST', '/v1/claims', {
+      pool: 'local/demo/demo-aws',
+      lifetime: '2h',
+      heartbeatTimeout: '15m',
+    });
     expect(byName.status, byName.text).toBe(201);
-    const byAttributes = await curl('POST', '/v1/claims', { selector: { platform: 'aws', version: '4.16' }, lifetime: '2h' });
+    const byAttributes = await curl('POST', '/v1/claims', {
+      selector: { platform: 'aws', version: '4.16' },
+      lifetime: '2h',
+    });
     expect(byAttributes.status, byAttributes.text).toBe(201);
-    expect(byAttributes.json).toMatchObject({ pool: 'local/demo/demo-aws', pickedBecause: expect.stringContaining('picked local/demo/demo-aws for platform=aws, version=4.16') });
+    expect(byAttributes.json).toMatchObject({
+      pool: 'local/demo/demo-aws',
+      pickedBecause: expect.stringContaining('picked local/demo/demo-aws for platform=aws, version=4.16'),
+    });
 
     const C = `/v1/claims/${byName.json.id}`;
     const running = await curl('GET', `${C}?wait=120`);
@@ -461,20 +573,26 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const kubeconfig = await curl('GET', `${C}/kubeconfig`);
     expect(parseYaml(kubeconfig.text).clusters[0].cluster.server).toBe(running.json.cluster.apiURL);
     const credentials = await curl('GET', `${C}/credentials`);
-    expect(credentials.json).toMatchObject({ apiURL: running.json.cluster.apiURL, webConsoleURL: running.json.cluster.webConsoleURL, username: 'kubeadmin' });
+    expect(credentials.json).toMatchObject({
+      apiURL: running.json.cluster.apiURL,
+      webConsoleURL: running.json.cluster.webConsoleURL,
+      username: 'kubeadmin',
+    });
     const extended = await curl('PATCH', C, { extendBy: '1h' });
     expect(extended.json.lifetime.lifetime, extended.text).toBe('3h');
     const beat = await curl('POST', `${C}/heartbeat`);
     expect(beat.status, beat.text).toBe(200);
     expect(beat.json).toMatchObject({ claim: byName.json.id, timeoutSeconds: 900 });
-    for (const id of [byName.json.id, byAttributes.json.id]) expect((await curl('DELETE', `/v1/claims/${id}`)).status).toBe(202);
+    for (const id of [byName.json.id, byAttributes.json.id])
+      expect((await curl('DELETE', `/v1/claims/${id}`)).status).toBe(202);
   }, 150_000);
 
   // The "Shell" example of "Ephemeral clusters in CI", run with bash as written; its selector matches the demo's
   // payments pool. Only what cannot run here is swapped: `make test-e2e`.
   const shellScript = (tests: string) => {
     const script = readmeBlock('### Shell', 'sh');
-    for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT']) expect(script).toContain(part);
+    for (const part of ['--selector platform=aws,version=4.17,team=payments', 'make test-e2e', 'trap cleanup EXIT'])
+      expect(script).toContain(part);
     return script.replace('make test-e2e', tests);
   };
   const shellEnv = () => ({ BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT });
@@ -482,7 +600,12 @@ describe('README: `npm start` and the curl tour, against the real process', () =
 
   it('CI "Shell": claims, tests with the kubeconfig while heartbeating, and releases', async () => {
     // The tests see the claimed cluster's kubeconfig, and the heartbeat runs beside them.
-    const run = await bash(shellScript(`sh -c 'grep -q "server: https://api\\." "$KUBECONFIG"' && echo "HEARTBEAT: $(ps -o args= -p "$heartbeat_pid")" && echo TESTS-PASSED`), shellEnv());
+    const run = await bash(
+      shellScript(
+        `sh -c 'grep -q "server: https://api\\." "$KUBECONFIG"' && echo "HEARTBEAT: $(ps -o args= -p "$heartbeat_pid")" && echo TESTS-PASSED`,
+      ),
+      shellEnv(),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('local/demo/payments-aws');
     expect(run.stdout).toMatch(/^testing on https:\/\/api\./m);
@@ -507,7 +630,8 @@ describe('README: `npm start` and the curl tour, against the real process', () =
 
   it('CI "GitHub Actions" and "Tekton": valid YAML that claims, tests with the kubeconfig, and always releases', () => {
     const gha = parseYaml(readmeBlock('### GitHub Actions', 'yaml'));
-    const steps: Array<{ name?: string; id?: string; if?: string; run?: string; env?: Record<string, string> }> = gha.jobs.e2e.steps;
+    const steps: Array<{ name?: string; id?: string; if?: string; run?: string; env?: Record<string, string> }> =
+      gha.jobs.e2e.steps;
     const claim = steps.find((st) => st.id === 'claim')!;
     expect(claim.run).toMatch(/\$BK claim .*--wait 45m --kubeconfig-out "\$RUNNER_TEMP\/kubeconfig" --json/s);
     expect(steps.find((st) => st.name === 'Run tests')!.env!.KUBECONFIG).toBe('${{ runner.temp }}/kubeconfig');
@@ -547,22 +671,32 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(by('GET /v1/schedules/office-hours/preview?from=').text).toContain('2027-03-29T05:00:00');
     expect(by('POST /v1/clusters/local/team-web/web-1/overrides').json).toMatchObject({ type: 'keepAwake' });
     const extended = by('POST /v1/clusters/local/team-web/web-1/expiry/extend').json;
-    const created = Date.parse((await curl('GET', '/v1/clusters/local/team-web/web-1?raw=true')).json.raw.metadata.creationTimestamp);
+    const created = Date.parse(
+      (await curl('GET', '/v1/clusters/local/team-web/web-1?raw=true')).json.raw.metadata.creationTimestamp,
+    );
     // delete-after 72h from the seed, plus 24h.
     expect(Date.parse(JSON.stringify(extended).match(/"expiresAt":"([^"]+)"/)![1]!) - created).toBe(96 * 3600_000);
   }, 60_000);
 
-  it('GET /v1/jobs lists the tour\'s jobs, filterable by type and state', async () => {
+  it("GET /v1/jobs lists the tour's jobs, filterable by type and state", async () => {
     const hib = await curl('GET', '/v1/jobs?type=cluster.hibernate');
     expect(hib.status).toBe(200);
-    expect(hib.json.items).toEqual([expect.objectContaining({ type: 'cluster.hibernate', state: 'completed', target: expect.objectContaining({ name: NAME }) })]);
+    expect(hib.json.items).toEqual([
+      expect.objectContaining({
+        type: 'cluster.hibernate',
+        state: 'completed',
+        target: expect.objectContaining({ name: NAME }),
+      }),
+    ]);
     const active = await curl('GET', '/v1/jobs?state=active&type=cluster.hibernate');
     expect(active.status).toBe(200);
     expect(active.json.items).toEqual([]);
     const some = await curl('GET', '/v1/jobs?limit=2');
     expect(some.json.items).toHaveLength(2);
     const all = await curl('GET', '/v1/jobs?limit=50');
-    expect(all.json.items.map((j: { type: string }) => j.type)).toEqual(expect.arrayContaining(['cluster.create', 'cluster.resume', 'claim.release']));
+    expect(all.json.items.map((j: { type: string }) => j.type)).toEqual(
+      expect.arrayContaining(['cluster.create', 'cluster.resume', 'claim.release']),
+    );
   });
 
   it('DELETE ?wait=120 deprovisions the cluster and it is gone', async () => {
@@ -579,7 +713,9 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect(ready.json).toMatchObject({ redis: 'ok', hubs: [{ name: 'local', reachable: true }] });
     const metrics = await curl('GET', '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.text).toContain('beekeeper_pool_clusters{hub="local",namespace="demo",pool="demo-aws",state="ready"}');
+    expect(metrics.text).toContain(
+      'beekeeper_pool_clusters{hub="local",namespace="demo",pool="demo-aws",state="ready"}',
+    );
     expect(metrics.text).toMatch(/beekeeper_jobs_finished_total\{[^}]*type="cluster\.create"/);
     expect(metrics.text).toContain('beekeeper_claim_wait_seconds');
     const openapi = await curl('GET', '/openapi.json');

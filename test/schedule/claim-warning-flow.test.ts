@@ -36,23 +36,48 @@ beforeAll(async () => {
   bed = await startBed(Date.parse('2026-11-23T09:00:00Z'));
   const { store } = bed.system;
   await store.create('Namespace', HUB, { metadata: { name: 'pools' } });
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'pools' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'pools' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
-  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'aws-creds', namespace: 'pools' },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'pull-secret', namespace: 'pools' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  });
+  await store.create('ClusterImageSet', HUB, {
+    metadata: { name: 'openshift-v4.17.9' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' },
+  });
   await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.17.9' }, (o) => o, { timeoutMs: 10_000 });
   const pool = await bed.app.inject({
     method: 'POST',
     url: '/v1/pools',
     payload: {
-      hub: HUB, namespace: 'pools', name: 'ci',
+      hub: HUB,
+      namespace: 'pools',
+      name: 'ci',
       platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
-      baseDomain: 'ci.example.com', imageSetName: 'openshift-v4.17.9', pullSecretRef: 'pull-secret', size: 1, runningCount: 1,
+      baseDomain: 'ci.example.com',
+      imageSetName: 'openshift-v4.17.9',
+      pullSecretRef: 'pull-secret',
+      size: 1,
+      runningCount: 1,
     },
   });
   expect(pool.statusCode, pool.body).toBe(201);
-  const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/ci', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, secret: 'another-long-hmac-key-for-tests' } });
+  const hook = await bed.app.inject({
+    method: 'PUT',
+    url: '/v1/webhooks/ci',
+    payload: {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      secret: 'another-long-hmac-key-for-tests',
+    },
+  });
   expect(hook.statusCode, hook.body).toBe(200);
-  await store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ci' }, (o) => o, { timeoutMs: 10_000 });
+  await store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ci' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -63,38 +88,92 @@ afterAll(async () => {
 
 describe("warnings before a claim's lifetime ends", () => {
   it('a 2h claim gets no warning when it is made and the 1h warning exactly at its time, with the claim and its cluster and an Event on the claim', async () => {
-    const res = await bed.app.inject({ method: 'POST', url: '/v1/claims?wait=60', payload: { pool: 'ci', name: 'run-42', lifetime: '2h' } });
-    expect(res.statusCode, res.body).toBe(201);
-    type Claim = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } };
-    const pendingDone = (o: Claim | undefined) => o?.status?.conditions?.find((c) => c.type === 'Pending' && c.status === 'False');
-    const pending = await bed.system.store.waitFor<Claim, NonNullable<ReturnType<typeof pendingDone>>>('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, pendingDone, {
-      timeoutMs: 60_000,
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/claims?wait=60',
+      payload: { pool: 'ci', name: 'run-42', lifetime: '2h' },
     });
+    expect(res.statusCode, res.body).toBe(201);
+    type Claim = KubeObject & {
+      status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> };
+    };
+    const pendingDone = (o: Claim | undefined) =>
+      o?.status?.conditions?.find((c) => c.type === 'Pending' && c.status === 'False');
+    const pending = await bed.system.store.waitFor<Claim, NonNullable<ReturnType<typeof pendingDone>>>(
+      'ClusterClaim',
+      { hub: HUB, namespace: 'pools', name: 'run-42' },
+      pendingDone,
+      {
+        timeoutMs: 60_000,
+      },
+    );
     const claimedAt = Date.parse(pending.lastTransitionTime!);
     const oneHourBefore = claimedAt + 3_600_000;
 
     // Every warning the timers ask for, seen as they ask (enqueueing is what a due warning does).
     const asked: string[] = [];
     const deps = bed.timerDeps();
-    timers = startExpiryTimers({ ...deps, queue: { ...deps.queue, enqueue: (type, payload, opts) => (type === 'expiry.warn' && asked.push(String(payload.lead)), deps.queue.enqueue(type, payload, opts)) } });
+    timers = startExpiryTimers({
+      ...deps,
+      queue: {
+        ...deps.queue,
+        enqueue: (type, payload, opts) => (
+          type === 'expiry.warn' && asked.push(String(payload.lead)),
+          deps.queue.enqueue(type, payload, opts)
+        ),
+      },
+    });
     // Leads 24h and 1h: 24h is longer than the claim's whole life, so it is moot, not due at once.
     expect(asked).toEqual([]);
     expect(timers.pending()[`claim/${HUB}/pools/run-42`]).toBe(new Date(oneHourBefore).toISOString());
     const listed = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
-    expect(listed).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', moot: ['24h'], nextWarningAt: new Date(oneHourBefore).toISOString() }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({
+        kind: 'ClusterClaim',
+        name: 'run-42',
+        moot: ['24h'],
+        nextWarningAt: new Date(oneHourBefore).toISOString(),
+      }),
+    );
     bed.clock.set(oneHourBefore - 1);
     expect(asked).toEqual([]);
     bed.clock.set(oneHourBefore);
     expect(asked).toEqual(['1h']);
 
     await arrived(1);
-    expect(posts[0]).toMatchObject({ type: 'ClaimExpiryWarning', lead: '1h', claim: { namespace: 'pools', name: 'run-42' }, expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString() });
+    expect(posts[0]).toMatchObject({
+      type: 'ClaimExpiryWarning',
+      lead: '1h',
+      claim: { namespace: 'pools', name: 'run-42' },
+      expiresAt: new Date(claimedAt + 2 * 3_600_000).toISOString(),
+    });
     expect((posts[0]!.cluster as { namespace: string }).namespace).toMatch(/^ci-/);
-    await bed.system.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'pools', name: 'run-42' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ci ? o : undefined), { timeoutMs: 10_000 });
-    const events = await bed.system.store.list<KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', HUB, { namespace: 'pools' });
-    expect(events.filter((e) => e.reason === 'ExpiryWarning' && e.involvedObject?.kind === 'ClusterClaim' && e.involvedObject.name === 'run-42')).toHaveLength(1);
+    await bed.system.store.waitFor(
+      'ClusterClaim',
+      { hub: HUB, namespace: 'pools', name: 'run-42' },
+      (o) =>
+        JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ci ? o : undefined,
+      { timeoutMs: 10_000 },
+    );
+    const events = await bed.system.store.list<
+      KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }
+    >('Event', HUB, { namespace: 'pools' });
+    expect(
+      events.filter(
+        (e) =>
+          e.reason === 'ExpiryWarning' &&
+          e.involvedObject?.kind === 'ClusterClaim' &&
+          e.involvedObject.name === 'run-42',
+      ),
+    ).toHaveLength(1);
     const warnings = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
-    expect(warnings).toContainEqual(expect.objectContaining({ kind: 'ClusterClaim', name: 'run-42', delivered: { '1h': expect.objectContaining({ ci: expect.any(String) }) } }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'ClusterClaim',
+        name: 'run-42',
+        delivered: { '1h': expect.objectContaining({ ci: expect.any(String) }) },
+      }),
+    );
     expect(posts).toHaveLength(1);
   });
 });

@@ -30,10 +30,21 @@ beforeAll(async () => {
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'strict', timeZone: 'UTC', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, enforce: true },
+    payload: {
+      name: 'strict',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+      enforce: true,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'strict' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'HibernationSchedule',
+    { hub: HUB, namespace: 'beekeeper', name: 'strict' },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);
 
@@ -50,16 +61,32 @@ describe('enforce: true follows the one planner', () => {
     await Promise.all([waitPower(bed, NS, 'held', 'Hibernating'), waitPower(bed, NS, 'free', 'Hibernating')]);
 
     bed.clock.set(at('2026-11-24T19:00:00Z'));
-    const made = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/held/overrides`, payload: { type: 'skipNextHibernation', by: 'cy', reason: 'working late tonight' } });
+    const made = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/held/overrides`,
+      payload: { type: 'skipNextHibernation', by: 'cy', reason: 'working late tonight' },
+    });
     expect(made.statusCode, made.body).toBe(201);
-    await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.held.skip-next-hibernation` }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterOverride',
+      { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.held.skip-next-hibernation` },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
     // What the preview says a run would do now: leave `held` alone.
-    const preview = (await bed.app.inject({ method: 'GET', url: '/v1/schedules/strict/preview' })).json<SchedulePreview>();
-    expect(preview.runNow?.skippedClusters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'held', reason: 'SkipNextHibernationOverride' })]));
+    const preview = (
+      await bed.app.inject({ method: 'GET', url: '/v1/schedules/strict/preview' })
+    ).json<SchedulePreview>();
+    expect(preview.runNow?.skippedClusters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'held', reason: 'SkipNextHibernationOverride' })]),
+    );
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/held/schedule` })).json();
     expect(view.actionableNow).toMatchObject({ ok: false, reason: 'SkipNextHibernationOverride' });
 
-    const reconcilesOf = async (name: string) => (await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 50 })).filter((j) => j.target?.name === name);
+    const reconcilesOf = async (name: string) =>
+      (await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 50 })).filter(
+        (j) => j.target?.name === name,
+      );
     // Enforcement may have raced the 18:00 sweep; what counts is what it does after the override.
     const before = new Set((await reconcilesOf('held')).map((j) => j.id));
     await bed.system.store.mergePatch('ClusterDeployment', ref('held'), { spec: { powerState: 'Running' } });
@@ -73,11 +100,23 @@ describe('enforce: true follows the one planner', () => {
   });
 
   it('a cluster kept awake and hibernated by hand is woken again, as its schedule view says it should run', async () => {
-    const made = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/awake/overrides`, payload: { type: 'keepAwake', until: '2026-11-24T22:00:00Z', by: 'di', reason: 'migration running' } });
+    const made = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/awake/overrides`,
+      payload: { type: 'keepAwake', until: '2026-11-24T22:00:00Z', by: 'di', reason: 'migration running' },
+    });
     expect(made.statusCode, made.body).toBe(201);
-    await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.awake.keep-awake` }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterOverride',
+      { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.awake.keep-awake` },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/awake/schedule` })).json();
-    expect(view.desired).toMatchObject({ state: 'Running', reason: expect.stringMatching(/keep-awake override by di/) });
+    expect(view.desired).toMatchObject({
+      state: 'Running',
+      reason: expect.stringMatching(/keep-awake override by di/),
+    });
     // Swept at 18:00 with the others; its owner wakes it for the migration, then someone hibernates it by hand.
     await bed.system.store.mergePatch('ClusterDeployment', ref('awake'), { spec: { powerState: 'Running' } });
     await waitPower(bed, NS, 'awake', 'Running');

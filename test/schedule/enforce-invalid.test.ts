@@ -13,16 +13,31 @@ const logLines: Array<{ msg?: string; level?: number; schedule?: string }> = [];
 
 beforeAll(async () => {
   const logs = new PassThrough();
-  logs.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg?: string })));
+  logs.on('data', (chunk: Buffer) =>
+    logLines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg?: string }),
+    ),
+  );
   bed = await startBed(Date.parse('2026-11-24T12:00:00Z'), { logTo: logs });
   await adoptCluster(bed, NS, 'one');
   await bed.system.store.create('HibernationSchedule', HUB, {
     apiVersion: 'beekeeper.io/v1alpha1',
     kind: 'HibernationSchedule',
     metadata: { name: 'mars', namespace: STATE_NS },
-    spec: { timeZone: 'Mars/Olympus_Mons', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, enforce: true },
+    spec: {
+      timeZone: 'Mars/Olympus_Mons',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+      enforce: true,
+    },
   });
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'mars' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'mars' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);
 
@@ -33,8 +48,17 @@ afterAll(async () => {
 
 describe('an invalid enforcing schedule applied with kubectl', () => {
   it('is reported once and a change to its cluster does not throw or move it', async () => {
-    await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: NS, name: 'one' }, { metadata: { labels: { touched: 'yes' } } });
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'one' }, (o) => (o?.metadata.labels?.touched === 'yes' ? true : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'one' },
+      { metadata: { labels: { touched: 'yes' } } },
+    );
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'one' },
+      (o) => (o?.metadata.labels?.touched === 'yes' ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(logLines.filter((l) => l.msg === 'change listener threw')).toEqual([]);
     expect(logLines.filter((l) => l.msg === 'schedule cannot be evaluated' && l.schedule === 'mars')).toHaveLength(1);

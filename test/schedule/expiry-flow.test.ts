@@ -39,7 +39,12 @@ beforeAll(async () => {
         res.writeHead(503).end();
         return;
       }
-      posts.push({ path: req.url ?? '', body, signature: req.headers['x-beekeeper-signature'] as string | undefined, delivery: req.headers['x-beekeeper-delivery'] as string | undefined });
+      posts.push({
+        path: req.url ?? '',
+        body,
+        signature: req.headers['x-beekeeper-signature'] as string | undefined,
+        delivery: req.headers['x-beekeeper-delivery'] as string | undefined,
+      });
       res.writeHead(204).end();
       for (const w of waiters.splice(0)) w();
     });
@@ -55,8 +60,17 @@ beforeAll(async () => {
   };
   await put('/v1/webhooks/ops', { url: `${base}/generic`, secret: KEY });
   await put('/v1/webhooks/chat', { url: `${base}/slack`, format: 'slack' });
-  await put('/v1/expiry-policies', { name: 'team-b', selector: { namespaces: [NS] }, maxLifetime: '72h', warnings: ['2h', '30m'] });
-  for (const [kind, name] of [['WebhookEndpoint', 'ops'], ['WebhookEndpoint', 'chat'], ['ExpiryPolicy', 'team-b']] as const) {
+  await put('/v1/expiry-policies', {
+    name: 'team-b',
+    selector: { namespaces: [NS] },
+    maxLifetime: '72h',
+    warnings: ['2h', '30m'],
+  });
+  for (const [kind, name] of [
+    ['WebhookEndpoint', 'ops'],
+    ['WebhookEndpoint', 'chat'],
+    ['ExpiryPolicy', 'team-b'],
+  ] as const) {
     await bed.system.store.waitFor(kind, { hub: HUB, namespace: 'beekeeper', name }, (o) => o, { timeoutMs: 10_000 });
   }
 }, 120_000);
@@ -69,14 +83,29 @@ afterAll(async () => {
 
 describe('expiry with warnings', () => {
   it('shows the policy limits and refuses an extension past the cap, changing nothing', async () => {
-    const set = await bed.app.inject({ method: 'PUT', url: `/v1/clusters/${HUB}/${NS}/temp/expiry`, payload: { expiresIn: '3h' } });
+    const set = await bed.app.inject({
+      method: 'PUT',
+      url: `/v1/clusters/${HUB}/${NS}/temp/expiry`,
+      payload: { expiresIn: '3h' },
+    });
     expect(set.statusCode, set.body).toBe(200);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'temp' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'temp' },
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json();
     expect(view.limits).toMatchObject({ maxLifetime: '72h', warnings: ['2h', '30m'], policies: ['team-b'] });
-    const tooLong = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/temp/expiry/extend`, payload: { extendBy: '100h', by: 'bo', reason: 'long soak test' } });
+    const tooLong = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/temp/expiry/extend`,
+      payload: { extendBy: '100h', by: 'bo', reason: 'long soak test' },
+    });
     expect(tooLong.statusCode).toBe(422);
-    expect(tooLong.json().errors).toEqual([expect.objectContaining({ field: 'extendBy', reason: expect.stringMatching(/latest allowed .*maxLifetime 72h/) })]);
+    expect(tooLong.json().errors).toEqual([
+      expect.objectContaining({ field: 'extendBy', reason: expect.stringMatching(/latest allowed .*maxLifetime 72h/) }),
+    ]);
     const after = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json();
     expect(after.expiresAt).toBe(view.expiresAt);
     expect(after.history).toEqual([expect.objectContaining({ action: 'set', to: view.expiresAt })]);
@@ -84,35 +113,58 @@ describe('expiry with warnings', () => {
 
   it('warns at the first lead time: signed generic JSON and a Slack message, plus an Event', async () => {
     timers.push(startExpiryTimers(bed.timerDeps()));
-    const expiresAt = Date.parse((await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json().expiresAt);
+    const expiresAt = Date.parse(
+      (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json().expiresAt,
+    );
     failNextGeneric = 1; // the first delivery fails with 503: the job retries with backoff
     bed.clock.set(expiresAt - 2 * H + 1000);
     await postsArrived(2);
     const generic = posts.find((p) => p.path === '/generic')!;
     expect(generic.signature).toBe(`sha256=${createHmac('sha256', KEY).update(generic.body).digest('hex')}`);
-    expect(JSON.parse(generic.body)).toMatchObject({ type: 'ClusterExpiryWarning', lead: '2h', cluster: { hub: HUB, namespace: NS, name: 'temp' } });
+    expect(JSON.parse(generic.body)).toMatchObject({
+      type: 'ClusterExpiryWarning',
+      lead: '2h',
+      cluster: { hub: HUB, namespace: NS, name: 'temp' },
+    });
     const slack = posts.find((p) => p.path === '/slack')!;
     expect(slack.signature).toBeUndefined();
     expect(JSON.parse(slack.body).text).toMatch(/Cluster east\/team-b\/temp will be deleted at .* \(in 2h\)/);
     expect((await events(bed, NS, 'temp')).filter((e) => e.reason === 'ExpiryWarning')).toHaveLength(1);
     const warnings = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json();
     const mine = warnings.expiry.find((w: { name: string }) => w.name === 'temp');
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'temp' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"ops"') ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'temp' },
+      (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings']?.includes('"ops"') ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
     expect(mine).toMatchObject({ leads: ['2h', '30m'] });
   });
 
   it('an audited extension moves the expiry, and warnings start afresh for the new time, each delivered once', async () => {
-    const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/temp/expiry/extend`, payload: { extendBy: '1h', by: 'bo', reason: 'tests still running' } });
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/temp/expiry/extend`,
+      payload: { extendBy: '1h', by: 'bo', reason: 'tests still running' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const view = res.json();
-    expect(view.history).toEqual([expect.objectContaining({ action: 'set' }), expect.objectContaining({ action: 'extend', by: 'bo', reason: 'tests still running' })]);
+    expect(view.history).toEqual([
+      expect.objectContaining({ action: 'set' }),
+      expect.objectContaining({ action: 'extend', by: 'bo', reason: 'tests still running' }),
+    ]);
     expect((await events(bed, NS, 'temp')).map((e) => e.reason)).toContain('ExpiryExtended');
     const expiresAt = Date.parse(view.expiresAt);
 
     // A second scheduler replica (a separate Beekeeper instance with the scheduler role, sharing Redis) must not
     // send anything twice.
     const replica = await bed.startInstance(['scheduler']);
-    await replica.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'temp' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] === view.deleteAfter ? o : undefined), { timeoutMs: 10_000 });
+    await replica.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'temp' },
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] === view.deleteAfter ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
     const before = posts.length;
     bed.clock.set(expiresAt - 2 * H + 1000);
     await postsArrived(before + 2);
@@ -125,8 +177,15 @@ describe('expiry with warnings', () => {
   });
 
   it("the cluster is deleted by Hive's delete-after annotation when the time comes", async () => {
-    const expiresAt = Date.parse((await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json().expiresAt);
-    const gone = bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'temp' }, (o) => (o ? undefined : true), { timeoutMs: 24 * H });
+    const expiresAt = Date.parse(
+      (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/temp/expiry` })).json().expiresAt,
+    );
+    const gone = bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'temp' },
+      (o) => (o ? undefined : true),
+      { timeoutMs: 24 * H },
+    );
     const sent = posts.length;
     bed.clock.set(expiresAt + 5000);
     await expect(gone).resolves.toBe(true);

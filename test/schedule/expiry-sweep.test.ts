@@ -24,9 +24,18 @@ beforeAll(async () => {
     const res = await bed.app.inject({ method: 'POST', url: '/v1/expiry-policies', payload });
     expect(res.statusCode, res.body).toBe(201);
   };
-  await post({ name: 'team-c', selector: { namespaces: [NS] }, maxLifetime: '100h', defaultLifetime: '48h', warnings: ['1h'] });
+  await post({
+    name: 'team-c',
+    selector: { namespaces: [NS] },
+    maxLifetime: '100h',
+    defaultLifetime: '48h',
+    warnings: ['1h'],
+  });
   await post({ name: 'strict', selector: { namespaces: [NS] }, maxLifetime: '10h', warnings: ['6h'], dryRun: true });
-  for (const name of ['team-c', 'strict']) await bed.system.store.waitFor('ExpiryPolicy', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, { timeoutMs: 10_000 });
+  for (const name of ['team-c', 'strict'])
+    await bed.system.store.waitFor('ExpiryPolicy', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, {
+      timeoutMs: 10_000,
+    });
   bed.clock.set(T0 + 2 * H);
 }, 120_000);
 
@@ -42,8 +51,23 @@ describe('expiry sweeps', () => {
       dryRun: true,
       policies: ['team-c'],
       changes: [
-        { hub: HUB, namespace: NS, name: 'no-expiry', action: 'default', policy: 'team-c', to: iso(created('no-expiry') + 48 * H) },
-        { hub: HUB, namespace: NS, name: 'too-long', action: 'cap', policy: 'team-c', from: iso(created('too-long') + 500 * H), to: iso(created('too-long') + 100 * H) },
+        {
+          hub: HUB,
+          namespace: NS,
+          name: 'no-expiry',
+          action: 'default',
+          policy: 'team-c',
+          to: iso(created('no-expiry') + 48 * H),
+        },
+        {
+          hub: HUB,
+          namespace: NS,
+          name: 'too-long',
+          action: 'cap',
+          policy: 'team-c',
+          from: iso(created('too-long') + 500 * H),
+          to: iso(created('too-long') + 100 * H),
+        },
       ],
       failed: [],
     });
@@ -56,7 +80,12 @@ describe('expiry sweeps', () => {
     // strict's 10h maximum wins; 6h notice from now (T0+2h) is T0+8h, earlier than the cap, so the cap stands.
     expect(preview.changes).toEqual([
       expect.objectContaining({ name: 'no-expiry', action: 'default', to: iso(created('no-expiry') + 10 * H) }),
-      expect.objectContaining({ name: 'too-long', action: 'cap', policy: 'strict', to: iso(created('too-long') + 10 * H) }),
+      expect.objectContaining({
+        name: 'too-long',
+        action: 'cap',
+        policy: 'strict',
+        to: iso(created('too-long') + 10 * H),
+      }),
     ]);
     const refused = await sweep('?includeDryRunPolicies=true');
     expect(refused.statusCode).toBe(422);
@@ -67,12 +96,26 @@ describe('expiry sweeps', () => {
   it('a real sweep applies the policies in force, audited as the policy; a second one has nothing to do', async () => {
     const res = await sweep('');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().changes.map((c: { name: string; action: string }) => `${c.name}:${c.action}`)).toEqual(['no-expiry:default', 'too-long:cap']);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'too-long' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] === '100h' ? o : undefined), { timeoutMs: 10_000 });
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'no-expiry' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined), { timeoutMs: 10_000 });
+    expect(res.json().changes.map((c: { name: string; action: string }) => `${c.name}:${c.action}`)).toEqual([
+      'no-expiry:default',
+      'too-long:cap',
+    ]);
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'too-long' },
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] === '100h' ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'no-expiry' },
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
     expect(deleteAfter('no-expiry')).toBe('48h');
     expect((await events(bed, NS, 'too-long')).map((e) => e.reason)).toContain('ExpiryCapped');
-    const history = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/no-expiry/expiry` })).json().history;
+    const history = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/no-expiry/expiry` })).json()
+      .history;
     expect(history).toEqual([expect.objectContaining({ action: 'default', by: 'policy/team-c' })]);
     expect((await sweep('')).json().changes).toEqual([]);
   });
@@ -81,10 +124,16 @@ describe('expiry sweeps', () => {
     const view = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/no-expiry/expiry` })).json();
     expect(view.limits).toMatchObject({ maxLifetime: '100h', warnings: ['1h'], policies: ['team-c'] });
     // 48h + 20h is past strict's 10h but within team-c's 100h.
-    const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/no-expiry/expiry/extend`, payload: { extendBy: '20h', by: 'cy', reason: 'soak test' } });
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/no-expiry/expiry/extend`,
+      payload: { extendBy: '20h', by: 'cy', reason: 'soak test' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().expiresAt).toBe(iso(created('no-expiry') + 68 * H));
-    const warning = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry.find((w: { name: string }) => w.name === 'no-expiry');
+    const warning = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' }))
+      .json()
+      .expiry.find((w: { name: string }) => w.name === 'no-expiry');
     expect(warning.leads).toEqual(['1h']);
   });
 });

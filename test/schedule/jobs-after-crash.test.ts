@@ -37,7 +37,12 @@ function startWorkerProcess(): Promise<ChildProcess> {
 }
 
 const specIs = (name: string, state: string, namespace = NS) =>
-  bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.spec?.powerState === state ? true : undefined), { timeoutMs: 30_000 });
+  bed.system.store.waitFor<ClusterDeployment, true>(
+    'ClusterDeployment',
+    { hub: HUB, namespace, name },
+    (o) => (o?.spec?.powerState === state ? true : undefined),
+    { timeoutMs: 30_000 },
+  );
 
 beforeAll(async () => {
   // No worker in this process: the test decides which worker carries out each job. Short locks, so a killed
@@ -74,7 +79,10 @@ beforeAll(async () => {
     },
   });
   expect(strict.statusCode, strict.body).toBe(201);
-  for (const name of ['crashy', 'strict']) await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, { timeoutMs: 10_000 });
+  for (const name of ['crashy', 'strict'])
+    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, {
+      timeoutMs: 10_000,
+    });
 }, 120_000);
 
 afterAll(async () => {
@@ -89,7 +97,9 @@ describe('jobs finished by another worker', () => {
   it('a hibernate handed back at shutdown and finished elsewhere reports changed: true, with one HibernateRequested Event', async () => {
     const first = await bed.startInstance(['worker']);
     // Hive's status writes fail, so the job has patched spec.powerState and waits for Hive when its worker stops.
-    bed.sim.hubs[0]!.server.faults.set({ errors: [{ verb: 'update', resource: 'clusterdeployments', rate: 1, code: 503 }] });
+    bed.sim.hubs[0]!.server.faults.set({
+      errors: [{ verb: 'update', resource: 'clusterdeployments', rate: 1, code: 503 }],
+    });
     const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/solo/hibernate` });
     expect(res.statusCode, res.body).toBe(202);
     const id = res.json<{ job: JobView }>().job.id;
@@ -118,7 +128,12 @@ describe('jobs finished by another worker', () => {
     const sweepId = run.json<{ job: JobView }>().job.id;
     await Promise.all(SWEPT.map((name) => specIs(name, 'Hibernating')));
     // Patched, and still running (their Events hang): the kill lands between the patch and the job's end.
-    for (const name of SWEPT) expect((await bed.system.queue.get(`${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`))?.state, name).toBe('active');
+    for (const name of SWEPT)
+      expect(
+        (await bed.system.queue.get(`${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`))
+          ?.state,
+        name,
+      ).toBe('active');
     const died = new Promise((r) => doomed.once('exit', r));
     doomed.kill('SIGKILL');
     await died;
@@ -133,7 +148,10 @@ describe('jobs finished by another worker', () => {
     await Promise.all(SWEPT.map((name) => waitPower(bed, NS, name, 'Hibernating')));
     for (const name of SWEPT) {
       const reasons = (await events(bed, NS, name)).map((e) => e.reason);
-      expect(reasons.filter((r) => r === 'ScheduledHibernate'), name).toHaveLength(1);
+      expect(
+        reasons.filter((r) => r === 'ScheduledHibernate'),
+        name,
+      ).toHaveLength(1);
       expect(reasons, name).not.toContain('ScheduleSkipped');
     }
   }, 90_000);
@@ -145,7 +163,9 @@ describe('jobs finished by another worker', () => {
     // The timers find e1 running on a Saturday and enqueue its enforcement, which the doomed worker takes.
     timers = startScheduleTimers(bed.timerDeps());
     await specIs('e1', 'Hibernating', STRICT_NS);
-    const [job] = (await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 10 })).filter((j) => j.target?.name === 'e1');
+    const [job] = (await bed.system.queue.list({ type: 'schedule.reconcile-cluster', limit: 10 })).filter(
+      (j) => j.target?.name === 'e1',
+    );
     expect(job?.state).toBe('active');
     const died = new Promise((r) => doomed.once('exit', r));
     doomed.kill('SIGKILL');

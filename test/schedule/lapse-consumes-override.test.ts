@@ -12,7 +12,12 @@ let bed: Bed;
 let timers: ScheduleTimers | undefined;
 type Override = KubeObject & { status?: { phase?: string; consumedEdge?: string } };
 const overrideIs = (name: string, phase: string) =>
-  bed.system.store.waitFor<Override, Override>('ClusterOverride', { hub: HUB, namespace: STATE_NS, name }, (o) => (o?.status?.phase === phase ? o : undefined), { timeoutMs: 30_000 });
+  bed.system.store.waitFor<Override, Override>(
+    'ClusterOverride',
+    { hub: HUB, namespace: STATE_NS, name },
+    (o) => (o?.status?.phase === phase ? o : undefined),
+    { timeoutMs: 30_000 },
+  );
 
 beforeAll(async () => {
   bed = await startBed(at('2026-11-22T10:00:00Z'));
@@ -21,10 +26,17 @@ beforeAll(async () => {
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'office', timeZone: 'UTC', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] } },
+    payload: {
+      name: 'office',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'office' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'office' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
   for (const payload of [
     { type: 'keepAwake', until: '2026-11-24T19:00:00Z', by: 'ana', reason: 'demo until seven' },
     { type: 'skipNextHibernation', by: 'ana', reason: 'and then a long night' },
@@ -32,7 +44,12 @@ beforeAll(async () => {
     const made = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/w/overrides`, payload });
     expect(made.statusCode, made.body).toBe(201);
   }
-  await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: STATE_NS, name: `${HUB}.${NS}.w.skip-next-hibernation` }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'ClusterOverride',
+    { hub: HUB, namespace: STATE_NS, name: `${HUB}.${NS}.w.skip-next-hibernation` },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);
 

@@ -17,7 +17,11 @@ const get = async (url: string) => {
 beforeAll(async () => {
   bed = await startBed(T0);
   await adoptCluster(bed, NS, 'sleepy');
-  await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: NS, name: 'sleepy' }, { spec: { powerState: 'Hibernating' } });
+  await bed.system.store.mergePatch(
+    'ClusterDeployment',
+    { hub: HUB, namespace: NS, name: 'sleepy' },
+    { spec: { powerState: 'Hibernating' } },
+  );
   await waitPower(bed, NS, 'sleepy', 'Hibernating');
   bed.clock.set(T0 + 85 * DAY + 3_600_000); // the hibernation itself took a few (simulated) seconds after T0
 }, 120_000);
@@ -29,20 +33,48 @@ afterAll(async () => {
 describe('clusters hibernated for close to 90 days', () => {
   it('are flagged in the warnings and in their schedule view, saying when certificates may expire', async () => {
     const warnings = await get('/v1/warnings');
-    expect(warnings.longHibernation).toEqual([expect.objectContaining({ hub: HUB, namespace: NS, name: 'sleepy', hibernatedDays: 85, message: expect.stringMatching(/before 90 days/) })]);
-    expect((await get(`/v1/clusters/${HUB}/${NS}/sleepy/schedule`)).flags).toEqual([expect.objectContaining({ hibernatedDays: 85 })]);
+    expect(warnings.longHibernation).toEqual([
+      expect.objectContaining({
+        hub: HUB,
+        namespace: NS,
+        name: 'sleepy',
+        hibernatedDays: 85,
+        message: expect.stringMatching(/before 90 days/),
+      }),
+    ]);
+    expect((await get(`/v1/clusters/${HUB}/${NS}/sleepy/schedule`)).flags).toEqual([
+      expect.objectContaining({ hibernatedDays: 85 }),
+    ]);
   });
 
   it('a schedule may lift the flag for its clusters, only with a reason, which it keeps', async () => {
-    const body = { name: 'archive', timeZone: 'UTC', windows: [{ days: ['Mon'], start: '08:00', end: '09:00' }], targets: { namespaces: [NS] } };
-    const refused = await bed.app.inject({ method: 'POST', url: '/v1/schedules', payload: { ...body, safety: { ignoreLongHibernation: {} } } });
+    const body = {
+      name: 'archive',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon'], start: '08:00', end: '09:00' }],
+      targets: { namespaces: [NS] },
+    };
+    const refused = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/schedules',
+      payload: { ...body, safety: { ignoreLongHibernation: {} } },
+    });
     expect(refused.statusCode).toBe(422);
     expect((await get('/v1/warnings')).longHibernation).toHaveLength(1);
 
     const reason = 'archived clusters are rebuilt, never resumed';
-    const res = await bed.app.inject({ method: 'POST', url: '/v1/schedules', payload: { ...body, safety: { ignoreLongHibernation: { reason } } } });
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/schedules',
+      payload: { ...body, safety: { ignoreLongHibernation: { reason } } },
+    });
     expect(res.statusCode, res.body).toBe(201);
-    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'archive' }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'archive' },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
     expect((await get('/v1/warnings')).longHibernation).toEqual([]);
     const view = await get(`/v1/clusters/${HUB}/${NS}/sleepy/schedule`);
     expect(view).toMatchObject({ schedule: 'archive', flags: [] });

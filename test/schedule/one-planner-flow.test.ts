@@ -18,8 +18,13 @@ let timers: ScheduleTimers | undefined;
 type Outcomes = Record<string, string>;
 type Entry = { clusters?: Array<{ name: string }>; skippedClusters?: Array<{ name: string; reason: string }> };
 /** cluster -> "acts" or the reason it is skipped. */
-const ofEntry = (e: Entry): Outcomes => Object.fromEntries([...(e.clusters ?? []).map((c) => [c.name, 'acts']), ...(e.skippedClusters ?? []).map((c) => [c.name, c.reason])]);
-const ofSummary = (s: SweepSummary): Outcomes => Object.fromEntries([...s.acted.map((c) => [c.name, 'acts']), ...s.skipped.map((c) => [c.name, c.reason])]);
+const ofEntry = (e: Entry): Outcomes =>
+  Object.fromEntries([
+    ...(e.clusters ?? []).map((c) => [c.name, 'acts']),
+    ...(e.skippedClusters ?? []).map((c) => [c.name, c.reason]),
+  ]);
+const ofSummary = (s: SweepSummary): Outcomes =>
+  Object.fromEntries([...s.acted.map((c) => [c.name, 'acts']), ...s.skipped.map((c) => [c.name, c.reason])]);
 const power = (name: string) => cd(bed, NS, name).spec?.powerState ?? 'Running';
 const powers = () => Object.fromEntries(NAMES.map((n) => [n, power(n)]));
 
@@ -30,7 +35,10 @@ async function preview(query = ''): Promise<SchedulePreview> {
 }
 
 async function run(dryRun: boolean): Promise<SweepSummary> {
-  const res = await bed.app.inject({ method: 'POST', url: `/v1/schedules/office/run?wait=30${dryRun ? '&dryRun=true' : ''}` });
+  const res = await bed.app.inject({
+    method: 'POST',
+    url: `/v1/schedules/office/run?wait=30${dryRun ? '&dryRun=true' : ''}`,
+  });
   expect(res.statusCode, res.body).toBe(200);
   const job = res.json<{ job: JobView }>().job;
   expect(job.state).toBe('completed');
@@ -38,15 +46,28 @@ async function run(dryRun: boolean): Promise<SweepSummary> {
 }
 
 async function override(name: string, body: object) {
-  const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/${name}/overrides`, payload: body });
+  const res = await bed.app.inject({
+    method: 'POST',
+    url: `/v1/clusters/${HUB}/${NS}/${name}/overrides`,
+    payload: body,
+  });
   expect(res.statusCode, res.body).toBe(201);
   const type = (body as { type: string }).type === 'keepAwake' ? 'keep-awake' : 'skip-next-hibernation';
-  await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.${name}.${type}` }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'ClusterOverride',
+    { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.${name}.${type}` },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
 }
 
 async function resumeByHand(name: string) {
   await waitPower(bed, NS, name, 'Hibernating');
-  await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: NS, name }, { spec: { powerState: 'Running' } });
+  await bed.system.store.mergePatch(
+    'ClusterDeployment',
+    { hub: HUB, namespace: NS, name },
+    { spec: { powerState: 'Running' } },
+  );
   await waitPower(bed, NS, name, 'Running');
 }
 
@@ -65,10 +86,20 @@ beforeAll(async () => {
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'office', timeZone: 'Europe/Berlin', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] } },
+    payload: {
+      name: 'office',
+      timeZone: 'Europe/Berlin',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'office' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'HibernationSchedule',
+    { hub: HUB, namespace: 'beekeeper', name: 'office' },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
   await override('y', { type: 'skipNextHibernation', by: 'bo', reason: 'soak test tonight' });
   await override('z', { type: 'keepAwake', until: '2026-11-24T20:00:00Z', by: 'ana', reason: 'customer demo' });
   timers = startScheduleTimers(bed.timerDeps());
@@ -90,11 +121,29 @@ describe('one planner for preview, dry run, run and edge sweep', () => {
 
   it('the 18:00 edge sweep does to each cluster what the preview said for that edge', async () => {
     const next = (await preview('?days=1')).edges[0]!;
-    expect(next).toMatchObject({ at: '2026-11-24T17:00:00.000Z', local: '2026-11-24T18:00:00.000+01:00', action: 'hibernate' });
-    expect(ofEntry(next)).toEqual({ u: 'acts', v: 'acts', w: 'acts', x: 'acts', y: 'SkipNextHibernationOverride', z: 'KeepAwakeOverride' });
+    expect(next).toMatchObject({
+      at: '2026-11-24T17:00:00.000Z',
+      local: '2026-11-24T18:00:00.000+01:00',
+      action: 'hibernate',
+    });
+    expect(ofEntry(next)).toEqual({
+      u: 'acts',
+      v: 'acts',
+      w: 'acts',
+      x: 'acts',
+      y: 'SkipNextHibernationOverride',
+      z: 'KeepAwakeOverride',
+    });
     const swept = await edgeSweep('2026-11-24T17:00:00Z');
     expect(ofSummary(swept)).toEqual(ofEntry(next));
-    expect(powers()).toEqual({ u: 'Hibernating', v: 'Hibernating', w: 'Hibernating', x: 'Hibernating', y: 'Running', z: 'Running' });
+    expect(powers()).toEqual({
+      u: 'Hibernating',
+      v: 'Hibernating',
+      w: 'Hibernating',
+      x: 'Hibernating',
+      y: 'Running',
+      z: 'Running',
+    });
   });
 
   it('at night, the dry run and the run skip a cluster whose next hibernation is skipped, as the preview says, and leave the override for the next edge', async () => {
@@ -103,7 +152,14 @@ describe('one planner for preview, dry run, run and edge sweep', () => {
     bed.clock.set(at('2026-11-24T18:30:00Z'));
     await override('w', { type: 'skipNextHibernation', by: 'cy', reason: 'working late tonight' });
     await override('v', { type: 'keepAwake', until: '2026-11-24T21:00:00Z', by: 'di', reason: 'migration running' });
-    const expected = { u: 'acts', v: 'KeepAwakeOverride', w: 'SkipNextHibernationOverride', x: 'AlreadyInState', y: 'SkipNextHibernationOverride', z: 'KeepAwakeOverride' };
+    const expected = {
+      u: 'acts',
+      v: 'KeepAwakeOverride',
+      w: 'SkipNextHibernationOverride',
+      x: 'AlreadyInState',
+      y: 'SkipNextHibernationOverride',
+      z: 'KeepAwakeOverride',
+    };
 
     const dry = await run(true);
     expect(dry).toMatchObject({ mode: 'manual', dryRun: true, edge: { action: 'hibernate' } });
@@ -117,12 +173,22 @@ describe('one planner for preview, dry run, run and edge sweep', () => {
 
     const real = await run(false);
     expect(ofSummary(real)).toEqual(expected);
-    expect(powers()).toEqual({ u: 'Hibernating', v: 'Running', w: 'Running', x: 'Hibernating', y: 'Running', z: 'Running' });
+    expect(powers()).toEqual({
+      u: 'Hibernating',
+      v: 'Running',
+      w: 'Running',
+      x: 'Hibernating',
+      y: 'Running',
+      z: 'Running',
+    });
     // A run uses up no override: w's still skips Wednesday's hibernation, as the preview said before the run.
-    const overrides = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/w/overrides` })).json().items;
+    const overrides = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/w/overrides` })).json()
+      .items;
     expect(overrides).toEqual([expect.objectContaining({ type: 'skipNextHibernation', phase: 'Active' })]);
     const after = await preview();
-    expect(ofEntry(after.edges.find((e) => e.at === wednesday.at && e.action === 'hibernate')!)).toEqual(ofEntry(wednesday));
+    expect(ofEntry(after.edges.find((e) => e.at === wednesday.at && e.action === 'hibernate')!)).toEqual(
+      ofEntry(wednesday),
+    );
     await waitPower(bed, NS, 'u', 'Hibernating');
   });
 
@@ -133,11 +199,26 @@ describe('one planner for preview, dry run, run and edge sweep', () => {
     bed.clock.set(at('2026-11-25T12:00:00Z'));
     const next = (await preview('?days=1')).edges[0]!;
     expect(next).toMatchObject({ at: '2026-11-25T17:00:00.000Z', action: 'hibernate' });
-    expect(ofEntry(next)).toEqual({ u: 'acts', v: 'acts', w: 'SkipNextHibernationOverride', x: 'acts', y: 'acts', z: 'acts' });
+    expect(ofEntry(next)).toEqual({
+      u: 'acts',
+      v: 'acts',
+      w: 'SkipNextHibernationOverride',
+      x: 'acts',
+      y: 'acts',
+      z: 'acts',
+    });
     const swept = await edgeSweep('2026-11-25T17:00:00Z');
     expect(ofSummary(swept)).toEqual(ofEntry(next));
-    expect(powers()).toEqual({ u: 'Hibernating', v: 'Hibernating', w: 'Running', x: 'Hibernating', y: 'Hibernating', z: 'Hibernating' });
-    const overrides = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/w/overrides` })).json().items;
+    expect(powers()).toEqual({
+      u: 'Hibernating',
+      v: 'Hibernating',
+      w: 'Running',
+      x: 'Hibernating',
+      y: 'Hibernating',
+      z: 'Hibernating',
+    });
+    const overrides = (await bed.app.inject({ method: 'GET', url: `/v1/clusters/${HUB}/${NS}/w/overrides` })).json()
+      .items;
     expect(overrides).toEqual([expect.objectContaining({ type: 'skipNextHibernation', phase: 'Consumed' })]);
   });
 });

@@ -20,15 +20,35 @@ beforeAll(async () => {
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'night', timeZone: 'UTC', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, catchUpDeadline: '3h' },
+    payload: {
+      name: 'night',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+      catchUpDeadline: '3h',
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  for (const [name, until] of [['late', '2026-11-23T19:30:00Z'], ['stale', '2026-11-23T18:30:00Z']] as const) {
-    const o = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/${name}/overrides`, payload: { type: 'keepAwake', until, by: 'dee', reason: 'late deploy' } });
+  for (const [name, until] of [
+    ['late', '2026-11-23T19:30:00Z'],
+    ['stale', '2026-11-23T18:30:00Z'],
+  ] as const) {
+    const o = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/${name}/overrides`,
+      payload: { type: 'keepAwake', until, by: 'dee', reason: 'late deploy' },
+    });
     expect(o.statusCode, o.body).toBe(201);
-    await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.${name}.keep-awake` }, (x) => x, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterOverride',
+      { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.${name}.keep-awake` },
+      (x) => x,
+      { timeoutMs: 10_000 },
+    );
   }
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'night' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'night' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);
 
@@ -40,8 +60,12 @@ afterAll(async () => {
 describe('keep-awake overrides lapsing while the scheduler is down', () => {
   it('the 18:00 sweep keeps both clusters up', async () => {
     bed.clock.set(at('2026-11-23T18:00:00.500Z'));
-    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('night', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
-    expect(summary.skipped.map((s) => `${s.name}:${s.reason}`).sort()).toEqual(['late:KeepAwakeOverride', 'stale:KeepAwakeOverride']);
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('night', at('2026-11-23T18:00:00Z'))}`))
+      .result as SweepSummary;
+    expect(summary.skipped.map((s) => `${s.name}:${s.reason}`).sort()).toEqual([
+      'late:KeepAwakeOverride',
+      'stale:KeepAwakeOverride',
+    ]);
   });
 
   it("on restart, applies a lapse within the schedule's catchUpDeadline and never one older", async () => {

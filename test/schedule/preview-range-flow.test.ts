@@ -21,14 +21,29 @@ beforeAll(async () => {
   const schedules = [
     { name: 'berlin-nights', ...nightly('Europe/Berlin'), targets: { requireOptIn: true } },
     { name: 'ny-nights', ...nightly('America/New_York'), targets: { requireOptIn: true } },
-    { name: 'office', timeZone: 'Europe/Berlin', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { requireOptIn: true } },
-    { name: 'every-5-min', timeZone: 'UTC', cron: { hibernate: '*/5 * * * *', resume: '2-59/5 * * * *' }, targets: { requireOptIn: true } },
+    {
+      name: 'office',
+      timeZone: 'Europe/Berlin',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { requireOptIn: true },
+    },
+    {
+      name: 'every-5-min',
+      timeZone: 'UTC',
+      cron: { hibernate: '*/5 * * * *', resume: '2-59/5 * * * *' },
+      targets: { requireOptIn: true },
+    },
   ];
   for (const payload of schedules) {
     const res = await bed.app.inject({ method: 'POST', url: '/v1/schedules', payload });
     expect(res.statusCode, res.body).toBe(201);
   }
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'every-5-min' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'HibernationSchedule',
+    { hub: HUB, namespace: 'beekeeper', name: 'every-5-min' },
+    (o) => o,
+    { timeoutMs: 10_000 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -81,7 +96,12 @@ describe('previews from a chosen day', () => {
     const res = await get(`/v1/clusters/${HUB}/nights/c1/schedule?from=2027-03-28&days=1`);
     expect(res.statusCode, res.body).toBe(200);
     const view = res.json();
-    expect(view).toMatchObject({ schedule: 'berlin-nights', from: '2027-03-27T23:00:00.000Z', to: '2027-03-28T22:00:00.000Z', truncated: false });
+    expect(view).toMatchObject({
+      schedule: 'berlin-nights',
+      from: '2027-03-27T23:00:00.000Z',
+      to: '2027-03-28T22:00:00.000Z',
+      truncated: false,
+    });
     expect(view.next.map((e: { action: string; at: string }) => [e.action, e.at])).toEqual([
       ['hibernate', '2027-03-28T01:00:00.000Z'],
       ['resume', '2027-03-28T06:00:00.000Z'],
@@ -94,14 +114,27 @@ describe('previews from a chosen day', () => {
     expect(p.edges).toHaveLength(261 * 2);
     const ats = p.edges.map((e) => `${e.action} ${e.at}`);
     // Friday before the spring change in CET, Monday after in CEST; the same around the autumn change.
-    expect(ats).toEqual(expect.arrayContaining(['hibernate 2027-03-26T17:00:00.000Z', 'resume 2027-03-29T06:00:00.000Z', 'hibernate 2027-10-29T16:00:00.000Z', 'resume 2027-11-01T07:00:00.000Z']));
+    expect(ats).toEqual(
+      expect.arrayContaining([
+        'hibernate 2027-03-26T17:00:00.000Z',
+        'resume 2027-03-29T06:00:00.000Z',
+        'hibernate 2027-10-29T16:00:00.000Z',
+        'resume 2027-11-01T07:00:00.000Z',
+      ]),
+    );
   });
 
   it('with clusters=false each edge gives counts instead of lists, so a large fleet also gets a year in one answer', async () => {
     const p = await preview('berlin-nights', 'from=2027-01-01&days=365&clusters=false');
     expect(p).toMatchObject({ truncated: false, to: '2027-12-31T23:00:00.000Z' });
     expect(p.edges).toHaveLength(365 * 2);
-    expect(p.edges[0]).toEqual({ at: '2027-01-01T01:30:00.000Z', local: '2027-01-01T02:30:00.000+01:00', action: 'hibernate', reason: 'cron hibernate "30 2 * * *"', counts: { acted: 1, skipped: 0 } });
+    expect(p.edges[0]).toEqual({
+      at: '2027-01-01T01:30:00.000Z',
+      local: '2027-01-01T02:30:00.000+01:00',
+      action: 'hibernate',
+      reason: 'cron hibernate "30 2 * * *"',
+      counts: { acted: 1, skipped: 0 },
+    });
   });
 
   it('a year of a five-minute cron is cut at 1000 edges, saying where; asking again from there carries on', async () => {
@@ -121,7 +154,11 @@ describe('bad range values', () => {
   const problem = async (url: string) => {
     const res = await get(url);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    return { status: res.statusCode, fields: (res.json().errors ?? []).map((e: { field: string }) => e.field), body: res.json() };
+    return {
+      status: res.statusCode,
+      fields: (res.json().errors ?? []).map((e: { field: string }) => e.field),
+      body: res.json(),
+    };
   };
 
   it('from that is no date, no RFC 3339 time, or more than 5 years away is 422 naming from', async () => {

@@ -26,7 +26,12 @@ beforeAll(async () => {
   for (const body of [schedule('swept', '18:00'), schedule('unswept', '18:30')]) {
     const res = await bed.app.inject({ method: 'POST', url: '/v1/schedules', payload: body });
     expect(res.statusCode, res.body).toBe(201);
-    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: body.name }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: body.name },
+      (o) => o,
+      { timeoutMs: 10_000 },
+    );
   }
   timers = startScheduleTimers(bed.timerDeps());
 }, 120_000);
@@ -39,14 +44,27 @@ afterAll(async () => {
 describe('after Redis is lost', () => {
   it('the 18:00 sweep hibernates, is recorded on the schedule, and someone resumes the cluster by hand', async () => {
     bed.clock.set(at('2026-11-23T18:00:00.500Z'));
-    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('swept', at('2026-11-23T18:00:00Z'))}`)).result as SweepSummary;
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('swept', at('2026-11-23T18:00:00Z'))}`))
+      .result as SweepSummary;
     expect(summary.acted.map((c) => c.name)).toEqual(['swept-1']);
-    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'swept' }, (o) =>
-      (o as { status?: { lastSweep?: { edge?: string; finishedAt?: string } } } | undefined)?.status?.lastSweep?.finishedAt ? o : undefined, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'swept' },
+      (o) =>
+        (o as { status?: { lastSweep?: { edge?: string; finishedAt?: string } } } | undefined)?.status?.lastSweep
+          ?.finishedAt
+          ? o
+          : undefined,
+      { timeoutMs: 10_000 },
+    );
     timers?.close();
     timers = undefined;
     await waitPower(bed, 'swept', 'swept-1', 'Hibernating');
-    await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: 'swept', name: 'swept-1' }, { spec: { powerState: 'Running' } });
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: HUB, namespace: 'swept', name: 'swept-1' },
+      { spec: { powerState: 'Running' } },
+    );
     await waitPower(bed, 'swept', 'swept-1', 'Running');
   });
 
@@ -61,7 +79,10 @@ describe('after Redis is lost', () => {
         resolve(job);
       });
     });
-    expect(caughtUp).toMatchObject({ state: 'completed', result: { mode: 'catch-up', acted: [expect.objectContaining({ name: 'unswept-1' })] } });
+    expect(caughtUp).toMatchObject({
+      state: 'completed',
+      result: { mode: 'catch-up', acted: [expect.objectContaining({ name: 'unswept-1' })] },
+    });
     // Both schedules were armed in the same pass; the swept edge produced no job and the cluster stays up.
     expect(await fresh.queue.get(`${HUB}.${jobIds.sweep('swept', at('2026-11-23T18:00:00Z'))}`)).toBeUndefined();
     expect(await fresh.queue.list({ type: 'schedule.sweep' })).toHaveLength(1);

@@ -17,18 +17,36 @@ let bed: Bed;
 beforeAll(async () => {
   redis = await startPrivateRedis();
   // No worker at first: the lapse job waits in Redis until the flush takes it.
-  bed = await startBed(at('2026-11-22T10:00:00Z'), { env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' }, roles: ['api', 'scheduler'] });
+  bed = await startBed(at('2026-11-22T10:00:00Z'), {
+    env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' },
+    roles: ['api', 'scheduler'],
+  });
   await adoptCluster(bed, NS, 'deploy');
   bed.clock.set(at('2026-11-23T18:30:00Z'));
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'office', timeZone: 'UTC', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, catchUpDeadline: '2h' },
+    payload: {
+      name: 'office',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+      catchUpDeadline: '2h',
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  const o = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${HUB}/${NS}/deploy/overrides`, payload: { type: 'keepAwake', until: LAPSE, by: 'dee', reason: 'late deploy' } });
+  const o = await bed.app.inject({
+    method: 'POST',
+    url: `/v1/clusters/${HUB}/${NS}/deploy/overrides`,
+    payload: { type: 'keepAwake', until: LAPSE, by: 'dee', reason: 'late deploy' },
+  });
   expect(o.statusCode, o.body).toBe(201);
-  await bed.system.store.waitFor('ClusterOverride', { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.deploy.keep-awake` }, (x) => x, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'ClusterOverride',
+    { hub: HUB, namespace: 'beekeeper', name: `${HUB}.${NS}.deploy.keep-awake` },
+    (x) => x,
+    { timeoutMs: 10_000 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -49,12 +67,30 @@ describe('a keep-awake lapse whose job Redis lost', () => {
     await bed.startInstance(['worker']);
     expect((await bed.system.resync!.runOnce())?.repairs).toEqual({ 'cluster-edge': 1 });
     await waitPower(bed, NS, 'deploy', 'Hibernating');
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'deploy' }, (o) => (o?.metadata.annotations?.['beekeeper.io/last-cluster-edge'] === new Date(at(LAPSE)).toISOString() ? o : undefined), { timeoutMs: 10_000 });
-    expect((await events(bed, NS, 'deploy')).filter((e) => e.reason === 'ResyncRepaired')).toEqual([expect.objectContaining({ message: expect.stringMatching(/keep-awake override .* lapsed at 2026-11-23T19:30:00.000Z, not yet applied and its job was gone/) })]);
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'deploy' },
+      (o) =>
+        o?.metadata.annotations?.['beekeeper.io/last-cluster-edge'] === new Date(at(LAPSE)).toISOString()
+          ? o
+          : undefined,
+      { timeoutMs: 10_000 },
+    );
+    expect((await events(bed, NS, 'deploy')).filter((e) => e.reason === 'ResyncRepaired')).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /keep-awake override .* lapsed at 2026-11-23T19:30:00.000Z, not yet applied and its job was gone/,
+        ),
+      }),
+    ]);
   });
 
   it('is not replayed over a change made since, by the resync or by a scheduler starting on an empty Redis', async () => {
-    await bed.system.store.mergePatch('ClusterDeployment', { hub: HUB, namespace: NS, name: 'deploy' }, { spec: { powerState: 'Running' } });
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'deploy' },
+      { spec: { powerState: 'Running' } },
+    );
     await waitPower(bed, NS, 'deploy', 'Running');
     bed.clock.set(at(LAPSE) + 30 * 60_000); // still within the 2h catchUpDeadline
     await redis.flushAll();

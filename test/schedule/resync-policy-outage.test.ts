@@ -11,10 +11,19 @@ let bed: Bed;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  bed = await startBed(Date.parse('2026-11-23T09:00:00Z'), { env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' }, roles: ['api', 'worker', 'scheduler'] });
-  const policy = await bed.app.inject({ method: 'POST', url: '/v1/expiry-policies', payload: { name: 'eight-hours', selector: { namespaces: [NS] }, defaultLifetime: '8h', maxLifetime: '10h' } });
+  bed = await startBed(Date.parse('2026-11-23T09:00:00Z'), {
+    env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' },
+    roles: ['api', 'worker', 'scheduler'],
+  });
+  const policy = await bed.app.inject({
+    method: 'POST',
+    url: '/v1/expiry-policies',
+    payload: { name: 'eight-hours', selector: { namespaces: [NS] }, defaultLifetime: '8h', maxLifetime: '10h' },
+  });
   expect(policy.statusCode, policy.body).toBe(201);
-  await bed.system.store.waitFor('ExpiryPolicy', { hub: HUB, namespace: 'beekeeper', name: 'eight-hours' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('ExpiryPolicy', { hub: HUB, namespace: 'beekeeper', name: 'eight-hours' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -26,10 +35,17 @@ describe('a cluster created while Redis is down', () => {
   it('gets its policy default from the resync once Redis is back', async () => {
     await redis.stop();
     await adoptCluster(bed, NS, 'fresh');
-    const recovered = new Promise<unknown>((resolve) => bed.system.resync!.onRun((r) => r.trigger === 'recovery' && resolve(r)));
+    const recovered = new Promise<unknown>((resolve) =>
+      bed.system.resync!.onRun((r) => r.trigger === 'recovery' && resolve(r)),
+    );
     await redis.start();
     expect(await recovered).toMatchObject({ repairs: { 'expiry-policy': 1 } });
-    const cd = await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'fresh' }, (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined), { timeoutMs: 20_000 });
+    const cd = await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'fresh' },
+      (o) => (o?.metadata.annotations?.['hive.openshift.io/delete-after'] ? o : undefined),
+      { timeoutMs: 20_000 },
+    );
     expect(cd.metadata.annotations?.['beekeeper.io/expiry-history']).toContain('eight-hours');
     expect((await events(bed, NS, 'fresh')).filter((e) => e.reason === 'ResyncRepaired')).toHaveLength(1);
   }, 120_000);

@@ -48,9 +48,15 @@ beforeAll(async () => {
     // Two quick tries, so "down for longer than the job's attempts" takes no real time.
     catalog: { ...JOB_CATALOG, 'expiry.warn': { attempts: 2, backoffMs: 50 } },
   });
-  const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/ops', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` } });
+  const hook = await bed.app.inject({
+    method: 'PUT',
+    url: '/v1/webhooks/ops',
+    payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` },
+  });
   expect(hook.statusCode, hook.body).toBe(200);
-  await bed.system.store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ops' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ops' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
   await adoptCluster(bed, NS, 'soon', { annotations: { 'hive.openshift.io/delete-after': '1h30m' } });
   await adoptCluster(bed, NS, 'later', { annotations: { 'hive.openshift.io/delete-after': '3h' } });
 }, 120_000);
@@ -60,11 +66,20 @@ afterAll(async () => {
   await new Promise((r) => receiver?.close(r));
 });
 
-const expiring = (name: string) => clusterExpiry(HUB, bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name })!)!;
+const expiring = (name: string) =>
+  clusterExpiry(
+    HUB,
+    bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name })!,
+  )!;
 const warnJob = (name: string) => `${HUB}.${jobIds.warn(expiring(name), '1h')}`;
-const record = (name: string) => JSON.parse(bed.system.store.cached<KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{"sent":{}}');
+const record = (name: string) =>
+  JSON.parse(
+    bed.system.store.cached<KubeObject>('ClusterDeployment', { hub: HUB, namespace: NS, name })?.metadata.annotations?.[
+      'beekeeper.io/expiry-warnings'
+    ] ?? '{"sent":{}}',
+  );
 
-describe('a webhook receiver down past the warn job\'s attempts', () => {
+describe("a webhook receiver down past the warn job's attempts", () => {
   it('gets the warning once when it is back, while the warning is useful, and not after the expiry', async () => {
     const soon = expiring('soon');
     const later = expiring('later');
@@ -74,9 +89,18 @@ describe('a webhook receiver down past the warn job\'s attempts', () => {
     bed.clock.set(soon.expiresAtMs - 59 * MINUTE);
     expect(await waitJob(bed, soonJob)).toMatchObject({ state: 'failed', attempts: 2 });
     bed.clock.set(later.expiresAtMs - 59 * MINUTE); // `soon` has expired by now
-    expect(await waitJob(bed, laterJob)).toMatchObject({ state: 'failed', attempts: 2, error: { reason: 'Unavailable' } });
+    expect(await waitJob(bed, laterJob)).toMatchObject({
+      state: 'failed',
+      attempts: 2,
+      error: { reason: 'Unavailable' },
+    });
     expect(refused.filter((n) => n === 'later')).toHaveLength(2);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'later' },
+      (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ? o : undefined),
+      { timeoutMs: 10_000 },
+    );
     expect(record('later').sent['1h']).toEqual({ 'kubernetes-event': expect.any(String) });
 
     down = false;
@@ -84,25 +108,53 @@ describe('a webhook receiver down past the warn job\'s attempts', () => {
     expect(run?.repairs).toEqual({ warning: 1 });
     await arrived(1);
     expect((await waitJob(bed, laterJob)).state).toBe('completed');
-    expect(accepted).toEqual([expect.objectContaining({ cluster: expect.objectContaining({ name: 'later' }), lead: '1h' })]);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ops ? o : undefined), { timeoutMs: 10_000 });
+    expect(accepted).toEqual([
+      expect.objectContaining({ cluster: expect.objectContaining({ name: 'later' }), lead: '1h' }),
+    ]);
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'later' },
+      (o) =>
+        JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.ops ? o : undefined,
+      { timeoutMs: 10_000 },
+    );
     expect(record('later').sent['1h']).toEqual({ 'kubernetes-event': expect.any(String), ops: expect.any(String) });
     // The Event went out the first time and is not repeated by the retry.
     expect((await events(bed, NS, 'later')).filter((e) => e.reason === 'ExpiryWarning')).toHaveLength(1);
-    expect((await events(bed, NS, 'later')).filter((e) => e.reason === 'ResyncRepaired')).toEqual([expect.objectContaining({ message: expect.stringMatching(/1h expiry warning is due and not delivered to ops; its job had ended without delivering it/) })]);
+    expect((await events(bed, NS, 'later')).filter((e) => e.reason === 'ResyncRepaired')).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /1h expiry warning is due and not delivered to ops; its job had ended without delivering it/,
+        ),
+      }),
+    ]);
 
     expect((await bed.system.resync!.runOnce('again'))?.repairs).toEqual({});
     expect(accepted).toHaveLength(1);
   }, 120_000);
 
   it('an endpoint added while a warning is due gets that warning, once, and the others nothing again', async () => {
-    const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/audit', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/audit` } });
+    const hook = await bed.app.inject({
+      method: 'PUT',
+      url: '/v1/webhooks/audit',
+      payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/audit` },
+    });
     expect(hook.statusCode, hook.body).toBe(200);
-    await bed.system.store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'audit' }, (o) => o, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'audit' }, (o) => o, {
+      timeoutMs: 10_000,
+    });
     expect((await bed.system.resync!.runOnce('new-endpoint'))?.repairs).toEqual({ warning: 1 });
     await arrived(2);
     expect(accepted.map((a) => `${a.path}:${a.cluster.name}:${a.lead}`)).toEqual(['/:later:1h', '/audit:later:1h']);
-    await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name: 'later' }, (o) => (JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.audit ? o : undefined), { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'ClusterDeployment',
+      { hub: HUB, namespace: NS, name: 'later' },
+      (o) =>
+        JSON.parse(o?.metadata.annotations?.['beekeeper.io/expiry-warnings'] ?? '{}').sent?.['1h']?.audit
+          ? o
+          : undefined,
+      { timeoutMs: 10_000 },
+    );
     expect((await bed.system.resync!.runOnce('after-new-endpoint'))?.repairs).toEqual({});
     expect(accepted).toHaveLength(2);
   }, 60_000);

@@ -64,7 +64,11 @@ describe('the resync on three scheduler replicas', () => {
     await untilSlots(6);
     const seen = slots();
     // The last slot may still be being decided; every earlier one has had its say by every replica.
-    for (const slot of seen.slice(0, -1)) expect(runs.filter((r) => r.slot === slot), slot).toHaveLength(1);
+    for (const slot of seen.slice(0, -1))
+      expect(
+        runs.filter((r) => r.slot === slot),
+        slot,
+      ).toHaveLength(1);
     const redis = new Redis(bed.env.REDIS_URL!);
     const keys = await redis.keys(`${bed.env.BEEKEEPER_REDIS_PREFIX}:resync:*`);
     redis.disconnect();

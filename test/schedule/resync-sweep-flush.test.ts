@@ -29,10 +29,18 @@ beforeAll(async () => {
   const res = await bed.app.inject({
     method: 'POST',
     url: '/v1/schedules',
-    payload: { name: 'fleet', timeZone: 'UTC', windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }], targets: { namespaces: [NS] }, catchUpDeadline: '2h' },
+    payload: {
+      name: 'fleet',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+      catchUpDeadline: '2h',
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -52,7 +60,8 @@ describe('a flush during an edge sweep', () => {
         const off = store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, cd) => {
           if (cd.metadata.namespace !== NS) return;
           const now = cd.spec?.powerState ?? 'Running';
-          if (now !== requested.get(cd.metadata.name) && now === 'Hibernating') hibernations.set(cd.metadata.name, (hibernations.get(cd.metadata.name) ?? 0) + 1);
+          if (now !== requested.get(cd.metadata.name) && now === 'Hibernating')
+            hibernations.set(cd.metadata.name, (hibernations.get(cd.metadata.name) ?? 0) + 1);
           requested.set(cd.metadata.name, now);
           check();
         });
@@ -69,27 +78,53 @@ describe('a flush during an edge sweep', () => {
 
     const run = await bed.system.resync!.runOnce();
     expect(run?.repairs).toEqual({ 'schedule-sweep': 1 });
-    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('fleet', at('2026-11-23T18:00:00Z'))}`, 60_000)).result as SweepSummary;
+    const summary = (await waitJob(bed, `${HUB}.${jobIds.sweep('fleet', at('2026-11-23T18:00:00Z'))}`, 60_000))
+      .result as SweepSummary;
     expect(summary.counts.failed).toBe(0);
     await counting;
     bed.sim.hubs[0]!.server.faults.clear();
 
-    for (const n of names) expect(store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: n })?.spec?.powerState).toBe('Hibernating');
+    for (const n of names)
+      expect(
+        store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: n })?.spec?.powerState,
+      ).toBe('Hibernating');
     expect([...hibernations.values()].every((c) => c === 1)).toBe(true);
-    const acted = (await store.list<KubeObject & { reason?: string; involvedObject?: { name?: string } }>('Event', HUB, { namespace: NS })).filter((e) => e.reason === 'ScheduledHibernate');
+    const acted = (
+      await store.list<KubeObject & { reason?: string; involvedObject?: { name?: string } }>('Event', HUB, {
+        namespace: NS,
+      })
+    ).filter((e) => e.reason === 'ScheduledHibernate');
     expect(acted).toHaveLength(CLUSTERS);
     expect(new Set(acted.map((e) => e.involvedObject?.name)).size).toBe(CLUSTERS);
 
-    const schedule = await store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
-      (o as { status?: { lastSweep?: { edge?: string; finishedAt?: string } } } | undefined)?.status?.lastSweep?.finishedAt ? o : undefined, { timeoutMs: 10_000 });
-    expect((schedule as { status?: { lastSweep?: unknown } }).status?.lastSweep).toMatchObject({ edge: '2026-11-23T18:00:00.000Z', mode: 'edge' });
+    const schedule = await store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'fleet' },
+      (o) =>
+        (o as { status?: { lastSweep?: { edge?: string; finishedAt?: string } } } | undefined)?.status?.lastSweep
+          ?.finishedAt
+          ? o
+          : undefined,
+      { timeoutMs: 10_000 },
+    );
+    expect((schedule as { status?: { lastSweep?: unknown } }).status?.lastSweep).toMatchObject({
+      edge: '2026-11-23T18:00:00.000Z',
+      mode: 'edge',
+    });
 
     const metrics = await bed.system.metrics.registry.getSingleMetricAsString('beekeeper_resync_repairs_total');
     expect(metrics).toContain('beekeeper_resync_repairs_total{repair="schedule-sweep"} 1');
     expect((await events(bed, 'beekeeper', 'fleet')).filter((e) => e.reason === 'ResyncRepaired')).toEqual([
-      expect.objectContaining({ message: expect.stringMatching(/hibernate edge at 2026-11-23T18:00:00.000Z is not swept and its sweep job was gone/) }),
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /hibernate edge at 2026-11-23T18:00:00.000Z is not swept and its sweep job was gone/,
+        ),
+      }),
     ]);
-    expect((await bed.app.inject({ method: 'GET', url: '/v1/resync' })).json()).toMatchObject({ intervalSeconds: 86400, lastResync: { trigger: 'manual', repairs: { 'schedule-sweep': 1 } } });
+    expect((await bed.app.inject({ method: 'GET', url: '/v1/resync' })).json()).toMatchObject({
+      intervalSeconds: 86400,
+      lastResync: { trigger: 'manual', repairs: { 'schedule-sweep': 1 } },
+    });
 
     // Level-triggered, not repeated: the next run finds the edge swept and repairs nothing.
     expect((await bed.system.resync!.runOnce('next'))?.repairs).toEqual({});
@@ -99,15 +134,34 @@ describe('a flush during an edge sweep', () => {
     await redis.stop();
     bed.clock.set(at('2026-11-24T08:00:00.500Z')); // the resume edge: its sweep cannot be enqueued
     // The timers move on to the next edge (and re-check the schedule when its status says so) ...
-    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
-      (o as { status?: { nextEdge?: { at?: string } } } | undefined)?.status?.nextEdge?.at === '2026-11-24T18:00:00.000Z' ? o : undefined, { timeoutMs: 10_000 });
+    await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'fleet' },
+      (o) =>
+        (o as { status?: { nextEdge?: { at?: string } } } | undefined)?.status?.nextEdge?.at ===
+        '2026-11-24T18:00:00.000Z'
+          ? o
+          : undefined,
+      { timeoutMs: 10_000 },
+    );
     bed.clock.set(at('2026-11-24T10:30:00Z')); // ... and nothing more happens until 2.5 h later, beyond the 2h catchUpDeadline
     const recovered = new Promise((resolve) => bed.system.resync!.onRun((r) => r.trigger === 'recovery' && resolve(r)));
     await redis.start();
     expect(await recovered).toMatchObject({ repairs: { 'schedule-missed': 1 } });
-    const schedule = await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) =>
-      (o as { status?: { lastMissed?: { edge?: string } } } | undefined)?.status?.lastMissed?.edge ? o : undefined, { timeoutMs: 10_000 });
-    expect((schedule as { status?: { lastMissed?: unknown } }).status?.lastMissed).toMatchObject({ edge: '2026-11-24T08:00:00.000Z', action: 'resume' });
-    expect(bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: names[0]! })?.spec?.powerState).toBe('Hibernating');
+    const schedule = await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'fleet' },
+      (o) =>
+        (o as { status?: { lastMissed?: { edge?: string } } } | undefined)?.status?.lastMissed?.edge ? o : undefined,
+      { timeoutMs: 10_000 },
+    );
+    expect((schedule as { status?: { lastMissed?: unknown } }).status?.lastMissed).toMatchObject({
+      edge: '2026-11-24T08:00:00.000Z',
+      action: 'resume',
+    });
+    expect(
+      bed.system.store.cached<ClusterDeployment>('ClusterDeployment', { hub: HUB, namespace: NS, name: names[0]! })
+        ?.spec?.powerState,
+    ).toBe('Hibernating');
   }, 60_000);
 });

@@ -13,7 +13,9 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const MINUTE = 60_000;
 const LONG = Array.from({ length: 20 }, (_, i) => `run-${String(i).padStart(2, '0')}`);
 const SHORT = ['short-0', 'short-1'];
-type Claim = KubeObject & { status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } };
+type Claim = KubeObject & {
+  status?: { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> };
+};
 
 let redis: PrivateRedis;
 let bed: Bed;
@@ -38,27 +40,52 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   redis = await startPrivateRedis();
-  bed = await startBed(Date.parse('2026-11-23T09:00:00Z'), { env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' }, roles: ['api', 'worker', 'scheduler'] });
+  bed = await startBed(Date.parse('2026-11-23T09:00:00Z'), {
+    env: { REDIS_URL: redis.url, BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' },
+    roles: ['api', 'worker', 'scheduler'],
+  });
   const { store } = bed.system;
   await store.create('Namespace', HUB, { metadata: { name: 'pools' } });
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace: 'pools' }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
-  await store.create('Secret', HUB, { metadata: { name: 'pull-secret', namespace: 'pools' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } });
-  await store.create('ClusterImageSet', HUB, { metadata: { name: 'openshift-v4.17.9' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' } });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'aws-creds', namespace: 'pools' },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await store.create('Secret', HUB, {
+    metadata: { name: 'pull-secret', namespace: 'pools' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  });
+  await store.create('ClusterImageSet', HUB, {
+    metadata: { name: 'openshift-v4.17.9' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.17.9-x86_64' },
+  });
   await store.waitFor('ClusterImageSet', { hub: HUB, name: 'openshift-v4.17.9' }, (o) => o, { timeoutMs: 10_000 });
   const size = LONG.length + SHORT.length;
   const pool = await bed.app.inject({
     method: 'POST',
     url: '/v1/pools',
     payload: {
-      hub: HUB, namespace: 'pools', name: 'ci',
+      hub: HUB,
+      namespace: 'pools',
+      name: 'ci',
       platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
-      baseDomain: 'ci.example.com', imageSetName: 'openshift-v4.17.9', pullSecretRef: 'pull-secret', size, runningCount: size,
+      baseDomain: 'ci.example.com',
+      imageSetName: 'openshift-v4.17.9',
+      pullSecretRef: 'pull-secret',
+      size,
+      runningCount: size,
     },
   });
   expect(pool.statusCode, pool.body).toBe(201);
-  const hook = await bed.app.inject({ method: 'PUT', url: '/v1/webhooks/ci', payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` } });
+  const hook = await bed.app.inject({
+    method: 'PUT',
+    url: '/v1/webhooks/ci',
+    payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` },
+  });
   expect(hook.statusCode, hook.body).toBe(200);
-  await store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ci' }, (o) => o, { timeoutMs: 10_000 });
+  await store.waitFor('WebhookEndpoint', { hub: HUB, namespace: 'beekeeper', name: 'ci' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -68,16 +95,28 @@ afterAll(async () => {
 });
 
 const claimed = (name: string) =>
-  bed.system.store.waitFor<Claim, number>('ClusterClaim', { hub: HUB, namespace: 'pools', name }, (o) => {
-    const c = o?.status?.conditions?.find((x) => x.type === 'Pending' && x.status === 'False');
-    return c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : undefined;
-  }, { timeoutMs: 120_000 });
+  bed.system.store.waitFor<Claim, number>(
+    'ClusterClaim',
+    { hub: HUB, namespace: 'pools', name },
+    (o) => {
+      const c = o?.status?.conditions?.find((x) => x.type === 'Pending' && x.status === 'False');
+      return c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : undefined;
+    },
+    { timeoutMs: 120_000 },
+  );
 
 describe('warnings due while Redis is down', () => {
   it('are each delivered once as soon as Redis is back, and none after its claim expired', async () => {
-    for (const [names, lifetime] of [[LONG, '2h'], [SHORT, '1h10m']] as const) {
+    for (const [names, lifetime] of [
+      [LONG, '2h'],
+      [SHORT, '1h10m'],
+    ] as const) {
       for (const name of names) {
-        const res = await bed.app.inject({ method: 'POST', url: '/v1/claims', payload: { pool: 'ci', name, lifetime } });
+        const res = await bed.app.inject({
+          method: 'POST',
+          url: '/v1/claims',
+          payload: { pool: 'ci', name, lifetime },
+        });
         expect(res.statusCode, res.body).toBe(201);
       }
     }
@@ -101,14 +140,23 @@ describe('warnings due while Redis is down', () => {
 
     // The record in Kubernetes says where each warning went; with it in the cache a further run sends nothing.
     for (const name of LONG) {
-      await bed.system.store.waitFor('ClusterClaim', { hub: HUB, namespace: 'pools', name }, (o) => {
-        const rec = o?.metadata.annotations?.['beekeeper.io/expiry-warnings'];
-        return rec && JSON.parse(rec).sent?.['1h']?.ci && JSON.parse(rec).sent['1h']['kubernetes-event'] ? o : undefined;
-      }, { timeoutMs: 20_000 });
+      await bed.system.store.waitFor(
+        'ClusterClaim',
+        { hub: HUB, namespace: 'pools', name },
+        (o) => {
+          const rec = o?.metadata.annotations?.['beekeeper.io/expiry-warnings'];
+          return rec && JSON.parse(rec).sent?.['1h']?.ci && JSON.parse(rec).sent['1h']['kubernetes-event']
+            ? o
+            : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
     }
     const resync = (await bed.app.inject({ method: 'GET', url: '/v1/resync' })).json();
     expect(resync.lastResync).toMatchObject({ trigger: 'recovery', repairs: { warning: LONG.length } });
-    expect(await bed.system.metrics.registry.getSingleMetricAsString('beekeeper_resync_repairs_total')).toContain(`beekeeper_resync_repairs_total{repair="warning"} ${LONG.length}`);
+    expect(await bed.system.metrics.registry.getSingleMetricAsString('beekeeper_resync_repairs_total')).toContain(
+      `beekeeper_resync_repairs_total{repair="warning"} ${LONG.length}`,
+    );
     expect((await bed.system.resync!.runOnce('after-recovery'))?.repairs).toEqual({});
     bed.clock.set(last + 90 * MINUTE);
     expect((await bed.system.resync!.runOnce('later'))?.repairs).toEqual({});

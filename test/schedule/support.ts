@@ -22,7 +22,14 @@ export interface Bed {
   system: System;
   app: FastifyInstance;
   clock: TestClock;
-  timerDeps(): { store: System['store']; queue: System['queue']; clock: TestClock; log: ReturnType<typeof createLogger>; stateHub: string; stateNamespace: string };
+  timerDeps(): {
+    store: System['store'];
+    queue: System['queue'];
+    clock: TestClock;
+    log: ReturnType<typeof createLogger>;
+    stateHub: string;
+    stateNamespace: string;
+  };
   /**
    * Another Beekeeper instance on the same hub (its own informers, queue connections and timers), on the same
    * Redis keys, or with `freshRedis` on keys of its own: what a Beekeeper sees after Redis was lost.
@@ -38,15 +45,30 @@ export interface Bed {
  * receives every log line (JSON, debug level and up) instead of silence. `roles`: the first instance's roles
  * (default api and worker; without a worker, only instances the test starts carry out jobs).
  */
-export async function startBed(startMs: number, opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[]; catalog?: JobCatalog } = {}): Promise<Bed> {
+export async function startBed(
+  startMs: number,
+  opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[]; catalog?: JobCatalog } = {},
+): Promise<Bed> {
   const clock = createTestClock(startMs);
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
-  const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`, ...opts.env };
+  const env = {
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`,
+    ...opts.env,
+  };
   const base = loadConfig(env);
   const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
-  const log = opts.logTo ? createLogger({ level: 'debug', destination: opts.logTo }) : createLogger({ level: 'silent' });
+  const log = opts.logTo
+    ? createLogger({ level: 'debug', destination: opts.logTo })
+    : createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
-  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'], ...(opts.catalog ? { catalog: opts.catalog } : {}) });
+  const system = await createSystem({
+    config,
+    log,
+    clock,
+    roles: opts.roles ?? ['api', 'worker'],
+    ...(opts.catalog ? { catalog: opts.catalog } : {}),
+  });
   const instances: System[] = [];
   const prefixes = [config.redis.prefix];
   return {
@@ -54,12 +76,25 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
     system,
     app: system.app,
     clock,
-    timerDeps: () => ({ store: system.store, queue: system.queue, clock, log, stateHub: HUB, stateNamespace: STATE_NS }),
+    timerDeps: () => ({
+      store: system.store,
+      queue: system.queue,
+      clock,
+      log,
+      stateHub: HUB,
+      stateNamespace: STATE_NS,
+    }),
     env: { ...env, HUB, KUBECONFIG_DATA: sim.kubeconfigYaml() },
     async startInstance(roles, more = {}) {
       const prefix = more.freshRedis ? `{bk-sched-${randomUUID().slice(0, 8)}}` : config.redis.prefix;
       if (!prefixes.includes(prefix)) prefixes.push(prefix);
-      const instance = await createSystem({ config: { ...config, redis: { ...config.redis, prefix } }, log, clock, roles, ...(opts.catalog ? { catalog: opts.catalog } : {}) });
+      const instance = await createSystem({
+        config: { ...config, redis: { ...config.redis, prefix } },
+        log,
+        clock,
+        roles,
+        ...(opts.catalog ? { catalog: opts.catalog } : {}),
+      });
       instances.push(instance);
       return instance;
     },
@@ -79,21 +114,43 @@ export async function startBed(startMs: number, opts: { env?: Record<string, str
 }
 
 /** An adopted, installed cluster (Hive reaches Running at once), optionally a pool cluster. */
-export async function adoptCluster(bed: Bed, namespace: string, name: string, opts: { labels?: Record<string, string>; pool?: string; annotations?: Record<string, string> } = {}): Promise<void> {
+export async function adoptCluster(
+  bed: Bed,
+  namespace: string,
+  name: string,
+  opts: { labels?: Record<string, string>; pool?: string; annotations?: Record<string, string> } = {},
+): Promise<void> {
   const { store } = bed.system;
   await store.create('Namespace', HUB, { metadata: { name: namespace } }).catch(() => undefined);
-  await store.create('Secret', HUB, { metadata: { name: 'aws-creds', namespace }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } }).catch(() => undefined);
-  await store.create('Secret', HUB, { metadata: { name: `${name}-kubeconfig`, namespace }, data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') } });
+  await store
+    .create('Secret', HUB, {
+      metadata: { name: 'aws-creds', namespace },
+      data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+    })
+    .catch(() => undefined);
+  await store.create('Secret', HUB, {
+    metadata: { name: `${name}-kubeconfig`, namespace },
+    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
+  });
   await store.create('ClusterDeployment', HUB, {
     apiVersion: 'hive.openshift.io/v1',
     kind: 'ClusterDeployment',
-    metadata: { name, namespace, labels: opts.labels ?? {}, annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations } },
+    metadata: {
+      name,
+      namespace,
+      labels: opts.labels ?? {},
+      annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations },
+    },
     spec: {
       clusterName: name,
       baseDomain: 'example.com',
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       installed: true,
-      clusterMetadata: { clusterID: `${name}-id`, infraID: `${name}-infra`, adminKubeconfigSecretRef: { name: `${name}-kubeconfig` } },
+      clusterMetadata: {
+        clusterID: `${name}-id`,
+        infraID: `${name}-infra`,
+        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
+      },
       ...(opts.pool ? { clusterPoolRef: { namespace: 'pools', poolName: opts.pool } } : {}),
     },
   });
@@ -106,9 +163,14 @@ export function cd(bed: Bed, namespace: string, name: string): ClusterDeployment
 
 /** Resolves when Hive reports the power state (status.powerState). */
 export function waitPower(bed: Bed, namespace: string, name: string, state: 'Running' | 'Hibernating'): Promise<true> {
-  return bed.system.store.waitFor<ClusterDeployment, true>('ClusterDeployment', { hub: HUB, namespace, name }, (o) => (o?.status?.powerState === state ? true : undefined), {
-    timeoutMs: 60_000,
-  });
+  return bed.system.store.waitFor<ClusterDeployment, true>(
+    'ClusterDeployment',
+    { hub: HUB, namespace, name },
+    (o) => (o?.status?.powerState === state ? true : undefined),
+    {
+      timeoutMs: 60_000,
+    },
+  );
 }
 
 /** Resolves with the job once it has ended; it may not exist yet (a timer is about to enqueue it). */
@@ -127,7 +189,13 @@ export function waitJob(bed: Bed, id: string, timeoutMs = 30_000): Promise<JobVi
   });
 }
 
-export async function events(bed: Bed, namespace: string, name: string): Promise<Array<{ reason?: string; message?: string; type?: string }>> {
-  const all = await bed.system.store.list<KubeObject & { reason?: string; message?: string; type?: string; involvedObject?: { name?: string } }>('Event', HUB, { namespace });
+export async function events(
+  bed: Bed,
+  namespace: string,
+  name: string,
+): Promise<Array<{ reason?: string; message?: string; type?: string }>> {
+  const all = await bed.system.store.list<
+    KubeObject & { reason?: string; message?: string; type?: string; involvedObject?: { name?: string } }
+  >('Event', HUB, { namespace });
   return all.filter((e) => e.involvedObject?.name === name);
 }

@@ -42,7 +42,9 @@ beforeAll(async () => {
     },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'solo' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'solo' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -67,7 +69,9 @@ describe('a sweep on a state hub with one worker slot', () => {
       expect(res.statusCode).toBe(200);
       const waiting = res.json<{ job: JobView }>().job;
       expect(waiting.state).toBe('waiting-children');
-      expect(waiting.steps).toContainEqual(expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 cluster jobs' }));
+      expect(waiting.steps).toContainEqual(
+        expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 cluster jobs' }),
+      );
 
       const done = await waitJob(bed, sweepId);
       stop();
@@ -96,11 +100,33 @@ describe('a sweep on a state hub with one worker slot', () => {
       const done = await waitJob(bed, id);
       const summary = done.result as SweepSummary;
       expect(summary).toMatchObject({ mode: 'edge', counts: { acted: 3, skipped: 0, failed: 0 } });
-      const status = bed.system.store.cached<HibernationSchedule>('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name: 'solo' })?.status;
-      expect(status?.lastSweep).toMatchObject({ edge: '2026-11-23T07:00:00.000Z', action: 'resume', jobId: id, acted: 3, failed: 0 });
-      const again = await bed.system.queue.enqueue('schedule.sweep', { schedule: 'solo', edgeAt: '2026-11-23T07:00:00.000Z', action: 'resume', reason: 'window start', mode: 'edge' }, { jobId: jobIds.sweep('solo', Date.parse('2026-11-23T07:00:00Z')), hub: HUB });
+      const status = bed.system.store.cached<HibernationSchedule>('HibernationSchedule', {
+        hub: HUB,
+        namespace: STATE_NS,
+        name: 'solo',
+      })?.status;
+      expect(status?.lastSweep).toMatchObject({
+        edge: '2026-11-23T07:00:00.000Z',
+        action: 'resume',
+        jobId: id,
+        acted: 3,
+        failed: 0,
+      });
+      const again = await bed.system.queue.enqueue(
+        'schedule.sweep',
+        {
+          schedule: 'solo',
+          edgeAt: '2026-11-23T07:00:00.000Z',
+          action: 'resume',
+          reason: 'window start',
+          mode: 'edge',
+        },
+        { jobId: jobIds.sweep('solo', Date.parse('2026-11-23T07:00:00Z')), hub: HUB },
+      );
       expect(again).toMatchObject({ id, state: 'completed', result: summary });
-      const applies = (await bed.system.queue.list({ type: 'schedule.apply', limit: 100 })).filter((j) => j.id.startsWith(`${id}.`) || j.id.startsWith(`${HUB}.${id}.`));
+      const applies = (await bed.system.queue.list({ type: 'schedule.apply', limit: 100 })).filter(
+        (j) => j.id.startsWith(`${id}.`) || j.id.startsWith(`${HUB}.${id}.`),
+      );
       expect(applies).toHaveLength(3);
       await Promise.all(NAMES.map((name) => waitPower(bed, NS, name, 'Running')));
     } finally {

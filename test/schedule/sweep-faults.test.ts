@@ -27,7 +27,9 @@ beforeAll(async () => {
     },
   });
   expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'flaky' }, (o) => o, { timeoutMs: 10_000 });
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'flaky' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }, 120_000);
 
 afterAll(async () => {

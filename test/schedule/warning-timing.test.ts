@@ -21,7 +21,13 @@ beforeAll(async () => {
   const deps = bed.timerDeps();
   timers = startExpiryTimers({
     ...deps,
-    queue: { ...deps.queue, enqueue: (type, payload, opts) => (type === 'expiry.warn' && asked.push(`${String(payload.name)}:${String(payload.lead)}`), deps.queue.enqueue(type, payload, opts)) },
+    queue: {
+      ...deps.queue,
+      enqueue: (type, payload, opts) => (
+        type === 'expiry.warn' && asked.push(`${String(payload.name)}:${String(payload.lead)}`),
+        deps.queue.enqueue(type, payload, opts)
+      ),
+    },
   });
 }, 120_000);
 
@@ -31,11 +37,20 @@ afterAll(async () => {
 });
 
 const setExpiry = async (name: string, expiresIn: string) => {
-  const res = await bed.app.inject({ method: 'PUT', url: `/v1/clusters/${HUB}/${NS}/${name}/expiry`, payload: { expiresIn } });
+  const res = await bed.app.inject({
+    method: 'PUT',
+    url: `/v1/clusters/${HUB}/${NS}/${name}/expiry`,
+    payload: { expiresIn },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const expiresAt = Date.parse(res.json().cluster.expiry.expiresAt);
   // The timers plan from the informer cache: wait until it has the expiry.
-  await bed.system.store.waitFor('ClusterDeployment', { hub: HUB, namespace: NS, name }, (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-history'] ? o : undefined), { timeoutMs: 10_000 });
+  await bed.system.store.waitFor(
+    'ClusterDeployment',
+    { hub: HUB, namespace: NS, name },
+    (o) => (o?.metadata.annotations?.['beekeeper.io/expiry-history'] ? o : undefined),
+    { timeoutMs: 10_000 },
+  );
   return expiresAt;
 };
 
@@ -45,13 +60,23 @@ describe('expiry warnings for clusters (default leads 24h and 1h)', () => {
     expect(asked).toEqual([]);
     expect(timers!.pending()[`cd/${HUB}/${NS}/short`]).toBe(iso(expiresAt - H));
     const listed = (await bed.app.inject({ method: 'GET', url: '/v1/warnings' })).json().expiry;
-    expect(listed).toContainEqual(expect.objectContaining({ name: 'short', leads: ['24h', '1h'], moot: ['24h'], nextWarningAt: iso(expiresAt - H) }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({
+        name: 'short',
+        leads: ['24h', '1h'],
+        moot: ['24h'],
+        nextWarningAt: iso(expiresAt - H),
+      }),
+    );
 
     bed.clock.set(expiresAt - H - 1);
     expect(asked).toEqual([]);
     bed.clock.set(expiresAt - H);
     expect(asked).toEqual(['short:1h']);
-    const job = await waitJob(bed, `${HUB}.${jobIds.warn({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'short', expiresAtMs: expiresAt }, '1h')}`);
+    const job = await waitJob(
+      bed,
+      `${HUB}.${jobIds.warn({ kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'short', expiresAtMs: expiresAt }, '1h')}`,
+    );
     expect(job.state).toBe('completed');
     expect((await events(bed, NS, 'short')).filter((e) => e.reason === 'ExpiryWarning')).toHaveLength(1);
   });

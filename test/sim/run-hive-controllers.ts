@@ -10,7 +10,10 @@ import { startHiveControllers } from '../../src/sim/hive/index.js';
 const [kubeconfigPath, speed = '1000'] = process.argv.slice(2);
 const client = createKubeClient(targetFromKubeconfig(readFileSync(kubeconfigPath!, 'utf8')));
 const hive = startHiveControllers({
-  hub: 'real', client, clock: systemClock, durations: resolveDurations({}, Number(speed)),
+  hub: 'real',
+  client,
+  clock: systemClock,
+  durations: resolveDurations({}, Number(speed)),
   log: (obj, msg) => process.stderr.write(`${JSON.stringify({ ...obj, msg })}\n`),
   options: { deleteProtection: false, installFailures: 0 },
 });

@@ -7,7 +7,11 @@ const byKind = () => new Map(hiveCrds().map((crd: any) => [crd.spec.names.kind, 
 describe('hiveCrds()', () => {
   it('serves the Hive kinds with the plural, short name and scope of REFERENCE §1', () => {
     const table = [...byKind().values()].map((crd: any) => [
-      crd.spec.names.kind, `${crd.spec.group}/${crd.spec.versions[0].name}`, crd.spec.names.plural, crd.spec.names.shortNames?.[0] ?? '-', crd.spec.scope,
+      crd.spec.names.kind,
+      `${crd.spec.group}/${crd.spec.versions[0].name}`,
+      crd.spec.names.plural,
+      crd.spec.names.shortNames?.[0] ?? '-',
+      crd.spec.scope,
     ]);
     expect(table).toEqual([
       ['ClusterDeployment', 'hive.openshift.io/v1', 'clusterdeployments', 'cd', 'Namespaced'],
@@ -21,7 +25,13 @@ describe('hiveCrds()', () => {
       ['DNSZone', 'hive.openshift.io/v1', 'dnszones', '-', 'Namespaced'],
       ['SyncSet', 'hive.openshift.io/v1', 'syncsets', 'ss', 'Namespaced'],
       ['SelectorSyncSet', 'hive.openshift.io/v1', 'selectorsyncsets', 'sss', 'Cluster'],
-      ['ClusterDeploymentCustomization', 'hive.openshift.io/v1', 'clusterdeploymentcustomizations', 'cdc', 'Namespaced'],
+      [
+        'ClusterDeploymentCustomization',
+        'hive.openshift.io/v1',
+        'clusterdeploymentcustomizations',
+        'cdc',
+        'Namespaced',
+      ],
       ['HiveConfig', 'hive.openshift.io/v1', 'hiveconfigs', '-', 'Cluster'],
       ['ClusterSync', 'hiveinternal.openshift.io/v1alpha1', 'clustersyncs', 'csync', 'Namespaced'],
     ]);
@@ -33,15 +43,25 @@ describe('hiveCrds()', () => {
       expect(sub.status, kind).toEqual({});
       expect(crd.metadata.name).toBe(`${crd.spec.names.plural}.${crd.spec.group}`);
     }
-    expect((byKind().get('ClusterPool')).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' });
-    expect((byKind().get('MachinePool')).spec.versions[0].subresources.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
+    expect(byKind().get('ClusterPool').spec.versions[0].subresources.scale).toEqual({
+      specReplicasPath: '.spec.size',
+      statusReplicasPath: '.status.size',
+    });
+    expect(byKind().get('MachinePool').spec.versions[0].subresources.scale).toEqual({
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+    });
   });
 
   it('returns fresh objects on every call', () => {
     const first: any = hiveCrds()[0];
     first.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.powerState.enum.push('Resuming');
     const second: any = hiveCrds()[0];
-    expect(second.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.powerState.enum).toEqual(['', 'Running', 'Hibernating']);
+    expect(second.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.powerState.enum).toEqual([
+      '',
+      'Running',
+      'Hibernating',
+    ]);
   });
 
   it('compiles every schema, and each accepts a minimal object of its kind', () => {
@@ -63,16 +83,33 @@ describe('hiveCrds()', () => {
     };
     for (const [kind, crd] of byKind() as Map<string, any>) {
       const schema = compileSchema(crd.spec.versions[0].schema.openAPIV3Schema);
-      const obj = { apiVersion: `${crd.spec.group}/${crd.spec.versions[0].name}`, kind, metadata: { name: 'x' }, spec: minimal[kind] };
-      expect(schema.validate(obj, { fieldValidation: 'Strict' }), kind).toMatchObject({ causes: [], unknownFields: [] });
+      const obj = {
+        apiVersion: `${crd.spec.group}/${crd.spec.versions[0].name}`,
+        kind,
+        metadata: { name: 'x' },
+        spec: minimal[kind],
+      };
+      expect(schema.validate(obj, { fieldValidation: 'Strict' }), kind).toMatchObject({
+        causes: [],
+        unknownFields: [],
+      });
     }
   });
 
   it('defaults a pool inventory entry to kind ClusterDeploymentCustomization', () => {
     const crd: any = byKind().get('ClusterPool');
-    const { value } = compileSchema(crd.spec.versions[0].schema.openAPIV3Schema).validate({
-      spec: { baseDomain: 'b', imageSetRef: { name: 'i' }, platform: { aws: { region: 'r' } }, size: 1, inventory: [{ name: 'cdc1' }] },
-    }, { fieldValidation: 'Warn' });
+    const { value } = compileSchema(crd.spec.versions[0].schema.openAPIV3Schema).validate(
+      {
+        spec: {
+          baseDomain: 'b',
+          imageSetRef: { name: 'i' },
+          platform: { aws: { region: 'r' } },
+          size: 1,
+          inventory: [{ name: 'cdc1' }],
+        },
+      },
+      { fieldValidation: 'Warn' },
+    );
     expect(value.spec.inventory).toEqual([{ name: 'cdc1', kind: 'ClusterDeploymentCustomization' }]);
   });
 });

@@ -10,7 +10,8 @@ function compiledWithScale(kind: string) {
 
 const nilCause = {
   reason: 'FieldValueInvalid',
-  message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  message:
+    'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
   field: '<nil>',
 };
 
@@ -21,29 +22,63 @@ describe('schema engine: scale subresource replica checks', () => {
 
   it('accepts absent and non-negative replicas', () => {
     expect(machinePool.validate({ ...base, spec }, { fieldValidation: 'Strict' }).causes).toEqual([]);
-    expect(machinePool.validate({ ...base, spec: { ...spec, replicas: 3 }, status: { replicas: 2 } }, { fieldValidation: 'Strict' }).causes).toEqual([]);
+    expect(
+      machinePool.validate(
+        { ...base, spec: { ...spec, replicas: 3 }, status: { replicas: 2 } },
+        { fieldValidation: 'Strict' },
+      ).causes,
+    ).toEqual([]);
   });
 
   it('refuses negative replicas with the dotted JSONPath as the field', () => {
-    expect(machinePool.validate({ ...base, spec: { ...spec, replicas: -1 } }, { fieldValidation: 'Strict' }).causes).toEqual([
-      { reason: 'FieldValueInvalid', message: 'Invalid value: -1: should be a non-negative integer', field: '.spec.replicas' },
+    expect(
+      machinePool.validate({ ...base, spec: { ...spec, replicas: -1 } }, { fieldValidation: 'Strict' }).causes,
+    ).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: -1: should be a non-negative integer',
+        field: '.spec.replicas',
+      },
     ]);
   });
 
   it('reports a non-integer as an accessor error next to the type error', () => {
-    expect(machinePool.validate({ ...base, spec: { ...spec, replicas: 'three' } }, { fieldValidation: 'Strict' }).causes).toEqual([
-      { reason: 'FieldValueTypeInvalid', message: 'Invalid value: "string": spec.replicas in body must be of type integer: "string"', field: 'spec.replicas' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64', field: '.spec.replicas' },
+    expect(
+      machinePool.validate({ ...base, spec: { ...spec, replicas: 'three' } }, { fieldValidation: 'Strict' }).causes,
+    ).toEqual([
+      {
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+        field: 'spec.replicas',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64',
+        field: '.spec.replicas',
+      },
       nilCause,
     ]);
   });
 
   it('ClusterPool size: the schema minimum and the scale check both speak', () => {
     const pool = compiledWithScale('ClusterPool');
-    const obj = { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterPool', metadata: { name: 'p' }, spec: { platform: { aws: { region: 'r' } }, baseDomain: 'b', imageSetRef: { name: 'i' }, size: -2 } };
+    const obj = {
+      apiVersion: 'hive.openshift.io/v1',
+      kind: 'ClusterPool',
+      metadata: { name: 'p' },
+      spec: { platform: { aws: { region: 'r' } }, baseDomain: 'b', imageSetRef: { name: 'i' }, size: -2 },
+    };
     expect(pool.validate(obj, { fieldValidation: 'Strict' }).causes).toEqual([
-      { reason: 'FieldValueInvalid', message: 'Invalid value: -2: spec.size in body should be greater than or equal to 0', field: 'spec.size' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: -2: should be a non-negative integer', field: '.spec.size' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: -2: spec.size in body should be greater than or equal to 0',
+        field: 'spec.size',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: -2: should be a non-negative integer',
+        field: '.spec.size',
+      },
     ]);
   });
 });
@@ -54,8 +89,15 @@ describe('schema engine: causes found by the server', () => {
   const valid = { spec: { baseDomain: 'b', clusterName: 'c', platform: { aws: { region: 'r' } } } };
 
   it('come first, and a blocking one adds the skipped-CEL cause like on a real server', () => {
-    const required = { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' };
-    expect(cd.validate(valid, { fieldValidation: 'Warn', extraCauses: [required] }).causes).toEqual([required, nilCause]);
+    const required = {
+      reason: 'FieldValueRequired',
+      message: 'Required value: name or generateName is required',
+      field: 'metadata.name',
+    };
+    expect(cd.validate(valid, { fieldValidation: 'Warn', extraCauses: [required] }).causes).toEqual([
+      required,
+      nilCause,
+    ]);
   });
 
   it('a non-blocking one is just listed', () => {

@@ -3,13 +3,22 @@ import { createTestClock } from '../../src/clock.js';
 import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
 import { hiveCrds } from '../../src/sim/crds/index.js';
 import {
-  R, KubeApiError, createInformer, createKubeClient, createWorkQueue, isConflict, isNotFound, targetFromKubeconfig,
+  R,
+  KubeApiError,
+  createInformer,
+  createKubeClient,
+  createWorkQueue,
+  isConflict,
+  isNotFound,
+  targetFromKubeconfig,
   type KubeClient,
 } from '../../src/sim/client/index.js';
 import { stringify as toYaml } from 'yaml';
 
-const imageSet = (name: string, labels: Record<string, string> = {}) =>
-  ({ metadata: { name, labels }, spec: { releaseImage: `quay.io/x/release:${name}` } });
+const imageSet = (name: string, labels: Record<string, string> = {}) => ({
+  metadata: { name, labels },
+  spec: { releaseImage: `quay.io/x/release:${name}` },
+});
 
 describe('simulator Kubernetes client', () => {
   let server: ApiServer;
@@ -31,11 +40,15 @@ describe('simulator Kubernetes client', () => {
     expect(list.items[0]!.kind).toBe('ClusterImageSet');
 
     const got = await client.get(R.clusterImageSet, undefined, 'c1');
-    const patched = await client.mergePatch(R.clusterImageSet, undefined, 'c1', { metadata: { labels: { tier: 'c' } } });
+    const patched = await client.mergePatch(R.clusterImageSet, undefined, 'c1', {
+      metadata: { labels: { tier: 'c' } },
+    });
     expect(patched.metadata.labels.tier).toBe('c');
     const stale = await client.update(R.clusterImageSet, got).catch((e) => e);
     expect(isConflict(stale)).toBe(true);
-    const precondition = await client.delete(R.clusterImageSet, undefined, 'c1', { resourceVersion: got.metadata.resourceVersion }).catch((e) => e);
+    const precondition = await client
+      .delete(R.clusterImageSet, undefined, 'c1', { resourceVersion: got.metadata.resourceVersion })
+      .catch((e) => e);
     expect(isConflict(precondition)).toBe(true);
 
     await client.delete(R.clusterImageSet, undefined, 'c1');
@@ -49,7 +62,12 @@ describe('simulator Kubernetes client', () => {
     server.restartWatchCache();
     const gone = await new Promise<boolean>((resolve) => {
       const w = client.watch(R.clusterImageSet, undefined, {
-        resourceVersion: start.metadata.resourceVersion, onEvent: () => {}, onGone: () => { w.stop(); resolve(true); },
+        resourceVersion: start.metadata.resourceVersion,
+        onEvent: () => {},
+        onGone: () => {
+          w.stop();
+          resolve(true);
+        },
       });
     });
     expect(gone).toBe(true);
@@ -61,16 +79,20 @@ describe('simulator Kubernetes client', () => {
     server.faults.set({ watchDrops: { afterMs: 40 } });
     try {
       const names = ['d1', 'd2', 'd3', 'd4'];
-      const seen = new Promise<void>((resolve) => informer.onEvent(() => {
-        if (names.every((n) => informer.get(undefined, n))) resolve();
-      }));
+      const seen = new Promise<void>((resolve) =>
+        informer.onEvent(() => {
+          if (names.every((n) => informer.get(undefined, n))) resolve();
+        }),
+      );
       for (const n of names) {
         await client.create(R.clusterImageSet, imageSet(n));
         await new Promise((r) => setTimeout(r, 30)); // spread the writes across several dropped streams
       }
       await seen;
       expect(names.every((n) => informer.get(undefined, n)?.spec.releaseImage === `quay.io/x/release:${n}`)).toBe(true);
-      const deleted = new Promise<void>((r) => informer.onEvent((t, o) => t === 'DELETED' && o.metadata.name === 'd2' && r()));
+      const deleted = new Promise<void>((r) =>
+        informer.onEvent((t, o) => t === 'DELETED' && o.metadata.name === 'd2' && r()),
+      );
       await client.delete(R.clusterImageSet, undefined, 'd2');
       await deleted;
       expect(informer.get(undefined, 'd2')).toBeUndefined();

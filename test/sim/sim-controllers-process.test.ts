@@ -28,37 +28,50 @@ interface Controllers {
 }
 
 function runControllers(kubeconfigPath: string): Controllers {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/sim/run-hive-controllers.ts'), kubeconfigPath, '2000'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test/sim/run-hive-controllers.ts'), kubeconfigPath, '2000'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const logged = (pattern: RegExp) => new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const line = stderr.split('\n').find((l) => pattern.test(l));
-      if (line === undefined) return;
-      child.stderr.off('data', check);
-      resolve(line);
-    };
-    child.stderr.on('data', check);
-    check();
-    void exited.then((code) => reject(new Error(`the controllers' process exited with code ${code}:\n${stderr.slice(-2000)}`)));
-  });
+  const logged = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const line = stderr.split('\n').find((l) => pattern.test(l));
+        if (line === undefined) return;
+        child.stderr.off('data', check);
+        resolve(line);
+      };
+      child.stderr.on('data', check);
+      check();
+      void exited.then((code) =>
+        reject(new Error(`the controllers' process exited with code ${code}:\n${stderr.slice(-2000)}`)),
+      );
+    });
   return { child, exited, logged, stderr: () => stderr };
 }
 
-const synced = (c: Controllers) => new Promise<void>((resolve, reject) => {
-  c.child.stdout!.on('data', (d) => String(d).includes('synced') && resolve());
-  void c.exited.then((code) => reject(new Error(`exited ${code} before syncing:\n${c.stderr()}`)));
-});
+const synced = (c: Controllers) =>
+  new Promise<void>((resolve, reject) => {
+    c.child.stdout!.on('data', (d) => String(d).includes('synced') && resolve());
+    void c.exited.then((code) => reject(new Error(`exited ${code} before syncing:\n${c.stderr()}`)));
+  });
 
 const installed = (client: KubeClient, ns: string, name: string) =>
   waitFor(client, R.clusterDeployment, ns, name, (cd) => cd?.spec?.installed === true);
 
-const hubOptions = (extra: ApiServerOptions = {}): ApiServerOptions =>
-  ({ crds: hiveCrds(), admission: hiveAdmission, token: TOKEN, ...extra });
+const hubOptions = (extra: ApiServerOptions = {}): ApiServerOptions => ({
+  crds: hiveCrds(),
+  admission: hiveAdmission,
+  token: TOKEN,
+  ...extra,
+});
 
 let cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -93,7 +106,9 @@ describe('simulated Hive controllers in their own process', () => {
     await client.create(R.clusterDeployment, awsClusterDeployment('team-a', 'after'));
     const cd = await Promise.race([
       installed(client, 'team-a', 'after'),
-      controllers.exited.then((code) => { throw new Error(`the controllers' process exited with code ${code}:\n${controllers.stderr().slice(-2000)}`); }),
+      controllers.exited.then((code) => {
+        throw new Error(`the controllers' process exited with code ${code}:\n${controllers.stderr().slice(-2000)}`);
+      }),
     ]);
     expect(cd?.status?.installedTimestamp).toEqual(expect.any(String));
     expect(controllers.child.exitCode).toBeNull();
@@ -105,7 +120,8 @@ describe('simulated Hive controllers in their own process', () => {
 
 /** The real client, noting in `seen` each list as it is answered and each write as it is sent. */
 function recordingClient(client: KubeClient, seen: string[]): KubeClient {
-  const write = (verb: string, fn: (r: any, ...rest: any[]) => Promise<unknown>) =>
+  const write =
+    (verb: string, fn: (r: any, ...rest: any[]) => Promise<unknown>) =>
     (r: { plural: string }, ...rest: unknown[]) => {
       seen.push(`${verb} ${r.plural}`);
       return fn(r, ...rest);
@@ -134,16 +150,27 @@ describe('simulated Hive controllers restarting against a hub with installed poo
     await client.create(R.hiveConfig, { metadata: { name: 'hive' }, spec: {} });
     await createPrerequisites(client, 'pools');
     await client.create(R.clusterPool, awsPool('pools', 'small', { size: 2 }));
-    const start = (c: KubeClient) => startHiveControllers({
-      hub: 'hub', client: c, clock, durations: resolveDurations({}, 2000), log: () => {},
-      options: { deleteProtection: false, installFailures: 0 },
-    });
+    const start = (c: KubeClient) =>
+      startHiveControllers({
+        hub: 'hub',
+        client: c,
+        clock,
+        durations: resolveDurations({}, 2000),
+        log: () => {},
+        options: { deleteProtection: false, installFailures: 0 },
+      });
     const first = start(client);
     cleanup.push(() => first.close());
-    const installedCds = await waitForAll(client, R.clusterDeployment, (cds) => cds.length === 2 && cds.every((cd) => cd.spec.installed));
+    const installedCds = await waitForAll(
+      client,
+      R.clusterDeployment,
+      (cds) => cds.length === 2 && cds.every((cd) => cd.spec.installed),
+    );
     await first.close();
     const names = (objs: KubeObject[]) => objs.map((o) => o.metadata.name).sort();
-    const poolNamespaces = (await client.list(R.namespace, undefined, { labelSelector: 'hive.openshift.io/cluster-pool-name=small' })).items;
+    const poolNamespaces = (
+      await client.list(R.namespace, undefined, { labelSelector: 'hive.openshift.io/cluster-pool-name=small' })
+    ).items;
     expect(names(poolNamespaces)).toEqual(names(installedCds));
 
     // Long enough later that Hive deletes a pool namespace it believes empty; and the ClusterDeployments'
@@ -157,12 +184,23 @@ describe('simulated Hive controllers restarting against a hub with installed poo
     await second.idle();
 
     // Every kind the controllers watch was listed before their first write.
-    const informed = [R.clusterDeployment, R.clusterPool, R.clusterClaim, R.clusterRelocate, R.clusterImageSet,
-      R.clusterProvision, R.clusterDeprovision, R.clusterSync, R.namespace].map((r) => `listed ${r.plural}`);
+    const informed = [
+      R.clusterDeployment,
+      R.clusterPool,
+      R.clusterClaim,
+      R.clusterRelocate,
+      R.clusterImageSet,
+      R.clusterProvision,
+      R.clusterDeprovision,
+      R.clusterSync,
+      R.namespace,
+    ].map((r) => `listed ${r.plural}`);
     const firstWrite = seen.findIndex((s) => !s.startsWith('listed '));
     const beforeWriting = firstWrite < 0 ? seen : seen.slice(0, firstWrite);
     expect(beforeWriting, `in order: ${seen.slice(0, 12).join(', ')}, …`).toEqual(expect.arrayContaining(informed));
-    const namespaces = (await client.list(R.namespace, undefined, { labelSelector: 'hive.openshift.io/cluster-pool-name=small' })).items;
+    const namespaces = (
+      await client.list(R.namespace, undefined, { labelSelector: 'hive.openshift.io/cluster-pool-name=small' })
+    ).items;
     expect(names(namespaces)).toEqual(names(poolNamespaces));
     expect(namespaces.filter((ns) => ns.metadata.deletionTimestamp).map((ns) => ns.metadata.name)).toEqual([]);
     const cds = (await client.list(R.clusterDeployment)).items;
@@ -206,12 +244,19 @@ describe('simulated Hive controllers starting an install', () => {
       },
       watch(r, ns, opts) {
         if (r.plural !== 'clusterprovisions') return client.watch(r, ns, opts);
-        return client.watch(r, ns, { ...opts, onEvent: (type, obj) => (holding ? held.push(() => opts.onEvent(type, obj)) : opts.onEvent(type, obj)) });
+        return client.watch(r, ns, {
+          ...opts,
+          onEvent: (type, obj) => (holding ? held.push(() => opts.onEvent(type, obj)) : opts.onEvent(type, obj)),
+        });
       },
     };
     const hive = startHiveControllers({
-      hub: 'hub', client: controllersClient, clock: createTestClock(), durations: resolveDurations({}, 2000),
-      log: (obj, msg) => lines.push(`${msg} ${JSON.stringify(obj)}`), options: { deleteProtection: false, installFailures: 0 },
+      hub: 'hub',
+      client: controllersClient,
+      clock: createTestClock(),
+      durations: resolveDurations({}, 2000),
+      log: (obj, msg) => lines.push(`${msg} ${JSON.stringify(obj)}`),
+      options: { deleteProtection: false, installFailures: 0 },
     });
     cleanup.push(() => hive.close());
     await hive.synced;
@@ -230,7 +275,13 @@ describe('simulated Hive controllers starting an install', () => {
     const [only] = await provisions();
     expect(await provisions()).toEqual([only]);
     expect(cd?.status?.provisionRef?.name).toBe(only);
-    expect(lines.filter((l) => l.startsWith('provision started')), lines.join('\n')).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith('provision adopted')), lines.join('\n')).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('provision started')),
+      lines.join('\n'),
+    ).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('provision adopted')),
+      lines.join('\n'),
+    ).toHaveLength(1);
   }, 60_000);
 });

@@ -19,16 +19,27 @@ describe('simulated Hive under API faults', () => {
     // reconcile with a backoff of up to 5 s, as in Hive; at a 20 % create failure rate a pool of 3 needed close to a
     // minute now and then, so creates fail at 10 %.
     sim.hubs[0]!.server.faults.set({
-      errors: [{ verb: 'update', rate: 0.2, code: 503 }, { verb: 'create', rate: 0.1, code: 500 }],
+      errors: [
+        { verb: 'update', rate: 0.2, code: 503 },
+        { verb: 'create', rate: 0.1, code: 500 },
+      ],
       watchDrops: { afterMs: 300 },
       conflicts: [{ resource: 'clusterdeployments', count: 20 }],
     });
     try {
-      await waitFor(client, R.clusterPool, 'faulty', 'p', (p) => p?.status?.size === 3 && p.status.ready === 1 && p.status.standby === 2);
+      await waitFor(
+        client,
+        R.clusterPool,
+        'faulty',
+        'p',
+        (p) => p?.status?.size === 3 && p.status.ready === 1 && p.status.standby === 2,
+      );
     } finally {
       sim.hubs[0]!.server.faults.clear();
     }
-    const cds = (await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=p' })).items;
+    const cds = (
+      await client.list(R.clusterDeployment, undefined, { labelSelector: 'hive.openshift.io/clusterpool-name=p' })
+    ).items;
     expect(cds).toHaveLength(3);
     expect(cds.every((cd) => cd.spec.installed)).toBe(true);
   });

@@ -3,8 +3,12 @@ import { R, createInformer, type KubeClient, type KubeObject, type ApiResource }
 
 /** Resolves with the first state of ns/name (undefined once deleted) that satisfies `pred`, as seen by a watch. */
 export async function waitFor(
-  client: KubeClient, r: ApiResource, ns: string | undefined, name: string,
-  pred: (obj: KubeObject | undefined) => boolean, timeoutMs = 20_000,
+  client: KubeClient,
+  r: ApiResource,
+  ns: string | undefined,
+  name: string,
+  pred: (obj: KubeObject | undefined) => boolean,
+  timeoutMs = 20_000,
 ): Promise<KubeObject | undefined> {
   const list = await client.list(r, ns, { fieldSelector: `metadata.name=${name}` });
   const current = list.items[0];
@@ -12,7 +16,11 @@ export async function waitFor(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       watch.stop();
-      reject(new Error(`timed out waiting for ${r.kind} ${ns ?? ''}/${name}; last seen: ${JSON.stringify(last)?.slice(0, 1500)}`));
+      reject(
+        new Error(
+          `timed out waiting for ${r.kind} ${ns ?? ''}/${name}; last seen: ${JSON.stringify(last)?.slice(0, 1500)}`,
+        ),
+      );
     }, timeoutMs);
     let last: KubeObject | undefined = current;
     const watch = client.watch(r, ns, {
@@ -33,7 +41,11 @@ export async function waitFor(
 
 /** Records every distinct value `pick` returns for ns/name while it changes, until `stop` says so. */
 export function recordChanges(
-  client: KubeClient, r: ApiResource, ns: string, name: string, pick: (obj: KubeObject) => unknown,
+  client: KubeClient,
+  r: ApiResource,
+  ns: string,
+  name: string,
+  pick: (obj: KubeObject) => unknown,
 ) {
   const seen: unknown[] = [];
   const watch = client.watch(r, ns, {
@@ -55,9 +67,13 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 /** A namespace with the Secrets an AWS ClusterDeployment or ClusterPool needs, plus a ClusterImageSet. */
 export async function createPrerequisites(client: KubeClient, ns: string): Promise<void> {
   await client.create(R.namespace, { metadata: { name: ns } });
-  await client.create(R.secret, { metadata: { name: 'aws-creds', namespace: ns }, data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') } });
   await client.create(R.secret, {
-    metadata: { name: 'pull-secret', namespace: ns }, type: 'kubernetes.io/dockerconfigjson',
+    metadata: { name: 'aws-creds', namespace: ns },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await client.create(R.secret, {
+    metadata: { name: 'pull-secret', namespace: ns },
+    type: 'kubernetes.io/dockerconfigjson',
     data: { '.dockerconfigjson': b64('{"auths":{}}') },
   });
   await client.create(R.secret, {
@@ -65,17 +81,25 @@ export async function createPrerequisites(client: KubeClient, ns: string): Promi
     data: { 'install-config.yaml': b64('apiVersion: v1\nmetadata:\n  name: x\nbaseDomain: example.com\n') },
   });
   try {
-    await client.create(R.clusterImageSet, { metadata: { name: 'openshift-v4.16.3' }, spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' } });
+    await client.create(R.clusterImageSet, {
+      metadata: { name: 'openshift-v4.16.3' },
+      spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+    });
   } catch (e: any) {
     if (e.reason !== 'AlreadyExists') throw e;
   }
 }
 
-export function awsClusterDeployment(ns: string, name: string, extra: { annotations?: Record<string, string>; spec?: Record<string, unknown>; labels?: Record<string, string> } = {}): KubeObject {
+export function awsClusterDeployment(
+  ns: string,
+  name: string,
+  extra: { annotations?: Record<string, string>; spec?: Record<string, unknown>; labels?: Record<string, string> } = {},
+): KubeObject {
   return {
     metadata: { name, namespace: ns, annotations: extra.annotations, labels: extra.labels },
     spec: {
-      clusterName: name, baseDomain: 'example.com',
+      clusterName: name,
+      baseDomain: 'example.com',
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       pullSecretRef: { name: 'pull-secret' },
       provisioning: { installConfigSecretRef: { name: 'install-config' }, imageSetRef: { name: 'openshift-v4.16.3' } },
@@ -88,17 +112,23 @@ export function awsPool(ns: string, name: string, spec: Record<string, unknown>)
   return {
     metadata: { name, namespace: ns },
     spec: {
-      baseDomain: 'example.com', imageSetRef: { name: 'openshift-v4.16.3' },
+      baseDomain: 'example.com',
+      imageSetRef: { name: 'openshift-v4.16.3' },
       platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-      pullSecretRef: { name: 'pull-secret' }, installConfigSecretTemplateRef: { name: 'install-config' },
-      size: 1, ...spec,
+      pullSecretRef: { name: 'pull-secret' },
+      installConfigSecretTemplateRef: { name: 'install-config' },
+      size: 1,
+      ...spec,
     },
   };
 }
 
 /** Resolves once `pred` holds for all objects of a kind (kept current by an informer), with those objects. */
 export async function waitForAll(
-  client: KubeClient, r: ApiResource, pred: (objs: KubeObject[]) => boolean, timeoutMs = 20_000,
+  client: KubeClient,
+  r: ApiResource,
+  pred: (objs: KubeObject[]) => boolean,
+  timeoutMs = 20_000,
 ): Promise<KubeObject[]> {
   const informer = createInformer(client, r);
   try {

@@ -8,7 +8,9 @@ import { R, createKubeClient, targetFromKubeconfig } from '../../src/sim/client/
 import { waitFor } from './sim-helpers.js';
 
 function runSim(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/sim.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/sim.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -26,7 +28,18 @@ describe('npm run sim', () => {
   it('serves two seeded hubs, writes their kubeconfig, prints one ready line and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-main-'));
     const kubeconfigPath = join(dir, 'sim.kubeconfig');
-    const sim = runSim(['--hubs', '2', '--kubeconfig-out', kubeconfigPath, '--seed', 'demo', '--speed', '2000', '--log-level', 'warn']);
+    const sim = runSim([
+      '--hubs',
+      '2',
+      '--kubeconfig-out',
+      kubeconfigPath,
+      '--seed',
+      'demo',
+      '--speed',
+      '2000',
+      '--log-level',
+      'warn',
+    ]);
     try {
       await sim.ready;
       expect(sim.out()).toBe('ready\n');
@@ -35,7 +48,13 @@ describe('npm run sim', () => {
       expect(doc.contexts.map((c: any) => c.name)).toEqual(['hub-1', 'hub-2']);
       expect(doc['current-context']).toBe('hub-1');
       const hub2 = createKubeClient(targetFromKubeconfig(text, 'hub-2'));
-      const pool = await waitFor(hub2, R.clusterPool, 'demo', 'demo-aws', (p) => p?.status?.ready === 1 && p.status.size === 2);
+      const pool = await waitFor(
+        hub2,
+        R.clusterPool,
+        'demo',
+        'demo-aws',
+        (p) => p?.status?.ready === 1 && p.status.size === 2,
+      );
       expect(pool!.spec).toMatchObject({ size: 2, runningCount: 1 });
       expect((await hub2.list(R.clusterImageSet)).items.map((i) => i.metadata.name)).toContain('openshift-v4.16.3');
     } finally {

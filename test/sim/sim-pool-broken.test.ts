@@ -24,25 +24,49 @@ describe('simulated ClusterPool replacing broken clusters', () => {
 
   it('deletes a cluster whose resume outlasts hibernationConfig.resumeTimeout and builds a replacement', async () => {
     const slow = ofPool('slow');
-    await client.create(R.clusterPool, awsPool('broken', 'slow', { size: 1, runningCount: 1, hibernationConfig: { resumeTimeout: '20m' } }));
-    const [stuck] = slow(await waitForAll(client, R.clusterDeployment, (all) => slow(all).some((cd) => cd.status?.powerState === 'WaitingForNodes')));
+    await client.create(
+      R.clusterPool,
+      awsPool('broken', 'slow', { size: 1, runningCount: 1, hibernationConfig: { resumeTimeout: '20m' } }),
+    );
+    const [stuck] = slow(
+      await waitForAll(client, R.clusterDeployment, (all) =>
+        slow(all).some((cd) => cd.status?.powerState === 'WaitingForNodes'),
+      ),
+    );
     clock.advance(HOUR);
-    const after = slow(await waitForAll(client, R.clusterDeployment,
-      (all) => live(slow(all)).length === 1 && live(slow(all))[0]!.metadata.name !== stuck!.metadata.name));
+    const after = slow(
+      await waitForAll(
+        client,
+        R.clusterDeployment,
+        (all) => live(slow(all)).length === 1 && live(slow(all))[0]!.metadata.name !== stuck!.metadata.name,
+      ),
+    );
     expect(live(after).map((cd) => cd.metadata.name)).not.toContain(stuck!.metadata.name);
     expect(live(after)[0]!.spec.clusterPoolRef).toEqual({ namespace: 'broken', poolName: 'slow' });
   });
 
   it('replaces a cluster whose provisioning stopped (ProvisionStopped=True)', async () => {
     const failing = ofPool('failing');
-    await client.create(R.clusterPool, awsPool('broken', 'failing', {
-      size: 1, installAttemptsLimit: 1, annotations: { 'sim.hive.openshift.io/install-failures': '1' },
-    }));
-    const [stopped] = failing(await waitForAll(client, R.clusterDeployment,
-      (all) => failing(all).some((cd) => condition(cd, 'ProvisionStopped')?.status === 'True')))
-      .filter((cd) => condition(cd, 'ProvisionStopped')?.status === 'True');
+    await client.create(
+      R.clusterPool,
+      awsPool('broken', 'failing', {
+        size: 1,
+        installAttemptsLimit: 1,
+        annotations: { 'sim.hive.openshift.io/install-failures': '1' },
+      }),
+    );
+    const [stopped] = failing(
+      await waitForAll(client, R.clusterDeployment, (all) =>
+        failing(all).some((cd) => condition(cd, 'ProvisionStopped')?.status === 'True'),
+      ),
+    ).filter((cd) => condition(cd, 'ProvisionStopped')?.status === 'True');
     expect(condition(stopped, 'ProvisionStopped')!.reason).toBe('InstallAttemptsLimitReached');
-    await waitForAll(client, R.clusterDeployment,
-      (all) => !live(failing(all)).some((cd) => cd.metadata.name === stopped!.metadata.name) && live(failing(all)).length === 1);
+    await waitForAll(
+      client,
+      R.clusterDeployment,
+      (all) =>
+        !live(failing(all)).some((cd) => cd.metadata.name === stopped!.metadata.name) &&
+        live(failing(all)).length === 1,
+    );
   });
 });

@@ -10,7 +10,10 @@ describe('simulated ClusterRelocate between two hubs', () => {
   let dest: KubeClient;
   beforeAll(async () => {
     sim = await startSimulator({ hubs: 2, speed: 5000 });
-    [source, dest] = sim.hubs.map((h) => createKubeClient({ server: h.url, token: h.token })) as [KubeClient, KubeClient];
+    [source, dest] = sim.hubs.map((h) => createKubeClient({ server: h.url, token: h.token })) as [
+      KubeClient,
+      KubeClient,
+    ];
     await createPrerequisites(source, 'team');
     await createPrerequisites(dest, 'other');
     const hub2 = sim.hubs[1]!.server.kubeconfig('hub-2');
@@ -23,7 +26,13 @@ describe('simulated ClusterRelocate between two hubs', () => {
 
   it('moves a cluster with its Secrets to the other hub and removes the source without deprovisioning', async () => {
     await source.create(R.clusterDeployment, awsClusterDeployment('team', 'mover', { labels: { move: 'yes' } }));
-    const before = (await waitFor(source, R.clusterDeployment, 'team', 'mover', (o) => o?.status?.powerState === 'Running'))!;
+    const before = (await waitFor(
+      source,
+      R.clusterDeployment,
+      'team',
+      'mover',
+      (o) => o?.status?.powerState === 'Running',
+    ))!;
     const annotations: string[] = [];
     const watch = source.watch(R.clusterDeployment, 'team', {
       onEvent: (_t, o) => {
@@ -35,7 +44,10 @@ describe('simulated ClusterRelocate between two hubs', () => {
 
     await source.create(R.clusterRelocate, {
       metadata: { name: 'to-hub-2', namespace: 'team' },
-      spec: { kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' }, clusterDeploymentSelector: { matchLabels: { move: 'yes' } } },
+      spec: {
+        kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' },
+        clusterDeploymentSelector: { matchLabels: { move: 'yes' } },
+      },
     });
 
     await waitFor(source, R.clusterDeployment, 'team', 'mover', (o) => o === undefined);
@@ -43,16 +55,28 @@ describe('simulated ClusterRelocate between two hubs', () => {
     expect(annotations).toEqual(['to-hub-2/outgoing', 'to-hub-2/complete']);
     expect(await source.tryGet(R.clusterDeprovision, 'team', 'mover')).toBeUndefined();
 
-    const moved = (await waitFor(dest, R.clusterDeployment, 'team', 'mover',
-      (o) => Boolean(o) && !o!.metadata.annotations?.['hive.openshift.io/relocate'] && o!.status?.powerState === 'Running'))!;
+    const moved = (await waitFor(
+      dest,
+      R.clusterDeployment,
+      'team',
+      'mover',
+      (o) =>
+        Boolean(o) && !o!.metadata.annotations?.['hive.openshift.io/relocate'] && o!.status?.powerState === 'Running',
+    ))!;
     expect(moved.spec.installed).toBe(true);
     expect(moved.spec.clusterMetadata).toEqual(before.spec.clusterMetadata);
     expect(moved.metadata.uid).not.toBe(before.metadata.uid);
     const secrets = (await dest.list(R.secret, 'team')).items.map((s) => s.metadata.name);
-    expect(secrets).toEqual(expect.arrayContaining([
-      before.spec.clusterMetadata.adminKubeconfigSecretRef.name, before.spec.clusterMetadata.adminPasswordSecretRef.name,
-      'mover-metadata-json', 'aws-creds', 'pull-secret', 'install-config',
-    ]));
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        before.spec.clusterMetadata.adminKubeconfigSecretRef.name,
+        before.spec.clusterMetadata.adminPasswordSecretRef.name,
+        'mover-metadata-json',
+        'aws-creds',
+        'pull-secret',
+        'install-config',
+      ]),
+    );
   });
 
   it('refuses to move when two ClusterRelocates match', async () => {
@@ -60,11 +84,23 @@ describe('simulated ClusterRelocate between two hubs', () => {
     for (const name of ['a', 'b']) {
       await source.create(R.clusterRelocate, {
         metadata: { name: `torn-${name}`, namespace: 'team' },
-        spec: { kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' }, clusterDeploymentSelector: { matchLabels: { torn: 'yes' } } },
+        spec: {
+          kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' },
+          clusterDeploymentSelector: { matchLabels: { torn: 'yes' } },
+        },
       });
     }
-    const cd = await waitFor(source, R.clusterDeployment, 'team', 'torn', (o) => condition(o, 'RelocationFailed')?.reason === 'MultipleMatchingRelocates');
-    expect(condition(cd, 'RelocationFailed')).toMatchObject({ status: 'True', message: 'multiple ClusterRelocates match: torn-a, torn-b' });
+    const cd = await waitFor(
+      source,
+      R.clusterDeployment,
+      'team',
+      'torn',
+      (o) => condition(o, 'RelocationFailed')?.reason === 'MultipleMatchingRelocates',
+    );
+    expect(condition(cd, 'RelocationFailed')).toMatchObject({
+      status: 'True',
+      message: 'multiple ClusterRelocates match: torn-a, torn-b',
+    });
     expect(cd!.metadata.annotations?.['hive.openshift.io/relocate']).toBeUndefined();
   });
 
@@ -72,11 +108,21 @@ describe('simulated ClusterRelocate between two hubs', () => {
     await source.create(R.clusterDeployment, awsClusterDeployment('team', 'lost', { labels: { lost: 'yes' } }));
     await source.create(R.clusterRelocate, {
       metadata: { name: 'nowhere', namespace: 'team' },
-      spec: { kubeconfigSecretRef: { namespace: 'team', name: 'missing' }, clusterDeploymentSelector: { matchLabels: { lost: 'yes' } } },
+      spec: {
+        kubeconfigSecretRef: { namespace: 'team', name: 'missing' },
+        clusterDeploymentSelector: { matchLabels: { lost: 'yes' } },
+      },
     });
-    const cd = await waitFor(source, R.clusterDeployment, 'team', 'lost', (o) => condition(o, 'RelocationFailed')?.reason === 'MissingKubeconfigSecret');
+    const cd = await waitFor(
+      source,
+      R.clusterDeployment,
+      'team',
+      'lost',
+      (o) => condition(o, 'RelocationFailed')?.reason === 'MissingKubeconfigSecret',
+    );
     expect(condition(cd, 'RelocationFailed')).toMatchObject({
-      status: 'True', message: 'missing kubeconfig secret for destination cluster: secrets "missing" not found',
+      status: 'True',
+      message: 'missing kubeconfig secret for destination cluster: secrets "missing" not found',
     });
   });
 
@@ -88,13 +134,23 @@ describe('simulated ClusterRelocate between two hubs', () => {
     await source.create(R.clusterDeployment, awsClusterDeployment('team', 'twin', { labels: { twin: 'yes' } }));
     await source.create(R.clusterRelocate, {
       metadata: { name: 'twin-to-hub-2', namespace: 'team' },
-      spec: { kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' }, clusterDeploymentSelector: { matchLabels: { twin: 'yes' } } },
+      spec: {
+        kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' },
+        clusterDeploymentSelector: { matchLabels: { twin: 'yes' } },
+      },
     });
-    const cd = await waitFor(source, R.clusterDeployment, 'team', 'twin', (o) => condition(o, 'RelocationFailed')?.reason === 'ClusterDeploymentMismatch');
+    const cd = await waitFor(
+      source,
+      R.clusterDeployment,
+      'team',
+      'twin',
+      (o) => condition(o, 'RelocationFailed')?.reason === 'ClusterDeploymentMismatch',
+    );
     expect(condition(cd, 'RelocationFailed')).toMatchObject({
       status: 'True',
-      message: 'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this '
-        + 'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.',
+      message:
+        'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this ' +
+        'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.',
     });
     expect(cd!.metadata.annotations?.['hive.openshift.io/relocate']).toBeUndefined();
   });

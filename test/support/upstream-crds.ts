@@ -17,7 +17,9 @@ export const upstreamCrdsMissing: string | undefined = existsSync(upstreamCrdDir
 /** The upstream CustomResourceDefinition objects; [] when they are missing. */
 export function upstreamCrds(): any[] {
   if (upstreamCrdsMissing) return [];
-  return readdirSync(upstreamCrdDir).filter((f) => f.endsWith('.yaml')).sort()
+  return readdirSync(upstreamCrdDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
     .flatMap((f) => parseAllDocuments(readFileSync(path.join(upstreamCrdDir, f), 'utf8')).map((d) => d.toJS()))
     .filter((d) => d?.kind === 'CustomResourceDefinition');
 }

@@ -17,10 +17,20 @@ function byAge(a: ClusterClaim, b: ClusterClaim): number {
  * the cluster's claimName; a cache that has seen the cluster's write first already knows the claim is served, so a
  * claim named by one of `poolClusters` is not waiting.
  */
-export function claimQueue(claims: ClusterClaim[], pool: { namespace: string; name: string }, poolClusters: ClusterDeployment[] = []): ClusterClaim[] {
+export function claimQueue(
+  claims: ClusterClaim[],
+  pool: { namespace: string; name: string },
+  poolClusters: ClusterDeployment[] = [],
+): ClusterClaim[] {
   const served = new Set(poolClusters.map((cd) => cd.spec.clusterPoolRef?.claimName).filter(Boolean));
   return claims
-    .filter((c) => c.metadata.namespace === pool.namespace && c.spec.clusterPoolName === pool.name && isUnassigned(c) && !served.has(c.metadata.name))
+    .filter(
+      (c) =>
+        c.metadata.namespace === pool.namespace &&
+        c.spec.clusterPoolName === pool.name &&
+        isUnassigned(c) &&
+        !served.has(c.metadata.name),
+    )
     .sort(byAge);
 }
 
@@ -29,6 +39,8 @@ export function claimQueue(claims: ClusterClaim[], pool: { namespace: string; na
  * it, e.g. right after it was created) goes where Hive will put it.
  */
 export function claimsAhead(claim: ClusterClaim, queue: ClusterClaim[]): number {
-  const i = queue.findIndex((c) => c.metadata.name === claim.metadata.name && c.metadata.namespace === claim.metadata.namespace);
+  const i = queue.findIndex(
+    (c) => c.metadata.name === claim.metadata.name && c.metadata.namespace === claim.metadata.namespace,
+  );
   return i >= 0 ? i : queue.filter((c) => byAge(c, claim) < 0).length;
 }

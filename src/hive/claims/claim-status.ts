@@ -6,7 +6,14 @@ import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../pools/type
 import { REMOVE_FROM_POOL_ANNOTATION } from '../pools/labels.js';
 import { claimsAhead } from './claim-queue.js';
 import { parseDuration } from './duration.js';
-import { estimateBuild, estimateResume, NO_INSTALL_HISTORY, NO_RESUME_HISTORY, type Eta, type PoolHistory } from './eta.js';
+import {
+  estimateBuild,
+  estimateResume,
+  NO_INSTALL_HISTORY,
+  NO_RESUME_HISTORY,
+  type Eta,
+  type PoolHistory,
+} from './eta.js';
 import type { PoolSupply } from './pool-supply.js';
 import { powerStep, type PowerStep } from './power-step.js';
 
@@ -77,9 +84,18 @@ function withEta(message: string, eta: Eta | undefined, none: string): { message
 function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
   const pool = ctx.pool;
   const poolName = `${claim.metadata.namespace}/${claim.spec.clusterPoolName}`;
-  if (!pool) return { phase: 'Pending', reason: 'PoolNotFound', message: `pool ${poolName} does not exist; Hive leaves the claim pending until it does` };
+  if (!pool)
+    return {
+      phase: 'Pending',
+      reason: 'PoolNotFound',
+      message: `pool ${poolName} does not exist; Hive leaves the claim pending until it does`,
+    };
   if (pool.metadata.deletionTimestamp) {
-    return { phase: 'Pending', reason: 'PoolDeleting', message: `pool ${poolName} is being deleted and fills no new claims` };
+    return {
+      phase: 'Pending',
+      reason: 'PoolDeleting',
+      message: `pool ${poolName} is being deleted and fills no new claims`,
+    };
   }
   const { supply, history, now } = ctx;
   const ahead = claimsAhead(claim, supply.queue);
@@ -92,13 +108,24 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
     const { cd, kind } = coming;
     const step = { ...powerStep(cd), cluster: clusterRef(cd) };
     const name = cd.metadata.name;
-    if (kind === 'ready') return { ...base, reason: 'AssignmentPending', message: `${queued}${name} is ready; Hive is assigning it` };
+    if (kind === 'ready')
+      return { ...base, reason: 'AssignmentPending', message: `${queued}${name} is ready; Hive is assigning it` };
     if (kind === 'installing') {
-      const said = withEta(`${queued}no ready cluster; ${name} is being installed for this claim (${step.words})`, estimateBuild(cd, history, now), NO_INSTALL_HISTORY);
+      const said = withEta(
+        `${queued}no ready cluster; ${name} is being installed for this claim (${step.words})`,
+        estimateBuild(cd, history, now),
+        NO_INSTALL_HISTORY,
+      );
       return { ...base, reason: 'ClustersInstalling', step, ...said };
     }
-    const words = kind === 'resuming' ? `${name} is ${step.words}` : `Hive will resume ${name} (hibernating) for this claim`;
-    return { ...base, reason: 'ClusterResuming', step, ...withEta(`${queued}no ready cluster; ${words}`, estimateResume(cd, history, now), NO_RESUME_HISTORY) };
+    const words =
+      kind === 'resuming' ? `${name} is ${step.words}` : `Hive will resume ${name} (hibernating) for this claim`;
+    return {
+      ...base,
+      reason: 'ClusterResuming',
+      step,
+      ...withEta(`${queued}no ready cluster; ${words}`, estimateResume(cd, history, now), NO_RESUME_HISTORY),
+    };
   }
 
   // Nothing on its way for this claim: the pool must build another (Hive's drift counts waiting claims, §4.3), if
@@ -106,10 +133,18 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
   const needed = ahead - supply.coming.length + 1;
   const missing = findCondition(pool, 'MissingDependencies');
   if (missing?.status === 'True') {
-    return { ...base, reason: 'MissingDependencies', message: `${queued}the pool cannot build clusters, it is missing dependencies: ${missing.message ?? 'see the pool'}` };
+    return {
+      ...base,
+      reason: 'MissingDependencies',
+      message: `${queued}the pool cannot build clusters, it is missing dependencies: ${missing.message ?? 'see the pool'}`,
+    };
   }
   if (!pool.status && supply.total === 0) {
-    return { ...base, reason: 'NoReadyCluster', message: `${queued}no ready cluster; Hive has not reported on the pool yet` };
+    return {
+      ...base,
+      reason: 'NoReadyCluster',
+      message: `${queued}no ready cluster; Hive has not reported on the pool yet`,
+    };
   }
   const maxSize = pool.spec.maxSize;
   const room = maxSize === undefined ? Infinity : maxSize - supply.total;
@@ -119,12 +154,14 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
     return {
       ...base,
       reason: 'AtCapacity',
-      message: `${queued}no ready cluster and the pool is at capacity (${counted}); ` +
+      message:
+        `${queued}no ready cluster and the pool is at capacity (${counted}); ` +
         `${frees ? 'Hive builds one for this claim once the removed clusters are gone' : 'it waits for a claimed cluster to be released'}`,
     };
   }
   const maxConcurrent = pool.spec.maxConcurrent;
-  const slots = maxConcurrent === undefined ? Infinity : Math.max(0, maxConcurrent - supply.installing - supply.deleting);
+  const slots =
+    maxConcurrent === undefined ? Infinity : Math.max(0, maxConcurrent - supply.installing - supply.deleting);
   if (needed > slots) {
     const rounds = 1 + Math.ceil((needed - slots) / Math.max(1, maxConcurrent ?? 1));
     const busy = `${plural(supply.installing, 'install')}${supply.deleting ? ` and ${plural(supply.deleting, 'deletion')}` : ''} running`;
@@ -137,18 +174,33 @@ function pendingStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
     );
     return { ...base, reason: ahead > 0 ? 'QueuedBehind' : 'ClustersInstalling', ...said };
   }
-  const said = withEta(`${queued}no ready cluster; Hive is creating a cluster for this claim`, estimateBuild(undefined, history, now), NO_INSTALL_HISTORY);
+  const said = withEta(
+    `${queued}no ready cluster; Hive is creating a cluster for this claim`,
+    estimateBuild(undefined, history, now),
+    NO_INSTALL_HISTORY,
+  );
   return { ...base, reason: 'ClustersInstalling', ...said };
 }
 
 export function claimStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus {
   const lifetime = lifetimeOf(claim);
   if (claim.metadata.deletionTimestamp) {
-    return { phase: 'Releasing', reason: 'Released', message: 'released; Hive is deprovisioning the cluster', lifetime };
+    return {
+      phase: 'Releasing',
+      reason: 'Released',
+      message: 'released; Hive is deprovisioning the cluster',
+      lifetime,
+    };
   }
   const pending = findCondition(claim, 'Pending');
   if (pending?.reason === 'AssignmentConflict') {
-    return { phase: 'Pending', reason: 'AssignmentConflict', message: `Hive found the assigned cluster claimed by another claim and will assign another: ${pending.message ?? ''}`.trim(), lifetime };
+    return {
+      phase: 'Pending',
+      reason: 'AssignmentConflict',
+      message:
+        `Hive found the assigned cluster claimed by another claim and will assign another: ${pending.message ?? ''}`.trim(),
+      lifetime,
+    };
   }
   // The cluster may name this claim before the claim's own spec.namespace reaches the cache (pool-supply.ts).
   const named = claim.spec.namespace ? undefined : ctx.supply.byClaim.get(claim.metadata.name);
@@ -158,21 +210,57 @@ export function claimStatus(claim: ClusterClaim, ctx: ClaimContext): ClaimStatus
   const running = findCondition(claim, 'ClusterRunning');
   const cd = ctx.cluster ?? named;
   if (!cd) {
-    if (running?.reason === 'ClusterDeleted') return { phase: 'ClusterLost', reason: 'ClusterDeleted', message: `cluster ${namespace} was deleted; release this claim`, lifetime };
-    return { phase: 'Starting', reason: 'ClusterStarting', message: `cluster ${namespace} assigned; waiting for it to appear`, lifetime };
+    if (running?.reason === 'ClusterDeleted')
+      return {
+        phase: 'ClusterLost',
+        reason: 'ClusterDeleted',
+        message: `cluster ${namespace} was deleted; release this claim`,
+        lifetime,
+      };
+    return {
+      phase: 'Starting',
+      reason: 'ClusterStarting',
+      message: `cluster ${namespace} assigned; waiting for it to appear`,
+      lifetime,
+    };
   }
   if (cd.metadata.deletionTimestamp || cd.metadata.annotations?.[REMOVE_FROM_POOL_ANNOTATION] === 'true') {
-    return { phase: 'ClusterLost', reason: 'ClusterDeleting', message: `cluster ${namespace} is being deleted; release this claim`, lifetime };
+    return {
+      phase: 'ClusterLost',
+      reason: 'ClusterDeleting',
+      message: `cluster ${namespace} is being deleted; release this claim`,
+      lifetime,
+    };
   }
   const step = { ...powerStep(cd), cluster: clusterRef(cd) };
-  if (running?.status === 'True') return { phase: 'Running', reason: 'Running', message: `cluster ${namespace} is running`, step, lifetime };
+  if (running?.status === 'True')
+    return { phase: 'Running', reason: 'Running', message: `cluster ${namespace} is running`, step, lifetime };
   // Hive reports a claimed cluster hibernated on purpose as Resuming (REFERENCE.md §5); say what it is.
   if (cd.spec.powerState === 'Hibernating') {
-    return { phase: 'Hibernating', reason: 'ClusterHibernating', message: `cluster ${namespace} is ${step.words}; resume it to use it`, step, lifetime };
+    return {
+      phase: 'Hibernating',
+      reason: 'ClusterHibernating',
+      message: `cluster ${namespace} is ${step.words}; resume it to use it`,
+      step,
+      lifetime,
+    };
   }
   if (cd.status?.powerState === 'Running') {
-    return { phase: 'Starting', reason: 'ClusterStarting', message: `cluster ${namespace} assigned and running; Hive is handing it over`, step, lifetime };
+    return {
+      phase: 'Starting',
+      reason: 'ClusterStarting',
+      message: `cluster ${namespace} assigned and running; Hive is handing it over`,
+      step,
+      lifetime,
+    };
   }
   const eta = estimateResume(cd, ctx.history, ctx.now);
-  return { phase: 'Starting', reason: 'ClusterStarting', message: `cluster ${namespace} assigned; it is ${step.words}`, step, ...(eta ? { eta } : {}), lifetime };
+  return {
+    phase: 'Starting',
+    reason: 'ClusterStarting',
+    message: `cluster ${namespace} assigned; it is ${step.words}`,
+    step,
+    ...(eta ? { eta } : {}),
+    lifetime,
+  };
 }

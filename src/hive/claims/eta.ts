@@ -22,7 +22,10 @@ export function claimWaitMs(claim: ClusterClaim): number | undefined {
 const ms = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
 
 function mostRecent(samples: Array<{ at: number; ms: number }>, keep: number): number[] {
-  return samples.sort((a, b) => a.at - b.at).slice(-keep).map((s) => s.ms);
+  return samples
+    .sort((a, b) => a.at - b.at)
+    .slice(-keep)
+    .map((s) => s.ms);
 }
 
 /** Install durations (`status.installedTimestamp - creationTimestamp`) of the pool's clusters, oldest first. */
@@ -31,7 +34,8 @@ export function installSamples(poolClusters: ClusterDeployment[], keep = RECENT_
   for (const cd of poolClusters) {
     const installed = ms(cd.status?.installedTimestamp);
     const created = ms(cd.metadata.creationTimestamp);
-    if (!Number.isNaN(installed) && !Number.isNaN(created) && installed >= created) samples.push({ at: installed, ms: installed - created });
+    if (!Number.isNaN(installed) && !Number.isNaN(created) && installed >= created)
+      samples.push({ at: installed, ms: installed - created });
   }
   return mostRecent(samples, keep);
 }
@@ -67,7 +71,10 @@ export interface PoolHistory {
   resumesMs: number[];
 }
 
-export const poolHistory = (poolClusters: ClusterDeployment[]): PoolHistory => ({ installsMs: installSamples(poolClusters), resumesMs: resumeSamples(poolClusters) });
+export const poolHistory = (poolClusters: ClusterDeployment[]): PoolHistory => ({
+  installsMs: installSamples(poolClusters),
+  resumesMs: resumeSamples(poolClusters),
+});
 
 export interface Eta {
   seconds: number;
@@ -101,7 +108,10 @@ export function estimateResume(cd: ClusterDeployment, history: PoolHistory, now:
   if (!resume) return undefined;
   const elapsed = now - (resumeStartedAt(cd) ?? now);
   const left = resume.ms - elapsed;
-  return { seconds: Math.max(0, Math.round(left / 1000)), basis: `${resume.words}${left < 0 ? '; this one is taking longer' : ''}` };
+  return {
+    seconds: Math.max(0, Math.round(left / 1000)),
+    basis: `${resume.words}${left < 0 ? '; this one is taking longer' : ''}`,
+  };
 }
 
 /**
@@ -110,7 +120,12 @@ export function estimateResume(cd: ClusterDeployment, history: PoolHistory, now:
  * first start (Hive runs the resume sequence after every install, REFERENCE.md §2.5). Undefined without install
  * history.
  */
-export function estimateBuild(cd: ClusterDeployment | undefined, history: PoolHistory, now: number, rounds = 1): Eta | undefined {
+export function estimateBuild(
+  cd: ClusterDeployment | undefined,
+  history: PoolHistory,
+  now: number,
+  rounds = 1,
+): Eta | undefined {
   const install = typical(history.installsMs, 'install');
   if (!install) return undefined;
   const start = typical(history.resumesMs, 'resume');

@@ -9,18 +9,33 @@ import type { PowerStep } from './power-step.js';
 
 export function installStep(cd: ClusterDeployment): PowerStep {
   const stopped = findCondition(cd, CONDITIONS.provisionStopped);
-  if (stopped?.status === 'True') return { state: 'ProvisionStopped', words: `install stopped (${stopped.reason ?? 'ProvisionStopped'}); Hive replaces the cluster` };
+  if (stopped?.status === 'True')
+    return {
+      state: 'ProvisionStopped',
+      words: `install stopped (${stopped.reason ?? 'ProvisionStopped'}); Hive replaces the cluster`,
+    };
   const failed = findCondition(cd, CONDITIONS.provisionFailed);
   if (failed?.status === 'True') {
     const attempt = (cd.status?.installRestarts ?? 0) + 1;
-    return { state: 'ProvisionFailed', words: `installing, attempt ${attempt} failed (${failed.reason ?? 'unknown reason'}); Hive retries after a backoff` };
+    return {
+      state: 'ProvisionFailed',
+      words: `installing, attempt ${attempt} failed (${failed.reason ?? 'unknown reason'}); Hive retries after a backoff`,
+    };
   }
   const requirements = findCondition(cd, CONDITIONS.requirementsMet);
   if (requirements?.status === 'False') {
-    return { state: 'RequirementsNotMet', words: `installing, waiting: ${requirements.message || requirements.reason || 'requirements not met'}` };
+    return {
+      state: 'RequirementsNotMet',
+      words: `installing, waiting: ${requirements.message || requirements.reason || 'requirements not met'}`,
+    };
   }
-  if (!cd.status?.installerImage) return { state: 'ResolvingImages', words: 'installing, resolving the release images' };
+  if (!cd.status?.installerImage)
+    return { state: 'ResolvingImages', words: 'installing, resolving the release images' };
   if (!cd.status.provisionRef) return { state: 'StartingProvision', words: 'installing, starting the install' };
-  if (!cd.spec.clusterMetadata?.infraID) return { state: 'ProvisionInitializing', words: 'installing, preparing the install (ClusterProvision initializing)' };
+  if (!cd.spec.clusterMetadata?.infraID)
+    return {
+      state: 'ProvisionInitializing',
+      words: 'installing, preparing the install (ClusterProvision initializing)',
+    };
   return { state: 'Provisioning', words: 'installing, creating the cluster (ClusterProvision provisioning)' };
 }

@@ -31,7 +31,8 @@ export interface PoolSupply {
 }
 
 const age = (cd: ClusterDeployment) => Date.parse(cd.metadata.creationTimestamp ?? '') || 0;
-const byAge = (a: ClusterDeployment, b: ClusterDeployment) => age(a) - age(b) || (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '');
+const byAge = (a: ClusterDeployment, b: ClusterDeployment) =>
+  age(a) - age(b) || (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '');
 
 function comingKind(cd: ClusterDeployment): ComingKind | undefined {
   const state = poolClusterState(cd);
@@ -45,7 +46,12 @@ const ORDER: ComingKind[] = ['ready', 'resuming', 'hibernated', 'installing'];
 
 export function poolSupply(pool: ClusterPool, claims: ClusterClaim[], poolClusters: ClusterDeployment[]): PoolSupply {
   const ref = { namespace: pool.metadata.namespace!, name: pool.metadata.name };
-  const named = new Set(claims.filter((c) => c.spec.clusterPoolName === ref.name).map((c) => c.spec.namespace).filter(Boolean));
+  const named = new Set(
+    claims
+      .filter((c) => c.spec.clusterPoolName === ref.name)
+      .map((c) => c.spec.namespace)
+      .filter(Boolean),
+  );
   const byClaim = new Map<string, ClusterDeployment>();
   const coming: PoolSupply['coming'] = [];
   let claimed = 0;
@@ -67,6 +73,14 @@ export function poolSupply(pool: ClusterPool, claims: ClusterClaim[], poolCluste
     if (kind) coming.push({ cd, kind });
   }
   coming.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || byAge(a.cd, b.cd));
-  return { queue: claimQueue(claims, ref, poolClusters), coming, byClaim, total: poolClusters.length, claimed, removing, installing, deleting };
+  return {
+    queue: claimQueue(claims, ref, poolClusters),
+    coming,
+    byClaim,
+    total: poolClusters.length,
+    claimed,
+    removing,
+    installing,
+    deleting,
+  };
 }
-

@@ -30,7 +30,7 @@ export interface PowerStep {
 }
 
 export function powerStep(cd: ClusterDeployment): PowerStep {
-  const state = (cd.status?.powerState ?? '');
+  const state = cd.status?.powerState ?? '';
   if (!cd.spec.installed) return installStep(cd);
   const index = state ? RESUME_STEPS[state] : undefined;
   if (index !== undefined) {

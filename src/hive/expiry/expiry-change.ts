@@ -25,21 +25,26 @@ function capCheck(field: string, targetMs: number, createdMs: number, limits: Ef
   if (limits.maxLifetimeMs === undefined) return;
   const latest = createdMs + limits.maxLifetimeMs;
   if (targetMs > latest) {
-    throw invalid(field, `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ` +
-      `${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`);
+    throw invalid(
+      field,
+      `would expire at ${iso(targetMs)}, after the latest allowed ${iso(latest)} (maxLifetime ` +
+        `${formatGoDuration(limits.maxLifetimeMs)} from creation, policy ${limits.maxFrom})`,
+    );
   }
 }
 
 /** The absolute expiry a request asks for, checked against `now` and the policy cap. */
 export function requestedExpiry(req: ExpiryRequest, nowMs: number, createdMs: number, limits: EffectiveLimits): number {
-  if ((req.at === undefined) === (req.in === undefined)) throw invalid('at', 'give exactly one of at (a time) or in (a duration from now)');
+  if ((req.at === undefined) === (req.in === undefined))
+    throw invalid('at', 'give exactly one of at (a time) or in (a duration from now)');
   let target: number;
   if (req.at !== undefined) {
     target = Date.parse(req.at);
     if (Number.isNaN(target)) throw invalid('at', `"${req.at}" is not an ISO 8601 time`);
   } else {
     const ms = parseGoDuration(req.in as string);
-    if (ms === undefined || ms <= 0) throw invalid('in', `"${req.in}" is not a positive duration such as 8h or 90m (units h, m, s; no d)`);
+    if (ms === undefined || ms <= 0)
+      throw invalid('in', `"${req.in}" is not a positive duration such as 8h or 90m (units h, m, s; no d)`);
     target = nowMs + ms;
   }
   const field = req.at !== undefined ? 'at' : 'in';
@@ -49,24 +54,38 @@ export function requestedExpiry(req: ExpiryRequest, nowMs: number, createdMs: nu
 }
 
 /** The new expiry for an extension of `currentMs` (which must exist: extend means later). */
-export function extendedExpiry(req: ExtensionRequest, currentMs: number, nowMs: number, createdMs: number, limits: EffectiveLimits): number {
-  if ((req.extendBy === undefined) === (req.until === undefined)) throw invalid('extendBy', 'give exactly one of extendBy (a duration to add) or until (a new time)');
+export function extendedExpiry(
+  req: ExtensionRequest,
+  currentMs: number,
+  nowMs: number,
+  createdMs: number,
+  limits: EffectiveLimits,
+): number {
+  if ((req.extendBy === undefined) === (req.until === undefined))
+    throw invalid('extendBy', 'give exactly one of extendBy (a duration to add) or until (a new time)');
   let target: number;
   if (req.extendBy !== undefined) {
     const ms = parseGoDuration(req.extendBy);
-    if (ms === undefined || ms <= 0) throw invalid('extendBy', `"${req.extendBy}" is not a positive duration such as 4h (units h, m, s; no d)`);
+    if (ms === undefined || ms <= 0)
+      throw invalid('extendBy', `"${req.extendBy}" is not a positive duration such as 4h (units h, m, s; no d)`);
     target = Math.max(currentMs, nowMs) + ms;
   } else {
     target = Date.parse(req.until as string);
     if (Number.isNaN(target)) throw invalid('until', `"${req.until}" is not an ISO 8601 time`);
-    if (target <= currentMs) throw invalid('until', `${iso(target)} is not later than the current expiry ${iso(currentMs)}`);
+    if (target <= currentMs)
+      throw invalid('until', `${iso(target)} is not later than the current expiry ${iso(currentMs)}`);
   }
   capCheck(req.extendBy !== undefined ? 'extendBy' : 'until', target, createdMs, limits);
   return target;
 }
 
 /** The expiry a policy imposes on a cluster: a default where none is set, the cap where one is too late. */
-export function policyExpiry(currentMs: number | undefined, createdMs: number, nowMs: number, limits: EffectiveLimits): { atMs: number; why: 'default' | 'cap' } | undefined {
+export function policyExpiry(
+  currentMs: number | undefined,
+  createdMs: number,
+  nowMs: number,
+  limits: EffectiveLimits,
+): { atMs: number; why: 'default' | 'cap' } | undefined {
   // Never impose an expiry with less notice than the largest warning lead: people must hear about it first.
   const notice = nowMs + (limits.warningLeadsMs[0] ?? 0);
   if (currentMs === undefined) {

@@ -60,7 +60,10 @@ function rawHistory(annotations: Record<string, string> | undefined, key: string
   }
 }
 
-export function readHistory(annotations: Record<string, string> | undefined, key = EXPIRY_HISTORY_ANNOTATION): ExpiryHistoryEntry[] {
+export function readHistory(
+  annotations: Record<string, string> | undefined,
+  key = EXPIRY_HISTORY_ANNOTATION,
+): ExpiryHistoryEntry[] {
   return rawHistory(annotations, key).filter(isHistoryEntry);
 }
 
@@ -68,6 +71,10 @@ export function readHistory(annotations: Record<string, string> | undefined, key
  * The annotation's new value: the history with `entry` added, the oldest dropped past HISTORY_LIMIT. Entries of
  * another shape (edited by hand) are kept as they are: an audit trail loses nothing but its oldest entries.
  */
-export function appendHistory(annotations: Record<string, string> | undefined, entry: ExpiryHistoryEntry, key = EXPIRY_HISTORY_ANNOTATION): string {
+export function appendHistory(
+  annotations: Record<string, string> | undefined,
+  entry: ExpiryHistoryEntry,
+  key = EXPIRY_HISTORY_ANNOTATION,
+): string {
   return JSON.stringify([...rawHistory(annotations, key), entry].slice(-HISTORY_LIMIT));
 }

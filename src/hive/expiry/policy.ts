@@ -31,7 +31,10 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
   const issues: FieldIssue[] = [];
   const duration = (field: string, value: string | undefined) => {
     if (value !== undefined && (!isCrdDuration(value) || (parseGoDuration(value) ?? 0) <= 0)) {
-      issues.push({ field: prefix + field, reason: `"${value}" is not a positive duration such as 8h or 90m (units h, m, s; no d)` });
+      issues.push({
+        field: prefix + field,
+        reason: `"${value}" is not a positive duration such as 8h or 90m (units h, m, s; no d)`,
+      });
     }
   };
   duration('maxLifetime', spec.maxLifetime);
@@ -40,7 +43,10 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
   const max = spec.maxLifetime ? parseGoDuration(spec.maxLifetime) : undefined;
   const def = spec.defaultLifetime ? parseGoDuration(spec.defaultLifetime) : undefined;
   if (max !== undefined && def !== undefined && def > max) {
-    issues.push({ field: `${prefix}defaultLifetime`, reason: `${spec.defaultLifetime} is longer than maxLifetime ${spec.maxLifetime}` });
+    issues.push({
+      field: `${prefix}defaultLifetime`,
+      reason: `${spec.defaultLifetime} is longer than maxLifetime ${spec.maxLifetime}`,
+    });
   }
   return issues;
 }
@@ -55,22 +61,29 @@ export function policyCovers(spec: ExpiryPolicySpec, hub: string, cd: Pick<Clust
   return selectorMatches(sel.labelSelector, labels);
 }
 
-export function effectiveLimits(policies: NamedPolicy[], hub: string, cd: Pick<ClusterDeployment, 'metadata'>): EffectiveLimits {
+export function effectiveLimits(
+  policies: NamedPolicy[],
+  hub: string,
+  cd: Pick<ClusterDeployment, 'metadata'>,
+): EffectiveLimits {
   const covering = policies.filter((p) => policyCovers(p.spec, hub, cd));
   const out: EffectiveLimits = { warningLeadsMs: [], policies: covering.map((p) => p.name) };
   const leads = new Set<number>();
   for (const p of covering) {
     const max = p.spec.maxLifetime ? parseGoDuration(p.spec.maxLifetime) : undefined;
-    if (max !== undefined && (out.maxLifetimeMs === undefined || max < out.maxLifetimeMs)) Object.assign(out, { maxLifetimeMs: max, maxFrom: p.name });
+    if (max !== undefined && (out.maxLifetimeMs === undefined || max < out.maxLifetimeMs))
+      Object.assign(out, { maxLifetimeMs: max, maxFrom: p.name });
     const def = p.spec.defaultLifetime ? parseGoDuration(p.spec.defaultLifetime) : undefined;
-    if (def !== undefined && (out.defaultLifetimeMs === undefined || def < out.defaultLifetimeMs)) Object.assign(out, { defaultLifetimeMs: def, defaultFrom: p.name });
+    if (def !== undefined && (out.defaultLifetimeMs === undefined || def < out.defaultLifetimeMs))
+      Object.assign(out, { defaultLifetimeMs: def, defaultFrom: p.name });
     for (const w of p.spec.warnings ?? DEFAULT_WARNING_LEADS) {
       const ms = parseGoDuration(w);
       if (ms !== undefined && ms > 0) leads.add(ms);
     }
   }
   if (covering.length === 0) for (const w of DEFAULT_WARNING_LEADS) leads.add(parseGoDuration(w) as number);
-  if (out.defaultLifetimeMs !== undefined && out.maxLifetimeMs !== undefined) out.defaultLifetimeMs = Math.min(out.defaultLifetimeMs, out.maxLifetimeMs);
+  if (out.defaultLifetimeMs !== undefined && out.maxLifetimeMs !== undefined)
+    out.defaultLifetimeMs = Math.min(out.defaultLifetimeMs, out.maxLifetimeMs);
   out.warningLeadsMs = [...leads].sort((a, b) => b - a);
   return out;
 }

@@ -52,8 +52,16 @@ export interface WarningPlan {
  * after that, so a lead longer than the whole remaining life at that moment is moot. With leads 24h and 1h, a
  * claim of 2h gets only the 1h warning, 1h before its end, and nothing the moment it is made.
  */
-export function planWarnings(expiresAtMs: number, leadsMs: number[], nowMs: number, delivered: (lead: string) => boolean, setAtMs = -Infinity): WarningPlan {
-  const all = leadsMs.map((leadMs) => ({ lead: formatGoDuration(leadMs), leadMs, dueAtMs: expiresAtMs - leadMs })).sort((a, b) => a.dueAtMs - b.dueAtMs);
+export function planWarnings(
+  expiresAtMs: number,
+  leadsMs: number[],
+  nowMs: number,
+  delivered: (lead: string) => boolean,
+  setAtMs = -Infinity,
+): WarningPlan {
+  const all = leadsMs
+    .map((leadMs) => ({ lead: formatGoDuration(leadMs), leadMs, dueAtMs: expiresAtMs - leadMs }))
+    .sort((a, b) => a.dueAtMs - b.dueAtMs);
   const moot = all.filter((w) => w.dueAtMs < setAtMs).map((w) => w.lead);
   if (nowMs >= expiresAtMs) return { superseded: [], moot };
   const pending = all.filter((w) => w.dueAtMs >= setAtMs && !delivered(w.lead));

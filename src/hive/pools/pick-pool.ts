@@ -44,19 +44,26 @@ function compare(a: PoolCandidate, b: PoolCandidate): number {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const maxText = (c: PoolCandidate) => (c.pool.spec.maxSize === undefined ? 'no maxSize' : `maxSize ${c.pool.spec.maxSize}`);
+const maxText = (c: PoolCandidate) =>
+  c.pool.spec.maxSize === undefined ? 'no maxSize' : `maxSize ${c.pool.spec.maxSize}`;
 
 /** Why `winner` beat `runnerUp`, naming the first rule that separated them. */
 function tieBreak(winner: PoolCandidate, runnerUp: PoolCandidate | undefined): string {
   if (!runnerUp) return 'the only matching pool';
-  if (freeReady(winner) !== freeReady(runnerUp)) return `most ready clusters (${freeReady(winner)} free against ${freeReady(runnerUp)} in ${id(runnerUp)})`;
-  if (winner.pool.spec.size !== runnerUp.pool.spec.size) return `equally ready, larger size (${winner.pool.spec.size} against ${runnerUp.pool.spec.size} in ${id(runnerUp)})`;
-  if (maxSize(winner) !== maxSize(runnerUp)) return `equally ready and sized, more headroom (${maxText(winner)} against ${maxText(runnerUp)} in ${id(runnerUp)})`;
+  if (freeReady(winner) !== freeReady(runnerUp))
+    return `most ready clusters (${freeReady(winner)} free against ${freeReady(runnerUp)} in ${id(runnerUp)})`;
+  if (winner.pool.spec.size !== runnerUp.pool.spec.size)
+    return `equally ready, larger size (${winner.pool.spec.size} against ${runnerUp.pool.spec.size} in ${id(runnerUp)})`;
+  if (maxSize(winner) !== maxSize(runnerUp))
+    return `equally ready and sized, more headroom (${maxText(winner)} against ${maxText(runnerUp)} in ${id(runnerUp)})`;
   return `equal to ${id(runnerUp)} on ready clusters, size and maxSize; first by name`;
 }
 
 /** The best pool for `selector`, or undefined with every pool's verdict when none fits. */
-export function pickPool(candidates: PoolCandidate[], selector: PoolSelector): PoolChoice | { reason: string; considered: PoolChoice['considered'] } {
+export function pickPool(
+  candidates: PoolCandidate[],
+  selector: PoolSelector,
+): PoolChoice | { reason: string; considered: PoolChoice['considered'] } {
   const considered: PoolChoice['considered'] = [];
   const fitting: PoolCandidate[] = [];
   for (const c of candidates) {
@@ -76,7 +83,9 @@ export function pickPool(candidates: PoolCandidate[], selector: PoolSelector): P
   if (!winner) {
     const wanted = describeSelector(selector);
     return {
-      reason: candidates.length ? `no pool matches ${wanted}` : `no pools exist${selector.hub ? ` on hub ${selector.hub}` : ''}`,
+      reason: candidates.length
+        ? `no pool matches ${wanted}`
+        : `no pools exist${selector.hub ? ` on hub ${selector.hub}` : ''}`,
       considered,
     };
   }

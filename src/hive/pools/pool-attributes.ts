@@ -28,7 +28,9 @@ export function normalizeArchitecture(arch: string): string {
 export function releaseInfo(imageSet: ClusterImageSet | undefined): { version?: string; architecture?: string } {
   if (!imageSet) return {};
   const tag = /:([^:/@]+)$/.exec(imageSet.spec.releaseImage)?.[1];
-  const fromTag = tag ? /^v?(\d+\.\d+\.\d+(?:-[a-z]+\.\d+)?)(?:-(x86_64|aarch64|ppc64le|s390x|multi|arm64|amd64))?$/.exec(tag) : null;
+  const fromTag = tag
+    ? /^v?(\d+\.\d+\.\d+(?:-[a-z]+\.\d+)?)(?:-(x86_64|aarch64|ppc64le|s390x|multi|arm64|amd64))?$/.exec(tag)
+    : null;
   const version = fromTag?.[1] ?? /(\d+\.\d+\.\d+)/.exec(imageSet.metadata.name)?.[1];
   const arch = fromTag?.[2] ?? /(x86[_-]64|aarch64|arm64|amd64|ppc64le|s390x|multi)/.exec(imageSet.metadata.name)?.[1];
   return { version, architecture: arch ? normalizeArchitecture(arch) : undefined };

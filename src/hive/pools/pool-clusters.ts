@@ -6,7 +6,8 @@ import type { ClusterDeployment } from './types.js';
 export type PoolClusterState = 'installing' | 'ready' | 'standby' | 'broken' | 'claimed' | 'deleting';
 
 export function poolClusterState(cd: ClusterDeployment): PoolClusterState {
-  if (cd.metadata.deletionTimestamp || cd.metadata.annotations?.[REMOVE_FROM_POOL_ANNOTATION] === 'true') return 'deleting';
+  if (cd.metadata.deletionTimestamp || cd.metadata.annotations?.[REMOVE_FROM_POOL_ANNOTATION] === 'true')
+    return 'deleting';
   if (cd.spec.clusterPoolRef?.claimName) return 'claimed';
   if (findCondition(cd, 'ProvisionStopped')?.status === 'True') return 'broken';
   if (!cd.spec.installed) return 'installing';
@@ -14,7 +15,14 @@ export function poolClusterState(cd: ClusterDeployment): PoolClusterState {
 }
 
 export function countByState(cds: ClusterDeployment[]): Record<PoolClusterState, number> {
-  const counts: Record<PoolClusterState, number> = { installing: 0, ready: 0, standby: 0, broken: 0, claimed: 0, deleting: 0 };
+  const counts: Record<PoolClusterState, number> = {
+    installing: 0,
+    ready: 0,
+    standby: 0,
+    broken: 0,
+    claimed: 0,
+    deleting: 0,
+  };
   for (const cd of cds) counts[poolClusterState(cd)] += 1;
   return counts;
 }
@@ -26,5 +34,8 @@ export function countByState(cds: ClusterDeployment[]): Record<PoolClusterState,
 export function deletionBlockers(cds: ClusterDeployment[]): Array<{ cluster: string; claim: string }> {
   return cds
     .filter((cd) => poolClusterState(cd) === 'claimed')
-    .map((cd) => ({ cluster: `${cd.metadata.namespace}/${cd.metadata.name}`, claim: cd.spec.clusterPoolRef!.claimName! }));
+    .map((cd) => ({
+      cluster: `${cd.metadata.namespace}/${cd.metadata.name}`,
+      claim: cd.spec.clusterPoolRef!.claimName!,
+    }));
 }

@@ -20,7 +20,8 @@ export function versionMatches(wanted: string, actual: string | undefined): bool
 export function selectorMismatches(hub: string, attrs: PoolAttributes, selector: PoolSelector): string[] {
   const out: string[] = [];
   const differs = (what: string, wanted: string | undefined, actual: string | undefined) => {
-    if (wanted !== undefined && wanted.toLowerCase() !== actual?.toLowerCase()) out.push(`${what} is ${actual ?? 'unknown'}, not ${wanted}`);
+    if (wanted !== undefined && wanted.toLowerCase() !== actual?.toLowerCase())
+      out.push(`${what} is ${actual ?? 'unknown'}, not ${wanted}`);
   };
   differs('hub', selector.hub, hub);
   differs('platform', selector.platform, attrs.platform);

@@ -6,7 +6,10 @@ import type { ClusterDeployment, ClusterImageSet, Condition, ObjectMeta } from '
 
 export type { ClusterDeployment, ClusterImageSet, Condition };
 
-export type PlatformSpec = Record<string, { region?: string; credentialsSecretRef?: { name: string }; [key: string]: unknown } | undefined>;
+export type PlatformSpec = Record<
+  string,
+  { region?: string; credentialsSecretRef?: { name: string }; [key: string]: unknown } | undefined
+>;
 
 export type ClusterPool = {
   apiVersion?: string;

@@ -8,7 +8,12 @@ export const OverrideTypeSchema = Type.Union([Type.Literal('keepAwake'), Type.Li
 
 const props = {
   type: OverrideTypeSchema,
-  until: Type.Optional(Type.String({ ...crdOnly({ format: 'date-time' }), description: 'ISO 8601 time. Required for keepAwake; optional for skipNextHibernation.' })),
+  until: Type.Optional(
+    Type.String({
+      ...crdOnly({ format: 'date-time' }),
+      description: 'ISO 8601 time. Required for keepAwake; optional for skipNextHibernation.',
+    }),
+  ),
   by: Type.String({ minLength: 1 }),
   reason: Type.String({ minLength: 1 }),
 };
@@ -16,7 +21,9 @@ const props = {
 export const ClusterOverrideSpecSchema = Type.Object({
   cluster: Type.Object({ hub: Type.String(), namespace: Type.String(), name: Type.String() }),
   type: props.type,
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'When the override was made (defaults to the creation time).' })),
+  from: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the override was made (defaults to the creation time).' }),
+  ),
   until: props.until,
   by: props.by,
   reason: props.reason,

@@ -28,7 +28,20 @@ type Node = Record<string, unknown>;
 
 // What apiextensions.k8s.io/v1 JSONSchemaProps can say that our schemas use; TypeBox's `examples`, `title` and
 // friends are for the API description only.
-const KEPT = ['type', 'format', 'enum', 'default', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'description'];
+const KEPT = [
+  'type',
+  'format',
+  'enum',
+  'default',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'description',
+];
 
 /**
  * The structural form Kubernetes requires (no `$ref`, no `anyOf` of literals, no `additionalProperties` beside
@@ -38,9 +51,13 @@ const KEPT = ['type', 'format', 'enum', 'default', 'pattern', 'minLength', 'maxL
  */
 export function toStructural(schema: TSchema): Node {
   const s = { ...(schema as Node), ...((schema as Node)['x-crd-only'] as Node | undefined) };
-  const literals = Array.isArray(s.anyOf) && (s.anyOf as Node[]).every((b) => 'const' in b) ? (s.anyOf as Node[]).map((b) => b.const) : undefined;
+  const literals =
+    Array.isArray(s.anyOf) && (s.anyOf as Node[]).every((b) => 'const' in b)
+      ? (s.anyOf as Node[]).map((b) => b.const)
+      : undefined;
   const values = literals ?? (Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined);
-  if (s.anyOf !== undefined && literals === undefined) throw new Error(`a CRD schema cannot say anyOf of types: ${JSON.stringify(s)}`);
+  if (s.anyOf !== undefined && literals === undefined)
+    throw new Error(`a CRD schema cannot say anyOf of types: ${JSON.stringify(s)}`);
   const out: Node = {};
   for (const key of KEPT) {
     if (key === 'enum' && values !== undefined) out.enum = values;
@@ -49,8 +66,12 @@ export function toStructural(schema: TSchema): Node {
   }
   if (Array.isArray(s.required) && s.required.length > 0) out.required = s.required;
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (s.properties !== undefined) out.properties = Object.fromEntries(Object.entries(s.properties as Node).map(([k, v]) => [k, toStructural(v as TSchema)]));
-  const mapValue = s.patternProperties !== undefined ? Object.values(s.patternProperties as Node)[0] : s.additionalProperties;
+  if (s.properties !== undefined)
+    out.properties = Object.fromEntries(
+      Object.entries(s.properties as Node).map(([k, v]) => [k, toStructural(v as TSchema)]),
+    );
+  const mapValue =
+    s.patternProperties !== undefined ? Object.values(s.patternProperties as Node)[0] : s.additionalProperties;
   if (!preserve && typeof mapValue === 'object' && mapValue !== null) out.additionalProperties = toStructural(mapValue);
   if (s.items !== undefined) out.items = toStructural(s.items as TSchema);
   for (const [k, v] of Object.entries(s)) if (k.startsWith('x-kubernetes-')) out[k] = v;
@@ -67,7 +88,13 @@ export function buildCrd(def: CrdDefinition): Node {
     spec: {
       group: GROUP,
       scope: 'Namespaced',
-      names: { kind: def.kind, listKind: `${def.kind}List`, plural, singular: def.kind.toLowerCase(), shortNames: def.shortNames },
+      names: {
+        kind: def.kind,
+        listKind: `${def.kind}List`,
+        plural,
+        singular: def.kind.toLowerCase(),
+        shortNames: def.shortNames,
+      },
       versions: [
         {
           name: VERSION,

@@ -7,25 +7,54 @@ import { apiOnly, crdOnly, GO_DURATION_PATTERN, LabelSelectorSchema } from './sh
 // Each list narrows the policy; an empty one would narrow nothing and silently cover every cluster, so a list a
 // request gives names something (leave it out to mean all).
 const Names = (what: string) =>
-  Type.Optional(Type.Array(Type.String(apiOnly({ minLength: 1 })), { ...apiOnly({ minItems: 1 }), description: `Only clusters of these ${what}; leave out for all` }));
-const Duration = (description: string) => Type.String({ ...crdOnly({ pattern: GO_DURATION_PATTERN }), description, examples: ['8h'] });
+  Type.Optional(
+    Type.Array(Type.String(apiOnly({ minLength: 1 })), {
+      ...apiOnly({ minItems: 1 }),
+      description: `Only clusters of these ${what}; leave out for all`,
+    }),
+  );
+const Duration = (description: string) =>
+  Type.String({ ...crdOnly({ pattern: GO_DURATION_PATTERN }), description, examples: ['8h'] });
 
 export const ExpiryPolicySpecSchema = Type.Object({
   selector: Type.Optional(
     Type.Object(
-      { hubs: Names('hubs'), namespaces: Names('namespaces'), teams: Names('teams (values of the team label, spec.teamLabel)'), labelSelector: Type.Optional(LabelSelectorSchema) },
-      { description: 'Which clusters the policy covers: all of the given conditions hold; no selector covers every cluster' },
+      {
+        hubs: Names('hubs'),
+        namespaces: Names('namespaces'),
+        teams: Names('teams (values of the team label, spec.teamLabel)'),
+        labelSelector: Type.Optional(LabelSelectorSchema),
+      },
+      {
+        description:
+          'Which clusters the policy covers: all of the given conditions hold; no selector covers every cluster',
+      },
     ),
   ),
-  teamLabel: Type.Optional(Type.String({ ...crdOnly({ default: 'beekeeper.io/team' }), examples: ['beekeeper.io/team'] })),
-  maxLifetime: Type.Optional(Duration('No cluster lives longer than this from its creation, extensions included. A Go duration (h, m, s; no d).')),
-  defaultLifetime: Type.Optional(Duration('Given to selected clusters that have no expiry. A Go duration (h, m, s; no d).')),
+  teamLabel: Type.Optional(
+    Type.String({ ...crdOnly({ default: 'beekeeper.io/team' }), examples: ['beekeeper.io/team'] }),
+  ),
+  maxLifetime: Type.Optional(
+    Duration(
+      'No cluster lives longer than this from its creation, extensions included. A Go duration (h, m, s; no d).',
+    ),
+  ),
+  defaultLifetime: Type.Optional(
+    Duration('Given to selected clusters that have no expiry. A Go duration (h, m, s; no d).'),
+  ),
   warnings: Type.Optional(
-    Type.Array(Type.String({ ...crdOnly({ pattern: GO_DURATION_PATTERN }), description: 'Go duration (h, m, s; no d)', examples: ['8h'] }), {
-      ...crdOnly({ default: ['24h', '1h'] }),
-      description: 'Lead times before deletion at which warnings are sent.',
-      examples: [['24h', '1h']],
-    }),
+    Type.Array(
+      Type.String({
+        ...crdOnly({ pattern: GO_DURATION_PATTERN }),
+        description: 'Go duration (h, m, s; no d)',
+        examples: ['8h'],
+      }),
+      {
+        ...crdOnly({ default: ['24h', '1h'] }),
+        description: 'Lead times before deletion at which warnings are sent.',
+        examples: [['24h', '1h']],
+      },
+    ),
   ),
   dryRun: Type.Optional(Type.Boolean(crdOnly({ default: false }))),
 });
@@ -33,7 +62,12 @@ export const ExpiryPolicySpecSchema = Type.Object({
 export const ExpiryPolicyStatusSchema = Type.Object({
   lastApplied: Type.Optional(
     Type.Partial(
-      Type.Object({ at: Type.String(), cluster: Type.String(), action: Type.Union([Type.Literal('default'), Type.Literal('cap')]), expiresAt: Type.String() }),
+      Type.Object({
+        at: Type.String(),
+        cluster: Type.String(),
+        action: Type.Union([Type.Literal('default'), Type.Literal('cap')]),
+        expiresAt: Type.String(),
+      }),
       { description: 'The last cluster this policy gave a default expiry or capped.' },
     ),
   ),

@@ -25,7 +25,9 @@ export const RunWindowSchema = Type.Object({
   start: Type.String({ ...crdOnly({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), examples: ['07:00'] }),
   end: Type.String({
     ...crdOnly({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$' }),
-    description: 'Earlier than start means the window ends the next day (overnight).', examples: ['19:00'] }),
+    description: 'Earlier than start means the window ends the next day (overnight).',
+    examples: ['19:00'],
+  }),
 });
 
 export const ScheduleExceptionSchema = Type.Object({
@@ -34,12 +36,21 @@ export const ScheduleExceptionSchema = Type.Object({
   reason: Type.Optional(Type.String()),
 });
 
-export const HolidayListSchema = Type.Object({ name: Type.String(), mode: ExceptionModeSchema, dates: Type.Array(Type.String(crdOnly({ pattern: DATE_PATTERN }))) });
+export const HolidayListSchema = Type.Object({
+  name: Type.String(),
+  mode: ExceptionModeSchema,
+  dates: Type.Array(Type.String(crdOnly({ pattern: DATE_PATTERN }))),
+});
 
 /** The calendar part the engine evaluates (hive/schedule): zone, windows or cron, exceptions, holidays. */
 export const ScheduleCalendarProps = {
-  timeZone: Type.String({ description: 'IANA time zone, e.g. Europe/Berlin. Windows and cron are evaluated on its wall clock.', examples: ['Europe/Berlin'] }),
-  windows: Type.Optional(Type.Array(RunWindowSchema, { description: 'When clusters run. Set windows or cron, not both.' })),
+  timeZone: Type.String({
+    description: 'IANA time zone, e.g. Europe/Berlin. Windows and cron are evaluated on its wall clock.',
+    examples: ['Europe/Berlin'],
+  }),
+  windows: Type.Optional(
+    Type.Array(RunWindowSchema, { description: 'When clusters run. Set windows or cron, not both.' }),
+  ),
   cron: Type.Optional(
     Type.Object(
       { hibernate: Type.String({ examples: ['0 19 * * 1-5'] }), resume: Type.String({ examples: ['0 7 * * 1-5'] }) },
@@ -53,15 +64,27 @@ export const ScheduleCalendarProps = {
 export const ScheduleTargetsSchema = Type.Object({
   hubs: Type.Optional(Type.Array(Type.String())),
   namespaces: Type.Optional(Type.Array(Type.String())),
-  requireOptIn: Type.Optional(Type.Boolean({ description: 'Only clusters labelled beekeeper.io/hibernation-schedule=<this name>.' })),
+  requireOptIn: Type.Optional(
+    Type.Boolean({ description: 'Only clusters labelled beekeeper.io/hibernation-schedule=<this name>.' }),
+  ),
   labelSelector: Type.Optional(LabelSelectorSchema),
 });
 
 export const HibernationScheduleSpecSchema = Type.Object({
   ...ScheduleCalendarProps,
   targets: Type.Optional(ScheduleTargetsSchema),
-  enforce: Type.Optional(Type.Boolean({ ...crdOnly({ default: false }), description: 'Re-apply the desired state continuously instead of only at window edges.' })),
-  dryRun: Type.Optional(Type.Boolean({ ...crdOnly({ default: false }), description: 'Sweeps report what they would do and change nothing.' })),
+  enforce: Type.Optional(
+    Type.Boolean({
+      ...crdOnly({ default: false }),
+      description: 'Re-apply the desired state continuously instead of only at window edges.',
+    }),
+  ),
+  dryRun: Type.Optional(
+    Type.Boolean({
+      ...crdOnly({ default: false }),
+      description: 'Sweeps report what they would do and change nothing.',
+    }),
+  ),
   catchUpDeadline: Type.Optional(
     Type.String({
       ...crdOnly({ default: '1h', pattern: GO_DURATION_PATTERN }),
@@ -72,9 +95,13 @@ export const HibernationScheduleSpecSchema = Type.Object({
   safety: Type.Optional(
     Type.Object({
       allowHibernationInFirstDay: Type.Optional(
-        Type.Object(Reason.properties, { description: 'Lift the rule that clusters are not hibernated in their first 24h (certificate rotation).' }),
+        Type.Object(Reason.properties, {
+          description: 'Lift the rule that clusters are not hibernated in their first 24h (certificate rotation).',
+        }),
       ),
-      ignoreLongHibernation: Type.Optional(Type.Object(Reason.properties, { description: 'Do not flag clusters hibernated for close to 90 days.' })),
+      ignoreLongHibernation: Type.Optional(
+        Type.Object(Reason.properties, { description: 'Do not flag clusters hibernated for close to 90 days.' }),
+      ),
     }),
   ),
 });
@@ -98,9 +125,15 @@ export const SweepRecordSchema = Type.Object(
 
 export const HibernationScheduleStatusSchema = Type.Object({
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
-  nextEdge: Type.Optional(Type.Partial(Type.Object({ at: Type.String(), local: Type.String(), action: Type.String(), reason: Type.String() }))),
+  nextEdge: Type.Optional(
+    Type.Partial(
+      Type.Object({ at: Type.String(), local: Type.String(), action: Type.String(), reason: Type.String() }),
+    ),
+  ),
   lastSweep: Type.Optional(SweepRecordSchema),
-  lastMissed: Type.Optional(Type.Partial(Type.Object({ edge: Type.String(), action: Type.String(), reason: Type.String(), at: Type.String() }))),
+  lastMissed: Type.Optional(
+    Type.Partial(Type.Object({ edge: Type.String(), action: Type.String(), reason: Type.String(), at: Type.String() })),
+  ),
 });
 
 export type HibernationScheduleSpec = Static<typeof HibernationScheduleSpecSchema>;
@@ -112,7 +145,7 @@ export const hibernationScheduleCrd: CrdDefinition = {
   plural: 'hibernationschedules',
   shortNames: ['hs'],
   comment:
-    'HibernationSchedule: when targeted clusters run and when they hibernate, in an IANA time zone.\nStored on the state hub in Beekeeper\'s namespace; survives Redis loss and can be managed by GitOps.',
+    "HibernationSchedule: when targeted clusters run and when they hibernate, in an IANA time zone.\nStored on the state hub in Beekeeper's namespace; survives Redis loss and can be managed by GitOps.",
   printerColumns: [
     { name: 'TimeZone', type: 'string', jsonPath: '.spec.timeZone' },
     { name: 'Enforce', type: 'boolean', jsonPath: '.spec.enforce' },

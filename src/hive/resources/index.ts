@@ -6,4 +6,10 @@ import { hibernationScheduleCrd } from './hibernation-schedule.js';
 import { operationCrd } from './operation.js';
 import { webhookEndpointCrd } from './webhook-endpoint.js';
 
-export const BEEKEEPER_CRDS: CrdDefinition[] = [hibernationScheduleCrd, expiryPolicyCrd, clusterOverrideCrd, webhookEndpointCrd, operationCrd];
+export const BEEKEEPER_CRDS: CrdDefinition[] = [
+  hibernationScheduleCrd,
+  expiryPolicyCrd,
+  clusterOverrideCrd,
+  webhookEndpointCrd,
+  operationCrd,
+];

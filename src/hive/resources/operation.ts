@@ -3,7 +3,10 @@ import { Type, type Static } from 'typebox';
 import type { CrdDefinition } from './crd.js';
 
 const Preserved = (description?: string) =>
-  Type.Record(Type.String(), Type.Unknown(), { 'x-kubernetes-preserve-unknown-fields': true, ...(description ? { description } : {}) });
+  Type.Record(Type.String(), Type.Unknown(), {
+    'x-kubernetes-preserve-unknown-fields': true,
+    ...(description ? { description } : {}),
+  });
 
 export const OperationSpecSchema = Type.Object({
   type: Type.String({ description: 'The job type, e.g. cluster.hibernate.' }),
@@ -12,7 +15,9 @@ export const OperationSpecSchema = Type.Object({
     hub: Type.String(),
     namespace: Type.Optional(Type.String()),
     name: Type.String(),
-    uid: Type.Optional(Type.String({ description: 'The object meant, once known; a re-created namesake is left alone.' })),
+    uid: Type.Optional(
+      Type.String({ description: 'The object meant, once known; a re-created namesake is left alone.' }),
+    ),
   }),
   payload: Preserved("The job's payload (never a secret), from which the job is enqueued again."),
   requestedBy: Type.Optional(Type.String()),
@@ -25,12 +30,20 @@ export const OperationSpecSchema = Type.Object({
         status: Type.Optional(Type.Integer()),
         location: Type.Optional(Type.String()),
       },
-      { description: 'Set when the request carried an Idempotency-Key, so a retry after a Redis loss gets the first answer.' },
+      {
+        description:
+          'Set when the request carried an Idempotency-Key, so a retry after a Redis loss gets the first answer.',
+      },
     ),
   ),
 });
 
-export const OperationPhaseSchema = Type.Union([Type.Literal('Pending'), Type.Literal('Running'), Type.Literal('Succeeded'), Type.Literal('Failed')]);
+export const OperationPhaseSchema = Type.Union([
+  Type.Literal('Pending'),
+  Type.Literal('Running'),
+  Type.Literal('Succeeded'),
+  Type.Literal('Failed'),
+]);
 
 export const OperationStatusSchema = Type.Object({
   phase: Type.Optional(OperationPhaseSchema),
@@ -51,7 +64,7 @@ export const operationCrd: CrdDefinition = {
     'Operation: one per request the API accepted with 202 (create, hibernate, resume, delete a cluster, release a',
     "claim, delete a pool, run a schedule). Its name is the job's id. It holds what was asked (spec) and what became",
     'of it (status), so the request survives Redis losing its job: the resync enqueues the job again under the same',
-    "id, and GET /v1/jobs/{id} answers from here when Redis has no such job. Finished ones are deleted after the",
+    'id, and GET /v1/jobs/{id} answers from here when Redis has no such job. Finished ones are deleted after the',
     'job history window (jobs.keepCompletedSeconds / keepFailedSeconds). Nothing secret is ever written here.',
   ].join('\n'),
   printerColumns: [

@@ -21,7 +21,12 @@ export const LabelSelectorSchema = Type.Object({
     Type.Array(
       Type.Object({
         key: Type.String(),
-        operator: Type.Union([Type.Literal('In'), Type.Literal('NotIn'), Type.Literal('Exists'), Type.Literal('DoesNotExist')]),
+        operator: Type.Union([
+          Type.Literal('In'),
+          Type.Literal('NotIn'),
+          Type.Literal('Exists'),
+          Type.Literal('DoesNotExist'),
+        ]),
         values: Type.Optional(Type.Array(Type.String())),
       }),
     ),

@@ -19,24 +19,45 @@ export const WebhookEndpointSpecSchema = Type.Object(
           'With urlSecretRef: the redacted URL, for display only (the API writes e.g. https://hooks.slack.com/services/T000/***). Without it: the URL to POST to; it is stored in the clear, so only for URLs that carry no credential.',
       }),
     ),
-    urlSecretRef: Type.Optional(SecretKeyRef('url', "Secret in Beekeeper's namespace holding the full URL; takes precedence over url.")),
+    urlSecretRef: Type.Optional(
+      SecretKeyRef('url', "Secret in Beekeeper's namespace holding the full URL; takes precedence over url."),
+    ),
     format: Type.Optional(FormatSchema),
     secretRef: Type.Optional(SecretKeyRef('hmac', "Secret in Beekeeper's namespace holding the HMAC key.")),
     disabled: Type.Optional(Disabled),
   },
-  { 'x-kubernetes-validations': [{ rule: 'has(self.url) || has(self.urlSecretRef)', message: 'set urlSecretRef (or url for a URL that is no secret)' }] },
+  {
+    'x-kubernetes-validations': [
+      {
+        rule: 'has(self.url) || has(self.urlSecretRef)',
+        message: 'set urlSecretRef (or url for a URL that is no secret)',
+      },
+    ],
+  },
 );
 
 /** What the API takes: the URL and the HMAC key go into the endpoint's Secret, never into the resource. */
 export const WebhookRequestSchema = Type.Object({
-  url: Type.String({ examples: ['https://hooks.example.com/beekeeper'], description: 'Where to POST; kept in the Secret webhook-<name>, only its redacted form is stored and returned' }),
+  url: Type.String({
+    examples: ['https://hooks.example.com/beekeeper'],
+    description: 'Where to POST; kept in the Secret webhook-<name>, only its redacted form is stored and returned',
+  }),
   format: Type.Optional(FormatSchema),
-  secret: Type.Optional(Type.String({ minLength: 16, description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned' })),
+  secret: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned',
+    }),
+  ),
   disabled: Type.Optional(Disabled),
 });
 
 export const WebhookEndpointStatusSchema = Type.Object({
-  lastDelivery: Type.Optional(Type.Partial(Type.Object({ at: Type.String(), ok: Type.Boolean(), statusCode: Type.Integer(), message: Type.String() }))),
+  lastDelivery: Type.Optional(
+    Type.Partial(
+      Type.Object({ at: Type.String(), ok: Type.Boolean(), statusCode: Type.Integer(), message: Type.String() }),
+    ),
+  ),
 });
 
 export type WebhookEndpointSpec = Static<typeof WebhookEndpointSpecSchema>;

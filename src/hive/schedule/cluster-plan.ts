@@ -55,9 +55,12 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
 
   // Replay from a point before every override and before the range, starting from the schedule's state.
   let startMs = Math.min(fromMs - 8 * DAY, ...overrides.map((o) => o.fromMs));
-  if (input.installedAtMs !== undefined && graceEnd !== undefined && graceEnd > startMs) startMs = Math.min(startMs, input.installedAtMs);
+  if (input.installedAtMs !== undefined && graceEnd !== undefined && graceEnd > startMs)
+    startMs = Math.min(startMs, input.installedAtMs);
 
-  const events: Event[] = schedule.rawEdges(startMs, toMs).map((e) => ({ atMs: e.atMs, action: e.action, reason: e.reason, skipped: e.skipped }));
+  const events: Event[] = schedule
+    .rawEdges(startMs, toMs)
+    .map((e) => ({ atMs: e.atMs, action: e.action, reason: e.reason, skipped: e.skipped }));
   const lapses: Array<{ atMs: number; what: string }> = overrides
     .filter((o) => o.type === 'keepAwake' && o.untilMs !== undefined)
     .map((o) => ({ atMs: o.untilMs as number, what: describeOverride(o) }));
@@ -65,7 +68,11 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   for (const lapse of lapses) {
     if (lapse.atMs <= startMs || lapse.atMs > toMs) continue;
     if (schedule.desiredState(lapse.atMs).state !== 'Hibernating') continue;
-    events.push({ atMs: lapse.atMs, action: 'hibernate', reason: `${lapse.what} lapsed; the schedule says Hibernating` });
+    events.push({
+      atMs: lapse.atMs,
+      action: 'hibernate',
+      reason: `${lapse.what} lapsed; the schedule says Hibernating`,
+    });
   }
   events.sort((a, b) => a.atMs - b.atMs);
 
@@ -77,7 +84,13 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   const emit = (e: Event, hold?: Hold) => {
     if (e.action === 'hibernate' && hold && hold.code !== 'ExceptionDate') held = hold;
     if (e.atMs <= fromMs) return;
-    edges.push({ at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason, ...(hold ? { skipped: hold.message, skipCode: hold.code } : {}) });
+    edges.push({
+      at: new Date(e.atMs).toISOString(),
+      local: localIso(e.atMs, zone),
+      action: e.action,
+      reason: e.reason,
+      ...(hold ? { skipped: hold.message, skipCode: hold.code } : {}),
+    });
   };
 
   for (const e of events) {
@@ -89,7 +102,12 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
       const hold = hibernationStopper(input, e.atMs, consumed);
       if (hold) {
         if (hold.code === 'SkipNextHibernationOverride' && hold.override) {
-          consumed.set(hold.override, { at: new Date(e.atMs).toISOString(), local: localIso(e.atMs, zone), action: e.action, reason: e.reason });
+          consumed.set(hold.override, {
+            at: new Date(e.atMs).toISOString(),
+            local: localIso(e.atMs, zone),
+            action: e.action,
+            reason: e.reason,
+          });
         }
         emit(e, hold);
         continue;
@@ -102,16 +120,31 @@ export function planCluster(input: ClusterPlanInput, fromMs: number, toMs: numbe
   }
 
   const awakeNow = overrides.find((o) => keepAwakeActive(o, toMs));
-  if (awakeNow) return { edges, state: 'Running', reason: describeOverride(awakeNow), consumed, heldBy: { code: 'KeepAwakeOverride', message: describeOverride(awakeNow), override: awakeNow.name } };
+  if (awakeNow)
+    return {
+      edges,
+      state: 'Running',
+      reason: describeOverride(awakeNow),
+      consumed,
+      heldBy: { code: 'KeepAwakeOverride', message: describeOverride(awakeNow), override: awakeNow.name },
+    };
   if (inGrace(input, toMs)) {
     const message = 'installed less than 24h ago (install grace period)';
     return { edges, state: 'Running', reason: message, consumed, heldBy: { code: 'InstallGracePeriod', message } };
   }
-  return { edges, state, reason: held && state === 'Running' ? held.message : reason, consumed, ...(held && state === 'Running' ? { heldBy: held } : {}) };
+  return {
+    edges,
+    state,
+    reason: held && state === 'Running' ? held.message : reason,
+    consumed,
+    ...(held && state === 'Running' ? { heldBy: held } : {}),
+  };
 }
 
 function graceEndMs(input: ClusterPlanInput): number | undefined {
-  return input.installedAtMs === undefined ? undefined : input.installedAtMs + (input.installGraceMs ?? INSTALL_GRACE_MS);
+  return input.installedAtMs === undefined
+    ? undefined
+    : input.installedAtMs + (input.installGraceMs ?? INSTALL_GRACE_MS);
 }
 
 function inGrace(input: ClusterPlanInput, atMs: number): boolean {
@@ -124,7 +157,11 @@ function inGrace(input: ClusterPlanInput, atMs: number): boolean {
  * skip-next-hibernation override not yet used (`consumed` holds those that skipped an earlier one). Scheduled
  * edges and manual runs both ask this, so an override means the same to both.
  */
-export function hibernationStopper(input: ClusterPlanInput, atMs: number, consumed: ReadonlyMap<string, unknown>): Hold | undefined {
+export function hibernationStopper(
+  input: ClusterPlanInput,
+  atMs: number,
+  consumed: ReadonlyMap<string, unknown>,
+): Hold | undefined {
   const awake = input.overrides.find((o) => keepAwakeActive(o, atMs));
   if (awake) return { code: 'KeepAwakeOverride', message: describeOverride(awake), override: awake.name };
   if (inGrace(input, atMs)) {
@@ -134,9 +171,14 @@ export function hibernationStopper(input: ClusterPlanInput, atMs: number, consum
     };
   }
   const skipNext = input.overrides.find(
-    (o) => o.type === 'skipNextHibernation' && !consumed.has(o.name) && o.fromMs <= atMs && (o.untilMs === undefined || atMs < o.untilMs),
+    (o) =>
+      o.type === 'skipNextHibernation' &&
+      !consumed.has(o.name) &&
+      o.fromMs <= atMs &&
+      (o.untilMs === undefined || atMs < o.untilMs),
   );
-  if (skipNext) return { code: 'SkipNextHibernationOverride', message: describeOverride(skipNext), override: skipNext.name };
+  if (skipNext)
+    return { code: 'SkipNextHibernationOverride', message: describeOverride(skipNext), override: skipNext.name };
   return undefined;
 }
 

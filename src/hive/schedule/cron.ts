@@ -20,7 +20,14 @@ export interface CronSpec {
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
-function parseField(field: string, min: number, max: number, names: string[] | undefined, path: string, what: string): number[] {
+function parseField(
+  field: string,
+  min: number,
+  max: number,
+  names: string[] | undefined,
+  path: string,
+  what: string,
+): number[] {
   const values = new Set<number>();
   const value = (token: string): number => {
     const lower = token.toLowerCase();
@@ -55,7 +62,10 @@ function parseField(field: string, min: number, max: number, names: string[] | u
 export function parseCron(source: string, path: string): CronSpec {
   const fields = source.trim().split(/\s+/);
   if (fields.length !== 5) {
-    throw invalid(path, `"${source}" must have five fields (minute hour day-of-month month day-of-week); seconds are not supported`);
+    throw invalid(
+      path,
+      `"${source}" must have five fields (minute hour day-of-month month day-of-week); seconds are not supported`,
+    );
   }
   const [mi = '', h = '', dom = '', mon = '', dow = ''] = fields;
   return {

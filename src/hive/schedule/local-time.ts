@@ -33,14 +33,20 @@ export function isValidZone(zone: string): boolean {
 export function resolveLocal(date: LocalDate, minuteOfDay: number, zone: string): ResolvedTime {
   const wallAsUtc = Date.UTC(date.year, date.month - 1, date.day) + minuteOfDay * MINUTE;
   // Candidate offsets: the zone's offsets a day either side cover every real transition.
-  const offsets = new Set([offsetAt(wallAsUtc - 86_400_000, zone), offsetAt(wallAsUtc, zone), offsetAt(wallAsUtc + 86_400_000, zone)]);
+  const offsets = new Set([
+    offsetAt(wallAsUtc - 86_400_000, zone),
+    offsetAt(wallAsUtc, zone),
+    offsetAt(wallAsUtc + 86_400_000, zone),
+  ]);
   const valid = [...offsets]
     .map((off) => wallAsUtc - off * MINUTE)
     .filter((ms) => offsetAt(ms, zone) * MINUTE === wallAsUtc - ms)
     .sort((a, b) => a - b);
   const first = valid[0];
   if (first !== undefined) {
-    return valid.length > 1 ? { at: first, note: `${hhmm(minuteOfDay)} occurs twice on this date in ${zone}; the first occurrence is used` } : { at: first };
+    return valid.length > 1
+      ? { at: first, note: `${hhmm(minuteOfDay)} occurs twice on this date in ${zone}; the first occurrence is used` }
+      : { at: first };
   }
   // In a gap: find the transition instant, the first instant whose wall time is past the asked-for time.
   const sorted = [...offsets].sort((a, b) => a - b);
@@ -54,7 +60,10 @@ export function resolveLocal(date: LocalDate, minuteOfDay: number, zone: string)
   // Transitions fall on whole seconds and hi is within a second after it.
   const at = Math.floor(hi / 1000) * 1000;
   const shown = DateTime.fromMillis(at, { zone }).toFormat('HH:mm');
-  return { at, note: `${hhmm(minuteOfDay)} does not exist on this date in ${zone} (clocks jump forward); runs at ${shown}` };
+  return {
+    at,
+    note: `${hhmm(minuteOfDay)} does not exist on this date in ${zone} (clocks jump forward); runs at ${shown}`,
+  };
 }
 
 export function hhmm(minuteOfDay: number): string {
@@ -72,7 +81,11 @@ export function localDateOf(ms: number, zone: string): LocalDate {
 /** The wall clock of `zone` at instant `ms`: local date, minute of the day, and the seconds and milliseconds past it. */
 export function wallClockOf(ms: number, zone: string): { date: LocalDate; minuteOfDay: number; restMs: number } {
   const d = DateTime.fromMillis(ms, { zone });
-  return { date: { year: d.year, month: d.month, day: d.day }, minuteOfDay: d.hour * 60 + d.minute, restMs: d.second * 1000 + d.millisecond };
+  return {
+    date: { year: d.year, month: d.month, day: d.day },
+    minuteOfDay: d.hour * 60 + d.minute,
+    restMs: d.second * 1000 + d.millisecond,
+  };
 }
 
 /** `date` plus `days` calendar days (zone independent). */

@@ -15,7 +15,8 @@ export function longHibernationFlag(sinceMs: number | undefined, nowMs: number):
   if (days < LONG_HIBERNATION_FLAG_DAYS) return undefined;
   return {
     hibernatedDays: days,
-    message: `hibernated for ${days} days; resume it before ${LONG_HIBERNATION_LIMIT_DAYS} days ` +
+    message:
+      `hibernated for ${days} days; resume it before ${LONG_HIBERNATION_LIMIT_DAYS} days ` +
       `(${new Date(sinceMs + LONG_HIBERNATION_LIMIT_DAYS * DAY).toISOString()}) or its ` +
       `certificates may expire`,
   };

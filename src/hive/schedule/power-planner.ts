@@ -46,15 +46,27 @@ export type PowerDecision =
 
 export type PlannedCluster<R> = { ref: R } & PowerDecision;
 
-export function planInput(ctx: PlannerContext, facts: Pick<ClusterFacts<unknown>, 'cd' | 'overrides'>): ClusterPlanInput {
-  return { schedule: ctx.schedule, overrides: facts.overrides, installedAtMs: installedAtMs(facts.cd), installGraceMs: ctx.installGraceMs };
+export function planInput(
+  ctx: PlannerContext,
+  facts: Pick<ClusterFacts<unknown>, 'cd' | 'overrides'>,
+): ClusterPlanInput {
+  return {
+    schedule: ctx.schedule,
+    overrides: facts.overrides,
+    installedAtMs: installedAtMs(facts.cd),
+    installGraceMs: ctx.installGraceMs,
+  };
 }
 
 /**
  * The schedule's own decision for one cluster, before its state now is looked at: overrides, the install grace
  * period and exception dates.
  */
-export function scheduleDecision(ctx: PlannerContext, facts: Pick<ClusterFacts<unknown>, 'cd' | 'overrides'>, at: PlanInstant): PowerDecision {
+export function scheduleDecision(
+  ctx: PlannerContext,
+  facts: Pick<ClusterFacts<unknown>, 'cd' | 'overrides'>,
+  at: PlanInstant,
+): PowerDecision {
   const input = planInput(ctx, facts);
   const plan = planCluster(input, at.atMs - 1, at.atMs);
   const consumption = (override: string | undefined): Consumption | undefined => {
@@ -64,8 +76,17 @@ export function scheduleDecision(ctx: PlannerContext, facts: Pick<ClusterFacts<u
   if (at.kind === 'edge') {
     const mine = plan.edges.find((e) => Date.parse(e.at) === at.atMs && e.action === at.action);
     if (mine?.skipped) {
-      const consumes = mine.skipCode === 'SkipNextHibernationOverride' ? [...plan.consumed].find(([, e]) => e.at === mine.at)?.[0] : undefined;
-      return { kind: 'skip', action: at.action, reason: mine.skipCode ?? 'Skipped', message: mine.skipped, ...(consumes ? { consumes: { override: consumes, edgeAt: mine.at } } : {}) };
+      const consumes =
+        mine.skipCode === 'SkipNextHibernationOverride'
+          ? [...plan.consumed].find(([, e]) => e.at === mine.at)?.[0]
+          : undefined;
+      return {
+        kind: 'skip',
+        action: at.action,
+        reason: mine.skipCode ?? 'Skipped',
+        message: mine.skipped,
+        ...(consumes ? { consumes: { override: consumes, edgeAt: mine.at } } : {}),
+      };
     }
     return { kind: 'act', action: at.action, reason: at.reason };
   }
@@ -75,11 +96,20 @@ export function scheduleDecision(ctx: PlannerContext, facts: Pick<ClusterFacts<u
     // Kept up against the schedule (a keep-awake, the grace period, or an earlier hibernation skipped for it).
     if (plan.heldBy && plan.state === 'Running') {
       const consumes = consumption(plan.heldBy.override);
-      return { kind: 'skip', action, reason: plan.heldBy.code, message: plan.heldBy.message, ...(consumes ? { consumes } : {}) };
+      return {
+        kind: 'skip',
+        action,
+        reason: plan.heldBy.code,
+        message: plan.heldBy.message,
+        ...(consumes ? { consumes } : {}),
+      };
     }
     const stop = hibernationStopper(input, at.atMs, plan.consumed);
     if (stop) {
-      const note = stop.code === 'SkipNextHibernationOverride' ? '; a run does not use it up: it still skips the next scheduled hibernation' : '';
+      const note =
+        stop.code === 'SkipNextHibernationOverride'
+          ? '; a run does not use it up: it still skips the next scheduled hibernation'
+          : '';
       return { kind: 'skip', action, reason: stop.code, message: `${stop.message}${note}` };
     }
   }
@@ -89,7 +119,12 @@ export function scheduleDecision(ctx: PlannerContext, facts: Pick<ClusterFacts<u
 /** The decision for one cluster at `at`: the schedule's, then whether the cluster's state lets it be carried out. */
 export function decide(ctx: PlannerContext, facts: ClusterFacts<unknown>, at: PlanInstant): PowerDecision {
   if (facts.excluded) {
-    const action = at.kind === 'edge' ? at.action : ctx.schedule.desiredState(at.atMs).state === 'Hibernating' ? 'hibernate' : 'resume';
+    const action =
+      at.kind === 'edge'
+        ? at.action
+        : ctx.schedule.desiredState(at.atMs).state === 'Hibernating'
+          ? 'hibernate'
+          : 'resume';
     return { kind: 'skip', action, reason: facts.excluded.reason, message: facts.excluded.message };
   }
   const decision = scheduleDecision(ctx, facts, at);
@@ -99,7 +134,11 @@ export function decide(ctx: PlannerContext, facts: ClusterFacts<unknown>, at: Pl
 }
 
 /** Every cluster's decision at `at`, in the order given. */
-export function planAt<R>(ctx: PlannerContext, clusters: Array<ClusterFacts<R>>, at: PlanInstant): Array<PlannedCluster<R>> {
+export function planAt<R>(
+  ctx: PlannerContext,
+  clusters: Array<ClusterFacts<R>>,
+  at: PlanInstant,
+): Array<PlannedCluster<R>> {
   return clusters.map((facts) => ({ ref: facts.ref, ...decide(ctx, facts, at) }));
 }
 
@@ -115,5 +154,7 @@ export function enforceDecision(ctx: PlannerContext, facts: ClusterFacts<unknown
   const plan = planCluster(planInput(ctx, facts), atMs - 1, atMs);
   if (!plan.heldBy || plan.state !== 'Running') return run;
   const ok = powerEligibility(facts.cd, 'resume');
-  return ok.ok ? { kind: 'act', action: 'resume', reason: `kept running: ${plan.heldBy.message}` } : { kind: 'skip', action: 'resume', reason: ok.reason, message: ok.message };
+  return ok.ok
+    ? { kind: 'act', action: 'resume', reason: `kept running: ${plan.heldBy.message}` }
+    : { kind: 'skip', action: 'resume', reason: ok.reason, message: ok.message };
 }

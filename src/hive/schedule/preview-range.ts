@@ -24,7 +24,15 @@ function parseInstant(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
   const [, , , , hh = '', mm = '', ss = '', , , oh = '00', om = '00'] = m;
-  if (!isValidDate(text.slice(0, 10)) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59 || Number(oh) > 23 || Number(om) > 59) return undefined;
+  if (
+    !isValidDate(text.slice(0, 10)) ||
+    Number(hh) > 23 ||
+    Number(mm) > 59 ||
+    Number(ss) > 59 ||
+    Number(oh) > 23 ||
+    Number(om) > 59
+  )
+    return undefined;
   const ms = Date.parse(text.toUpperCase().replace(' ', '+'));
   return Number.isNaN(ms) ? undefined : ms;
 }
@@ -36,7 +44,8 @@ function dateOf(text: string): LocalDate {
 /** Throws Invalid naming `from` or `days`. */
 export function previewRange(query: { from?: string; days?: number }, zone: string, nowMs: number): PreviewRange {
   const days = query.days ?? DEFAULT_PREVIEW_DAYS;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_PREVIEW_DAYS) throw invalid('days', `must be a whole number of days from 1 to ${MAX_PREVIEW_DAYS}`);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_PREVIEW_DAYS)
+    throw invalid('days', `must be a whole number of days from 1 to ${MAX_PREVIEW_DAYS}`);
   let fromMs: number;
   let toMs: number;
   if (query.from === undefined) {
@@ -49,14 +58,21 @@ export function previewRange(query: { from?: string; days?: number }, zone: stri
     toMs = resolveLocal(addDays(date, days), 0, zone).at;
   } else {
     const parsed = parseInstant(query.from);
-    if (parsed === undefined) throw invalid('from', `"${query.from.slice(0, 64)}" is neither a date YYYY-MM-DD nor an RFC 3339 time such as 2027-03-01T00:00:00Z`);
+    if (parsed === undefined)
+      throw invalid(
+        'from',
+        `"${query.from.slice(0, 64)}" is neither a date YYYY-MM-DD nor an RFC 3339 time such as 2027-03-01T00:00:00Z`,
+      );
     fromMs = parsed;
   }
   const limit = MAX_PREVIEW_FROM_YEARS * 366 * DAY;
   if (Math.abs(fromMs - nowMs) > limit) {
-    throw invalid('from', `must lie within ${MAX_PREVIEW_FROM_YEARS} years of now ` +
-      `(${new Date(nowMs - limit).toISOString().slice(0, 10)} to ` +
-      `${new Date(nowMs + limit).toISOString().slice(0, 10)})`);
+    throw invalid(
+      'from',
+      `must lie within ${MAX_PREVIEW_FROM_YEARS} years of now ` +
+        `(${new Date(nowMs - limit).toISOString().slice(0, 10)} to ` +
+        `${new Date(nowMs + limit).toISOString().slice(0, 10)})`,
+    );
   }
   toMs ??= sameWallTimeLater(fromMs, days, zone);
   return { fromMs, toMs };

@@ -34,7 +34,12 @@ export interface RangeCaps {
 }
 
 /** The schedule's own edges in [fromMs, toMs), exception dates included, stopping after `max` of them. */
-function scheduleEdges(schedule: Schedule, fromMs: number, toMs: number, max: number): { edges: Edge[]; toMs: number; truncated: boolean } {
+function scheduleEdges(
+  schedule: Schedule,
+  fromMs: number,
+  toMs: number,
+  max: number,
+): { edges: Edge[]; toMs: number; truncated: boolean } {
   const edges: Edge[] = [];
   for (let a = fromMs; a < toMs; a += CHUNK_MS) {
     const b = Math.min(toMs, a + CHUNK_MS);
@@ -65,7 +70,13 @@ interface Building<R> {
 
 const size = (b: Building<unknown>) => b.acted.length + b.skipped.length + b.unlisted;
 
-export function planRange<R extends object>(ctx: PlannerContext, clusters: Array<ClusterFacts<R>>, fromMs: number, toMs: number, caps: RangeCaps): RangePlan<R> {
+export function planRange<R extends object>(
+  ctx: PlannerContext,
+  clusters: Array<ClusterFacts<R>>,
+  fromMs: number,
+  toMs: number,
+  caps: RangeCaps,
+): RangePlan<R> {
   const maxEntries = caps.countsOnly ? Infinity : caps.maxClusterEntries;
   const targeted = clusters.filter((c) => !c.excluded);
   const scheduled = scheduleEdges(ctx.schedule, fromMs, toMs, caps.maxEdges);
@@ -89,7 +100,12 @@ export function planRange<R extends object>(ctx: PlannerContext, clusters: Array
     let found = byKey.get(key);
     if (!found) {
       const { skipped, skipCode, ...rest } = e;
-      found = { edge: { ...rest, ...(skipCode === 'ExceptionDate' ? { skipped, skipCode } : {}) }, acted: [], skipped: [], unlisted: 0 };
+      found = {
+        edge: { ...rest, ...(skipCode === 'ExceptionDate' ? { skipped, skipCode } : {}) },
+        acted: [],
+        skipped: [],
+        unlisted: 0,
+      };
       byKey.set(key, found);
     }
     return found;
@@ -129,12 +145,10 @@ export function planRange<R extends object>(ctx: PlannerContext, clusters: Array
     kept.push(b);
     entries += size(b);
   }
-  const edges = kept.map(
-    (b): RangeEdge<R> => ({
-      ...b.edge,
-      counts: { acted: b.acted.length + b.unlisted, skipped: b.skipped.length },
-      ...(caps.countsOnly ? {} : { clusters: b.acted, skippedClusters: b.skipped }),
-    }),
-  );
+  const edges = kept.map((b): RangeEdge<R> => ({
+    ...b.edge,
+    counts: { acted: b.acted.length + b.unlisted, skipped: b.skipped.length },
+    ...(caps.countsOnly ? {} : { clusters: b.acted, skippedClusters: b.skipped }),
+  }));
   return { edges, toMs: endMs, truncated };
 }

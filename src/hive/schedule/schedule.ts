@@ -5,7 +5,16 @@
 import { Invalid } from '../errors.js';
 import { cronMinutesOn, parseCron, type CronSpec } from './cron.js';
 import { addDays, formatDate, localDateOf, localIso, resolveLocal, weekdayOf, type LocalDate } from './local-time.js';
-import { actionState, WEEKDAYS, type Desired, type Edge, type ExceptionMode, type PowerAction, type RunWindow, type ScheduleSpec } from './types.js';
+import {
+  actionState,
+  WEEKDAYS,
+  type Desired,
+  type Edge,
+  type ExceptionMode,
+  type PowerAction,
+  type RunWindow,
+  type ScheduleSpec,
+} from './types.js';
 import { minutesOf, scheduleSpecIssues } from './validate-spec.js';
 
 const DAY = 86_400_000;
@@ -99,7 +108,12 @@ function cronEdges(crons: Array<[PowerAction, CronSpec]>, zone: string, first: L
         // Several firings in one DST gap land on the same instant: one action. When hibernate and resume
         // land on the same instant, resume wins (a running cluster is the safe side of a conflict).
         if (existing && (existing.action === action || existing.action === 'resume')) continue;
-        byInstant.set(r.at, { atMs: r.at, action, reason: withNote(`cron ${action} "${cron.source}"`, r.note), date: formatDate(date) });
+        byInstant.set(r.at, {
+          atMs: r.at,
+          action,
+          reason: withNote(`cron ${action} "${cron.source}"`, r.note),
+          date: formatDate(date),
+        });
       }
     }
   }
@@ -109,7 +123,8 @@ function cronEdges(crons: Array<[PowerAction, CronSpec]>, zone: string, first: L
 function exceptionIndex(spec: ScheduleSpec): Map<string, { mode: ExceptionMode; why: string }> {
   const index = new Map<string, { mode: ExceptionMode; why: string }>();
   for (const list of spec.holidays ?? []) {
-    for (const date of list.dates) index.set(date, { mode: list.mode, why: `holiday list "${list.name}" (${list.mode}) on ${date}` });
+    for (const date of list.dates)
+      index.set(date, { mode: list.mode, why: `holiday list "${list.name}" (${list.mode}) on ${date}` });
   }
   // Explicit exception dates win over holiday lists.
   for (const x of spec.exceptions ?? []) {
@@ -188,11 +203,17 @@ export function compileSchedule(spec: ScheduleSpec): Schedule {
     const last = lastActed(atMs);
     if (last) {
       const edge = toEdge(last);
-      return { state: actionState(last.action), since: edge, reason: `${last.action} at ${edge.local}: ${last.reason}` };
+      return {
+        state: actionState(last.action),
+        since: edge,
+        reason: `${last.action} at ${edge.local}: ${last.reason}`,
+      };
     }
     if (spec.windows?.length) {
       const d = localDateOf(atMs, zone);
-      const covered = windowIntervals(spec.windows, zone, addDays(d, -2), addDays(d, 1)).some((iv) => iv.start <= atMs && atMs < iv.end);
+      const covered = windowIntervals(spec.windows, zone, addDays(d, -2), addDays(d, 1)).some(
+        (iv) => iv.start <= atMs && atMs < iv.end,
+      );
       return covered
         ? { state: 'Running', reason: 'the windows cover every hour of the week' }
         : { state: 'Hibernating', reason: 'no window has started in the past year' };

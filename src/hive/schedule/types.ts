@@ -1,7 +1,14 @@
 // The schedule model as the engine sees it (the HibernationSchedule CRD's spec maps onto it one to one).
 
 import { Type, type Static } from 'typebox';
-import { ExceptionModeSchema, HolidayListSchema, RunWindowSchema, ScheduleCalendarProps, ScheduleExceptionSchema, WEEKDAYS } from '../resources/hibernation-schedule.js';
+import {
+  ExceptionModeSchema,
+  HolidayListSchema,
+  RunWindowSchema,
+  ScheduleCalendarProps,
+  ScheduleExceptionSchema,
+  WEEKDAYS,
+} from '../resources/hibernation-schedule.js';
 
 export { WEEKDAYS };
 export type Weekday = (typeof WEEKDAYS)[number];

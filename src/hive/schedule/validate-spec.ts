@@ -33,9 +33,11 @@ export function scheduleSpecIssues(spec: ScheduleSpec, prefix = ''): FieldIssue[
     w.days?.forEach((d, j) => {
       if (!WEEKDAYS.includes(d)) add(`windows[${i}].days[${j}]`, `"${d}" is not one of ${WEEKDAYS.join(', ')}`);
     });
-    if (!TIME.test(w.start) || w.start === '24:00') add(`windows[${i}].start`, `"${w.start}" is not HH:MM (00:00-23:59)`);
+    if (!TIME.test(w.start) || w.start === '24:00')
+      add(`windows[${i}].start`, `"${w.start}" is not HH:MM (00:00-23:59)`);
     if (!TIME.test(w.end)) add(`windows[${i}].end`, `"${w.end}" is not HH:MM (00:00-24:00)`);
-    if (w.start === w.end) add(`windows[${i}].end`, 'a window cannot start and end at the same time (use 00:00-24:00 for a whole day)');
+    if (w.start === w.end)
+      add(`windows[${i}].end`, 'a window cannot start and end at the same time (use 00:00-24:00 for a whole day)');
   });
   if (spec.cron) {
     for (const key of ['hibernate', 'resume'] as const) {

@@ -7,7 +7,14 @@ import type { ClaimService } from '../../services/claims/claim-service.js';
 import { auditOrigin } from '../audit.js';
 import { longPoll, streamEvents } from '../follow.js';
 import { JobSchema, problemResponses } from '../schemas.js';
-import { ClaimCreateSchema, ClaimExtendSchema, ClaimViewSchema, ClaimWaitQuery, HeartbeatSchema, RefParams } from './pool-claim-schemas.js';
+import {
+  ClaimCreateSchema,
+  ClaimExtendSchema,
+  ClaimViewSchema,
+  ClaimWaitQuery,
+  HeartbeatSchema,
+  RefParams,
+} from './pool-claim-schemas.js';
 
 export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync {
   return async (plain) => {
@@ -30,7 +37,13 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
         const created = await claims.create(req.body, req.principal, req.idempotency);
         const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
         const wait = req.query.wait;
-        const view = wait ? await longPoll(reply, (signal) => claims.wait(ref, wait, signal), () => claims.get(ref)).catch(() => created) : created;
+        const view = wait
+          ? await longPoll(
+              reply,
+              (signal) => claims.wait(ref, wait, signal),
+              () => claims.get(ref),
+            ).catch(() => created)
+          : created;
         return reply.code(201).header('location', `/v1/claims/${view.id}`).send(view);
       },
     );
@@ -45,14 +58,22 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
             hub: Type.Optional(Type.String()),
             namespace: Type.Optional(Type.String()),
             pool: Type.Optional(Type.String({ description: '`hub/namespace/name` of a pool' })),
-            phase: Type.Optional(Type.Union(['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'].map((p) => Type.Literal(p)))),
+            phase: Type.Optional(
+              Type.Union(
+                ['Pending', 'Starting', 'Running', 'Hibernating', 'Releasing', 'ClusterLost'].map((p) =>
+                  Type.Literal(p),
+                ),
+              ),
+            ),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
             cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
           }),
           response: {
             200: Type.Object({
               items: Type.Array(ClaimViewSchema),
-              nextCursor: Type.Optional(Type.String({ description: 'Pass as cursor for the next page; absent on the last page' })),
+              nextCursor: Type.Optional(
+                Type.String({ description: 'Pass as cursor for the next page; absent on the last page' }),
+              ),
               total: Type.Integer({ description: 'Matches across all pages' }),
             }),
             ...problemResponses(400, 422),
@@ -67,7 +88,8 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       {
         schema: {
           tags,
-          summary: 'A claim: phase, why it is pending (queue position, pool capacity, resume step), ETA, cluster URLs, lifetime',
+          summary:
+            'A claim: phase, why it is pending (queue position, pool capacity, resume step), ETA, cluster URLs, lifetime',
           params: RefParams,
           querystring: ClaimWaitQuery,
           response: { 200: ClaimViewSchema, ...problemResponses(404) },
@@ -75,7 +97,13 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       },
       async (req, reply) => {
         const wait = req.query.wait;
-        return wait ? longPoll(reply, (signal) => claims.wait(req.params, wait, signal), () => claims.get(req.params)) : claims.get(req.params);
+        return wait
+          ? longPoll(
+              reply,
+              (signal) => claims.wait(req.params, wait, signal),
+              () => claims.get(req.params),
+            )
+          : claims.get(req.params);
       },
     );
 
@@ -87,7 +115,13 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           summary: 'Server-Sent Events: an `event: claim` with the whole claim on every change, until it is gone',
           params: RefParams,
           produces: ['text/event-stream'],
-          response: { 200: { description: 'text/event-stream of `event: claim` messages', content: { 'text/event-stream': { schema: Type.String() } } }, ...problemResponses(404) },
+          response: {
+            200: {
+              description: 'text/event-stream of `event: claim` messages',
+              content: { 'text/event-stream': { schema: Type.String() } },
+            },
+            ...problemResponses(404),
+          },
         },
       },
       async (req, reply) => {
@@ -116,10 +150,17 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           summary: "The claimed cluster's admin kubeconfig (YAML text)",
           params: RefParams,
           produces: ['application/yaml'],
-          response: { 200: { description: 'kubeconfig', content: { 'application/yaml': { schema: Type.String() } } }, ...problemResponses(404, 409) },
+          response: {
+            200: { description: 'kubeconfig', content: { 'application/yaml': { schema: Type.String() } } },
+            ...problemResponses(404, 409),
+          },
         },
       },
-      async (req, reply) => reply.type('application/yaml; charset=utf-8').header('cache-control', 'no-store').send(await claims.kubeconfig(req.params)),
+      async (req, reply) =>
+        reply
+          .type('application/yaml; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(await claims.kubeconfig(req.params)),
     );
 
     app.get(
@@ -150,7 +191,8 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       {
         schema: {
           tags,
-          summary: 'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond ' +
+          summary:
+            'Extend the lifetime (capped by the pool maximum and policy; refused with the reason beyond ' +
             'them); recorded (who, from, to, why) in the lifetime history, an audit log line and an ' +
             'Event',
           params: RefParams,
@@ -170,7 +212,12 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           params: RefParams,
           body: Type.Optional(HeartbeatSchema),
           response: {
-            200: Type.Object({ claim: Type.String(), renewedAt: Type.String(), expiresAt: Type.String(), timeoutSeconds: Type.Number() }),
+            200: Type.Object({
+              claim: Type.String(),
+              renewedAt: Type.String(),
+              expiresAt: Type.String(),
+              timeoutSeconds: Type.Number(),
+            }),
             ...problemResponses(404, 409, 422),
           },
         },
@@ -190,7 +237,10 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
       },
       async (req, reply) => {
         const { claim, job } = await claims.release(req.params, req.principal);
-        return reply.code(202).header('location', `/v1/jobs/${encodeURIComponent(job.id)}`).send({ claim, job });
+        return reply
+          .code(202)
+          .header('location', `/v1/jobs/${encodeURIComponent(job.id)}`)
+          .send({ claim, job });
       },
     );
   };

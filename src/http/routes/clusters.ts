@@ -45,14 +45,20 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
       {
         schema: {
           tags,
-          summary: 'Create a cluster: install-config Secret, optional namespace and inline Secrets, the ClusterDeployment; the job follows the install',
+          summary:
+            'Create a cluster: install-config Secret, optional namespace and inline Secrets, the ClusterDeployment; the job follows the install',
           body: ClusterCreateSchema,
           querystring: WaitQuery,
           response: { ...jobAnswers, ...problemResponses(400, 409, 422) },
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, queue, await clusters.create(req.body, auditOrigin(req), requester(req)), req.query.wait);
+        await replyWithJob(
+          reply,
+          queue,
+          await clusters.create(req.body, auditOrigin(req), requester(req)),
+          req.query.wait,
+        );
         return reply;
       },
     );
@@ -64,7 +70,9 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
           tags,
           summary: 'One cluster in plain words: phase, power state, URLs, version, pool/claim, expiry, conditions',
           params: ClusterParams,
-          querystring: Type.Object({ raw: Type.Optional(Type.Boolean({ description: 'Include the ClusterDeployment as stored' })) }),
+          querystring: Type.Object({
+            raw: Type.Optional(Type.Boolean({ description: 'Include the ClusterDeployment as stored' })),
+          }),
           response: { 200: ClusterSummarySchema, ...problemResponses(404) },
         },
       },
@@ -105,13 +113,25 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
           params: ClusterParams,
           querystring: Type.Object({
             ...WaitQuery.properties,
-            liftProtection: Type.Optional(Type.Boolean({ description: 'First set hive.openshift.io/protected-delete to "false" (recorded as an Event)' })),
+            liftProtection: Type.Optional(
+              Type.Boolean({
+                description: 'First set hive.openshift.io/protected-delete to "false" (recorded as an Event)',
+              }),
+            ),
           }),
           response: { ...jobAnswers, ...problemResponses(404, 409) },
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, queue, await clusters.delete(req.params, { liftProtection: req.query.liftProtection === true, requester: requester(req) }), req.query.wait);
+        await replyWithJob(
+          reply,
+          queue,
+          await clusters.delete(req.params, {
+            liftProtection: req.query.liftProtection === true,
+            requester: requester(req),
+          }),
+          req.query.wait,
+        );
         return reply;
       },
     );
@@ -123,9 +143,9 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
           tags,
           summary:
             "Set, shorten, extend or clear expiry; written as Hive's hive.openshift.io/delete-after (a " +
-              "duration from creationTimestamp) and recorded (who, from, to, why) in the expiry history, " +
-              "an audit log line and an Event. Beyond the covering ExpiryPolicy's maxLifetime (from " +
-              "creation) it is refused with 422",
+            'duration from creationTimestamp) and recorded (who, from, to, why) in the expiry history, ' +
+            "an audit log line and an Event. Beyond the covering ExpiryPolicy's maxLifetime (from " +
+            'creation) it is refused with 422',
           params: ClusterParams,
           body: ExpiryBody,
           response: { 200: ExpiryResultSchema, ...problemResponses(400, 404, 409, 422) },

@@ -17,7 +17,10 @@ const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
 const Duration = Type.String({ description: 'Go duration (h, m, s; no d)', examples: ['8h'] });
-const ExpiryView = Type.Object({ cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(ExpiryHistoryEntrySchema) }, open);
+const ExpiryView = Type.Object(
+  { cluster: Type.Object({}, open), limits: Type.Object({}, open), history: Type.Array(ExpiryHistoryEntrySchema) },
+  open,
+);
 const ExtendBody = Type.Object(
   {
     extendBy: Type.Optional(Duration),
@@ -28,12 +31,18 @@ const ExtendBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of extendBy and until' },
 );
 const PolicyProps = requestShape(ExpiryPolicySpecSchema).properties;
-const PolicyView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) }, open);
+const PolicyView = Type.Object(
+  { name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) },
+  open,
+);
 const WebhookBody = requestShape(WebhookRequestSchema);
 const WebhookView = Type.Object(
   {
     name: Type.String(),
-    url: Type.String({ description: 'Redacted: userinfo, query and the path past its leading segments masked', examples: ['https://hooks.slack.com/services/T000/***'] }),
+    url: Type.String({
+      description: 'Redacted: userinfo, query and the path past its leading segments masked',
+      examples: ['https://hooks.slack.com/services/T000/***'],
+    }),
     format: Type.String(),
     signed: Type.Boolean(),
     disabled: Type.Boolean(),
@@ -41,7 +50,10 @@ const WebhookView = Type.Object(
   open,
 );
 
-export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType<typeof createWebhookService> }): FastifyPluginAsync {
+export function expiryRoutes(deps: {
+  expiry: ExpiryService;
+  webhooks: ReturnType<typeof createWebhookService>;
+}): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { expiry, webhooks } = deps;
@@ -50,7 +62,14 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
 
     app.get(
       '/clusters/:hub/:namespace/:name/expiry',
-      { schema: { tags, summary: 'Expiry, the policy limits in force, and the audited history of changes', params: ClusterParams, response: { 200: ExpiryView, ...problemResponses(404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Expiry, the policy limits in force, and the audited history of changes',
+          params: ClusterParams,
+          response: { 200: ExpiryView, ...problemResponses(404) },
+        },
+      },
       async (req) => expiry.get(req.params),
     );
 
@@ -59,7 +78,8 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       {
         schema: {
           tags,
-          summary: "Extend expiry, capped by the policy maximum lifetime; recorded (who, from, to, why) in the history annotation, an audit log line and an Event",
+          summary:
+            'Extend expiry, capped by the policy maximum lifetime; recorded (who, from, to, why) in the history annotation, an audit log line and an Event',
           params: ClusterParams,
           body: ExtendBody,
           response: { 200: ExpiryView, ...problemResponses(400, 404, 409, 422) },
@@ -68,8 +88,17 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       async (req) => expiry.extend(req.params, req.body, auditOrigin(req)),
     );
 
-    app.get('/warnings', { schema: { tags, summary: 'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days', response: { 200: Type.Object({}, open) } } }, async () =>
-      expiry.warnings(),
+    app.get(
+      '/warnings',
+      {
+        schema: {
+          tags,
+          summary:
+            'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days',
+          response: { 200: Type.Object({}, open) },
+        },
+      },
+      async () => expiry.warnings(),
     );
 
     app.post(
@@ -77,48 +106,142 @@ export function expiryRoutes(deps: { expiry: ExpiryService; webhooks: ReturnType
       {
         schema: {
           tags,
-          summary: "Impose the expiry policies' defaults and caps on every cluster now; with dryRun, report what would change and change nothing",
+          summary:
+            "Impose the expiry policies' defaults and caps on every cluster now; with dryRun, report what would change and change nothing",
           querystring: Type.Object({
             dryRun: Type.Optional(Type.Boolean()),
-            includeDryRunPolicies: Type.Optional(Type.Boolean({ description: 'With dryRun: also count policies marked dryRun (preview a policy before enabling it)' })),
+            includeDryRunPolicies: Type.Optional(
+              Type.Boolean({
+                description: 'With dryRun: also count policies marked dryRun (preview a policy before enabling it)',
+              }),
+            ),
           }),
-          response: { 200: Type.Object({ dryRun: Type.Boolean(), at: Type.String(), policies: Type.Array(Type.String()), changes: Type.Array(Type.Object({}, open)), failed: Type.Array(Type.Object({}, open)) }), ...problemResponses(400, 422) },
+          response: {
+            200: Type.Object({
+              dryRun: Type.Boolean(),
+              at: Type.String(),
+              policies: Type.Array(Type.String()),
+              changes: Type.Array(Type.Object({}, open)),
+              failed: Type.Array(Type.Object({}, open)),
+            }),
+            ...problemResponses(400, 422),
+          },
         },
       },
       async (req) => expiry.sweep(req.query, auditOrigin(req)),
     );
 
-    app.get('/expiry-policies', { schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } } }, async () => ({ items: expiry.policies.list() }));
+    app.get(
+      '/expiry-policies',
+      {
+        schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } },
+      },
+      async () => ({ items: expiry.policies.list() }),
+    );
     app.post(
       '/expiry-policies',
-      { schema: { tags, summary: 'Create an expiry policy', body: Type.Object({ name: Name, ...PolicyProps }, closed), response: { 201: PolicyView, ...problemResponses(400, 409, 422) } } },
-      async (req, reply) => reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>, req.idempotency)),
+      {
+        schema: {
+          tags,
+          summary: 'Create an expiry policy',
+          body: Type.Object({ name: Name, ...PolicyProps }, closed),
+          response: { 201: PolicyView, ...problemResponses(400, 409, 422) },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>, req.idempotency)),
     );
-    app.get('/expiry-policies/:name', { schema: { tags, summary: 'One expiry policy', params: NameParams, response: { 200: PolicyView, ...problemResponses(404) } } }, async (req) =>
-      expiry.policies.get(req.params.name),
+    app.get(
+      '/expiry-policies/:name',
+      {
+        schema: {
+          tags,
+          summary: 'One expiry policy',
+          params: NameParams,
+          response: { 200: PolicyView, ...problemResponses(404) },
+        },
+      },
+      async (req) => expiry.policies.get(req.params.name),
     );
     app.put(
       '/expiry-policies/:name',
-      { schema: { tags, summary: 'Replace an expiry policy', params: NameParams, body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }, closed), response: { 200: PolicyView, ...problemResponses(400, 404, 422) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Replace an expiry policy',
+          params: NameParams,
+          body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }, closed),
+          response: { 200: PolicyView, ...problemResponses(400, 404, 422) },
+        },
+      },
       async (req) => expiry.policies.replace(req.params.name, req.body as Record<string, unknown>),
     );
-    app.delete('/expiry-policies/:name', { schema: { tags, summary: 'Delete an expiry policy', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
-      await expiry.policies.remove(req.params.name);
-      return reply.code(204).send(null);
-    });
+    app.delete(
+      '/expiry-policies/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete an expiry policy',
+          params: NameParams,
+          response: { 204: Type.Null(), ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        await expiry.policies.remove(req.params.name);
+        return reply.code(204).send(null);
+      },
+    );
 
-    app.get('/webhooks', { schema: { tags, summary: 'Webhook endpoints for warnings (URLs redacted, keys never shown)', response: { 200: Type.Object({ items: Type.Array(WebhookView) }) } } }, async () => ({ items: webhooks.list() }));
-    app.get('/webhooks/:name', { schema: { tags, summary: 'One webhook endpoint (URL redacted, key never shown)', params: NameParams, response: { 200: WebhookView, ...problemResponses(404) } } }, async (req) =>
-      webhooks.get(req.params.name),
+    app.get(
+      '/webhooks',
+      {
+        schema: {
+          tags,
+          summary: 'Webhook endpoints for warnings (URLs redacted, keys never shown)',
+          response: { 200: Type.Object({ items: Type.Array(WebhookView) }) },
+        },
+      },
+      async () => ({ items: webhooks.list() }),
+    );
+    app.get(
+      '/webhooks/:name',
+      {
+        schema: {
+          tags,
+          summary: 'One webhook endpoint (URL redacted, key never shown)',
+          params: NameParams,
+          response: { 200: WebhookView, ...problemResponses(404) },
+        },
+      },
+      async (req) => webhooks.get(req.params.name),
     );
     app.put(
       '/webhooks/:name',
-      { schema: { tags, summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)', params: NameParams, body: WebhookBody, response: { 200: WebhookView, ...problemResponses(400, 422) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)',
+          params: NameParams,
+          body: WebhookBody,
+          response: { 200: WebhookView, ...problemResponses(400, 422) },
+        },
+      },
       async (req) => webhooks.put(req.params.name, req.body),
     );
-    app.delete('/webhooks/:name', { schema: { tags, summary: 'Delete a webhook endpoint', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
-      await webhooks.remove(req.params.name);
-      return reply.code(204).send(null);
-    });
+    app.delete(
+      '/webhooks/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a webhook endpoint',
+          params: NameParams,
+          response: { 204: Type.Null(), ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        await webhooks.remove(req.params.name);
+        return reply.code(204).send(null);
+      },
+    );
   };
 }

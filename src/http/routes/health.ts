@@ -34,7 +34,10 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
 
     app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
       const [redis, hubs] = await Promise.all([
-        deps.redis.ping().then(() => ({ ok: true as const }), (err: Error) => ({ ok: false as const, message: err.message })),
+        deps.redis.ping().then(
+          () => ({ ok: true as const }),
+          (err: Error) => ({ ok: false as const, message: err.message }),
+        ),
         deps.store.hubStatus().catch((err: Error) => [{ name: '*', reachable: false, message: err.message }]),
       ]);
       const ready = redis.ok && hubs.every((h) => h.reachable);
@@ -64,7 +67,8 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
         // Reset first so a type with no unfinished job left drops out instead of keeping its last count; when
         // Redis cannot be read the series are absent rather than stale.
         metrics.jobsInFlight.reset();
-        for (const { hub, class: cls, type, state, count } of inFlight ?? []) metrics.jobsInFlight.set({ hub, class: cls, type, state }, count);
+        for (const { hub, class: cls, type, state, count } of inFlight ?? [])
+          metrics.jobsInFlight.set({ hub, class: cls, type, state }, count);
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });

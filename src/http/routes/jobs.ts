@@ -12,7 +12,9 @@ import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQue
 
 const ENDED = new Set<JobState>(['completed', 'failed']);
 
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: JOB_ID_MAX, description: '`<hub>.<id>`, as the API reported it' }) });
+const IdParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: JOB_ID_MAX, description: '`<hub>.<id>`, as the API reported it' }),
+});
 
 export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
   return async (plain) => {
@@ -24,7 +26,8 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'List the jobs Redis holds (in flight and the bounded history), latest activity first ' +
+          summary:
+            'List the jobs Redis holds (in flight and the bounded history), latest activity first ' +
             '(finished, started or created); a job Redis lost is not listed but still answers by id',
           querystring: Type.Object({
             state: Type.Optional(JobStateSchema),
@@ -40,7 +43,12 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       },
       async (req) => {
         const { state, type, limit, offset } = req.query;
-        const items = await queue.list({ ...(state ? { state: state } : {}), ...(type ? { type } : {}), limit, offset });
+        const items = await queue.list({
+          ...(state ? { state: state } : {}),
+          ...(type ? { type } : {}),
+          limit,
+          offset,
+        });
         return { items, limit, offset };
       },
     );
@@ -50,7 +58,8 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       {
         schema: {
           tags: ['jobs'],
-          summary: 'One job: state, progress steps, result or error, attempts, timestamps, target; for a job ' +
+          summary:
+            'One job: state, progress steps, result or error, attempts, timestamps, target; for a job ' +
             'Redis lost, its Operation and the target as Kubernetes shows it (source: kubernetes)',
           params: IdParams,
           querystring: WaitQuery,
@@ -73,7 +82,10 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
           params: IdParams,
           produces: ['text/event-stream'],
           response: {
-            200: { description: 'text/event-stream of `event: job` messages, each `data:` a Job', content: { 'text/event-stream': { schema: Type.String() } } },
+            200: {
+              description: 'text/event-stream of `event: job` messages, each `data:` a Job',
+              content: { 'text/event-stream': { schema: Type.String() } },
+            },
             ...problemResponses(404),
           },
         },

@@ -4,10 +4,21 @@ import { Type } from 'typebox';
 import { HUB_NAME } from '../../config/hubs.js';
 
 /** A hub name follows the config's rule (a DNS label; it appears in job ids and queue names). */
-export const HubName = Type.String({ minLength: 1, maxLength: 63, pattern: HUB_NAME.source, description: 'Hub name from the configuration', examples: ['east'] });
+export const HubName = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: HUB_NAME.source,
+  description: 'Hub name from the configuration',
+  examples: ['east'],
+});
 
 /** Namespaces are DNS labels (RFC 1123): lowercase alphanumerics and `-`, at most 63. */
-export const NamespaceName = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', description: 'Namespace (a DNS label)' });
+export const NamespaceName = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  description: 'Namespace (a DNS label)',
+});
 
 /** Object names are DNS subdomains (RFC 1123): DNS labels joined by `.`, at most 253. */
 export const ObjectName = Type.String({

@@ -19,7 +19,11 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
         schema: {
           tags,
           summary: 'Pools across hubs with Hive counts, problems in plain words, waiting claims',
-          querystring: Type.Object({ hub: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()), labelSelector: Type.Optional(Type.String()) }),
+          querystring: Type.Object({
+            hub: Type.Optional(Type.String()),
+            namespace: Type.Optional(Type.String()),
+            labelSelector: Type.Optional(Type.String()),
+          }),
           response: { 200: Type.Object({ items: Type.Array(PoolViewSchema) }), ...problemResponses(400) },
         },
       },
@@ -45,7 +49,12 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
     app.get(
       '/pools/:hub/:namespace/:name',
       {
-        schema: { tags, summary: 'One pool: counts, problems, claims waiting in order, its clusters', params: RefParams, response: { 200: PoolViewSchema, ...problemResponses(404) } },
+        schema: {
+          tags,
+          summary: 'One pool: counts, problems, claims waiting in order, its clusters',
+          params: RefParams,
+          response: { 200: PoolViewSchema, ...problemResponses(404) },
+        },
       },
       async (req) => pools.get(req.params),
     );
@@ -55,7 +64,8 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
       {
         schema: {
           tags,
-          summary: 'Change size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime or labels (`unset` removes a cap)',
+          summary:
+            'Change size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime or labels (`unset` removes a cap)',
           params: RefParams,
           body: PoolPatchSchema,
           response: { 200: PoolViewSchema, ...problemResponses(400, 404, 409, 422) },
@@ -76,7 +86,10 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
       },
       async (req, reply) => {
         const { pool, job } = await pools.remove(req.params, req.principal);
-        return reply.code(202).header('location', `/v1/jobs/${encodeURIComponent(job.id)}`).send({ pool, job });
+        return reply
+          .code(202)
+          .header('location', `/v1/jobs/${encodeURIComponent(job.id)}`)
+          .send({ pool, job });
       },
     );
   };

@@ -19,38 +19,85 @@ const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
 const ScheduleSpecProps = requestShape(HibernationScheduleSpecSchema).properties;
-const ScheduleBody = Type.Object({ name: Name, ...ScheduleSpecProps }, { ...closed, description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' });
+const ScheduleBody = Type.Object(
+  { name: Name, ...ScheduleSpecProps },
+  { ...closed, description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' },
+);
 const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps }, closed);
-const ScheduleView = Type.Object({ name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open), desiredNow: Type.Object({}, open) }, open);
+const ScheduleView = Type.Object(
+  {
+    name: Type.String(),
+    spec: Type.Object({}, open),
+    status: Type.Object({}, open),
+    desiredNow: Type.Object({}, open),
+  },
+  open,
+);
 const PreviewView = Type.Object(
   {
     schedule: Type.String(),
     timeZone: Type.String(),
     from: Type.String(),
-    to: Type.String({ description: 'End of the range shown, exclusive; when truncated, the first edge left out (ask again from it)' }),
-    truncated: Type.Boolean({ description: `The range was cut short: more than ${PREVIEW_CAPS.maxEdges} edges or ${PREVIEW_CAPS.maxClusterEntries} listed cluster entries` }),
-    runNow: Type.Optional(Type.Object({}, { ...open, description: 'What POST /v1/schedules/{name}/run (and its dry run) would do now; only without from' })),
+    to: Type.String({
+      description: 'End of the range shown, exclusive; when truncated, the first edge left out (ask again from it)',
+    }),
+    truncated: Type.Boolean({
+      description: `The range was cut short: more than ${PREVIEW_CAPS.maxEdges} edges or ${PREVIEW_CAPS.maxClusterEntries} listed cluster entries`,
+    }),
+    runNow: Type.Optional(
+      Type.Object(
+        {},
+        {
+          ...open,
+          description: 'What POST /v1/schedules/{name}/run (and its dry run) would do now; only without from',
+        },
+      ),
+    ),
     edges: Type.Array(Type.Object({}, open)),
     excluded: Type.Array(Type.Object({}, open)),
   },
   open,
 );
-const ClusterScheduleView = Type.Object({ cluster: Type.Object({}, open), why: Type.String(), next: Type.Array(Type.Object({}, open)), overrides: Type.Array(Type.Object({}, open)) }, open);
-const OverrideView = Type.Object({ name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() }, open);
+const ClusterScheduleView = Type.Object(
+  {
+    cluster: Type.Object({}, open),
+    why: Type.String(),
+    next: Type.Array(Type.Object({}, open)),
+    overrides: Type.Array(Type.Object({}, open)),
+  },
+  open,
+);
+const OverrideView = Type.Object(
+  { name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() },
+  open,
+);
 const OverrideBody = requestShape(OverrideRequestSchema);
 const Range = Type.Object({
   from: Type.Optional(
     Type.String({
       maxLength: 64,
-      description: "Start of the range: a date YYYY-MM-DD (00:00 in the schedule's time zone) or an RFC 3339 time; now by default; within 5 years of now",
+      description:
+        "Start of the range: a date YYYY-MM-DD (00:00 in the schedule's time zone) or an RFC 3339 time; now by default; within 5 years of now",
       examples: ['2027-03-01', '2027-03-28T00:00:00Z'],
     }),
   ),
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_DAYS, default: DEFAULT_PREVIEW_DAYS, description: "Calendar days of the schedule's time zone" })),
+  days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PREVIEW_DAYS,
+      default: DEFAULT_PREVIEW_DAYS,
+      description: "Calendar days of the schedule's time zone",
+    }),
+  ),
 });
 const PreviewQuery = Type.Object({
   ...Range.properties,
-  clusters: Type.Optional(Type.Boolean({ default: true, description: 'false: each edge gives counts only, without cluster lists (only the edge cap applies)' })),
+  clusters: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: 'false: each edge gives counts only, without cluster lists (only the edge cap applies)',
+    }),
+  ),
 });
 
 export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQueue }): FastifyPluginAsync {
@@ -60,30 +107,76 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
     const tags = ['schedules'];
     const NameParams = Type.Object({ name: Name });
 
-    app.get('/schedules', { schema: { tags, summary: 'Hibernation schedules with their next action', response: { 200: Type.Object({ items: Type.Array(ScheduleView) }) } } }, async () => ({
-      items: await schedules.list(),
-    }));
+    app.get(
+      '/schedules',
+      {
+        schema: {
+          tags,
+          summary: 'Hibernation schedules with their next action',
+          response: { 200: Type.Object({ items: Type.Array(ScheduleView) }) },
+        },
+      },
+      async () => ({
+        items: await schedules.list(),
+      }),
+    );
 
     app.post(
       '/schedules',
-      { schema: { tags, summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)', body: ScheduleBody, response: { 201: ScheduleView, ...problemResponses(400, 409, 422) } } },
-      async (req, reply) => reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.idempotency)),
+      {
+        schema: {
+          tags,
+          summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)',
+          body: ScheduleBody,
+          response: { 201: ScheduleView, ...problemResponses(400, 409, 422) },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.idempotency)),
     );
 
-    app.get('/schedules/:name', { schema: { tags, summary: 'One schedule', params: NameParams, response: { 200: ScheduleView, ...problemResponses(404) } } }, async (req) =>
-      schedules.get(req.params.name),
+    app.get(
+      '/schedules/:name',
+      {
+        schema: {
+          tags,
+          summary: 'One schedule',
+          params: NameParams,
+          response: { 200: ScheduleView, ...problemResponses(404) },
+        },
+      },
+      async (req) => schedules.get(req.params.name),
     );
 
     app.put(
       '/schedules/:name',
-      { schema: { tags, summary: 'Replace a schedule', params: NameParams, body: SchedulePutBody, response: { 200: ScheduleView, ...problemResponses(400, 404, 409, 422) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Replace a schedule',
+          params: NameParams,
+          body: SchedulePutBody,
+          response: { 200: ScheduleView, ...problemResponses(400, 404, 409, 422) },
+        },
+      },
       async (req) => schedules.replace(req.params.name, req.body as Record<string, unknown>),
     );
 
-    app.delete('/schedules/:name', { schema: { tags, summary: 'Delete a schedule', params: NameParams, response: { 204: Type.Null(), ...problemResponses(404) } } }, async (req, reply) => {
-      await schedules.remove(req.params.name);
-      return reply.code(204).send(null);
-    });
+    app.delete(
+      '/schedules/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a schedule',
+          params: NameParams,
+          response: { 204: Type.Null(), ...problemResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        await schedules.remove(req.params.name);
+        return reply.code(204).send(null);
+      },
+    );
 
     app.get(
       '/schedules/:name/preview',
@@ -96,7 +189,12 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 200: PreviewView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req) => schedules.preview(req.params.name, { from: req.query.from, days: req.query.days, clusters: req.query.clusters }),
+      async (req) =>
+        schedules.preview(req.params.name, {
+          from: req.query.from,
+          days: req.query.days,
+          clusters: req.query.clusters,
+        }),
     );
 
     app.post(
@@ -104,15 +202,25 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
       {
         schema: {
           tags,
-          summary: "Apply the state the schedule says now to its clusters, as the preview's runNow shows; with dryRun, report what would happen",
-          description: 'Overrides and safety rules hold as at an edge; a run uses no skip-next-hibernation override up (it still skips the next scheduled hibernation).',
+          summary:
+            "Apply the state the schedule says now to its clusters, as the preview's runNow shows; with dryRun, report what would happen",
+          description:
+            'Overrides and safety rules hold as at an edge; a run uses no skip-next-hibernation override up (it still skips the next scheduled hibernation).',
           params: NameParams,
-          querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean()), wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) }),
+          querystring: Type.Object({
+            dryRun: Type.Optional(Type.Boolean()),
+            wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
+          }),
           response: { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema, ...problemResponses(404) },
         },
       },
       async (req, reply) => {
-        await replyWithJob(reply, deps.queue, await schedules.run(req.params.name, { dryRun: req.query.dryRun, requester: requester(req) }), req.query.wait);
+        await replyWithJob(
+          reply,
+          deps.queue,
+          await schedules.run(req.params.name, { dryRun: req.query.dryRun, requester: requester(req) }),
+          req.query.wait,
+        );
         return reply;
       },
     );
@@ -128,12 +236,23 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 200: ClusterScheduleView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req) => schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, { from: req.query.from, days: req.query.days }),
+      async (req) =>
+        schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, {
+          from: req.query.from,
+          days: req.query.days,
+        }),
     );
 
     app.get(
       '/clusters/:hub/:namespace/:name/overrides',
-      { schema: { tags, summary: 'Overrides on this cluster and whether they still hold', params: ClusterParams, response: { 200: Type.Object({ items: Type.Array(OverrideView) }), ...problemResponses(404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Overrides on this cluster and whether they still hold',
+          params: ClusterParams,
+          response: { 200: Type.Object({ items: Type.Array(OverrideView) }), ...problemResponses(404) },
+        },
+      },
       async (req) => ({ items: schedules.listOverrides(req.params.hub, req.params.namespace, req.params.name) }),
     );
 
@@ -148,7 +267,18 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 201: OverrideView, ...problemResponses(400, 404, 422) },
         },
       },
-      async (req, reply) => reply.code(201).send(await schedules.createOverride(req.params.hub, req.params.namespace, req.params.name, req.body, req.idempotency)),
+      async (req, reply) =>
+        reply
+          .code(201)
+          .send(
+            await schedules.createOverride(
+              req.params.hub,
+              req.params.namespace,
+              req.params.name,
+              req.body,
+              req.idempotency,
+            ),
+          ),
     );
 
     app.delete(
@@ -162,7 +292,9 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
         },
       },
-      async (req) => ({ removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type) }),
+      async (req) => ({
+        removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type),
+      }),
     );
   };
 }

@@ -5,7 +5,10 @@ export interface AuditLog {
   warn(obj: object, msg?: string): void;
 }
 
-export function audit(log: AuditLog, entry: { action: string; claim: string; actor?: string; outcome: 'done' | 'refused'; [key: string]: unknown }): void {
+export function audit(
+  log: AuditLog,
+  entry: { action: string; claim: string; actor?: string; outcome: 'done' | 'refused'; [key: string]: unknown },
+): void {
   const line = { audit: true, ...entry };
   if (entry.outcome === 'refused') log.warn(line, `claim ${entry.action} refused`);
   else log.info(line, `claim ${entry.action}`);

@@ -18,15 +18,30 @@ async function clusterOf(deps: ClaimDeps, ref: NamespacedRef) {
   return { cd, view };
 }
 
-async function secretData(deps: ClaimDeps, hub: string, namespace: string, name: string | undefined, what: string): Promise<Record<string, string>> {
+async function secretData(
+  deps: ClaimDeps,
+  hub: string,
+  namespace: string,
+  name: string | undefined,
+  what: string,
+): Promise<Record<string, string>> {
   const secret = name ? await deps.store.get<Secret>('Secret', { hub, namespace, name }) : undefined;
-  if (!secret) throw new Conflict(`the cluster's ${what} Secret is not there yet; Hive writes it when the install completes`);
-  return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  if (!secret)
+    throw new Conflict(`the cluster's ${what} Secret is not there yet; Hive writes it when the install completes`);
+  return Object.fromEntries(
+    Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+  );
 }
 
 export async function claimKubeconfig(deps: ClaimDeps, ref: NamespacedRef): Promise<string> {
   const { cd } = await clusterOf(deps, ref);
-  const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name, 'admin kubeconfig');
+  const data = await secretData(
+    deps,
+    ref.hub,
+    cd.metadata.namespace!,
+    cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name,
+    'admin kubeconfig',
+  );
   const text = data[SECRET_KEYS.kubeconfig] ?? data[SECRET_KEYS.rawKubeconfig];
   if (!text) throw new Conflict("the cluster's admin kubeconfig Secret has no kubeconfig key");
   return text;
@@ -34,7 +49,13 @@ export async function claimKubeconfig(deps: ClaimDeps, ref: NamespacedRef): Prom
 
 export async function claimCredentials(deps: ClaimDeps, ref: NamespacedRef) {
   const { cd, view } = await clusterOf(deps, ref);
-  const data = await secretData(deps, ref.hub, cd.metadata.namespace!, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
+  const data = await secretData(
+    deps,
+    ref.hub,
+    cd.metadata.namespace!,
+    cd.spec.clusterMetadata?.adminPasswordSecretRef?.name,
+    'admin password',
+  );
   return {
     claim: view.id,
     cluster: view.cluster?.id,

@@ -6,7 +6,12 @@ import { formatDuration } from '../../hive/claims/duration.js';
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
 import { Conflict, Invalid } from '../../hive/errors.js';
 import { isPoolChoice, pickPool } from '../../hive/pools/pick-pool.js';
-import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
+import {
+  HEARTBEAT_TIMEOUT_ANNOTATION,
+  LIFETIME_HISTORY_ANNOTATION,
+  PICKED_BECAUSE_ANNOTATION,
+  REQUESTED_BY_ANNOTATION,
+} from '../../hive/pools/labels.js';
 import type { ClusterClaim, ClusterPool } from '../../hive/pools/types.js';
 import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
 import { imageSetOf, poolQueue, requirePool, resolvePool } from '../pools/pool-lookup.js';
@@ -29,28 +34,46 @@ function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: NamespacedRef; b
   if (req.pool !== undefined) return { ref: resolvePool(deps.store, req.pool) };
   const candidates = deps.store.cachedList<ClusterPool>('ClusterPool').map(({ hub, object }) => {
     const ref = { hub, namespace: object.metadata.namespace!, name: object.metadata.name };
-    return { hub, pool: object, imageSet: imageSetOf(deps.store, hub, object), queuedClaims: poolQueue(deps.store, ref).length };
+    return {
+      hub,
+      pool: object,
+      imageSet: imageSetOf(deps.store, hub, object),
+      queuedClaims: poolQueue(deps.store, ref).length,
+    };
   });
   const choice = pickPool(candidates, req.selector ?? {});
   if (!isPoolChoice(choice)) {
     const detail = choice.considered.map((c) => `${c.id}: ${c.verdict}`).join('; ');
-    throw new Invalid(`selector: ${choice.reason}`, [{ field: 'selector', reason: detail ? `${choice.reason} (${detail})` : choice.reason }]);
+    throw new Invalid(`selector: ${choice.reason}`, [
+      { field: 'selector', reason: detail ? `${choice.reason} (${detail})` : choice.reason },
+    ]);
   }
-  return { ref: { hub: choice.hub, namespace: choice.pool.metadata.namespace!, name: choice.pool.metadata.name }, because: choice.reason };
+  return {
+    ref: { hub: choice.hub, namespace: choice.pool.metadata.namespace!, name: choice.pool.metadata.name },
+    because: choice.reason,
+  };
 }
 
-export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: string, mark?: IdempotencyMark): Promise<ClaimView> {
+export async function createClaim(
+  deps: ClaimDeps,
+  req: ClaimRequest,
+  actor?: string,
+  mark?: IdempotencyMark,
+): Promise<ClaimView> {
   checkClaimRequest(req);
   const subjects = hiveSubjects(req.subjects);
   const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
   const { ref, because } = choosePool(deps, req);
   const pool = requirePool(deps.store, ref);
-  if (pool.metadata.deletionTimestamp) throw new Conflict(`pool ${refId(ref)} is being deleted and fills no new claims`);
+  if (pool.metadata.deletionTimestamp)
+    throw new Conflict(`pool ${refId(ref)} is being deleted and fills no new claims`);
   const lifetime = claimLifetime(req.lifetime, claimLimits(deps, ref, pool));
 
   const annotations: Record<string, string> = {
     // The lifetime's first history entry, in the shape of every expiry change (services/expiry/expiry-record.ts).
-    [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify([expiryEntry(deps.clock.now(), { by: actor ?? 'anonymous', via: 'POST /v1/claims' }, 'set', undefined, lifetime)]),
+    [LIFETIME_HISTORY_ANNOTATION]: JSON.stringify([
+      expiryEntry(deps.clock.now(), { by: actor ?? 'anonymous', via: 'POST /v1/claims' }, 'set', undefined, lifetime),
+    ]),
   };
   if (because) annotations[PICKED_BECAUSE_ANNOTATION] = because;
   if (actor) annotations[REQUESTED_BY_ANNOTATION] = actor;
@@ -76,17 +99,35 @@ export async function createClaim(deps: ClaimDeps, req: ClaimRequest, actor?: st
 
   if (timeoutSeconds !== undefined) {
     try {
-      await deps.store.create('Lease', ref.hub, heartbeatLease(created, timeoutSeconds, actor ?? 'beekeeper', deps.clock.now()));
+      await deps.store.create(
+        'Lease',
+        ref.hub,
+        heartbeatLease(created, timeoutSeconds, actor ?? 'beekeeper', deps.clock.now()),
+      );
     } catch (err) {
       // Without its Lease the claim could outlive a crashed holder: take the claim back before reporting.
       await deps.store.delete('ClusterClaim', createdRef, { uid: created.metadata.uid }).catch(() => undefined);
       throw err;
     }
   }
-  const words = `claimed from pool ${refId(ref)} with lifetime ` +
+  const words =
+    `claimed from pool ${refId(ref)} with lifetime ` +
     `${lifetime}${timeoutSeconds ? `, heartbeat timeout ${formatDuration(timeoutSeconds * 1000)}` : ''}`;
-  await deps.store.recordEvent('ClusterClaim', createdRef, { type: 'Normal', reason: 'ClaimCreated', action: 'Claim', message: because ? `${words}; ${because}` : words });
-  audit(deps.log, { action: 'create', claim: refId(createdRef), actor, outcome: 'done', pool: refId(ref), lifetime, because });
+  await deps.store.recordEvent('ClusterClaim', createdRef, {
+    type: 'Normal',
+    reason: 'ClaimCreated',
+    action: 'Claim',
+    message: because ? `${words}; ${because}` : words,
+  });
+  audit(deps.log, {
+    action: 'create',
+    claim: refId(createdRef),
+    actor,
+    outcome: 'done',
+    pool: refId(ref),
+    lifetime,
+    because,
+  });
   // Hive may have assigned the claim by now, and the cache seen it: answer from the cache, which the pool's clusters
   // in the view are read from too, so the answer tells one story.
   const seen = deps.store.cached<ClusterClaim>('ClusterClaim', createdRef);

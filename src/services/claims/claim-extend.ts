@@ -9,7 +9,13 @@ import { appendHistory } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import { findCondition } from '../../hive/types.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
-import { announceExpiryChange, expiryEntry, requestActor, type AuditOrigin, type ExpiryActor } from '../expiry/expiry-record.js';
+import {
+  announceExpiryChange,
+  expiryEntry,
+  requestActor,
+  type AuditOrigin,
+  type ExpiryActor,
+} from '../expiry/expiry-record.js';
 import { cachedPool } from '../pools/pool-lookup.js';
 import { audit } from './audit.js';
 import type { ClaimDeps } from './claim-create.js';
@@ -20,7 +26,12 @@ import { refId } from '../../hive/object-ref.js';
 
 export type ClaimExtension = ExtensionRequest & { by?: string; reason?: string };
 
-export async function extendClaim(deps: ClaimDeps, ref: NamespacedRef, req: ClaimExtension, origin: AuditOrigin): Promise<ClaimView> {
+export async function extendClaim(
+  deps: ClaimDeps,
+  ref: NamespacedRef,
+  req: ClaimExtension,
+  origin: AuditOrigin,
+): Promise<ClaimView> {
   const actor = requestActor(origin, req);
   // Hive writes the claim's status often; a conflict on our conditional write only means: read again and re-check.
   for (let attempt = 1; ; attempt++) {
@@ -30,7 +41,13 @@ export async function extendClaim(deps: ClaimDeps, ref: NamespacedRef, req: Clai
 }
 
 /** The extended claim, or undefined when the claim changed between our read and our write. */
-async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionRequest, actor: ExpiryActor, last: boolean): Promise<ClaimView | undefined> {
+async function extendOnce(
+  deps: ClaimDeps,
+  ref: NamespacedRef,
+  req: ExtensionRequest,
+  actor: ExpiryActor,
+  last: boolean,
+): Promise<ClaimView | undefined> {
   const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
   if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${refId(ref)} is already released`);
@@ -39,7 +56,8 @@ async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionReq
   const current = claim.spec.lifetime ?? claim.status?.lifetime;
   const currentMs = (current ? parseDuration(current) : undefined) ?? limits.defaultMs;
   const pending = findCondition(claim, 'Pending');
-  const claimedAt = pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;
+  const claimedAt =
+    pending?.status === 'False' && pending.lastTransitionTime ? Date.parse(pending.lastTransitionTime) : undefined;
   const elapsed = claimedAt !== undefined ? deps.clock.now() - claimedAt : undefined;
 
   let next: string;
@@ -48,8 +66,20 @@ async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionReq
   } catch (err) {
     if (err instanceof Invalid) {
       const reason = err.fields[0]?.reason ?? err.message;
-      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Warning', reason: 'LifetimeExtensionRefused', action: 'Extend', message: `extension refused for ${actor.by}: ${reason}` });
-      audit(deps.log, { action: 'extend', claim: refId(ref), actor: actor.by, outcome: 'refused', requested: req, reason });
+      await deps.store.recordEvent('ClusterClaim', ref, {
+        type: 'Warning',
+        reason: 'LifetimeExtensionRefused',
+        action: 'Extend',
+        message: `extension refused for ${actor.by}: ${reason}`,
+      });
+      audit(deps.log, {
+        action: 'extend',
+        claim: refId(ref),
+        actor: actor.by,
+        outcome: 'refused',
+        requested: req,
+        reason,
+      });
     }
     throw err;
   }
@@ -61,7 +91,18 @@ async function extendOnce(deps: ClaimDeps, ref: NamespacedRef, req: ExtensionReq
     patched = await deps.store.mergePatch<ClusterClaim>(
       'ClusterClaim',
       ref,
-      { metadata: { annotations: { [LIFETIME_HISTORY_ANNOTATION]: appendHistory(claim.metadata.annotations, entry, LIFETIME_HISTORY_ANNOTATION) } }, spec: { lifetime: next } },
+      {
+        metadata: {
+          annotations: {
+            [LIFETIME_HISTORY_ANNOTATION]: appendHistory(
+              claim.metadata.annotations,
+              entry,
+              LIFETIME_HISTORY_ANNOTATION,
+            ),
+          },
+        },
+        spec: { lifetime: next },
+      },
       { resourceVersion: claim.metadata.resourceVersion },
     );
   } catch (err) {

@@ -22,15 +22,22 @@ export async function heartbeat(deps: ClaimDeps, ref: NamespacedRef, holder?: st
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${refId(ref)} is already released`);
   const timeout = claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION];
   const timeoutMs = timeout ? parseDuration(timeout) : undefined;
-  if (!timeoutMs) throw new Conflict(`claim ${refId(ref)} was created without a heartbeatTimeout; it needs no heartbeat`);
+  if (!timeoutMs)
+    throw new Conflict(`claim ${refId(ref)} was created without a heartbeatTimeout; it needs no heartbeat`);
   const now = deps.clock.now();
   const existing = await readLease(deps.store, ref);
   let lease: Lease;
   if (existing) {
-    lease = await deps.store.mergePatch<Lease>('Lease', leaseRef(ref), { spec: { renewTime: microTime(now), ...(holder ? { holderIdentity: holder } : {}) } });
+    lease = await deps.store.mergePatch<Lease>('Lease', leaseRef(ref), {
+      spec: { renewTime: microTime(now), ...(holder ? { holderIdentity: holder } : {}) },
+    });
   } else {
     // Someone deleted the Lease: a heartbeat proves the holder is alive, so start a fresh one.
-    lease = await deps.store.create<Lease>('Lease', ref.hub, heartbeatLease(claim, timeoutMs / 1000, holder ?? 'beekeeper', now));
+    lease = await deps.store.create<Lease>(
+      'Lease',
+      ref.hub,
+      heartbeatLease(claim, timeoutMs / 1000, holder ?? 'beekeeper', now),
+    );
   }
   return {
     claim: refId(ref),

@@ -18,7 +18,11 @@ export interface LimitDeps {
 }
 
 /** Where ExpiryPolicies live; without it no policy applies and only the pool and the fallback limit claims. */
-export function policySource(deps: { store: HiveStore; stateHub?: string; stateNamespace?: string }): () => NamedPolicy[] {
+export function policySource(deps: {
+  store: HiveStore;
+  stateHub?: string;
+  stateNamespace?: string;
+}): () => NamedPolicy[] {
   const { stateHub, stateNamespace } = deps;
   if (!stateHub || !stateNamespace) return () => [];
   return () => enforcedPolicies({ store: deps.store, stateHub, stateNamespace });
@@ -26,6 +30,8 @@ export function policySource(deps: { store: HiveStore; stateHub?: string; stateN
 
 export function claimLimits(deps: LimitDeps, ref: NamespacedRef, pool: ClusterPool | undefined): LifetimeLimits {
   const labels = { ...pool?.spec.labels, ...pool?.metadata.labels };
-  const caps = effectiveLimits(deps.policies(), ref.hub, { metadata: { name: ref.name, namespace: ref.namespace, labels } });
+  const caps = effectiveLimits(deps.policies(), ref.hub, {
+    metadata: { name: ref.name, namespace: ref.namespace, labels },
+  });
   return lifetimeLimits(pool?.spec.claimLifetime, caps, deps.fallback);
 }

@@ -42,13 +42,17 @@ function decodeCursor(cursor: string): SortKey {
 
 export function listClaims(deps: { store: HiveStore; clock: Clock }, filter: ClaimFilter = {}): ClaimPage {
   const limit = filter.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'must be an integer from 1 to 1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw invalid('limit', 'must be an integer from 1 to 1000');
   if (filter.hub && !deps.store.hubNames().includes(filter.hub)) throw invalid('hub', `unknown hub "${filter.hub}"`);
   const after = filter.cursor ? decodeCursor(filter.cursor) : undefined;
   const reads: PoolReads = new Map();
   const rows = deps.store
     .cachedList<ClusterClaim>('ClusterClaim', { hub: filter.hub, namespace: filter.namespace })
-    .filter(({ hub, object }) => !filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool)
+    .filter(
+      ({ hub, object }) =>
+        !filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool,
+    )
     .map(({ hub, object }) => buildClaimView(deps, hub, object, reads))
     .filter((v) => !filter.phase || v.phase === filter.phase)
     .sort((a, b) => compare(keyOf(a), keyOf(b)));

@@ -13,7 +13,11 @@ import type { ClaimDeps } from './claim-create.js';
 import { buildClaimView, type ClaimView } from './claim-view.js';
 import { refId } from '../../hive/object-ref.js';
 
-export const CLAIM_RELEASE_JOB = defineJob({ type: 'claim.release', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
+export const CLAIM_RELEASE_JOB = defineJob({
+  type: 'claim.release',
+  payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }),
+  class: 'interactive',
+});
 /** Deprovisioning a real cluster takes tens of minutes; the job gives up waiting (and can be retried) after this. */
 const RELEASE_WAIT_MS = 3 * 3600_000;
 
@@ -26,7 +30,8 @@ export async function releaseClaim(
   ref: NamespacedRef,
   opts: { actor?: string; why?: string; requester?: Requester } = {},
 ): Promise<{ claim: ClaimView; job: JobView }> {
-  const claim = deps.store.cached<ClusterClaim>('ClusterClaim', ref) ?? (await deps.store.get<ClusterClaim>('ClusterClaim', ref));
+  const claim =
+    deps.store.cached<ClusterClaim>('ClusterClaim', ref) ?? (await deps.store.get<ClusterClaim>('ClusterClaim', ref));
   if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
   const uid = claim.metadata.uid;
@@ -37,14 +42,30 @@ export async function releaseClaim(
     against: (other) => (other.spec.type === CLAIM_RELEASE_JOB.type ? 'join' : undefined),
     write: async () => {
       if (claim.metadata.deletionTimestamp) return;
-      await deps.store.delete('ClusterClaim', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
-        if (!(err instanceof NotFound)) throw err;
+      await deps.store
+        .delete('ClusterClaim', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
+        .catch((err: unknown) => {
+          if (!(err instanceof NotFound)) throw err;
+        });
+      await deps.store.recordEvent('ClusterClaim', ref, {
+        type: 'Normal',
+        reason: 'ClaimReleased',
+        action: 'Release',
+        message: `${why}; Hive deprovisions the cluster`,
       });
-      await deps.store.recordEvent('ClusterClaim', ref, { type: 'Normal', reason: 'ClaimReleased', action: 'Release', message: `${why}; Hive deprovisions the cluster` });
-      audit(deps.log, { action: 'release', claim: refId(ref), actor: opts.actor, outcome: 'done', why, cluster: claim.spec.namespace });
+      audit(deps.log, {
+        action: 'release',
+        claim: refId(ref),
+        actor: opts.actor,
+        outcome: 'done',
+        why,
+        cluster: claim.spec.namespace,
+      });
     },
   });
-  const released = claim.metadata.deletionTimestamp ? claim : { ...claim, metadata: { ...claim.metadata, deletionTimestamp: new Date(deps.clock.now()).toISOString() } };
+  const released = claim.metadata.deletionTimestamp
+    ? claim
+    : { ...claim, metadata: { ...claim.metadata, deletionTimestamp: new Date(deps.clock.now()).toISOString() } };
   return { claim: buildClaimView(deps, ref.hub, released), job };
 }
 
@@ -54,9 +75,11 @@ export function claimReleaseJob(deps: { store: HiveStore }): JobRegistration {
     const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
     // A claim made since under the same name is someone else's.
-    if (!claim || (payload.uid && claim.metadata.uid !== payload.uid)) return { released: true, message: 'the claim is gone' };
+    if (!claim || (payload.uid && claim.metadata.uid !== payload.uid))
+      return { released: true, message: 'the claim is gone' };
     // Converge: the job of a request that stopped before its delete still deletes.
-    if (!claim.metadata.deletionTimestamp) await deps.store.delete('ClusterClaim', ref, { uid: claim.metadata.uid, propagation: 'Background' });
+    if (!claim.metadata.deletionTimestamp)
+      await deps.store.delete('ClusterClaim', ref, { uid: claim.metadata.uid, propagation: 'Background' });
     const cluster = claim.spec.namespace;
     await ctx.step('Released', cluster ? `Hive is deprovisioning cluster ${cluster}` : 'the claim had no cluster yet');
     let last = '';
@@ -65,11 +88,17 @@ export function claimReleaseJob(deps: { store: HiveStore }): JobRegistration {
       const step = type === 'DELETED' ? 'ClusterDeleted' : cd.metadata.deletionTimestamp ? 'Deprovisioning' : '';
       if (step && step !== last) {
         last = step;
-        void ctx.step(step, step === 'ClusterDeleted' ? `cluster ${cluster} deleted` : `cluster ${cluster} is being deprovisioned`);
+        void ctx.step(
+          step,
+          step === 'ClusterDeleted' ? `cluster ${cluster} deleted` : `cluster ${cluster} is being deprovisioned`,
+        );
       }
     });
     try {
-      await deps.store.waitFor<ClusterClaim, true>('ClusterClaim', ref, (c) => (c ? undefined : true), { timeoutMs: RELEASE_WAIT_MS, signal: ctx.signal });
+      await deps.store.waitFor<ClusterClaim, true>('ClusterClaim', ref, (c) => (c ? undefined : true), {
+        timeoutMs: RELEASE_WAIT_MS,
+        signal: ctx.signal,
+      });
     } finally {
       unsubscribe();
     }

@@ -27,7 +27,10 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export function checkName(name: string, field: string): void {
   if (name.length > 63 || !DNS_LABEL.test(name)) {
-    throw invalid(field, `"${name}" must be a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit`);
+    throw invalid(
+      field,
+      `"${name}" must be a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit`,
+    );
   }
 }
 
@@ -39,7 +42,8 @@ export function hiveSubjects(subjects: SubjectRequest[] | undefined) {
       if (!s.namespace) throw invalid(`subjects[${i}].namespace`, 'a ServiceAccount subject needs its namespace');
       return { kind: s.kind, name: s.name, namespace: s.namespace };
     }
-    if (s.kind !== 'User' && s.kind !== 'Group') throw invalid(`subjects[${i}].kind`, 'must be User, Group or ServiceAccount');
+    if (s.kind !== 'User' && s.kind !== 'Group')
+      throw invalid(`subjects[${i}].kind`, 'must be User, Group or ServiceAccount');
     return { kind: s.kind, apiGroup: 'rbac.authorization.k8s.io', name: s.name };
   });
 }

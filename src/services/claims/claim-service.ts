@@ -41,8 +41,14 @@ export interface ClaimServiceDeps {
 export type { ClaimFilter, ClaimPage } from './claim-list.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
-  const stopMetric = deps.onClaimWait ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait }) : () => undefined;
-  const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
+  const stopMetric = deps.onClaimWait
+    ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait })
+    : () => undefined;
+  const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = {
+    ...deps,
+    policies: policySource(deps),
+    fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME,
+  };
 
   return {
     /** `mark`: the request's Idempotency-Key, recorded on the claim. */
@@ -50,11 +56,13 @@ export function createClaimService(deps: ClaimServiceDeps) {
     list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
     get: async (ref: NamespacedRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: NamespacedRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
-    watch: (ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void) => watchClaim(claimDeps, ref, listener, onEnd),
+    watch: (ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void) =>
+      watchClaim(claimDeps, ref, listener, onEnd),
     kubeconfig: (ref: NamespacedRef) => claimKubeconfig(claimDeps, ref),
     credentials: (ref: NamespacedRef) => claimCredentials(claimDeps, ref),
     /** `origin`: the API token's holder and the route, for the record. */
-    extend: (ref: NamespacedRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) => extendClaim(claimDeps, ref, req, origin),
+    extend: (ref: NamespacedRef, req: ExtensionRequest & { by?: string; reason?: string }, origin: AuditOrigin) =>
+      extendClaim(claimDeps, ref, req, origin),
     heartbeat: (ref: NamespacedRef, holder?: string) => heartbeat(claimDeps, ref, holder),
     release: (ref: NamespacedRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
     /** Pending claims per pool, for the claims-pending gauge. */
@@ -75,7 +83,11 @@ export type ClaimService = ReturnType<typeof createClaimService>;
 
 /** Job handlers of the claims feature, for the worker's dispatch table. */
 export function claimJobs(deps: ClaimServiceDeps): JobRegistration[] {
-  const claimDeps = { ...deps, policies: policySource(deps), fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME };
+  const claimDeps = {
+    ...deps,
+    policies: policySource(deps),
+    fallback: deps.fallbackLifetime ?? FALLBACK_CLAIM_LIFETIME,
+  };
   return [
     claimReleaseJob(deps),
     heartbeatExpiredHandler({

@@ -3,7 +3,12 @@ import { claimStatus, type ClaimStatus } from '../../hive/claims/claim-status.js
 import { poolHistory, type PoolHistory } from '../../hive/claims/eta.js';
 import { poolSupply, type PoolSupply } from '../../hive/claims/pool-supply.js';
 import { parseDuration } from '../../hive/claims/duration.js';
-import { HEARTBEAT_TIMEOUT_ANNOTATION, LIFETIME_HISTORY_ANNOTATION, PICKED_BECAUSE_ANNOTATION, REQUESTED_BY_ANNOTATION } from '../../hive/pools/labels.js';
+import {
+  HEARTBEAT_TIMEOUT_ANNOTATION,
+  LIFETIME_HISTORY_ANNOTATION,
+  PICKED_BECAUSE_ANNOTATION,
+  REQUESTED_BY_ANNOTATION,
+} from '../../hive/pools/labels.js';
 import { findCondition } from '../../hive/types.js';
 import type { ClusterClaim, ClusterDeployment, ClusterPool } from '../../hive/pools/types.js';
 import { NotFound } from '../../hive/errors.js';
@@ -50,7 +55,16 @@ interface PoolRead {
 /** Per-pool reads shared by the views of one listing, so listing N claims reads each pool's objects once. */
 export type PoolReads = Map<string, PoolRead>;
 
-const NO_SUPPLY: PoolSupply = { queue: [], coming: [], byClaim: new Map(), total: 0, claimed: 0, removing: 0, installing: 0, deleting: 0 };
+const NO_SUPPLY: PoolSupply = {
+  queue: [],
+  coming: [],
+  byClaim: new Map(),
+  total: 0,
+  claimed: 0,
+  removing: 0,
+  installing: 0,
+  deleting: 0,
+};
 
 function readPool(store: HiveStore, ref: NamespacedRef, pool: ClusterPool | undefined): PoolRead {
   if (!pool) return { supply: NO_SUPPLY, clusters: [] };
@@ -59,7 +73,12 @@ function readPool(store: HiveStore, ref: NamespacedRef, pool: ClusterPool | unde
   return { supply: poolSupply(pool, poolClaims(store, ref), clusters), clusters };
 }
 
-export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: string, claim: ClusterClaim, reads: PoolReads = new Map()): ClaimView {
+export function buildClaimView(
+  deps: { store: HiveStore; clock: Clock },
+  hub: string,
+  claim: ClusterClaim,
+  reads: PoolReads = new Map(),
+): ClaimView {
   const ref = claimRefOf(hub, claim);
   const poolRef: NamespacedRef = { hub, namespace: ref.namespace, name: claim.spec.clusterPoolName };
   const poolKey = refId(poolRef);
@@ -95,7 +114,13 @@ export function buildClaimView(deps: { store: HiveStore; clock: Clock }, hub: st
       : undefined,
     heartbeatTimeoutSeconds: timeout ? (parseDuration(timeout) ?? 0) / 1000 : undefined,
     lifetimeHistory: readHistory(annotations, LIFETIME_HISTORY_ANNOTATION),
-    links: { self, events: `${self}/events`, kubeconfig: `${self}/kubeconfig`, credentials: `${self}/credentials`, heartbeat: `${self}/heartbeat` },
+    links: {
+      self,
+      events: `${self}/events`,
+      kubeconfig: `${self}/kubeconfig`,
+      credentials: `${self}/credentials`,
+      heartbeat: `${self}/heartbeat`,
+    },
   };
 }
 

@@ -5,11 +5,15 @@ import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { HiveStore } from '../ports.js';
 
 /** Calls `onWait` once per claim that reaches Running after the watch starts. Returns the unsubscribe function. */
-export function watchClaimWaits(deps: { store: HiveStore; onWait: (poolId: string, seconds: number) => void }): () => void {
+export function watchClaimWaits(deps: {
+  store: HiveStore;
+  onWait: (poolId: string, seconds: number) => void;
+}): () => void {
   // Claims already running when we start were observed by whoever ran before us; uids are forgotten on delete.
   const seen = new Set<string>();
   const uidOf = (hub: string, c: ClusterClaim) => c.metadata.uid ?? `${hub}/${c.metadata.namespace}/${c.metadata.name}`;
-  for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) if (claimWaitMs(object) !== undefined) seen.add(uidOf(hub, object));
+  for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim'))
+    if (claimWaitMs(object) !== undefined) seen.add(uidOf(hub, object));
   return deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, claim) => {
     const uid = uidOf(hub, claim);
     if (type === 'DELETED') return void seen.delete(uid);

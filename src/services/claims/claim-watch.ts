@@ -9,7 +9,12 @@ import type { NamespacedRef } from '../ports.js';
 /** A claim is done waiting when it runs, or when it will never run (released, cluster lost). */
 export const settled = (view: ClaimView) => view.phase !== 'Pending' && view.phase !== 'Starting';
 
-export async function waitForClaim(deps: ClaimDeps, ref: NamespacedRef, seconds: number, signal?: AbortSignal): Promise<ClaimView> {
+export async function waitForClaim(
+  deps: ClaimDeps,
+  ref: NamespacedRef,
+  seconds: number,
+  signal?: AbortSignal,
+): Promise<ClaimView> {
   const first = buildClaimView(deps, ref.hub, await loadClaim(deps.store, ref));
   if (seconds <= 0 || settled(first)) return first;
   try {
@@ -29,7 +34,12 @@ export async function waitForClaim(deps: ClaimDeps, ref: NamespacedRef, seconds:
  * Calls `listener` with the claim's view now and whenever it changes; `onEnd` once the claim is gone. The claim
  * must already be in the cache (read it with loadClaim first). Returns an unsubscribe function.
  */
-export function watchClaim(deps: ClaimDeps, ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void): () => void {
+export function watchClaim(
+  deps: ClaimDeps,
+  ref: NamespacedRef,
+  listener: (view: ClaimView) => void,
+  onEnd: () => void,
+): () => void {
   let last = '';
   let poolName = requireClaim(deps.store, ref).spec.clusterPoolName;
   let clusterNs: string | undefined;
@@ -49,14 +59,19 @@ export function watchClaim(deps: ClaimDeps, ref: NamespacedRef, listener: (view:
   const mine = (hub: string, ns?: string) => hub === ref.hub && ns === ref.namespace;
   const offs = [
     deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, _type, c) => {
-      if (mine(hub, c.metadata.namespace) && (c.metadata.name === ref.name || c.spec.clusterPoolName === poolName)) emit();
+      if (mine(hub, c.metadata.namespace) && (c.metadata.name === ref.name || c.spec.clusterPoolName === poolName))
+        emit();
     }),
     deps.store.onChange<ClusterPool>('ClusterPool', (hub, _type, p) => {
       if (mine(hub, p.metadata.namespace) && p.metadata.name === poolName) emit();
     }),
     deps.store.onChange<ClusterDeployment>('ClusterDeployment', (hub, _type, cd) => {
       const ref2 = cd.spec.clusterPoolRef;
-      if (hub === ref.hub && (cd.metadata.namespace === clusterNs || (ref2?.poolName === poolName && ref2.namespace === ref.namespace))) emit();
+      if (
+        hub === ref.hub &&
+        (cd.metadata.namespace === clusterNs || (ref2?.poolName === poolName && ref2.namespace === ref.namespace))
+      )
+        emit();
     }),
   ];
   let stopped = false;
@@ -69,4 +84,3 @@ export function watchClaim(deps: ClaimDeps, ref: NamespacedRef, listener: (view:
   emit();
   return () => stop(false);
 }
-

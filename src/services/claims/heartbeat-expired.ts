@@ -2,7 +2,14 @@
 // scheduler noticed), and release the claim only if the deadline really passed.
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
-import { BACKGROUND_PRIORITY, defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
+import {
+  BACKGROUND_PRIORITY,
+  defineJob,
+  handleJob,
+  jobOf,
+  refFields,
+  type JobRegistration,
+} from '../job-definition.js';
 import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
 import { jobIds } from '../job-ids.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
@@ -25,14 +32,23 @@ export function heartbeatExpiredJob(ref: NamespacedRef, deadlineMs: number, why:
   };
 }
 
-export function heartbeatExpiredHandler(deps: { store: HiveStore; clock: Clock; release(ref: NamespacedRef, why: string): Promise<unknown> }): JobRegistration {
+export function heartbeatExpiredHandler(deps: {
+  store: HiveStore;
+  clock: Clock;
+  release(ref: NamespacedRef, why: string): Promise<unknown>;
+}): JobRegistration {
   return handleJob(HEARTBEAT_EXPIRED_JOB, async (payload, ctx) => {
     const ref = { hub: payload.hub, namespace: payload.namespace, name: payload.name };
     const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
-    if (!claim || claim.metadata.deletionTimestamp) return { released: false, message: 'the claim is already gone or released' };
+    if (!claim || claim.metadata.deletionTimestamp)
+      return { released: false, message: 'the claim is already gone or released' };
     const deadline = await heartbeatDeadline(deps.store, ref, claim);
     if (deadline === undefined) return { released: false, message: 'the claim no longer has a heartbeat timeout' };
-    if (deps.clock.now() < deadline) return { released: false, message: `a heartbeat arrived; the claim now expires at ${new Date(deadline).toISOString()}` };
+    if (deps.clock.now() < deadline)
+      return {
+        released: false,
+        message: `a heartbeat arrived; the claim now expires at ${new Date(deadline).toISOString()}`,
+      };
     await ctx.step('HeartbeatTimeout', String(payload.why ?? 'no heartbeat within the timeout'));
     await deps.release(ref, String(payload.why ?? 'heartbeat timeout'));
     return { released: true };

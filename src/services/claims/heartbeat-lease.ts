@@ -20,7 +20,9 @@ export function heartbeatLease(claim: ClusterClaim, timeoutSeconds: number, hold
       name: leaseName(claim.metadata.name),
       namespace: claim.metadata.namespace,
       labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER, 'beekeeper.io/claim': claim.metadata.name },
-      ownerReferences: [{ apiVersion: HIVE_API_VERSION, kind: 'ClusterClaim', name: claim.metadata.name, uid: claim.metadata.uid! }],
+      ownerReferences: [
+        { apiVersion: HIVE_API_VERSION, kind: 'ClusterClaim', name: claim.metadata.name, uid: claim.metadata.uid! },
+      ],
     },
     spec: { holderIdentity: holder, leaseDurationSeconds: timeoutSeconds, acquireTime: now, renewTime: now },
   };
@@ -35,7 +37,11 @@ export async function readLease(store: HiveStore, ref: NamespacedRef): Promise<L
  * missing Lease means no heartbeat was ever recorded, so the timeout counts from the claim's creation. Undefined
  * when the claim has no (valid) heartbeat timeout.
  */
-export async function heartbeatDeadline(store: HiveStore, ref: NamespacedRef, claim: ClusterClaim): Promise<number | undefined> {
+export async function heartbeatDeadline(
+  store: HiveStore,
+  ref: NamespacedRef,
+  claim: ClusterClaim,
+): Promise<number | undefined> {
   const timeoutMs = parseDuration(claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] ?? '');
   if (!timeoutMs) return undefined;
   const lease = await readLease(store, ref);

@@ -21,12 +21,16 @@ export interface ReaperDeps {
 
 const RETRY_MS = 30_000;
 
-export const heartbeatExpiredWhy = (claim: ClusterClaim) => `no heartbeat for ${claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
+export const heartbeatExpiredWhy = (claim: ClusterClaim) =>
+  `no heartbeat for ${claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]} (heartbeat timeout)`;
 
 export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
   const timers = new Map<string, () => void>();
   // Every claim's retry fails alike while Redis is down: logged once per outage (the resync releases what lapsed).
-  const outage = createOutageLog({ info: (o, m) => deps.log.info(o, m), warn: (o, m) => deps.log.warn(o, m), error: (o, m) => deps.log.warn(o, m) }, 'heartbeat releases');
+  const outage = createOutageLog(
+    { info: (o, m) => deps.log.info(o, m), warn: (o, m) => deps.log.warn(o, m), error: (o, m) => deps.log.warn(o, m) },
+    'heartbeat releases',
+  );
   let closed = false;
 
   const cancel = (id: string) => {
@@ -37,7 +41,10 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
   const arm = (ref: NamespacedRef, atMs: number) => {
     const id = refId(ref);
     cancel(id);
-    timers.set(id, deps.clock.at(atMs, () => void check(ref)));
+    timers.set(
+      id,
+      deps.clock.at(atMs, () => void check(ref)),
+    );
   };
 
   const check = async (ref: NamespacedRef) => {
@@ -51,12 +58,19 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
       if (deadline === undefined) return void timers.delete(id);
       if (deps.clock.now() < deadline) return arm(ref, deadline);
       const why = heartbeatExpiredWhy(claim);
-      deps.log.info({ claim: id, deadline: new Date(deadline).toISOString() }, 'heartbeat timeout: releasing the claim');
+      deps.log.info(
+        { claim: id, deadline: new Date(deadline).toISOString() },
+        'heartbeat timeout: releasing the claim',
+      );
       timers.delete(id);
       await deps.onExpired(ref, deadline, why);
       outage.ok();
     } catch (err) {
-      outage.failed(err instanceof Unavailable ? err : (err as Error).message, { claim: id }, 'heartbeat check failed; retrying');
+      outage.failed(
+        err instanceof Unavailable ? err : (err as Error).message,
+        { claim: id },
+        'heartbeat check failed; retrying',
+      );
       if (!closed) arm(ref, deps.clock.now() + RETRY_MS);
     }
   };
@@ -64,11 +78,14 @@ export function startHeartbeatReaper(deps: ReaperDeps): { close(): void } {
   const consider = (hub: string, claim: ClusterClaim, deleted: boolean) => {
     const ref = claimRefOf(hub, claim);
     const id = refId(ref);
-    if (deleted || claim.metadata.deletionTimestamp || !claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION]) return cancel(id);
+    if (deleted || claim.metadata.deletionTimestamp || !claim.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION])
+      return cancel(id);
     if (!timers.has(id)) void check(ref);
   };
 
-  const unsubscribe = deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, claim) => consider(hub, claim, type === 'DELETED'));
+  const unsubscribe = deps.store.onChange<ClusterClaim>('ClusterClaim', (hub, type, claim) =>
+    consider(hub, claim, type === 'DELETED'),
+  );
   for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) consider(hub, object, false);
 
   return {

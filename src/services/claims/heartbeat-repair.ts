@@ -17,7 +17,12 @@ export function heartbeatRepairer(deps: { store: HiveStore; queue: JobQueue; clo
     repair: (run) =>
       repairEach(
         run,
-        deps.store.cachedList<ClusterClaim>('ClusterClaim').filter(({ object }) => object.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] && !object.metadata.deletionTimestamp),
+        deps.store
+          .cachedList<ClusterClaim>('ClusterClaim')
+          .filter(
+            ({ object }) =>
+              object.metadata.annotations?.[HEARTBEAT_TIMEOUT_ANNOTATION] && !object.metadata.deletionTimestamp,
+          ),
         async ({ hub, object }) => {
           const ref = claimRefOf(hub, object);
           const deadline = await heartbeatDeadline(deps.store, ref, object);
@@ -25,8 +30,15 @@ export function heartbeatRepairer(deps: { store: HiveStore; queue: JobQueue; clo
           const job = heartbeatExpiredJob(ref, deadline, heartbeatExpiredWhy(object));
           const did = await ensureJob(deps.queue, job, { retryFailed: mayPass });
           if (!did) return undefined;
-          const why = did === 'added' ? 'its release job was gone (Redis lost it, or it was never enqueued)' : 'its release job had failed';
-          return { kind: 'ClusterClaim', ref, message: `heartbeat deadline ${new Date(deadline).toISOString()} passed and the claim is still held; ${why}: released as ${job.jobId}` };
+          const why =
+            did === 'added'
+              ? 'its release job was gone (Redis lost it, or it was never enqueued)'
+              : 'its release job had failed';
+          return {
+            kind: 'ClusterClaim',
+            ref,
+            message: `heartbeat deadline ${new Date(deadline).toISOString()} passed and the claim is still held; ${why}: released as ${job.jobId}`,
+          };
         },
       ),
   };

@@ -16,28 +16,57 @@ const decode = (secret: Secret, key: string): string | undefined => {
   return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
 };
 
-async function readSecret(deps: ClusterServiceDeps, ref: ObjectRef, name: string | undefined, what: string): Promise<Secret> {
+async function readSecret(
+  deps: ClusterServiceDeps,
+  ref: ObjectRef,
+  name: string | undefined,
+  what: string,
+): Promise<Secret> {
   if (!name) throw new Conflict(`no ${what} yet: Hive fills spec.clusterMetadata during install`);
   const secret = await deps.store.get<Secret>('Secret', { hub: ref.hub, namespace: ref.namespace, name });
   if (!secret) throw new NotFound(`the ${what} Secret ${name} does not exist`);
   return secret;
 }
 
-export async function adminKubeconfig(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment): Promise<string> {
-  const secret = await readSecret(deps, ref, cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name, 'admin kubeconfig');
+export async function adminKubeconfig(
+  deps: ClusterServiceDeps,
+  ref: ObjectRef,
+  cd: ClusterDeployment,
+): Promise<string> {
+  const secret = await readSecret(
+    deps,
+    ref,
+    cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name,
+    'admin kubeconfig',
+  );
   // `kubeconfig` carries Hive's injected CAs; `raw-kubeconfig` is the installer's original.
   const text = decode(secret, SECRET_KEYS.kubeconfig) ?? decode(secret, SECRET_KEYS.rawKubeconfig);
   if (!text) throw new NotFound(`Secret ${secret.metadata.name} has no kubeconfig key`);
-  await audit(deps.store, deps.log, ref, { type: 'Normal', reason: 'KubeconfigRead', action: 'ReadKubeconfig', message: 'the admin kubeconfig was read through Beekeeper' });
+  await audit(deps.store, deps.log, ref, {
+    type: 'Normal',
+    reason: 'KubeconfigRead',
+    action: 'ReadKubeconfig',
+    message: 'the admin kubeconfig was read through Beekeeper',
+  });
   return text;
 }
 
-export async function adminCredentials(deps: ClusterServiceDeps, ref: ObjectRef, cd: ClusterDeployment): Promise<AdminCredentials> {
+export async function adminCredentials(
+  deps: ClusterServiceDeps,
+  ref: ObjectRef,
+  cd: ClusterDeployment,
+): Promise<AdminCredentials> {
   const secret = await readSecret(deps, ref, cd.spec.clusterMetadata?.adminPasswordSecretRef?.name, 'admin password');
   const username = decode(secret, SECRET_KEYS.username);
   const password = decode(secret, SECRET_KEYS.password);
-  if (username === undefined || password === undefined) throw new NotFound(`Secret ${secret.metadata.name} lacks username or password`);
-  await audit(deps.store, deps.log, ref, { type: 'Normal', reason: 'CredentialsRead', action: 'ReadCredentials', message: 'the admin credentials were read through Beekeeper' });
+  if (username === undefined || password === undefined)
+    throw new NotFound(`Secret ${secret.metadata.name} lacks username or password`);
+  await audit(deps.store, deps.log, ref, {
+    type: 'Normal',
+    reason: 'CredentialsRead',
+    action: 'ReadCredentials',
+    message: 'the admin credentials were read through Beekeeper',
+  });
   return {
     username,
     password,

@@ -37,13 +37,15 @@ export const secretNames = (name: string) => ({
   azure: `${name}-azure-creds`,
 });
 
-const b64 = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
+const b64 = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
 
 const ourLabels = (name: string) => ({ [BEEKEEPER_LABELS.managedBy]: BEEKEEPER, [CLUSTER_LABEL]: name });
 
 /** A Secret Beekeeper wrote for this cluster (a leftover of an earlier attempt may be reused, never anyone else's). */
 export const isSecretFor = (secret: KubeObject, clusterName: string) =>
-  secret.metadata.labels?.[BEEKEEPER_LABELS.managedBy] === BEEKEEPER && secret.metadata.labels?.[CLUSTER_LABEL] === clusterName;
+  secret.metadata.labels?.[BEEKEEPER_LABELS.managedBy] === BEEKEEPER &&
+  secret.metadata.labels?.[CLUSTER_LABEL] === clusterName;
 
 /** The Secrets a create writes under fixed names: the install-config, and those with inline credentials. */
 export function writtenSecretNames(req: CreateClusterRequest): string[] {
@@ -56,7 +58,13 @@ export function inlineSecrets(req: CreateClusterRequest): Secret[] {
   const meta = (name: string) => ({ name, namespace: req.namespace, labels: ourLabels(req.name) });
   const out: Secret[] = [];
   if (req.pullSecret !== undefined) {
-    out.push({ apiVersion: 'v1', kind: 'Secret', metadata: meta(names.pullSecret), type: 'kubernetes.io/dockerconfigjson', data: b64({ [SECRET_KEYS.dockerConfigJson]: req.pullSecret }) });
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta(names.pullSecret),
+      type: 'kubernetes.io/dockerconfigjson',
+      data: b64({ [SECRET_KEYS.dockerConfigJson]: req.pullSecret }),
+    });
   }
   const { aws, gcp, azure } = req.platform;
   if (aws?.credentials) {
@@ -65,14 +73,29 @@ export function inlineSecrets(req: CreateClusterRequest): Secret[] {
       kind: 'Secret',
       metadata: meta(names.aws),
       type: 'Opaque',
-      data: b64({ [SECRET_KEYS.awsAccessKeyId]: aws.credentials.accessKeyID, [SECRET_KEYS.awsSecretAccessKey]: aws.credentials.secretAccessKey }),
+      data: b64({
+        [SECRET_KEYS.awsAccessKeyId]: aws.credentials.accessKeyID,
+        [SECRET_KEYS.awsSecretAccessKey]: aws.credentials.secretAccessKey,
+      }),
     });
   }
   if (gcp?.credentials) {
-    out.push({ apiVersion: 'v1', kind: 'Secret', metadata: meta(names.gcp), type: 'Opaque', data: b64({ [SECRET_KEYS.gcpServiceAccount]: gcp.credentials.serviceAccountJSON }) });
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta(names.gcp),
+      type: 'Opaque',
+      data: b64({ [SECRET_KEYS.gcpServiceAccount]: gcp.credentials.serviceAccountJSON }),
+    });
   }
   if (azure?.credentials) {
-    out.push({ apiVersion: 'v1', kind: 'Secret', metadata: meta(names.azure), type: 'Opaque', data: b64({ [SECRET_KEYS.azureServicePrincipal]: azure.credentials.servicePrincipalJSON }) });
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta(names.azure),
+      type: 'Opaque',
+      data: b64({ [SECRET_KEYS.azureServicePrincipal]: azure.credentials.servicePrincipalJSON }),
+    });
   }
   return out;
 }
@@ -100,7 +123,8 @@ function cdPlatform(req: CreateClusterRequest): ClusterDeploymentPlatform {
       },
     };
   }
-  if (gcp) return { gcp: { region: gcp.region, credentialsSecretRef: { name: gcp.credentialsSecretRef ?? names.gcp } } };
+  if (gcp)
+    return { gcp: { region: gcp.region, credentialsSecretRef: { name: gcp.credentialsSecretRef ?? names.gcp } } };
   if (azure) {
     return {
       azure: {

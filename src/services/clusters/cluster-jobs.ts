@@ -12,8 +12,20 @@ const PowerPayload = T.Object({
 });
 
 // Power changes and deletes converge (they patch a desired state and wait), so retrying is always safe.
-export const HIBERNATE_JOB = defineJob({ type: 'cluster.hibernate', payload: PowerPayload, attempts: 8, backoffMs: 2000, class: 'interactive' });
-export const RESUME_JOB = defineJob({ type: 'cluster.resume', payload: PowerPayload, attempts: 8, backoffMs: 2000, class: 'interactive' });
+export const HIBERNATE_JOB = defineJob({
+  type: 'cluster.hibernate',
+  payload: PowerPayload,
+  attempts: 8,
+  backoffMs: 2000,
+  class: 'interactive',
+});
+export const RESUME_JOB = defineJob({
+  type: 'cluster.resume',
+  payload: PowerPayload,
+  attempts: 8,
+  backoffMs: 2000,
+  class: 'interactive',
+});
 export const DELETE_JOB = defineJob({
   type: 'cluster.delete',
   payload: T.Object({

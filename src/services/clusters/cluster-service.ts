@@ -44,13 +44,20 @@ export interface ClusterService {
  * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
  * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
  */
-export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { operations: Operations }): ClusterService {
+export function createClusterService(
+  deps: ClusterServiceDeps & PolicyHome & { operations: Operations },
+): ClusterService {
   const { store, clock, log, operations } = deps;
 
-  const powerConflict = (type: string, id: string) => new Conflict(`a ${type} job (${id}) is already in progress for this cluster; try again when it ends`);
+  const powerConflict = (type: string, id: string) =>
+    new Conflict(`a ${type} job (${id}) is already in progress for this cluster; try again when it ends`);
   const checkPowerable = (cd: ClusterDeployment, ref: NamespacedRef) => {
-    if (cd.metadata.deletionTimestamp) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
-    if (!cd.spec.installed) throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`);
+    if (cd.metadata.deletionTimestamp)
+      throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
+    if (!cd.spec.installed)
+      throw new Conflict(
+        `ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`,
+      );
   };
 
   const knownHub = (hub: string) => {
@@ -60,7 +67,9 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
   /** The cache first; a live read when the cache has not seen it (just created, or the hub's cache is not synced). */
   const find = async (ref: NamespacedRef): Promise<ClusterDeployment> => {
     knownHub(ref.hub);
-    const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
+    const cd =
+      store.cached<ClusterDeployment>('ClusterDeployment', ref) ??
+      (await store.get<ClusterDeployment>('ClusterDeployment', ref));
     if (!cd) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
     return cd;
   };
@@ -69,10 +78,14 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
    * Checks only a live look at the hub can make, for the fields that are valid so far; added to `issues` so the
    * caller hears about every problem at once. An existing cluster is a 409 of its own.
    */
-  const checkAgainstHub = async (req: CreateClusterRequest, issues: FieldIssue[]): Promise<{ namespaceExists: boolean }> => {
+  const checkAgainstHub = async (
+    req: CreateClusterRequest,
+    issues: FieldIssue[],
+  ): Promise<{ namespaceExists: boolean }> => {
     const bad = (field: string) => issues.some((i) => i.field === field || i.field.startsWith(`${field}.`));
     if (!store.hubNames().includes(req.hub)) {
-      if (!bad('hub')) issues.push({ field: 'hub', reason: `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}` });
+      if (!bad('hub'))
+        issues.push({ field: 'hub', reason: `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}` });
       return { namespaceExists: false };
     }
     if (bad('namespace')) return { namespaceExists: false };
@@ -82,7 +95,11 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
     }
     const ns = await store.get('Namespace', { hub: req.hub, name: req.namespace });
     if (ns?.metadata.deletionTimestamp) issues.push({ field: 'namespace', reason: 'the namespace is being deleted' });
-    if (!ns && !req.createNamespace) issues.push({ field: 'namespace', reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it` });
+    if (!ns && !req.createNamespace)
+      issues.push({
+        field: 'namespace',
+        reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it`,
+      });
     // Checked before anything is written, so a request refused for it leaves nothing behind; Beekeeper never
     // overwrites or removes a Secret it did not write for this cluster.
     if (ns && !bad('name')) {
@@ -97,8 +114,11 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
       }
     }
     if (req.imageSet && !bad('imageSet')) {
-      const imageSet = store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ?? (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
-      if (!imageSet) issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
+      const imageSet =
+        store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ??
+        (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
+      if (!imageSet)
+        issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
     }
     for (const { field, name } of referencedSecrets(req)) {
       if (bad(field)) continue;
@@ -113,14 +133,24 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
     checkPowerable(cd, ref);
     const powerJob = to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB;
     const type = powerJob.type;
-    const payload: PowerPayload = { ...ref, target: to, before: { requested: desired(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) } };
+    const payload: PowerPayload = {
+      ...ref,
+      target: to,
+      before: { requested: desired(cd), ...(cd.status?.powerState ? { observed: cd.status.powerState } : {}) },
+    };
     const job = await operations.accept({
       ...jobOf(powerJob, payload),
       target: targetOf('ClusterDeployment', ref),
       ...(requester ? { requester } : {}),
       // One power change per cluster at a time: the same again joins it, the other one waits for it to end.
-      against: (other) => (!POWER_JOB_TYPES.includes(other.spec.type) ? undefined : other.spec.type === type ? 'join' : powerConflict(other.spec.type, other.metadata.name)),
-      write: (op) => writePowerState({ store, operations }, ref, to, op, cd, { type, refuse: powerConflict, check: checkPowerable }),
+      against: (other) =>
+        !POWER_JOB_TYPES.includes(other.spec.type)
+          ? undefined
+          : other.spec.type === type
+            ? 'join'
+            : powerConflict(other.spec.type, other.metadata.name),
+      write: (op) =>
+        writePowerState({ store, operations }, ref, to, op, cd, { type, refuse: powerConflict, check: checkPowerable }),
     });
     log.info({ ...ref, jobId: job.id, type }, 'power change accepted');
     return job;
@@ -139,10 +169,12 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
       const issues = createRequestIssues(req, clock.now());
       const { namespaceExists } = await checkAgainstHub(req, issues);
       // Only an expiry that is valid so far can be checked against the policy cap.
-      if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!))) issues.push(...createExpiryIssues(deps, req, clock.now()));
+      if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!)))
+        issues.push(...createExpiryIssues(deps, req, clock.now()));
       throwIfIssues(issues);
       const plan = buildPlan(req);
-      if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined)) plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
+      if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined))
+        plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
       const job = await operations.accept({
         ...jobOf(CREATE_JOB, plan),
@@ -189,14 +221,24 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
           if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return;
           if (lift && isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) {
             // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
-            await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: live.metadata.resourceVersion });
+            await store.mergePatch(
+              'ClusterDeployment',
+              ref,
+              { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
+              { resourceVersion: live.metadata.resourceVersion },
+            );
           }
-          await store.delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
-            if (!(err instanceof NotFound)) throw err;
-          });
+          await store
+            .delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
+            .catch((err: unknown) => {
+              if (!(err instanceof NotFound)) throw err;
+            });
         },
       });
-      log.info({ ...ref, jobId: job.id, liftProtection: opts.liftProtection === true }, 'cluster deleted; deprovision is followed by a job');
+      log.info(
+        { ...ref, jobId: job.id, liftProtection: opts.liftProtection === true },
+        'cluster deleted; deprovision is followed by a job',
+      );
       return job;
     },
 
@@ -213,4 +255,3 @@ export function createClusterService(deps: ClusterServiceDeps & PolicyHome & { o
     },
   };
 }
-

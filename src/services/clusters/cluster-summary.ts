@@ -80,14 +80,20 @@ function describeCondition(cd: ClusterDeployment, c: Condition): ConditionSummar
 }
 
 /** A cluster's view; `detail` (a single cluster's GET) adds every condition and, with `raw`, the object as stored. */
-export function summarize(hub: string, cd: ClusterDeployment, opts: { detail?: boolean; raw?: boolean } = {}): ClusterSummary {
+export function summarize(
+  hub: string,
+  cd: ClusterDeployment,
+  opts: { detail?: boolean; raw?: boolean } = {},
+): ClusterSummary {
   const phase = lifecyclePhase(cd);
   const deleteAfter = cd.metadata.annotations?.[ANNOTATIONS.deleteAfter];
   const expiry = deleteAfter ? expiresAt(cd.metadata.creationTimestamp ?? '', deleteAfter) : undefined;
   const pool = cd.spec.clusterPoolRef;
   const version = cd.metadata.labels?.[LABELS.version] ?? cd.status?.installVersion;
   // Problems first, then the rest, the way Hive sorts them (pkg/controller/utils/conditions.go).
-  const conditions = (cd.status?.conditions ?? []).map((c) => describeCondition(cd, c)).sort((a, b) => Number(b.problem) - Number(a.problem));
+  const conditions = (cd.status?.conditions ?? [])
+    .map((c) => describeCondition(cd, c))
+    .sort((a, b) => Number(b.problem) - Number(a.problem));
   return {
     hub,
     namespace: cd.metadata.namespace ?? '',
@@ -110,11 +116,15 @@ export function summarize(hub: string, cd: ClusterDeployment, opts: { detail?: b
     ...platformOf(cd),
     baseDomain: cd.spec.baseDomain,
     ...(pool ? { pool: { namespace: pool.namespace, name: pool.poolName } } : {}),
-    ...(pool?.claimName ? { claim: { name: pool.claimName, ...(pool.claimedTimestamp ? { claimedAt: pool.claimedTimestamp } : {}) } } : {}),
+    ...(pool?.claimName
+      ? { claim: { name: pool.claimName, ...(pool.claimedTimestamp ? { claimedAt: pool.claimedTimestamp } : {}) } }
+      : {}),
     ...(deleteAfter ? { expiry: { deleteAfter, ...(expiry ? { expiresAt: expiry.toISOString() } : {}) } } : {}),
     protected: isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]),
     labels: cd.metadata.labels ?? {},
-    problems: conditions.filter((c) => c.problem).map((c) => ({ type: c.type, ...(c.reason ? { reason: c.reason } : {}), message: c.summary })),
+    problems: conditions
+      .filter((c) => c.problem)
+      .map((c) => ({ type: c.type, ...(c.reason ? { reason: c.reason } : {}), message: c.summary })),
     ...(opts.detail ? { conditions } : {}),
     ...(opts.detail && opts.raw ? { raw: cd } : {}),
   };

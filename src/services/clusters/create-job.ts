@@ -28,7 +28,9 @@ async function ensure(store: HiveStore, kind: KindName, hub: string, obj: KubeOb
     const existing = await store.get(kind, ref);
     if (!existing) throw err;
     if (kind !== 'Namespace' && existing.metadata.labels?.[BEEKEEPER_LABELS.managedBy] !== BEEKEEPER) {
-      throw new Conflict(`${kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists and was not made by Beekeeper`);
+      throw new Conflict(
+        `${kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists and was not made by Beekeeper`,
+      );
     }
     return existing;
   }
@@ -50,13 +52,18 @@ async function removeWrittenSecrets(deps: ClusterJobDeps, plan: CreatePlan, ctx:
       const ref = { hub: plan.hub, namespace: plan.namespace, name };
       const secret = await store.get('Secret', ref);
       if (!secret || !isSecretFor(secret, plan.name)) continue;
-      await store.delete('Secret', ref, secret.metadata.uid ? { uid: secret.metadata.uid } : {}).catch((err: unknown) => {
-        if (!isCode(err, 'NotFound')) throw err;
-      });
+      await store
+        .delete('Secret', ref, secret.metadata.uid ? { uid: secret.metadata.uid } : {})
+        .catch((err: unknown) => {
+          if (!isCode(err, 'NotFound')) throw err;
+        });
       ctx.log.info({ secret: name, namespace: plan.namespace }, 'removed a Secret of the failed create');
     }
   } catch (err) {
-    ctx.log.warn({ err, namespace: plan.namespace, secrets: plan.ownedSecrets }, 'could not remove the Secrets of a failed create');
+    ctx.log.warn(
+      { err, namespace: plan.namespace, secrets: plan.ownedSecrets },
+      'could not remove the Secrets of a failed create',
+    );
   }
 }
 
@@ -79,7 +86,10 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     // The request wrote everything (create-writes.ts); a cluster deleted since is not made again.
     const found = await store.get<ClusterDeployment>('ClusterDeployment', ref);
     if (!found || found.metadata.uid !== plan.uid) {
-      throw Object.assign(new Invalid('the ClusterDeployment this request created was deleted before its install finished'), { reason: 'Deleted' });
+      throw Object.assign(
+        new Invalid('the ClusterDeployment this request created was deleted before its install finished'),
+        { reason: 'Deleted' },
+      );
     }
     cd = found;
     if (plan.createNamespace) steps.record('NamespaceReady', `namespace ${plan.namespace}`);
@@ -88,7 +98,11 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     // Queued from an Operation whose request stopped before its write: the job writes, converging on what exists.
     try {
       if (plan.createNamespace) {
-        await ensure(store, 'Namespace', plan.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: plan.namespace } });
+        await ensure(store, 'Namespace', plan.hub, {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: plan.namespace },
+        });
         steps.record('NamespaceReady', `namespace ${plan.namespace}`);
       }
       await ensure(store, 'Secret', plan.hub, installConfigSecret(plan));
@@ -101,15 +115,39 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     }
   }
   steps.record('ClusterDeploymentCreated', `uid ${cd.metadata.uid ?? '?'}`);
-  await audit(store, ctx.log, ref, { type: 'Normal', reason: 'ClusterCreated', action: 'Create', message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`, key: `${ctx.jobId}/ClusterCreated` }, { jobId: ctx.jobId });
+  await audit(
+    store,
+    ctx.log,
+    ref,
+    {
+      type: 'Normal',
+      reason: 'ClusterCreated',
+      action: 'Create',
+      message: `Beekeeper created this ClusterDeployment (job ${ctx.jobId})`,
+      key: `${ctx.jobId}/ClusterCreated`,
+    },
+    { jobId: ctx.jobId },
+  );
 
   if (!plan.uid) {
     // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
-    const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
+    const owner = {
+      apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1',
+      kind: 'ClusterDeployment',
+      name: cd.metadata.name,
+      uid: cd.metadata.uid!,
+      blockOwnerDeletion: false,
+    };
     for (const name of plan.ownedSecrets) {
-      await store.mergePatch('Secret', { hub: plan.hub, namespace: plan.namespace, name }, { metadata: { ownerReferences: [owner] } }).catch((err: unknown) => {
-        if (!isCode(err, 'NotFound')) throw err;
-      });
+      await store
+        .mergePatch(
+          'Secret',
+          { hub: plan.hub, namespace: plan.namespace, name },
+          { metadata: { ownerReferences: [owner] } },
+        )
+        .catch((err: unknown) => {
+          if (!isCode(err, 'NotFound')) throw err;
+        });
     }
   }
 
@@ -128,38 +166,54 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
       },
       plan.expiryActor ?? { by: 'unknown', via: 'POST /v1/clusters' },
     );
-    steps.record('ExpirySet', `${ANNOTATIONS.deleteAfter}=${written.metadata.annotations?.[ANNOTATIONS.deleteAfter] ?? '?'}`);
+    steps.record(
+      'ExpirySet',
+      `${ANNOTATIONS.deleteAfter}=${written.metadata.annotations?.[ANNOTATIONS.deleteAfter] ?? '?'}`,
+    );
   }
 
   let seen = false;
   let last = 'not seen yet';
-  const done = await store.waitFor<ClusterDeployment, ClusterDeployment>(
-    'ClusterDeployment',
-    ref,
-    (obj) => {
-      if (!obj) {
-        // Not in the cache yet, right after the create; gone after having been seen means someone deleted it.
-        if (seen) throw Object.assign(new Invalid('the ClusterDeployment was deleted while provisioning'), { reason: 'Deleted' });
+  const done = await store
+    .waitFor<ClusterDeployment, ClusterDeployment>(
+      'ClusterDeployment',
+      ref,
+      (obj) => {
+        if (!obj) {
+          // Not in the cache yet, right after the create; gone after having been seen means someone deleted it.
+          if (seen)
+            throw Object.assign(new Invalid('the ClusterDeployment was deleted while provisioning'), {
+              reason: 'Deleted',
+            });
+          return undefined;
+        }
+        seen = true;
+        if (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid)
+          throw new Conflict('the ClusterDeployment was replaced by another object while provisioning');
+        const phase = lifecyclePhase(obj);
+        last = `${phase.phase}: ${phase.message}`;
+        steps.record(phase.phase, phase.message);
+        if (obj.spec.installed) return obj;
+        const stopped = findCondition(obj, CONDITIONS.provisionStopped);
+        if (stopped?.status === 'True') {
+          throw Object.assign(
+            new Invalid(`Hive stopped provisioning: ${stopped.reason}: ${stopped.message ?? ''}`.trim()),
+            { reason: stopped.reason },
+          );
+        }
+        if (obj.metadata.deletionTimestamp)
+          throw Object.assign(new Invalid('the ClusterDeployment is being deleted'), { reason: 'Deleted' });
         return undefined;
-      }
-      seen = true;
-      if (cd.metadata.uid && obj.metadata.uid !== cd.metadata.uid) throw new Conflict('the ClusterDeployment was replaced by another object while provisioning');
-      const phase = lifecyclePhase(obj);
-      last = `${phase.phase}: ${phase.message}`;
-      steps.record(phase.phase, phase.message);
-      if (obj.spec.installed) return obj;
-      const stopped = findCondition(obj, CONDITIONS.provisionStopped);
-      if (stopped?.status === 'True') {
-        throw Object.assign(new Invalid(`Hive stopped provisioning: ${stopped.reason}: ${stopped.message ?? ''}`.trim()), { reason: stopped.reason });
-      }
-      if (obj.metadata.deletionTimestamp) throw Object.assign(new Invalid('the ClusterDeployment is being deleted'), { reason: 'Deleted' });
-      return undefined;
-    },
-    { timeoutMs: timeoutsOf(deps).provisionMs, signal: ctx.signal },
-  )
+      },
+      { timeoutMs: timeoutsOf(deps).provisionMs, signal: ctx.signal },
+    )
     .catch((err: unknown) => {
       if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
-      throw new Unavailable(`install not finished after ${formatGoDuration(timeoutsOf(deps).provisionMs)}; last seen ${last}`, err.retryAfterSeconds, { cause: err });
+      throw new Unavailable(
+        `install not finished after ${formatGoDuration(timeoutsOf(deps).provisionMs)}; last seen ${last}`,
+        err.retryAfterSeconds,
+        { cause: err },
+      );
     })
     .finally(() => steps.flush());
 
@@ -171,4 +225,3 @@ export async function runCreate(deps: ClusterJobDeps, plan: CreatePlan, ctx: Job
     ...consoleUrls(done),
   };
 }
-

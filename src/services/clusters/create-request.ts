@@ -27,7 +27,12 @@ export interface CreateClusterRequest {
       credentials?: { accessKeyID: string; secretAccessKey: string };
       userTags?: Record<string, string>;
     };
-    gcp?: { region: string; projectID: string; credentialsSecretRef?: string; credentials?: { serviceAccountJSON: string } };
+    gcp?: {
+      region: string;
+      projectID: string;
+      credentialsSecretRef?: string;
+      credentials?: { serviceAccountJSON: string };
+    };
     azure?: {
       region: string;
       baseDomainResourceGroupName: string;
@@ -64,10 +69,12 @@ export interface CreateClusterRequest {
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$|^[0-9a-fA-F:]+\/\d{1,3}$/;
-const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const IMAGE = /^[a-z0-9.-]+(:\d+)?\/[^\s@:]+(:[\w.-]+)?(@sha256:[a-f0-9]{64})?$/;
-const SSH_KEY = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
+const SSH_KEY =
+  /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
 
 export const PLATFORMS: readonly InstallPlatform[] = ['aws', 'gcp', 'azure', 'none'];
 
@@ -82,17 +89,27 @@ function checkLabels(map: Record<string, string> | undefined, field: string, iss
   for (const [k, v] of Object.entries(map ?? {})) {
     if (!LABEL_KEY.test(k) || k.length > 316) issues.push({ field: `${field}.${k}`, reason: 'not a valid key' });
     else if (values && (typeof v !== 'string' || !LABEL_VALUE.test(v) || v.length > 63)) {
-      issues.push({ field: `${field}.${k}`, reason: 'not a valid label value (63 characters of [A-Za-z0-9-_.], alphanumeric at both ends)' });
+      issues.push({
+        field: `${field}.${k}`,
+        reason: 'not a valid label value (63 characters of [A-Za-z0-9-_.], alphanumeric at both ends)',
+      });
     }
   }
 }
 
-function checkPool(pool: MachinePoolRequest | undefined, field: string, min: number, max: number, issues: FieldIssue[]) {
+function checkPool(
+  pool: MachinePoolRequest | undefined,
+  field: string,
+  min: number,
+  max: number,
+  issues: FieldIssue[],
+) {
   if (!pool) return;
   if (pool.replicas !== undefined && (!Number.isInteger(pool.replicas) || pool.replicas < min || pool.replicas > max)) {
     issues.push({ field: `${field}.replicas`, reason: `must be an integer from ${min} to ${max}` });
   }
-  if (pool.instanceType !== undefined && !nonEmpty(pool.instanceType)) issues.push({ field: `${field}.instanceType`, reason: 'must not be empty' });
+  if (pool.instanceType !== undefined && !nonEmpty(pool.instanceType))
+    issues.push({ field: `${field}.instanceType`, reason: 'must not be empty' });
 }
 
 function checkCredentials(
@@ -105,7 +122,10 @@ function checkCredentials(
   const hasRef = p.credentialsSecretRef !== undefined;
   const hasInline = p.credentials !== undefined;
   if (hasRef === hasInline) {
-    issues.push({ field: `${field}.credentialsSecretRef`, reason: 'give exactly one of credentialsSecretRef and credentials' });
+    issues.push({
+      field: `${field}.credentialsSecretRef`,
+      reason: 'give exactly one of credentialsSecretRef and credentials',
+    });
   } else if (hasRef && (!nonEmpty(p.credentialsSecretRef) || !DNS_SUBDOMAIN.test(p.credentialsSecretRef))) {
     issues.push({ field: `${field}.credentialsSecretRef`, reason: 'must be the name of a Secret' });
   } else if (hasInline) {
@@ -130,10 +150,22 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
   };
 
   need(nonEmpty(req.hub), 'hub', 'is required');
-  need(nonEmpty(req.namespace) && DNS_LABEL.test(req.namespace) && req.namespace.length <= 63, 'namespace', 'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)');
+  need(
+    nonEmpty(req.namespace) && DNS_LABEL.test(req.namespace) && req.namespace.length <= 63,
+    'namespace',
+    'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)',
+  );
   // Hive's webhook caps both metadata.name and clusterName at 63 characters (REFERENCE.md §2.1).
-  need(nonEmpty(req.name) && DNS_LABEL.test(req.name) && req.name.length <= 63, 'name', 'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)');
-  need(nonEmpty(req.baseDomain) && DNS_SUBDOMAIN.test(req.baseDomain), 'baseDomain', 'must be a DNS domain such as example.com');
+  need(
+    nonEmpty(req.name) && DNS_LABEL.test(req.name) && req.name.length <= 63,
+    'name',
+    'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)',
+  );
+  need(
+    nonEmpty(req.baseDomain) && DNS_SUBDOMAIN.test(req.baseDomain),
+    'baseDomain',
+    'must be a DNS domain such as example.com',
+  );
 
   const given = PLATFORMS.filter((p) => req.platform?.[p] !== undefined);
   if (given.length !== 1) issues.push({ field: 'platform', reason: `give exactly one of ${PLATFORMS.join(', ')}` });
@@ -141,7 +173,9 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
   if (aws) {
     need(nonEmpty(aws.region), 'platform.aws.region', 'is required');
     checkCredentials(aws, 'platform.aws', issues, (c) =>
-      ['accessKeyID', 'secretAccessKey'].filter((k) => !nonEmpty(c[k])).map((k) => ({ field: `platform.aws.credentials.${k}`, reason: 'is required' })),
+      ['accessKeyID', 'secretAccessKey']
+        .filter((k) => !nonEmpty(c[k]))
+        .map((k) => ({ field: `platform.aws.credentials.${k}`, reason: 'is required' })),
     );
     checkLabels(aws.userTags, 'platform.aws.userTags', issues, false);
   }
@@ -167,9 +201,17 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
   if ((req.imageSet === undefined) === (req.releaseImage === undefined)) {
     issues.push({ field: 'imageSet', reason: 'give exactly one of imageSet and releaseImage' });
   } else if (req.imageSet !== undefined) {
-    need(nonEmpty(req.imageSet) && DNS_SUBDOMAIN.test(req.imageSet), 'imageSet', 'must be the name of a ClusterImageSet');
+    need(
+      nonEmpty(req.imageSet) && DNS_SUBDOMAIN.test(req.imageSet),
+      'imageSet',
+      'must be the name of a ClusterImageSet',
+    );
   } else {
-    need(nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage), 'releaseImage', 'must be an image reference such as quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64');
+    need(
+      nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage),
+      'releaseImage',
+      'must be an image reference such as quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
+    );
   }
 
   if (req.pullSecret !== undefined && req.pullSecretRef !== undefined) {
@@ -182,33 +224,62 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
       issues.push({ field: 'pullSecret', reason: 'must be a .dockerconfigjson document with an "auths" object' });
     }
   } else if (req.pullSecretRef !== undefined) {
-    need(nonEmpty(req.pullSecretRef) && DNS_SUBDOMAIN.test(req.pullSecretRef), 'pullSecretRef', 'must be the name of a Secret');
+    need(
+      nonEmpty(req.pullSecretRef) && DNS_SUBDOMAIN.test(req.pullSecretRef),
+      'pullSecretRef',
+      'must be the name of a Secret',
+    );
   }
 
   checkPool(req.controlPlane, 'controlPlane', 1, 5, issues);
   // openshift-install accepts 1 (single-node) or 3 control-plane nodes; 4 and 5 since 4.17.
-  if (req.controlPlane?.replicas === 2) issues.push({ field: 'controlPlane.replicas', reason: 'must be 1, 3, 4 or 5 (openshift-install has no 2-node control plane)' });
+  if (req.controlPlane?.replicas === 2)
+    issues.push({
+      field: 'controlPlane.replicas',
+      reason: 'must be 1, 3, 4 or 5 (openshift-install has no 2-node control plane)',
+    });
   checkPool(req.compute, 'compute', 0, 250, issues);
   const net = req.networking;
   if (net) {
     net.clusterNetwork?.forEach((n, i) => {
       need(CIDR.test(n?.cidr ?? ''), `networking.clusterNetwork[${i}].cidr`, 'must be a CIDR');
-      need(Number.isInteger(n?.hostPrefix) && n.hostPrefix >= 1 && n.hostPrefix <= 128, `networking.clusterNetwork[${i}].hostPrefix`, 'must be an integer prefix length');
+      need(
+        Number.isInteger(n?.hostPrefix) && n.hostPrefix >= 1 && n.hostPrefix <= 128,
+        `networking.clusterNetwork[${i}].hostPrefix`,
+        'must be an integer prefix length',
+      );
     });
-    net.machineNetwork?.forEach((n, i) => need(CIDR.test(n?.cidr ?? ''), `networking.machineNetwork[${i}].cidr`, 'must be a CIDR'));
-    net.serviceNetwork?.forEach((c, i) => need(CIDR.test(c ?? ''), `networking.serviceNetwork[${i}]`, 'must be a CIDR'));
-    if (net.networkType !== undefined) need(['OVNKubernetes', 'OpenShiftSDN'].includes(net.networkType), 'networking.networkType', 'must be OVNKubernetes or OpenShiftSDN');
+    net.machineNetwork?.forEach((n, i) =>
+      need(CIDR.test(n?.cidr ?? ''), `networking.machineNetwork[${i}].cidr`, 'must be a CIDR'),
+    );
+    net.serviceNetwork?.forEach((c, i) =>
+      need(CIDR.test(c ?? ''), `networking.serviceNetwork[${i}]`, 'must be a CIDR'),
+    );
+    if (net.networkType !== undefined)
+      need(
+        ['OVNKubernetes', 'OpenShiftSDN'].includes(net.networkType),
+        'networking.networkType',
+        'must be OVNKubernetes or OpenShiftSDN',
+      );
   }
-  if (req.sshKey !== undefined) need(SSH_KEY.test(req.sshKey.trim()), 'sshKey', 'must be an OpenSSH public key (ssh-ed25519 AAAA...)');
+  if (req.sshKey !== undefined)
+    need(SSH_KEY.test(req.sshKey.trim()), 'sshKey', 'must be an OpenSSH public key (ssh-ed25519 AAAA...)');
 
   checkLabels(req.labels, 'labels', issues);
   checkLabels(req.annotations, 'annotations', issues, false);
   if (req.annotations?.[ANNOTATIONS.deleteAfter] !== undefined) {
     issues.push({ field: `annotations.${ANNOTATIONS.deleteAfter}`, reason: 'set expiry with expiresIn or expiresAt' });
   }
-  if (req.powerState !== undefined) need(['Running', 'Hibernating'].includes(req.powerState), 'powerState', 'must be Running or Hibernating');
-  if (req.hibernateAfter !== undefined) need(isCrdDuration(req.hibernateAfter), 'hibernateAfter', `must be a Go duration such as 8h or 90m (no "d" unit, at most ${GO_MAX_DURATION}): ${invalidDurationMessage(req.hibernateAfter)}`);
-  if (req.expiresIn !== undefined && req.expiresAt !== undefined) issues.push({ field: 'expiresIn', reason: 'give at most one of expiresIn and expiresAt' });
+  if (req.powerState !== undefined)
+    need(['Running', 'Hibernating'].includes(req.powerState), 'powerState', 'must be Running or Hibernating');
+  if (req.hibernateAfter !== undefined)
+    need(
+      isCrdDuration(req.hibernateAfter),
+      'hibernateAfter',
+      `must be a Go duration such as 8h or 90m (no "d" unit, at most ${GO_MAX_DURATION}): ${invalidDurationMessage(req.hibernateAfter)}`,
+    );
+  if (req.expiresIn !== undefined && req.expiresAt !== undefined)
+    issues.push({ field: 'expiresIn', reason: 'give at most one of expiresIn and expiresAt' });
   if (req.expiresIn !== undefined) {
     const why = expiresInProblem(req.expiresIn);
     if (why) issues.push({ field: 'expiresIn', reason: why });
@@ -218,14 +289,20 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
     if (Number.isNaN(at)) issues.push({ field: 'expiresAt', reason: 'must be an RFC 3339 time' });
     else need(at > now, 'expiresAt', 'must be in the future');
   }
-  if (req.installAttemptsLimit !== undefined) need(Number.isInteger(req.installAttemptsLimit) && req.installAttemptsLimit >= 1, 'installAttemptsLimit', 'must be an integer of at least 1');
+  if (req.installAttemptsLimit !== undefined)
+    need(
+      Number.isInteger(req.installAttemptsLimit) && req.installAttemptsLimit >= 1,
+      'installAttemptsLimit',
+      'must be an integer of at least 1',
+    );
 
   return issues;
 }
 
 /** One Invalid listing every problem, or nothing. */
 export function throwIfIssues(issues: FieldIssue[]): void {
-  if (issues.length > 0) throw new Invalid(`invalid cluster request: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
+  if (issues.length > 0)
+    throw new Invalid(`invalid cluster request: ${issues.map((i) => `${i.field} ${i.reason}`).join('; ')}`, issues);
 }
 
 export function networkingOf(req: CreateClusterRequest): NetworkingParams {

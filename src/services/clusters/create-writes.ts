@@ -24,15 +24,24 @@ export async function writeCreate(
     for (const { kind, ref, uid } of made.splice(0).reverse()) {
       // The uid precondition: an object someone recreated under the same name in the meantime is theirs.
       await store.delete(kind, ref, uid ? { uid } : {}).catch((err: unknown) => {
-        if (!isCode(err, 'NotFound')) log.warn({ err, kind, ...ref }, 'could not remove an object of a failed cluster create');
+        if (!isCode(err, 'NotFound'))
+          log.warn({ err, kind, ...ref }, 'could not remove an object of a failed cluster create');
       });
     }
   };
   try {
     if (!namespaceExists) {
       try {
-        const ns = await store.create<KubeObject>('Namespace', req.hub, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: req.namespace } });
-        made.push({ kind: 'Namespace', ref: { hub: req.hub, name: req.namespace }, ...(ns.metadata.uid ? { uid: ns.metadata.uid } : {}) });
+        const ns = await store.create<KubeObject>('Namespace', req.hub, {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: req.namespace },
+        });
+        made.push({
+          kind: 'Namespace',
+          ref: { hub: req.hub, name: req.namespace },
+          ...(ns.metadata.uid ? { uid: ns.metadata.uid } : {}),
+        });
       } catch (err) {
         if (!isCode(err, 'Conflict')) throw err;
       }
@@ -46,24 +55,46 @@ export async function writeCreate(
         if (!isCode(err, 'Conflict')) throw err;
         const existing = await store.get<Secret>('Secret', ref);
         if (!existing || !isSecretFor(existing, req.name)) {
-          throw new Conflict(`Secret ${req.namespace}/${secret.metadata.name} already exists and is not Beekeeper's for this cluster`);
+          throw new Conflict(
+            `Secret ${req.namespace}/${secret.metadata.name} already exists and is not Beekeeper's for this cluster`,
+          );
         }
         // Left by an earlier attempt for this very cluster: it takes this request's values.
-        await store.mergePatch('Secret', ref, { data: secret.data ?? {} }, { resourceVersion: existing.metadata.resourceVersion });
+        await store.mergePatch(
+          'Secret',
+          ref,
+          { data: secret.data ?? {} },
+          { resourceVersion: existing.metadata.resourceVersion },
+        );
       }
     }
     let cd: ClusterDeployment;
     try {
       cd = await store.create<ClusterDeployment>('ClusterDeployment', req.hub, plan.clusterDeployment);
     } catch (err) {
-      if (isCode(err, 'Conflict')) throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
+      if (isCode(err, 'Conflict'))
+        throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
       throw err;
     }
-    made.push({ kind: 'ClusterDeployment', ref: { hub: req.hub, namespace: req.namespace, name: req.name }, ...(cd.metadata.uid ? { uid: cd.metadata.uid } : {}) });
+    made.push({
+      kind: 'ClusterDeployment',
+      ref: { hub: req.hub, namespace: req.namespace, name: req.name },
+      ...(cd.metadata.uid ? { uid: cd.metadata.uid } : {}),
+    });
     // The CD owns the Secrets made for it, so deleting the cluster cleans them up (garbage collection).
-    const owner = { apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterDeployment', name: cd.metadata.name, uid: cd.metadata.uid!, blockOwnerDeletion: false };
+    const owner = {
+      apiVersion: cd.apiVersion ?? 'hive.openshift.io/v1',
+      kind: 'ClusterDeployment',
+      name: cd.metadata.name,
+      uid: cd.metadata.uid!,
+      blockOwnerDeletion: false,
+    };
     for (const name of plan.ownedSecrets) {
-      await store.mergePatch('Secret', { hub: req.hub, namespace: req.namespace, name }, { metadata: { ownerReferences: [owner] } });
+      await store.mergePatch(
+        'Secret',
+        { hub: req.hub, namespace: req.namespace, name },
+        { metadata: { ownerReferences: [owner] } },
+      );
     }
     return { uid: cd.metadata.uid! };
   } catch (err) {

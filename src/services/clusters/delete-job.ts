@@ -73,10 +73,18 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
 
   if (isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]) && !cd.metadata.deletionTimestamp) {
     if (!p.liftProtection) {
-      throw Object.assign(new Invalid(`deletion is blocked by ${ANNOTATIONS.protectedDelete}; ask again with liftProtection`), { reason: 'Protected' });
+      throw Object.assign(
+        new Invalid(`deletion is blocked by ${ANNOTATIONS.protectedDelete}; ask again with liftProtection`),
+        { reason: 'Protected' },
+      );
     }
     // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
-    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } }, { resourceVersion: cd.metadata.resourceVersion });
+    await store.mergePatch(
+      'ClusterDeployment',
+      ref,
+      { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
+      { resourceVersion: cd.metadata.resourceVersion },
+    );
     steps.record('ProtectionLifted', `${ANNOTATIONS.protectedDelete} set to "false"`);
     await audit(store, ctx.log, ref, protectionLiftedEvent(ctx.jobId), { jobId: ctx.jobId });
   }
@@ -104,7 +112,12 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
 
   if (!cd.metadata.deletionTimestamp) {
     // Recorded first, so Hive's deprovision steps (which may arrive before the delete answer) come after it.
-    steps.record('DeleteRequested', cd.spec.preserveOnDelete ? 'preserveOnDelete is set: Hive keeps the cloud resources' : 'Hive deprovisions the cloud resources');
+    steps.record(
+      'DeleteRequested',
+      cd.spec.preserveOnDelete
+        ? 'preserveOnDelete is set: Hive keeps the cloud resources'
+        : 'Hive deprovisions the cloud resources',
+    );
     try {
       await store.delete('ClusterDeployment', ref, { uid: cd.metadata.uid, propagation: 'Background' });
       await audit(store, ctx.log, ref, deleteRequestedEvent(ctx.jobId), { jobId: ctx.jobId });
@@ -118,13 +131,20 @@ export async function runDelete(deps: ClusterJobDeps, p: DeletePayload, ctx: Job
   try {
     await gone.catch((err: unknown) => {
       if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
-      throw new Unavailable(`deprovision not finished after ${formatGoDuration(timeoutsOf(deps).deprovisionMs)}; last seen ${last}`, err.retryAfterSeconds, { cause: err });
+      throw new Unavailable(
+        `deprovision not finished after ${formatGoDuration(timeoutsOf(deps).deprovisionMs)}; last seen ${last}`,
+        err.retryAfterSeconds,
+        { cause: err },
+      );
     });
   } finally {
     await steps.flush();
   }
   steps.record('Deleted', 'the ClusterDeployment is gone');
   await steps.flush();
-  ctx.log.info({ hub: p.hub, namespace: p.namespace, name: p.name, jobId: ctx.jobId, deprovisioned }, 'cluster deleted');
+  ctx.log.info(
+    { hub: p.hub, namespace: p.namespace, name: p.name, jobId: ctx.jobId, deprovisioned },
+    'cluster deleted',
+  );
   return { deleted: true, deprovisioned };
 }

@@ -21,10 +21,17 @@ export const DEFAULT_TIMEOUTS: ClusterTimeouts = {
 export interface ClusterServiceDeps extends ServiceDeps {
   config?: { clusters?: Partial<ClusterTimeouts> };
   /** Told of every power job's end, e.g. for the `beekeeper_power_transitions_total` metric. */
-  onPowerTransition?: (t: { hub: string; to: 'Hibernating' | 'Running'; outcome: 'completed' | 'unchanged' | 'failed' }) => void;
+  onPowerTransition?: (t: {
+    hub: string;
+    to: 'Hibernating' | 'Running';
+    outcome: 'completed' | 'unchanged' | 'failed';
+  }) => void;
 }
 
-export const timeoutsOf = (deps: Pick<ClusterServiceDeps, 'config'>): ClusterTimeouts => ({ ...DEFAULT_TIMEOUTS, ...deps.config?.clusters });
+export const timeoutsOf = (deps: Pick<ClusterServiceDeps, 'config'>): ClusterTimeouts => ({
+  ...DEFAULT_TIMEOUTS,
+  ...deps.config?.clusters,
+});
 
 /** Job handlers need no queue. */
 export type ClusterJobDeps = Omit<ClusterServiceDeps, 'queue'>;

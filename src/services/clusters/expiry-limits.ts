@@ -17,7 +17,11 @@ export interface PolicyHome {
 }
 
 /** The limits with a maximum lifetime for a cluster, if any policy in force gives one. */
-export function maxLifetimeLimits(deps: { store: HiveStore } & PolicyHome, hub: string, cd: Pick<ClusterDeployment, 'metadata'> & { spec?: ClusterDeployment['spec'] }): EffectiveLimits | undefined {
+export function maxLifetimeLimits(
+  deps: { store: HiveStore } & PolicyHome,
+  hub: string,
+  cd: Pick<ClusterDeployment, 'metadata'> & { spec?: ClusterDeployment['spec'] },
+): EffectiveLimits | undefined {
   const { stateHub, stateNamespace } = deps;
   // Unclaimed pool clusters are their pool's business (the expiry feature leaves them alone too).
   if (!stateHub || !stateNamespace || isUnclaimedPoolCluster(cd)) return undefined;
@@ -31,10 +35,18 @@ const OUR_FIELD: Record<string, string> = { at: 'expiresAt', in: 'expiresIn' };
  * Refuses (Invalid naming expiresAt/expiresIn, the policy and its maximum) an expiry beyond the cap. `expiresAt:
  * null` (no expiry at all) is beyond any cap.
  */
-export function checkExpiryCap(req: { expiresAt?: string | null; expiresIn?: string }, nowMs: number, createdMs: number, limits: EffectiveLimits | undefined): void {
+export function checkExpiryCap(
+  req: { expiresAt?: string | null; expiresIn?: string },
+  nowMs: number,
+  createdMs: number,
+  limits: EffectiveLimits | undefined,
+): void {
   if (!limits) return;
   if (req.expiresAt === null) {
-    throw invalid('expiresAt', `cannot remove the expiry: policy ${limits.maxFrom} caps the lifetime at maxLifetime ${formatGoDuration(limits.maxLifetimeMs!)} from creation`);
+    throw invalid(
+      'expiresAt',
+      `cannot remove the expiry: policy ${limits.maxFrom} caps the lifetime at maxLifetime ${formatGoDuration(limits.maxLifetimeMs!)} from creation`,
+    );
   }
   try {
     requestedExpiry({ at: req.expiresAt, in: req.expiresIn }, nowMs, createdMs, limits);
@@ -48,11 +60,20 @@ export function checkExpiryCap(req: { expiresAt?: string | null; expiresIn?: str
 /** For POST /v1/clusters: the cap's refusal as field issues (the cluster is created now, so it counts from now). */
 export function createExpiryIssues(
   deps: { store: HiveStore } & PolicyHome,
-  req: { hub: string; namespace: string; name: string; labels?: Record<string, string>; expiresAt?: string; expiresIn?: string },
+  req: {
+    hub: string;
+    namespace: string;
+    name: string;
+    labels?: Record<string, string>;
+    expiresAt?: string;
+    expiresIn?: string;
+  },
   nowMs: number,
 ): FieldIssue[] {
   if (req.expiresAt === undefined && req.expiresIn === undefined) return [];
-  const limits = maxLifetimeLimits(deps, req.hub, { metadata: { name: req.name, namespace: req.namespace, labels: req.labels } });
+  const limits = maxLifetimeLimits(deps, req.hub, {
+    metadata: { name: req.name, namespace: req.namespace, labels: req.labels },
+  });
   try {
     checkExpiryCap(req, nowMs, nowMs, limits);
     return [];

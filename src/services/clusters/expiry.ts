@@ -33,7 +33,10 @@ export interface ExpiryResult {
 function targetTime(req: ExpiryRequest, now: number): Date | null {
   const hasAt = req.expiresAt !== undefined;
   const hasIn = req.expiresIn !== undefined;
-  if (hasAt === hasIn) throw new Invalid('give exactly one of expiresAt and expiresIn', [{ field: 'expiresAt', reason: 'give exactly one of expiresAt (a time, or null to clear) and expiresIn' }]);
+  if (hasAt === hasIn)
+    throw new Invalid('give exactly one of expiresAt and expiresIn', [
+      { field: 'expiresAt', reason: 'give exactly one of expiresAt (a time, or null to clear) and expiresIn' },
+    ]);
   if (hasIn) {
     const why = expiresInProblem(req.expiresIn!);
     if (why) throw invalid('expiresIn', why);
@@ -47,7 +50,13 @@ function targetTime(req: ExpiryRequest, now: number): Date | null {
 }
 
 /** A PUT that changes nothing (the same expiry again) writes and records nothing. */
-export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: ObjectRef, cd: ClusterDeployment, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult> {
+export async function setExpiry(
+  deps: ClusterServiceDeps & PolicyHome,
+  ref: ObjectRef,
+  cd: ClusterDeployment,
+  req: ExpiryRequest,
+  origin: AuditOrigin,
+): Promise<ExpiryResult> {
   const now = deps.clock.now();
   const at = targetTime(req, now);
   const { cd: updated } = await writeClusterExpiry(
@@ -55,7 +64,12 @@ export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: Obje
     ref,
     cd,
     (live) => {
-      checkExpiryCap(req, now, Date.parse(live.metadata.creationTimestamp ?? ''), maxLifetimeLimits(deps, ref.hub, live));
+      checkExpiryCap(
+        req,
+        now,
+        Date.parse(live.metadata.creationTimestamp ?? ''),
+        maxLifetimeLimits(deps, ref.hub, live),
+      );
       return { atMs: at ? at.getTime() : null };
     },
     requestActor(origin, req),
@@ -63,7 +77,9 @@ export async function setExpiry(deps: ClusterServiceDeps & PolicyHome, ref: Obje
   const annotations = updated.metadata.annotations;
   const warnings: string[] = [];
   if (annotations?.[ANNOTATIONS.deleteAfter] && isTruthy(annotations[ANNOTATIONS.protectedDelete])) {
-    warnings.push(`the cluster is delete-protected (${ANNOTATIONS.protectedDelete}); Hive's delete at expiry will be refused until protection is lifted`);
+    warnings.push(
+      `the cluster is delete-protected (${ANNOTATIONS.protectedDelete}); Hive's delete at expiry will be refused until protection is lifted`,
+    );
   }
   if (annotations?.[ANNOTATIONS.deleteAfter] && isTruthy(annotations[ANNOTATIONS.reconcilePause])) {
     warnings.push(`${ANNOTATIONS.reconcilePause} is set; Hive ignores delete-after while it is`);

@@ -39,11 +39,15 @@ function decodeCursor(cursor: string): string {
 
 export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPage {
   const limit = q.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'must be an integer from 1 to 1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw invalid('limit', 'must be an integer from 1 to 1000');
   if (q.hub && !store.hubNames().includes(q.hub)) throw invalid('hub', `unknown hub "${q.hub}"`);
   // A typo ("hibernating") would otherwise match nothing and read as "no such clusters".
   if (q.powerState && !(POWER_FILTERS as readonly string[]).includes(q.powerState)) {
-    throw invalid('powerState', `"${q.powerState}" is neither a status.powerState nor a phase; one of ${POWER_FILTERS.join(', ')}`);
+    throw invalid(
+      'powerState',
+      `"${q.powerState}" is neither a status.powerState nor a phase; one of ${POWER_FILTERS.join(', ')}`,
+    );
   }
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const [poolNs, poolName] = q.pool?.includes('/') ? q.pool.split('/', 2) : [undefined, q.pool];
@@ -51,12 +55,17 @@ export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPag
   // Filter and sort on the cached objects; only the requested page is summarised (a summary costs far more than
   // a comparison, and a page is a small slice of a large cache).
   const rows = store
-    .cachedList<ClusterDeployment>('ClusterDeployment', { hub: q.hub, namespace: q.namespace, labelSelector: q.labelSelector })
+    .cachedList<ClusterDeployment>('ClusterDeployment', {
+      hub: q.hub,
+      namespace: q.namespace,
+      labelSelector: q.labelSelector,
+    })
     .filter(({ object: cd }) => {
       const ref = cd.spec.clusterPoolRef;
       if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
       if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;
-      if (q.powerState && cd.status?.powerState !== q.powerState && lifecyclePhase(cd).phase !== q.powerState) return false;
+      if (q.powerState && cd.status?.powerState !== q.powerState && lifecyclePhase(cd).phase !== q.powerState)
+        return false;
       return true;
     })
     .map(({ hub, object }) => ({ key: keyOf(hub, object), hub, object }))

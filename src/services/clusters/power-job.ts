@@ -43,7 +43,8 @@ export interface PowerResult {
   changed: boolean;
 }
 
-export const desired = (cd: ClusterDeployment): PowerTarget => (cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running');
+export const desired = (cd: ClusterDeployment): PowerTarget =>
+  cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running';
 
 /** Reached means Hive reports the target, and for Running also Ready=True (both conditions stable, §2.5). */
 function reached(cd: ClusterDeployment, target: PowerTarget): boolean {
@@ -57,10 +58,14 @@ export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | 
   const hib = findCondition(cd, CONDITIONS.hibernating);
   const ready = findCondition(cd, CONDITIONS.ready);
   if (target === 'Hibernating' && hib?.reason === POWER_REASONS.unsupported) {
-    return Object.assign(new Invalid(`Hive cannot hibernate this cluster: ${hib.message ?? 'Unsupported'}`), { reason: POWER_REASONS.unsupported });
+    return Object.assign(new Invalid(`Hive cannot hibernate this cluster: ${hib.message ?? 'Unsupported'}`), {
+      reason: POWER_REASONS.unsupported,
+    });
   }
   if (hib?.reason === POWER_REASONS.powerStatePaused || ready?.reason === POWER_REASONS.powerStatePaused) {
-    return Object.assign(new Invalid('Hive leaves the power state alone: hive.openshift.io/powerstate-pause is set'), { reason: POWER_REASONS.powerStatePaused });
+    return Object.assign(new Invalid('Hive leaves the power state alone: hive.openshift.io/powerstate-pause is set'), {
+      reason: POWER_REASONS.powerStatePaused,
+    });
   }
   return undefined;
 }
@@ -71,10 +76,24 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   const verb = p.target === 'Hibernating' ? 'Hibernate' : 'Resume';
   const steps = createStepRecorder(ctx);
   // Keyed by the job: a run after a crash or a hand-back records what the job did once, whichever run gets there.
-  const requestedEvent = { type: 'Normal' as const, reason: `${verb}Requested`, action: verb, message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})`, key: `${ctx.jobId}/${verb}Requested` };
-  const reachedEvent = { type: 'Normal' as const, reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed', action: verb, message: `Hive reports status.powerState ${p.target}`, key: `${ctx.jobId}/reached` };
+  const requestedEvent = {
+    type: 'Normal' as const,
+    reason: `${verb}Requested`,
+    action: verb,
+    message: `Beekeeper set spec.powerState to ${p.target} (job ${ctx.jobId})`,
+    key: `${ctx.jobId}/${verb}Requested`,
+  };
+  const reachedEvent = {
+    type: 'Normal' as const,
+    reason: p.target === 'Hibernating' ? 'Hibernated' : 'Resumed',
+    action: verb,
+    message: `Hive reports status.powerState ${p.target}`,
+    key: `${ctx.jobId}/reached`,
+  };
 
-  const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await store.get<ClusterDeployment>('ClusterDeployment', ref));
+  const cd =
+    store.cached<ClusterDeployment>('ClusterDeployment', ref) ??
+    (await store.get<ClusterDeployment>('ClusterDeployment', ref));
   if (!cd) throw new NotFound(`ClusterDeployment ${p.namespace}/${p.name} not found on hub ${p.hub}`);
   // Whether Beekeeper changed the power state is judged against the cluster before the change: as the request saw
   // it (it made the change), or as the job's first run saw it, kept in the job (a run after a crash or a
@@ -88,7 +107,11 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
       // The request made the change; its step opens the job's report, once (a run after a crash keeps the first's).
       const step = async () => steps.record(`${verb}Requested`, `spec.powerState set to ${p.target} by the request`);
       await (ctx.once ? ctx.once('requested', async () => (await step(), true)) : step());
-    } else ctx.log.info({ ...ref, jobId: ctx.jobId }, `spec.powerState was set to ${p.target} by an earlier run of this job`);
+    } else
+      ctx.log.info(
+        { ...ref, jobId: ctx.jobId },
+        `spec.powerState was set to ${p.target} by an earlier run of this job`,
+      );
     await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
   if (desired(cd) === p.target && reached(cd, p.target)) {
@@ -102,7 +125,13 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   const verdict = hopeless(cd, p.target);
   if (verdict) {
     deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
-    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Refused`, action: verb, message: verdict.message }, { jobId: ctx.jobId });
+    await audit(
+      store,
+      ctx.log,
+      ref,
+      { type: 'Warning', reason: `${verb}Refused`, action: verb, message: verdict.message },
+      { jobId: ctx.jobId },
+    );
     throw verdict;
   }
   if (desired(cd) !== p.target && cd.metadata.annotations?.[POWER_OPERATION_ANNOTATION] === ctx.jobId) {
@@ -110,7 +139,13 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     // job run again after Redis lost it must not undo a later decision.
     deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     const message = `spec.powerState was set to ${p.target} for this job and changed to ${cd.spec.powerState || 'Running'} since; not setting it again`;
-    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Superseded`, action: verb, message, key: `${ctx.jobId}/${verb}Superseded` }, { jobId: ctx.jobId });
+    await audit(
+      store,
+      ctx.log,
+      ref,
+      { type: 'Warning', reason: `${verb}Superseded`, action: verb, message, key: `${ctx.jobId}/${verb}Superseded` },
+      { jobId: ctx.jobId },
+    );
     throw Object.assign(new Invalid(message), { reason: 'PowerStateChanged' });
   }
 
@@ -138,7 +173,9 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
       if (bad) throw bad;
       if (desired(obj) === p.target) sawOurSpec = true;
       else if (sawOurSpec) {
-        throw new Conflict(`spec.powerState was changed to ${obj.spec.powerState || 'Running'} by someone else (Hive's hibernateAfter, or another client)`);
+        throw new Conflict(
+          `spec.powerState was changed to ${obj.spec.powerState || 'Running'} by someone else (Hive's hibernateAfter, or another client)`,
+        );
       }
       return desired(obj) === p.target && reached(obj, p.target) ? obj : undefined;
     },
@@ -149,14 +186,21 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   if (desired(cd) !== p.target) {
     // Recorded first, so Hive's first steps (which may arrive before the patch answer) come after it.
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
-    await store.mergePatch('ClusterDeployment', ref, { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: ctx.jobId } }, spec: { powerState: p.target } });
+    await store.mergePatch('ClusterDeployment', ref, {
+      metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: ctx.jobId } },
+      spec: { powerState: p.target },
+    });
     await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
 
   try {
     await follow.catch((err: unknown) => {
       if (!(err instanceof Unavailable) || ctx.signal.aborted) throw err;
-      throw new Unavailable(`${verb} not finished after ${formatGoDuration(timeoutsOf(deps).powerMs)}: Hive last reported status.powerState ${last}`, err.retryAfterSeconds, { cause: err });
+      throw new Unavailable(
+        `${verb} not finished after ${formatGoDuration(timeoutsOf(deps).powerMs)}: Hive last reported status.powerState ${last}`,
+        err.retryAfterSeconds,
+        { cause: err },
+      );
     });
   } catch (err) {
     await steps.flush();
@@ -164,7 +208,18 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
     if (ctx.signal.aborted) throw err;
     deps.onPowerTransition?.({ hub: p.hub, to: p.target, outcome: 'failed' });
     const reason = (err as { reason?: string }).reason;
-    await audit(store, ctx.log, ref, { type: 'Warning', reason: `${verb}Failed`, action: verb, message: `${verb} did not finish: ${(err as Error).message}` }, { jobId: ctx.jobId, hiveReason: reason });
+    await audit(
+      store,
+      ctx.log,
+      ref,
+      {
+        type: 'Warning',
+        reason: `${verb}Failed`,
+        action: verb,
+        message: `${verb} did not finish: ${(err as Error).message}`,
+      },
+      { jobId: ctx.jobId, hiveReason: reason },
+    );
     throw err;
   }
   await steps.flush();

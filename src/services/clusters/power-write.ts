@@ -20,7 +20,11 @@ export async function writePowerState(
   op: Operation,
   /** The cluster as the request checked it (the cache): tried first, read live again only on a Conflict. */
   seen: ClusterDeployment,
-  rules: { type: string; refuse(type: string, id: string): Error; check(cd: ClusterDeployment, ref: { namespace: string; name: string }): void },
+  rules: {
+    type: string;
+    refuse(type: string, id: string): Error;
+    check(cd: ClusterDeployment, ref: { namespace: string; name: string }): void;
+  },
 ): Promise<WriteOutcome | void> {
   for (let attempt = 1; ; attempt++) {
     // After a Conflict, live: Hive's own status writes move the version often, and the cache may lag.
@@ -40,7 +44,10 @@ export async function writePowerState(
       await deps.store.mergePatch(
         'ClusterDeployment',
         ref,
-        { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: op.metadata.name } }, ...(desired(live) === to ? {} : { spec: { powerState: to } }) },
+        {
+          metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: op.metadata.name } },
+          ...(desired(live) === to ? {} : { spec: { powerState: to } }),
+        },
         { resourceVersion: live.metadata.resourceVersion },
       );
       return;

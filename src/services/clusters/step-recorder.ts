@@ -15,7 +15,9 @@ export function createStepRecorder(ctx: Pick<JobContext, 'step' | 'log'>): StepR
       const key = `${step}\u0000${message ?? ''}`;
       if (key === last) return;
       last = key;
-      chain = chain.then(() => ctx.step(step, message)).catch((err: unknown) => ctx.log.warn({ err: (err as Error).message, step }, 'could not record job step'));
+      chain = chain
+        .then(() => ctx.step(step, message))
+        .catch((err: unknown) => ctx.log.warn({ err: (err as Error).message, step }, 'could not record job step'));
     },
     flush: () => chain,
   };

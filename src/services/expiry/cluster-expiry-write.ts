@@ -5,7 +5,12 @@
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { deleteAfterFor, expiresAt } from '../../hive/delete-after.js';
 import { Conflict, NotFound } from '../../hive/errors.js';
-import { appendHistory, changeAction, EXPIRY_HISTORY_ANNOTATION, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
+import {
+  appendHistory,
+  changeAction,
+  EXPIRY_HISTORY_ANNOTATION,
+  type ExpiryHistoryEntry,
+} from '../../hive/expiry/history.js';
 import type { Clock, HiveStore, ObjectRef, ServiceLog } from '../ports.js';
 import { announceExpiryChange, expiryEntry, type ExpiryActor } from './expiry-record.js';
 import { clusterExpiry } from './targets.js';
@@ -57,13 +62,24 @@ export async function writeClusterExpiry(
     const toMs = deleteAfter === null ? undefined : expiresAt(created, deleteAfter)?.getTime();
     const action = decision.action ?? (decision.initial ? 'set' : changeAction(fromMs, toMs));
     if (!action) return { cd };
-    const who = { ...actor, ...(decision.by !== undefined ? { by: decision.by } : {}), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    const who = {
+      ...actor,
+      ...(decision.by !== undefined ? { by: decision.by } : {}),
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    };
     const entry = expiryEntry(deps.clock.now(), who, action, iso(fromMs), iso(toMs));
     try {
       const patched = await deps.store.mergePatch<Cd>(
         'ClusterDeployment',
         ref,
-        { metadata: { annotations: { [ANNOTATIONS.deleteAfter]: deleteAfter, [EXPIRY_HISTORY_ANNOTATION]: appendHistory(cd.metadata.annotations, entry) } } },
+        {
+          metadata: {
+            annotations: {
+              [ANNOTATIONS.deleteAfter]: deleteAfter,
+              [EXPIRY_HISTORY_ANNOTATION]: appendHistory(cd.metadata.annotations, entry),
+            },
+          },
+        },
         { resourceVersion: cd.metadata.resourceVersion },
       );
       await announceExpiryChange(deps, 'ClusterDeployment', ref, entry, deleteAfter);

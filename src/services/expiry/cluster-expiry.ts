@@ -29,7 +29,13 @@ export interface ExpiryView {
   createdAt?: string;
   deleteAfter?: string;
   expiresAt?: string;
-  limits: { maxLifetime?: string; latestAllowed?: string; defaultLifetime?: string; warnings: string[]; policies: string[] };
+  limits: {
+    maxLifetime?: string;
+    latestAllowed?: string;
+    defaultLifetime?: string;
+    warnings: string[];
+    policies: string[];
+  };
   history: ExpiryHistoryEntry[];
 }
 
@@ -57,11 +63,20 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
     return {
       cluster: { hub: ref.hub, namespace: ref.namespace ?? '', name: ref.name },
       ...(cd.metadata.creationTimestamp ? { createdAt: cd.metadata.creationTimestamp } : {}),
-      ...(cd.metadata.annotations?.[ANNOTATIONS.deleteAfter] ? { deleteAfter: cd.metadata.annotations[ANNOTATIONS.deleteAfter] } : {}),
+      ...(cd.metadata.annotations?.[ANNOTATIONS.deleteAfter]
+        ? { deleteAfter: cd.metadata.annotations[ANNOTATIONS.deleteAfter] }
+        : {}),
       ...(exp ? { expiresAt: new Date(exp.expiresAtMs).toISOString() } : {}),
       limits: {
-        ...(limits.maxLifetimeMs !== undefined ? { maxLifetime: formatGoDuration(limits.maxLifetimeMs), latestAllowed: new Date(created + limits.maxLifetimeMs).toISOString() } : {}),
-        ...(limits.defaultLifetimeMs !== undefined ? { defaultLifetime: formatGoDuration(limits.defaultLifetimeMs) } : {}),
+        ...(limits.maxLifetimeMs !== undefined
+          ? {
+              maxLifetime: formatGoDuration(limits.maxLifetimeMs),
+              latestAllowed: new Date(created + limits.maxLifetimeMs).toISOString(),
+            }
+          : {}),
+        ...(limits.defaultLifetimeMs !== undefined
+          ? { defaultLifetime: formatGoDuration(limits.defaultLifetimeMs) }
+          : {}),
         warnings: limits.warningLeadsMs.map(formatGoDuration),
         policies: limits.policies,
       },
@@ -75,14 +90,16 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
     },
 
     async extend(ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin): Promise<ExpiryView> {
-      if (typeof req.reason !== 'string' || req.reason.trim() === '') throw invalid('reason', 'say why (it is recorded)');
+      if (typeof req.reason !== 'string' || req.reason.trim() === '')
+        throw invalid('reason', 'say why (it is recorded)');
       const { cd } = await writeClusterExpiry(
         deps,
         ref,
         await load(ref),
         (cd) => {
           const current = clusterExpiry(ref.hub, cd);
-          if (!current) throw invalid('extendBy', 'the cluster has no expiry to extend; set one first (PUT .../expiry)');
+          if (!current)
+            throw invalid('extendBy', 'the cluster has no expiry to extend; set one first (PUT .../expiry)');
           return { atMs: extendedExpiry(req, current.expiresAtMs, deps.clock.now(), createdMs(cd), limitsOf(ref, cd)) };
         },
         requestActor(origin, req),
@@ -94,7 +111,10 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
      * Impose the policy's default or cap on one cluster (never on unclaimed pool clusters: the pool owns them),
      * recorded as `by: policy/<name>` through `origin` (the timers, or the caller of a sweep).
      */
-    async enforcePolicy(ref: ObjectRef, opts: { dryRun?: boolean; origin?: AuditOrigin } = {}): Promise<{ outcome: 'none' | 'default' | 'cap'; expiresAt?: string }> {
+    async enforcePolicy(
+      ref: ObjectRef,
+      opts: { dryRun?: boolean; origin?: AuditOrigin } = {},
+    ): Promise<{ outcome: 'none' | 'default' | 'cap'; expiresAt?: string }> {
       const cached = deps.store.cached<Cd>('ClusterDeployment', ref);
       if (!cached) return { outcome: 'none' };
       let policy: string | undefined;
@@ -104,7 +124,8 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
         const change = policyExpiry(clusterExpiry(ref.hub, cd)?.expiresAtMs, createdMs(cd), deps.clock.now(), limits);
         if (!change) return undefined;
         policy = change.why === 'cap' ? limits.maxFrom : (limits.defaultFrom ?? limits.maxFrom);
-        const reason = change.why === 'cap' ? 'longer than the policy maximum lifetime' : 'no expiry set; policy default lifetime';
+        const reason =
+          change.why === 'cap' ? 'longer than the policy maximum lifetime' : 'no expiry set; policy default lifetime';
         return { atMs: change.atMs, action: change.why, by: `policy/${policy}`, reason };
       };
       if (opts.dryRun) {
@@ -112,13 +133,27 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
         return d ? { outcome: d.action, expiresAt: new Date(d.atMs).toISOString() } : { outcome: 'none' };
       }
       const origin = opts.origin ?? SCHEDULER;
-      const { entry } = await writeClusterExpiry(deps, ref, cached, decide, { by: 'policy', via: origin.via, ...(origin.principal ? { principal: origin.principal } : {}) });
+      const { entry } = await writeClusterExpiry(deps, ref, cached, decide, {
+        by: 'policy',
+        via: origin.via,
+        ...(origin.principal ? { principal: origin.principal } : {}),
+      });
       if (!entry || (entry.action !== 'default' && entry.action !== 'cap')) return { outcome: 'none' };
       const expiresAt = entry.to!;
       if (policy) {
-        const lastApplied = { at: entry.at, cluster: `${ref.hub}/${ref.namespace}/${ref.name}`, action: entry.action, expiresAt };
+        const lastApplied = {
+          at: entry.at,
+          cluster: `${ref.hub}/${ref.namespace}/${ref.name}`,
+          action: entry.action,
+          expiresAt,
+        };
         await deps.store
-          .mergePatch('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace, name: policy }, { status: { lastApplied } }, { subresource: 'status' })
+          .mergePatch(
+            'ExpiryPolicy',
+            { hub: deps.stateHub, namespace: deps.stateNamespace, name: policy },
+            { status: { lastApplied } },
+            { subresource: 'status' },
+          )
           .catch((err: unknown) => deps.log.warn({ err, policy }, 'cannot record policy status'));
       }
       return { outcome: entry.action, expiresAt };

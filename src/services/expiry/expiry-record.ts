@@ -26,17 +26,30 @@ export const SCHEDULER: AuditOrigin = { via: 'scheduler' };
 
 /** The actor of a request: `by` as the caller names it (a portal acting for a person), else the token's holder. */
 export function requestActor(origin: AuditOrigin, req: { by?: string; reason?: string }): ExpiryActor {
-  if (req.by !== undefined && req.by.trim() === '') throw invalid('by', "say who makes the change (it is recorded), or leave it out for the API token's holder");
-  if (req.reason !== undefined && req.reason.trim() === '') throw invalid('reason', 'say why (it is recorded), or leave it out');
+  if (req.by !== undefined && req.by.trim() === '')
+    throw invalid('by', "say who makes the change (it is recorded), or leave it out for the API token's holder");
+  if (req.reason !== undefined && req.reason.trim() === '')
+    throw invalid('reason', 'say why (it is recorded), or leave it out');
   const holder = origin.principal ?? 'anonymous';
   const by = req.by ?? holder;
-  return { by, ...(req.reason !== undefined ? { reason: req.reason } : {}), via: origin.via, ...(by !== holder && origin.principal !== undefined ? { principal: holder } : {}) };
+  return {
+    by,
+    ...(req.reason !== undefined ? { reason: req.reason } : {}),
+    via: origin.via,
+    ...(by !== holder && origin.principal !== undefined ? { principal: holder } : {}),
+  };
 }
 
 type Expiring = 'ClusterDeployment' | 'ClusterClaim';
 
 /** `from` and `to` as recorded: ISO times for a cluster's expiry, Go durations for a claim's lifetime. */
-export function expiryEntry(nowMs: number, actor: ExpiryActor, action: ExpiryAction, from: string | undefined, to: string | undefined): ExpiryHistoryEntry {
+export function expiryEntry(
+  nowMs: number,
+  actor: ExpiryActor,
+  action: ExpiryAction,
+  from: string | undefined,
+  to: string | undefined,
+): ExpiryHistoryEntry {
   return {
     at: new Date(nowMs).toISOString(),
     action,
@@ -50,8 +63,22 @@ export function expiryEntry(nowMs: number, actor: ExpiryActor, action: ExpiryAct
 }
 
 const REASONS: Record<Expiring, Record<ExpiryAction, string>> = {
-  ClusterDeployment: { set: 'ExpirySet', extend: 'ExpiryExtended', shorten: 'ExpiryShortened', clear: 'ExpiryCleared', default: 'ExpirySet', cap: 'ExpiryCapped' },
-  ClusterClaim: { set: 'LifetimeSet', extend: 'LifetimeExtended', shorten: 'LifetimeShortened', clear: 'LifetimeCleared', default: 'LifetimeSet', cap: 'LifetimeCapped' },
+  ClusterDeployment: {
+    set: 'ExpirySet',
+    extend: 'ExpiryExtended',
+    shorten: 'ExpiryShortened',
+    clear: 'ExpiryCleared',
+    default: 'ExpirySet',
+    cap: 'ExpiryCapped',
+  },
+  ClusterClaim: {
+    set: 'LifetimeSet',
+    extend: 'LifetimeExtended',
+    shorten: 'LifetimeShortened',
+    clear: 'LifetimeCleared',
+    default: 'LifetimeSet',
+    cap: 'LifetimeCapped',
+  },
 };
 
 /**
@@ -67,16 +94,30 @@ export async function announceExpiryChange(
 ): Promise<void> {
   const what = kind === 'ClusterClaim' ? 'lifetime' : 'expiry';
   deps.log.info(
-    { audit: 'expiry', kind, hub: ref.hub, namespace: ref.namespace, name: ref.name, ...entry, ...(deleteAfter !== undefined ? { deleteAfter } : {}) },
+    {
+      audit: 'expiry',
+      kind,
+      hub: ref.hub,
+      namespace: ref.namespace,
+      name: ref.name,
+      ...entry,
+      ...(deleteAfter !== undefined ? { deleteAfter } : {}),
+    },
     `${what} ${entry.action}`,
   );
-  const written = deleteAfter === undefined ? '' : deleteAfter === null ? ` (${ANNOTATIONS.deleteAfter} removed)` : ` (${ANNOTATIONS.deleteAfter}=${deleteAfter})`;
+  const written =
+    deleteAfter === undefined
+      ? ''
+      : deleteAfter === null
+        ? ` (${ANNOTATIONS.deleteAfter} removed)`
+        : ` (${ANNOTATIONS.deleteAfter}=${deleteAfter})`;
   const who = `${entry.by}${entry.principal ? ` (API token ${entry.principal})` : ''}`;
   await deps.store.recordEvent(kind, ref, {
     type: 'Normal',
     reason: REASONS[kind][entry.action],
     action: kind === 'ClusterClaim' ? 'Extend' : 'SetExpiry',
-    message: `${what === 'expiry' ? 'Expiry' : 'Lifetime'} ${entry.from ?? 'none'} -> ` +
+    message:
+      `${what === 'expiry' ? 'Expiry' : 'Lifetime'} ${entry.from ?? 'none'} -> ` +
       `${entry.to ?? 'none'}${written} by ${who} via ${entry.via}: ` +
       `${entry.reason ?? 'no reason given'}`,
     key: `${what}/${entry.at}/${entry.action}/${entry.to ?? 'none'}`,

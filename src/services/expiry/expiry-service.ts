@@ -28,14 +28,17 @@ export function createExpiryService(deps: ExpiryServiceDeps) {
   return {
     get: (ref: ObjectRef) => clusters.get(ref),
     extend: (ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin) => clusters.extend(ref, req, origin),
-    enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean; origin?: AuditOrigin }) => clusters.enforcePolicy(ref, opts),
+    enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean; origin?: AuditOrigin }) =>
+      clusters.enforcePolicy(ref, opts),
     policies,
     /** Impose policy defaults and caps on every cluster now; with dryRun, only report what would change. */
     sweep,
     warnings: () => listWarnings(deps),
     jobs: (): JobRegistration[] => [
       warnJob(deps),
-      handleJob(ENFORCE_POLICY_JOB, (p) => clusters.enforcePolicy({ hub: p.hub, namespace: p.namespace, name: p.name }, { dryRun: p.dryRun })),
+      handleJob(ENFORCE_POLICY_JOB, (p) =>
+        clusters.enforcePolicy({ hub: p.hub, namespace: p.namespace, name: p.name }, { dryRun: p.dryRun }),
+      ),
     ],
   };
 }

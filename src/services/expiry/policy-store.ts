@@ -24,7 +24,11 @@ export function listPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' 
 export function policySpecOf(body: Record<string, unknown>, more: FieldIssue[] = []): ExpiryPolicySpec {
   const { name: _name, ...spec } = body;
   const issues = [...more];
-  issues.push(...Object.keys(spec).filter((k) => !ALLOWED.has(k)).map((field) => ({ field, reason: 'unknown field' })));
+  issues.push(
+    ...Object.keys(spec)
+      .filter((k) => !ALLOWED.has(k))
+      .map((field) => ({ field, reason: 'unknown field' })),
+  );
   issues.push(...expiryPolicyIssues(spec));
   if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
   return spec;
@@ -37,17 +41,35 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
     if (!p) throw new NotFound(`expiry policy ${name} not found`);
     return p;
   };
-  const view = (p: ExpiryPolicy) => ({ name: p.metadata.name, spec: p.spec, status: p.status ?? {}, ...(p.metadata.creationTimestamp ? { createdAt: p.metadata.creationTimestamp } : {}) });
+  const view = (p: ExpiryPolicy) => ({
+    name: p.metadata.name,
+    spec: p.spec,
+    status: p.status ?? {},
+    ...(p.metadata.creationTimestamp ? { createdAt: p.metadata.creationTimestamp } : {}),
+  });
   return {
-    list: () => deps.store.cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace }).map((p) => view(p.object)),
+    list: () =>
+      deps.store
+        .cachedList<ExpiryPolicy>('ExpiryPolicy', { hub: deps.stateHub, namespace: deps.stateNamespace })
+        .map((p) => view(p.object)),
     get: async (name: string) => view(await fetch(name)),
     /** `mark`: the request's Idempotency-Key, recorded on the policy. */
     async create(body: Record<string, unknown>, mark?: IdempotencyMark) {
       const spec = policySpecOf(body, nameIssues(body.name));
       const name = body.name as string;
-      if (await deps.store.get('ExpiryPolicy', ref(name))) throw new Conflict(`expiry policy ${name} already exists; use PUT to change it`);
-      const metadata = { name, namespace: deps.stateNamespace, ...(mark ? { annotations: markAnnotations(mark) } : {}) };
-      const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'ExpiryPolicy', metadata, spec });
+      if (await deps.store.get('ExpiryPolicy', ref(name)))
+        throw new Conflict(`expiry policy ${name} already exists; use PUT to change it`);
+      const metadata = {
+        name,
+        namespace: deps.stateNamespace,
+        ...(mark ? { annotations: markAnnotations(mark) } : {}),
+      };
+      const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, {
+        apiVersion: 'beekeeper.io/v1alpha1',
+        kind: 'ExpiryPolicy',
+        metadata,
+        spec,
+      });
       deps.log.info({ policy: name }, 'expiry policy created');
       return view(p);
     },
@@ -67,6 +89,8 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
 }
 
 /** The policies in force: dry-run policies are shown but never applied or enforced. */
-export function enforcedPolicies(deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>): NamedPolicy[] {
+export function enforcedPolicies(
+  deps: Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>,
+): NamedPolicy[] {
   return listPolicies(deps).filter((p) => !p.spec.dryRun);
 }

@@ -33,9 +33,13 @@ export interface ExpirySweepResult {
 }
 
 export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<typeof createClusterExpiry>) {
-  return async (opts: { dryRun?: boolean; includeDryRunPolicies?: boolean } = {}, origin?: AuditOrigin): Promise<ExpirySweepResult> => {
+  return async (
+    opts: { dryRun?: boolean; includeDryRunPolicies?: boolean } = {},
+    origin?: AuditOrigin,
+  ): Promise<ExpirySweepResult> => {
     const dryRun = opts.dryRun === true;
-    if (opts.includeDryRunPolicies && !dryRun) throw invalid('includeDryRunPolicies', 'only a dry run may count dry-run policies (they are never applied)');
+    if (opts.includeDryRunPolicies && !dryRun)
+      throw invalid('includeDryRunPolicies', 'only a dry run may count dry-run policies (they are never applied)');
     const policies = opts.includeDryRunPolicies ? listPolicies(deps) : enforcedPolicies(deps);
     const now = deps.clock.now();
     const changes: ExpirySweepChange[] = [];
@@ -60,20 +64,33 @@ export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<
       });
     }
     changes.sort((a, b) => `${a.hub}/${a.namespace}/${a.name}`.localeCompare(`${b.hub}/${b.namespace}/${b.name}`));
-    const result: ExpirySweepResult = { dryRun, at: new Date(now).toISOString(), policies: policies.map((p) => p.name), changes, failed: [] };
+    const result: ExpirySweepResult = {
+      dryRun,
+      at: new Date(now).toISOString(),
+      policies: policies.map((p) => p.name),
+      changes,
+      failed: [],
+    };
     if (dryRun) return result;
     const applied: ExpirySweepChange[] = [];
     for (const change of changes) {
       try {
         // Re-decided on the object and recorded as policy/<name> (through the sweep, with its caller), exactly as
         // the timers' enforcement is.
-        const outcome = await clusters.enforcePolicy({ hub: change.hub, namespace: change.namespace, name: change.name }, { ...(origin ? { origin } : {}) });
-        if (outcome.outcome !== 'none') applied.push({ ...change, action: outcome.outcome, to: outcome.expiresAt ?? change.to });
+        const outcome = await clusters.enforcePolicy(
+          { hub: change.hub, namespace: change.namespace, name: change.name },
+          { ...(origin ? { origin } : {}) },
+        );
+        if (outcome.outcome !== 'none')
+          applied.push({ ...change, action: outcome.outcome, to: outcome.expiresAt ?? change.to });
       } catch (err) {
         result.failed.push({ ...change, error: err instanceof Error ? err.message : String(err) });
       }
     }
-    deps.log.info({ audit: 'expiry', sweep: true, changed: applied.length, failed: result.failed.length }, 'expiry sweep applied policies');
+    deps.log.info(
+      { audit: 'expiry', sweep: true, changed: applied.length, failed: result.failed.length },
+      'expiry sweep applied policies',
+    );
     return { ...result, changes: applied };
   };
 }

@@ -27,7 +27,11 @@ export interface Expiring {
 }
 
 /** When the history's last entry set `current` (a change Beekeeper did not record makes it unknown). */
-function lastSetAt(annotations: Record<string, string> | undefined, key: string, isCurrent: (to: string) => boolean): number | undefined {
+function lastSetAt(
+  annotations: Record<string, string> | undefined,
+  key: string,
+  isCurrent: (to: string) => boolean,
+): number | undefined {
   const last = readHistory(annotations, key).at(-1);
   const at = last?.to !== undefined && isCurrent(last.to) ? Date.parse(last.at) : NaN;
   return Number.isNaN(at) ? undefined : at;
@@ -40,8 +44,22 @@ export function clusterExpiry(hub: string, cd: ClusterDeployment): Expiring | un
   const namespace = cd.metadata.namespace ?? '';
   const expiresAtMs = at.getTime();
   // Entries written before the expiry was recorded as Hive applies it (whole seconds) may be a second off.
-  const setAtMs = lastSetAt(cd.metadata.annotations, EXPIRY_HISTORY_ANNOTATION, (to) => Math.abs(Date.parse(to) - expiresAtMs) < 1000) ?? Date.parse(cd.metadata.creationTimestamp ?? '');
-  return { kind: 'ClusterDeployment', hub, namespace, name: cd.metadata.name, expiresAtMs, setAtMs, cluster: { hub, namespace, name: cd.metadata.name }, annotations: cd.metadata.annotations };
+  const setAtMs =
+    lastSetAt(
+      cd.metadata.annotations,
+      EXPIRY_HISTORY_ANNOTATION,
+      (to) => Math.abs(Date.parse(to) - expiresAtMs) < 1000,
+    ) ?? Date.parse(cd.metadata.creationTimestamp ?? '');
+  return {
+    kind: 'ClusterDeployment',
+    hub,
+    namespace,
+    name: cd.metadata.name,
+    expiresAtMs,
+    setAtMs,
+    cluster: { hub, namespace, name: cd.metadata.name },
+    annotations: cd.metadata.annotations,
+  };
 }
 
 export function claimExpiry(hub: string, claim: ClusterClaim): Expiring | undefined {
@@ -49,7 +67,8 @@ export function claimExpiry(hub: string, claim: ClusterClaim): Expiring | undefi
   const lifetime = claim.status?.lifetime ? parseGoDuration(claim.status.lifetime) : undefined;
   const pending = claim.status?.conditions?.find((c) => c.type === 'Pending');
   // Hive starts the clock when the claim is claimed (Pending=False), not when the cluster runs.
-  if (lifetime === undefined || pending?.status !== 'False' || !pending.lastTransitionTime || !claim.spec?.namespace) return undefined;
+  if (lifetime === undefined || pending?.status !== 'False' || !pending.lastTransitionTime || !claim.spec?.namespace)
+    return undefined;
   const start = Date.parse(pending.lastTransitionTime);
   if (Number.isNaN(start)) return undefined;
   const namespace = claim.metadata.namespace ?? '';
@@ -60,7 +79,11 @@ export function claimExpiry(hub: string, claim: ClusterClaim): Expiring | undefi
     name: claim.metadata.name,
     expiresAtMs: start + lifetime,
     // The lifetime runs from the claim; an extension after that sets a new end then.
-    setAtMs: Math.max(start, lastSetAt(claim.metadata.annotations, LIFETIME_HISTORY_ANNOTATION, (to) => parseGoDuration(to) === lifetime) ?? start),
+    setAtMs: Math.max(
+      start,
+      lastSetAt(claim.metadata.annotations, LIFETIME_HISTORY_ANNOTATION, (to) => parseGoDuration(to) === lifetime) ??
+        start,
+    ),
     cluster: { hub, namespace: claim.spec.namespace, name: claim.spec.namespace },
     annotations: claim.metadata.annotations,
   };

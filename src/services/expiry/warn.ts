@@ -44,7 +44,13 @@ export interface WarnPayload {
   superseded?: string[];
 }
 
-export function currentExpiring(deps: Pick<ExpiryServiceDeps, 'store'>, kind: ExpiringKind, hub: string, namespace: string, name: string): Expiring | undefined {
+export function currentExpiring(
+  deps: Pick<ExpiryServiceDeps, 'store'>,
+  kind: ExpiringKind,
+  hub: string,
+  namespace: string,
+  name: string,
+): Expiring | undefined {
   const ref = { hub, namespace, name };
   if (kind === 'ClusterDeployment') {
     const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref);
@@ -61,11 +67,17 @@ function human(ms: number): string {
   return ms < 60_000 ? 'less than a minute' : formatGoDuration(Math.round(ms / 60_000) * 60_000);
 }
 
-export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: string): Promise<{ delivered: string[]; already: string[]; outcome: string }> {
+export async function warn(
+  deps: ExpiryServiceDeps,
+  p: WarnPayload,
+  jobId: string,
+): Promise<{ delivered: string[]; already: string[]; outcome: string }> {
   const target = currentExpiring(deps, p.kind, p.hub, p.namespace, p.name);
-  if (!target || new Date(target.expiresAtMs).toISOString() !== p.expiresAt) return { delivered: [], already: [], outcome: 'stale: the expiry changed or the object is gone' };
+  if (!target || new Date(target.expiresAtMs).toISOString() !== p.expiresAt)
+    return { delivered: [], already: [], outcome: 'stale: the expiry changed or the object is gone' };
   const now = deps.clock.now();
-  if (now >= target.expiresAtMs) return { delivered: [], already: [], outcome: 'expired before the warning could go out' };
+  if (now >= target.expiresAtMs)
+    return { delivered: [], already: [], outcome: 'expired before the warning could go out' };
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
   // Read-modify-write against the live object with its resourceVersion: warnings for other lead times (or
   // replicas) write the same annotation, and the informer cache may not have seen their writes yet.
@@ -80,7 +92,12 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
       const { live, rec } = await read();
       if (change(rec) === false) return rec;
       try {
-        await deps.store.mergePatch(p.kind, ref, { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } }, { resourceVersion: live.metadata.resourceVersion });
+        await deps.store.mergePatch(
+          p.kind,
+          ref,
+          { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } },
+          { resourceVersion: live.metadata.resourceVersion },
+        );
         return rec;
       } catch (err) {
         if (!(err instanceof Conflict) || attempt >= 4) throw err;
@@ -107,7 +124,8 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
     record = await update((rec) => {
       const other = rec.sending?.[lead]?.[sink];
       if (rec.sent[lead]?.[sink]) verdict = 'sent';
-      else if (other && other.by !== run && deps.clock.now() - Date.parse(other.at) < sendingHoldMs(deps)) verdict = 'taken';
+      else if (other && other.by !== run && deps.clock.now() - Date.parse(other.at) < sendingHoldMs(deps))
+        verdict = 'taken';
       else verdict = 'mine';
       if (verdict !== 'mine') return false;
       ((rec.sending ??= {})[lead] ??= {})[sink] = { by: run, at: new Date(deps.clock.now()).toISOString() };
@@ -117,7 +135,10 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
   };
   let record = (await read()).rec;
   const left = human(target.expiresAtMs - now);
-  const what = p.kind === 'ClusterClaim' ? `Claim ${p.namespace}/${p.name} (cluster ${target.cluster.namespace}/${target.cluster.name})` : `Cluster ${p.hub}/${p.namespace}/${p.name}`;
+  const what =
+    p.kind === 'ClusterClaim'
+      ? `Claim ${p.namespace}/${p.name} (cluster ${target.cluster.namespace}/${target.cluster.name})`
+      : `Cluster ${p.hub}/${p.namespace}/${p.name}`;
   const notice: Notice = {
     event: p.kind === 'ClusterClaim' ? 'ClaimExpiryWarning' : 'ClusterExpiryWarning',
     id: jobId,
@@ -130,12 +151,19 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
   };
 
   const superseded = (p.superseded ?? []).filter((lead) => !record.sent[lead]);
-  if (superseded.length > 0) record = await update((rec) => superseded.forEach((lead) => (rec.sent[lead] ??= { superseded: notice.at })));
+  if (superseded.length > 0)
+    record = await update((rec) => superseded.forEach((lead) => (rec.sent[lead] ??= { superseded: notice.at })));
   const delivered: string[] = [];
   const already: string[] = [];
   if (!record.sent[p.lead]?.[EVENT_SINK]) {
     // Keyed by the job (one per object, lead and expiry): a run that crashed before stamping it writes no second one.
-    await deps.store.recordEvent(p.kind, ref, { type: 'Warning', reason: 'ExpiryWarning', action: 'Warn', message: notice.message, key: `${jobId}/ExpiryWarning` });
+    await deps.store.recordEvent(p.kind, ref, {
+      type: 'Warning',
+      reason: 'ExpiryWarning',
+      action: 'Warn',
+      message: notice.message,
+      key: `${jobId}/ExpiryWarning`,
+    });
     record = await update(stamp(p.lead, EVENT_SINK));
   }
   const failures: Array<{ endpoint: string; err: unknown }> = [];
@@ -152,21 +180,38 @@ export async function warn(deps: ExpiryServiceDeps, p: WarnPayload, jobId: strin
     }
     if (taken === 'taken') {
       // The other run records it; this job retries and then finds it delivered (or the mark lapsed).
-      failures.push({ endpoint: name, err: new Unavailable(`another run of this warning is delivering it to ${name}`) });
+      failures.push({
+        endpoint: name,
+        err: new Unavailable(`another run of this warning is delivering it to ${name}`),
+      });
       continue;
     }
     try {
       const res = await deliver({ ...deps, timeoutMs: deps.webhookTimeoutMs }, ep, notice);
       record = await update(stamp(p.lead, name));
       delivered.push(name);
-      await deps.store.mergePatch('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace, name }, { status: { lastDelivery: { at: notice.at, ok: true, statusCode: res.statusCode, message: notice.id } } }, { subresource: 'status' }).catch(() => undefined);
+      await deps.store
+        .mergePatch(
+          'WebhookEndpoint',
+          { hub: deps.stateHub, namespace: deps.stateNamespace, name },
+          { status: { lastDelivery: { at: notice.at, ok: true, statusCode: res.statusCode, message: notice.id } } },
+          { subresource: 'status' },
+        )
+        .catch(() => undefined);
     } catch (err) {
       failures.push({ endpoint: name, err });
       // Not delivered: a retry need not wait for the mark to lapse.
       record = await update((rec) => unmark(rec, p.lead, name)).catch(() => record);
       const message = err instanceof Error ? err.message : String(err);
       deps.log.warn({ endpoint: name, jobId, message }, 'webhook delivery failed');
-      await deps.store.mergePatch('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace, name }, { status: { lastDelivery: { at: notice.at, ok: false, message } } }, { subresource: 'status' }).catch(() => undefined);
+      await deps.store
+        .mergePatch(
+          'WebhookEndpoint',
+          { hub: deps.stateHub, namespace: deps.stateNamespace, name },
+          { status: { lastDelivery: { at: notice.at, ok: false, message } } },
+          { subresource: 'status' },
+        )
+        .catch(() => undefined);
     }
   }
   if (failures.length > 0) {

@@ -1,6 +1,12 @@
 // Where an expiring object's warnings stand: which lead is due, which are superseded or moot, when the next falls
 // due. The timers, the resync and GET /v1/warnings all ask this one function, so they agree on what is owed.
-import { effectiveLimits, planWarnings, readWarningRecord, type WarningPlan, type WarningRecord } from '../../hive/expiry/index.js';
+import {
+  effectiveLimits,
+  planWarnings,
+  readWarningRecord,
+  type WarningPlan,
+  type WarningRecord,
+} from '../../hive/expiry/index.js';
 import { listEndpoints } from '../notify/deliver.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { enforcedPolicies } from './policy-store.js';
@@ -14,7 +20,11 @@ type PlanDeps = Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>
 
 export function warningLeads(deps: PlanDeps, target: Expiring): number[] {
   const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', target.cluster);
-  return effectiveLimits(enforcedPolicies(deps), target.cluster.hub, cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } }).warningLeadsMs;
+  return effectiveLimits(
+    enforcedPolicies(deps),
+    target.cluster.hub,
+    cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } },
+  ).warningLeadsMs;
 }
 
 /**
@@ -22,11 +32,22 @@ export function warningLeads(deps: PlanDeps, target: Expiring): number[] {
  * after each delivery), or once a more urgent lead made it moot. So a warning an endpoint missed (its receiver was
  * down past the job's attempts, Redis lost the job) stays due until it reaches it or stops being useful.
  */
-export function warningPlan(deps: PlanDeps, target: Expiring, nowMs: number): WarningPlan & { record: WarningRecord; owedTo: string[] } {
+export function warningPlan(
+  deps: PlanDeps,
+  target: Expiring,
+  nowMs: number,
+): WarningPlan & { record: WarningRecord; owedTo: string[] } {
   const record = readWarningRecord(target.annotations, target.expiresAtMs);
   const sinks = [EVENT_SINK, ...listEndpoints(deps).map((e) => e.metadata.name)];
-  const missing = (lead: string) => (record.sent[lead]?.superseded ? [] : sinks.filter((sink) => !record.sent[lead]?.[sink]));
-  const plan = planWarnings(target.expiresAtMs, warningLeads(deps, target), nowMs, (lead) => missing(lead).length === 0, target.setAtMs);
+  const missing = (lead: string) =>
+    record.sent[lead]?.superseded ? [] : sinks.filter((sink) => !record.sent[lead]?.[sink]);
+  const plan = planWarnings(
+    target.expiresAtMs,
+    warningLeads(deps, target),
+    nowMs,
+    (lead) => missing(lead).length === 0,
+    target.setAtMs,
+  );
   /** Where the due warning has still to go. */
   const owedTo = plan.due ? missing(plan.due.lead) : [];
   return { ...plan, record, owedTo };

@@ -46,7 +46,10 @@ export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] 
   return out;
 }
 
-export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningView[]; longHibernation: LongHibernationView[] } {
+export function listWarnings(deps: ExpiryServiceDeps): {
+  expiry: ExpiryWarningView[];
+  longHibernation: LongHibernationView[];
+} {
   const now = deps.clock.now();
   const expiry = allExpiring(deps)
     .filter((t) => t.expiresAtMs > now)
@@ -75,7 +78,8 @@ export function listWarnings(deps: ExpiryServiceDeps): { expiry: ExpiryWarningVi
     const flag = longHibernationFlag(hibernatingSinceMs(object), now);
     // A schedule may lift the flag for its clusters, with a recorded reason (safety.ignoreLongHibernation).
     if (flag && governance(schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
-    if (flag) longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
+    if (flag)
+      longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
   }
   return { expiry, longHibernation };
 }

@@ -17,7 +17,11 @@ export interface MarkIndex {
 
 export function createMarkIndex(store: HiveStore, kinds: readonly CachedKind[]): MarkIndex {
   const byKey = new Map<string, { kind: CachedKind; hub: string; namespace?: string; name: string }>();
-  const slot = (hub: string, o: KubeObject) => ({ hub, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name });
+  const slot = (hub: string, o: KubeObject) => ({
+    hub,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+    name: o.metadata.name,
+  });
   const add = (kind: CachedKind, hub: string, o: KubeObject) => {
     const mark = readMark(o);
     if (mark) byKey.set(mark.keyHash, { kind, ...slot(hub, o) });
@@ -29,7 +33,14 @@ export function createMarkIndex(store: HiveStore, kinds: readonly CachedKind[]):
       if (!mark) return;
       const known = byKey.get(mark.keyHash);
       if (type !== 'DELETED') add(kind, hub, o);
-      else if (known && known.kind === kind && known.hub === hub && known.name === o.metadata.name && known.namespace === o.metadata.namespace) byKey.delete(mark.keyHash);
+      else if (
+        known &&
+        known.kind === kind &&
+        known.hub === hub &&
+        known.name === o.metadata.name &&
+        known.namespace === o.metadata.namespace
+      )
+        byKey.delete(mark.keyHash);
     }),
   );
   for (const kind of kinds) for (const { hub, object } of store.cachedList(kind)) add(kind, hub, object);

@@ -14,7 +14,9 @@ export interface IdempotencyMark {
 export const IDEMPOTENCY_ANNOTATION = 'beekeeper.io/idempotency';
 
 export function markAnnotations(mark: IdempotencyMark | undefined): Record<string, string> {
-  return mark ? { [IDEMPOTENCY_ANNOTATION]: JSON.stringify({ keyHash: mark.keyHash, fingerprint: mark.fingerprint }) } : {};
+  return mark
+    ? { [IDEMPOTENCY_ANNOTATION]: JSON.stringify({ keyHash: mark.keyHash, fingerprint: mark.fingerprint }) }
+    : {};
 }
 
 const isMark = (v: unknown): v is IdempotencyMark =>

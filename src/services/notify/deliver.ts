@@ -22,9 +22,18 @@ export function sign(key: string | Buffer, body: string): string {
   return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
 }
 
-async function secretValue(deps: DeliverDeps, ep: WebhookEndpoint, ref: { name: string; key?: string }, defaultKey: string): Promise<Buffer> {
+async function secretValue(
+  deps: DeliverDeps,
+  ep: WebhookEndpoint,
+  ref: { name: string; key?: string },
+  defaultKey: string,
+): Promise<Buffer> {
   const key = ref.key ?? defaultKey;
-  const secret = await deps.store.get<KubeObject & { data?: Record<string, string> }>('Secret', { hub: deps.stateHub, namespace: deps.stateNamespace, name: ref.name });
+  const secret = await deps.store.get<KubeObject & { data?: Record<string, string> }>('Secret', {
+    hub: deps.stateHub,
+    namespace: deps.stateNamespace,
+    name: ref.name,
+  });
   const value = secret?.data?.[key];
   if (!value) throw new Invalid(`webhook ${ep.metadata.name}: Secret ${ref.name} has no key ${key}`);
   return Buffer.from(value, 'base64');
@@ -55,7 +64,11 @@ function failureReason(err: unknown): string {
 
 export async function deliver(deps: DeliverDeps, ep: WebhookEndpoint, notice: Notice): Promise<{ statusCode: number }> {
   const body = ep.spec.format === 'slack' ? slackBody(notice) : genericBody(notice);
-  const headers: Record<string, string> = { 'content-type': 'application/json', [EVENT_HEADER]: notice.event, [DELIVERY_HEADER]: notice.id };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    [EVENT_HEADER]: notice.event,
+    [DELIVERY_HEADER]: notice.id,
+  };
   const key = await signingKey(deps, ep);
   if (key) headers[SIGNATURE_HEADER] = sign(key, body);
   const full = await endpointUrl(deps, ep);
@@ -64,7 +77,12 @@ export async function deliver(deps: DeliverDeps, ep: WebhookEndpoint, notice: No
   const shown = `webhook ${ep.metadata.name} (${redactUrl(full)})`;
   let res: Response;
   try {
-    res = await fetch(target.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000) });
+    res = await fetch(target.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000),
+    });
     await res.arrayBuffer().catch(() => undefined);
   } catch (err) {
     throw new Unavailable(`${shown}: POST failed: ${failureReason(err)}`);

@@ -15,7 +15,16 @@ export interface Notice {
 }
 
 export function genericBody(n: Notice): string {
-  return JSON.stringify({ type: n.event, id: n.id, at: n.at, cluster: n.cluster, ...(n.claim ? { claim: n.claim } : {}), expiresAt: n.expiresAt, lead: n.lead, message: n.message });
+  return JSON.stringify({
+    type: n.event,
+    id: n.id,
+    at: n.at,
+    cluster: n.cluster,
+    ...(n.claim ? { claim: n.claim } : {}),
+    expiresAt: n.expiresAt,
+    lead: n.lead,
+    message: n.message,
+  });
 }
 
 /** Slack incoming-webhook payload: `text` is the fallback, blocks render the details. */
@@ -27,9 +36,15 @@ export function slackBody(n: Notice): string {
       { type: 'section', text: { type: 'mrkdwn', text: `:hourglass: *${n.event}*\n${n.message}` } },
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: `cluster \`${who}\`${n.claim ? ` · claim \`${n.claim.namespace}/${n.claim.name}\`` : ''} · ` +
-          `expires <!date^${Math.floor(Date.parse(n.expiresAt) / 1000)}^{date_short_pretty} ` +
-          `{time}|${n.expiresAt}>` }],
+        elements: [
+          {
+            type: 'mrkdwn',
+            text:
+              `cluster \`${who}\`${n.claim ? ` · claim \`${n.claim.namespace}/${n.claim.name}\`` : ''} · ` +
+              `expires <!date^${Math.floor(Date.parse(n.expiresAt) / 1000)}^{date_short_pretty} ` +
+              `{time}|${n.expiresAt}>`,
+          },
+        ],
       },
     ],
   });

@@ -21,7 +21,12 @@ export interface WebhookView {
 
 type Secret = KubeObject & { data?: Record<string, string> };
 
-export function createWebhookService(deps: { store: HiveStore; stateHub: string; stateNamespace: string; log: { info(o: object, m?: string): void } }) {
+export function createWebhookService(deps: {
+  store: HiveStore;
+  stateHub: string;
+  stateNamespace: string;
+  log: { info(o: object, m?: string): void };
+}) {
   const ref = (name: string) => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name });
   const view = (e: WebhookEndpoint): WebhookView => ({
     name: e.metadata.name,
@@ -52,22 +57,34 @@ export function createWebhookService(deps: { store: HiveStore; stateHub: string;
       // The reason never quotes the URL: it may be the credential.
       const problem = urlProblem(req.url);
       if (problem) throw new Invalid(`url: ${problem}`, [{ field: 'url', reason: problem }]);
-      if (req.format === 'slack' && req.secret) throw new Invalid('secret: Slack webhooks are not signed', [{ field: 'secret', reason: 'Slack-format endpoints are not signed; omit secret' }]);
+      if (req.format === 'slack' && req.secret)
+        throw new Invalid('secret: Slack webhooks are not signed', [
+          { field: 'secret', reason: 'Slack-format endpoints are not signed; omit secret' },
+        ]);
       const secretName = `webhook-${name}`;
       const previous = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
       const existing = await deps.store.get<Secret>('Secret', ref(secretName));
       const keepKey = req.secret === undefined && req.format !== 'slack' ? previous?.spec.secretRef : undefined;
       const data: Record<string, string> = { url: b64(req.url) };
       if (req.secret !== undefined) data.hmac = b64(req.secret);
-      else if (keepKey?.name === secretName && existing?.data?.[keepKey.key ?? 'hmac']) data[keepKey.key ?? 'hmac'] = existing.data[keepKey.key ?? 'hmac']!;
+      else if (keepKey?.name === secretName && existing?.data?.[keepKey.key ?? 'hmac'])
+        data[keepKey.key ?? 'hmac'] = existing.data[keepKey.key ?? 'hmac']!;
       const secret: Secret = {
         apiVersion: 'v1',
         kind: 'Secret',
-        metadata: { name: secretName, namespace: deps.stateNamespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
+        metadata: {
+          name: secretName,
+          namespace: deps.stateNamespace,
+          labels: { 'app.kubernetes.io/managed-by': 'beekeeper' },
+        },
         type: 'Opaque',
         data,
       };
-      if (existing) await deps.store.replace('Secret', ref(secretName), { ...secret, metadata: { ...secret.metadata, resourceVersion: existing.metadata.resourceVersion } });
+      if (existing)
+        await deps.store.replace('Secret', ref(secretName), {
+          ...secret,
+          metadata: { ...secret.metadata, resourceVersion: existing.metadata.resourceVersion },
+        });
       else await deps.store.create('Secret', deps.stateHub, secret);
 
       const spec: WebhookEndpoint['spec'] = {
@@ -75,12 +92,24 @@ export function createWebhookService(deps: { store: HiveStore; stateHub: string;
         urlSecretRef: { name: secretName, key: 'url' },
         format: req.format ?? 'generic',
         disabled: Boolean(req.disabled),
-        ...(req.secret !== undefined ? { secretRef: { name: secretName, key: 'hmac' } } : keepKey ? { secretRef: keepKey } : {}),
+        ...(req.secret !== undefined
+          ? { secretRef: { name: secretName, key: 'hmac' } }
+          : keepKey
+            ? { secretRef: keepKey }
+            : {}),
       };
       const saved = previous
         ? await deps.store.replace<WebhookEndpoint>('WebhookEndpoint', ref(name), { ...previous, spec })
-        : await deps.store.create<WebhookEndpoint>('WebhookEndpoint', deps.stateHub, { apiVersion: 'beekeeper.io/v1alpha1', kind: 'WebhookEndpoint', metadata: { name, namespace: deps.stateNamespace }, spec });
-      deps.log.info({ webhook: name, url: spec.url, format: spec.format, signed: Boolean(spec.secretRef) }, 'webhook endpoint saved');
+        : await deps.store.create<WebhookEndpoint>('WebhookEndpoint', deps.stateHub, {
+            apiVersion: 'beekeeper.io/v1alpha1',
+            kind: 'WebhookEndpoint',
+            metadata: { name, namespace: deps.stateNamespace },
+            spec,
+          });
+      deps.log.info(
+        { webhook: name, url: spec.url, format: spec.format, signed: Boolean(spec.secretRef) },
+        'webhook endpoint saved',
+      );
       return view(saved);
     },
 
@@ -90,7 +119,8 @@ export function createWebhookService(deps: { store: HiveStore; stateHub: string;
       if (!existing) throw new NotFound(`webhook ${name} not found`);
       await deps.store.delete('WebhookEndpoint', ref(name));
       const own = `webhook-${name}`;
-      if (existing.spec.secretRef?.name === own || existing.spec.urlSecretRef?.name === own) await deps.store.delete('Secret', ref(own)).catch(() => undefined);
+      if (existing.spec.secretRef?.name === own || existing.spec.urlSecretRef?.name === own)
+        await deps.store.delete('Secret', ref(own)).catch(() => undefined);
     },
   };
 }

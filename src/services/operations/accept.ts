@@ -58,9 +58,16 @@ export interface AcceptDeps extends StateLocation {
 }
 
 /** Unfinished Operations on this target, from the informer cache. */
-export function inFlight(deps: Pick<AcceptDeps, 'store' | 'stateHub' | 'stateNamespace'>, target: OperationTarget): Operation[] {
+export function inFlight(
+  deps: Pick<AcceptDeps, 'store' | 'stateHub' | 'stateNamespace'>,
+  target: OperationTarget,
+): Operation[] {
   return deps.store
-    .cachedList<Operation>('Operation', { hub: deps.stateHub, namespace: deps.stateNamespace, labelSelector: `${TARGET_LABEL}=${targetKey(target)}` })
+    .cachedList<Operation>('Operation', {
+      hub: deps.stateHub,
+      namespace: deps.stateNamespace,
+      labelSelector: `${TARGET_LABEL}=${targetKey(target)}`,
+    })
     .map((o) => o.object)
     .filter((o) => !isFinished(o) && sameTarget(o.spec.target, target));
 }
@@ -81,19 +88,29 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
   const op = await store.create<Operation>('Operation', deps.stateHub, {
     apiVersion: OPERATION_API_VERSION,
     kind: 'Operation',
-    metadata: { name, namespace: deps.stateNamespace, labels: { [TARGET_LABEL]: targetKey(intent.target), [TYPE_LABEL]: intent.type } },
+    metadata: {
+      name,
+      namespace: deps.stateNamespace,
+      labels: { [TARGET_LABEL]: targetKey(intent.target), [TYPE_LABEL]: intent.type },
+    },
     spec: {
       type: intent.type,
       target: intent.target,
       payload: intent.payload,
       ...(intent.requester?.by ? { requestedBy: intent.requester.by } : {}),
       requestedAt: new Date(deps.clock.now()).toISOString(),
-      ...(idempotency ? { idempotency: { ...idempotency, status: 202, location: `/v1/jobs/${encodeURIComponent(name)}` } } : {}),
+      ...(idempotency
+        ? { idempotency: { ...idempotency, status: 202, location: `/v1/jobs/${encodeURIComponent(name)}` } }
+        : {}),
     },
   });
   const ref = operationRef(deps, name);
   const remove = () =>
-    store.delete('Operation', ref, op.metadata.uid ? { uid: op.metadata.uid } : {}).catch((err: unknown) => log.warn({ operation: name, err: (err as Error).message }, 'could not remove a refused Operation'));
+    store
+      .delete('Operation', ref, op.metadata.uid ? { uid: op.metadata.uid } : {})
+      .catch((err: unknown) =>
+        log.warn({ operation: name, err: (err as Error).message }, 'could not remove a refused Operation'),
+      );
 
   let outcome: WriteOutcome | void;
   try {
@@ -112,15 +129,28 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
   if (outcome?.payload) {
     payload = { ...payload, ...outcome.payload };
     // So that a job enqueued again from the Operation knows it too.
-    recorded = await store.mergePatch<Operation>('Operation', ref, { spec: { payload: outcome.payload } }).catch((err: unknown) => {
-      log.warn({ operation: name, err: (err as Error).message }, 'could not record what the write learnt on the Operation');
-      return op;
-    });
+    recorded = await store
+      .mergePatch<Operation>('Operation', ref, { spec: { payload: outcome.payload } })
+      .catch((err: unknown) => {
+        log.warn(
+          { operation: name, err: (err as Error).message },
+          'could not record what the write learnt on the Operation',
+        );
+        return op;
+      });
   }
   try {
-    return await queue.enqueue(intent.type, payload, { jobId: id, hub, target: jobTarget(intent.target), operation: true });
+    return await queue.enqueue(intent.type, payload, {
+      jobId: id,
+      hub,
+      target: jobTarget(intent.target),
+      operation: true,
+    });
   } catch (err) {
-    log.warn({ operation: name, type: intent.type, err: (err as Error).message }, 'accepted, but the job could not be queued; the resync queues it');
+    log.warn(
+      { operation: name, type: intent.type, err: (err as Error).message },
+      'accepted, but the job could not be queued; the resync queues it',
+    );
     return deps.kubernetesView(recorded);
   }
 }

@@ -65,11 +65,17 @@ export function withOperations<Q extends JobQueue>(queue: Q, deps: LedgerDeps): 
     // The worker records the end on the Operation, wherever the job runs once queued again.
     const until = Date.now() + timeoutMs;
     await deps.store
-      .waitFor<Operation, true>('Operation', operationRef(deps, id), (op) => (op && isFinished(op) ? true : undefined), { timeoutMs })
+      .waitFor<Operation, true>(
+        'Operation',
+        operationRef(deps, id),
+        (op) => (op && isFinished(op) ? true : undefined),
+        { timeoutMs },
+      )
       .catch(() => undefined);
     const now = (await get(id).catch(() => undefined)) ?? first;
     // The worker writes the Operation's end just before BullMQ records the job's: a moment later Redis says so too.
-    if (now.source !== 'kubernetes' && !ENDED.has(now.state)) return queue.waitUntilDone(id, Math.max(0, until - Date.now()));
+    if (now.source !== 'kubernetes' && !ENDED.has(now.state))
+      return queue.waitUntilDone(id, Math.max(0, until - Date.now()));
     return now;
   };
 

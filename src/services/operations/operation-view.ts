@@ -6,7 +6,12 @@ import type { ClusterDeployment } from '../../hive/types.js';
 import type { HiveStore, JobState, JobStep, JobView, KubeObject } from '../ports.js';
 import { jobTarget, type Operation, type OperationTarget } from './operation.js';
 
-const STATE: Record<string, JobState> = { Pending: 'waiting', Running: 'active', Succeeded: 'completed', Failed: 'failed' };
+const STATE: Record<string, JobState> = {
+  Pending: 'waiting',
+  Running: 'active',
+  Succeeded: 'completed',
+  Failed: 'failed',
+};
 
 /** The target as the informer cache shows it now, in one step. */
 export function observeTarget(store: HiveStore, target: OperationTarget, at: string): JobStep {
@@ -20,24 +25,39 @@ export function observeTarget(store: HiveStore, target: OperationTarget, at: str
   if (target.kind === 'ClusterDeployment') {
     const cd = obj as ClusterDeployment;
     const phase = lifecyclePhase(cd);
-    const power = cd.spec.installed ? `; spec.powerState ${cd.spec.powerState || 'Running'}, status.powerState ${cd.status?.powerState ?? 'not reported'}` : '';
+    const power = cd.spec.installed
+      ? `; spec.powerState ${cd.spec.powerState || 'Running'}, status.powerState ${cd.status?.powerState ?? 'not reported'}`
+      : '';
     return { step: phase.phase, message: `${what}: ${phase.message}${power}`, at };
   }
   if (target.kind === 'HibernationSchedule') {
-    const last = (obj as { status?: { lastSweep?: { edge?: string; finishedAt?: string; acted?: number } } }).status?.lastSweep;
+    const last = (obj as { status?: { lastSweep?: { edge?: string; finishedAt?: string; acted?: number } } }).status
+      ?.lastSweep;
     return last
-      ? { step: 'LastSweep', message: `${what}: last sweep for the edge at ` +
-        `${last.edge}${last.finishedAt ? `, finished ${last.finishedAt} (${last.acted ?? 0} acted)` : ', not finished'}`, at }
+      ? {
+          step: 'LastSweep',
+          message:
+            `${what}: last sweep for the edge at ` +
+            `${last.edge}${last.finishedAt ? `, finished ${last.finishedAt} (${last.acted ?? 0} acted)` : ', not finished'}`,
+          at,
+        }
       : { step: 'NeverSwept', message: `${what} has not been swept yet`, at };
   }
-  if (obj.metadata.deletionTimestamp) return { step: 'Deleting', message: `${what} is being deleted since ${obj.metadata.deletionTimestamp}`, at };
+  if (obj.metadata.deletionTimestamp)
+    return { step: 'Deleting', message: `${what} is being deleted since ${obj.metadata.deletionTimestamp}`, at };
   return { step: 'Present', message: `${what} exists`, at };
 }
 
 export function operationJobView(op: Operation, observed: JobStep): JobView {
   const phase = op.status?.phase ?? 'Pending';
   const requestedAt = op.spec.requestedAt;
-  const steps: JobStep[] = [{ step: 'Accepted', message: `requested${op.spec.requestedBy ? ` by ${op.spec.requestedBy}` : ''}; the job's own record is not in Redis`, at: requestedAt }];
+  const steps: JobStep[] = [
+    {
+      step: 'Accepted',
+      message: `requested${op.spec.requestedBy ? ` by ${op.spec.requestedBy}` : ''}; the job's own record is not in Redis`,
+      at: requestedAt,
+    },
+  ];
   if (op.status?.startedAt) steps.push({ step: 'Started', at: op.status.startedAt });
   if (op.status?.finishedAt) steps.push({ step: phase, at: op.status.finishedAt });
   steps.push(observed);
@@ -55,6 +75,7 @@ export function operationJobView(op: Operation, observed: JobStep): JobView {
   if (op.status?.finishedAt) view.finishedAt = op.status.finishedAt;
   if (phase === 'Succeeded') view.result = op.status?.result ?? null;
   // Beekeeper always writes a message; the CRD does not require one of an Operation written by hand.
-  if (phase === 'Failed' && op.status?.error) view.error = { ...op.status.error, message: op.status.error.message ?? '' };
+  if (phase === 'Failed' && op.status?.error)
+    view.error = { ...op.status.error, message: op.status.error.message ?? '' };
   return view;
 }

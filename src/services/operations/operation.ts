@@ -36,14 +36,22 @@ export interface Requester {
 
 export const isFinished = (op: Operation) => op.status?.phase === 'Succeeded' || op.status?.phase === 'Failed';
 
-export const operationRef = (home: StateLocation, name: string): ObjectRef => ({ hub: home.stateHub, namespace: home.stateNamespace, name });
+export const operationRef = (home: StateLocation, name: string): ObjectRef => ({
+  hub: home.stateHub,
+  namespace: home.stateNamespace,
+  name,
+});
 
 /** A label value (at most 63 characters) naming one target, whatever the length of its name. */
 export function targetKey(target: Pick<JobTarget, 'kind' | 'hub' | 'namespace' | 'name'>): string {
-  return createHash('sha256').update(`${target.kind}/${target.hub}/${target.namespace ?? ''}/${target.name}`).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update(`${target.kind}/${target.hub}/${target.namespace ?? ''}/${target.name}`)
+    .digest('hex')
+    .slice(0, 40);
 }
 
-export const sameTarget = (a: JobTarget, b: JobTarget) => a.kind === b.kind && a.hub === b.hub && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
+export const sameTarget = (a: JobTarget, b: JobTarget) =>
+  a.kind === b.kind && a.hub === b.hub && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
 
 export const targetOf = (kind: KindName, ref: ObjectRef, uid?: string): OperationTarget => ({
   kind,

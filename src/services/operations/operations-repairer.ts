@@ -13,7 +13,12 @@ export function operationsRepairer(deps: RepairOperationsDeps): Repairer {
       if (deleted > 0) deps.log.info({ deleted }, 'finished Operations past the job history window deleted');
       return done
         .filter((r) => r.repair !== 'operation-deleted')
-        .map((r) => ({ repair: r.repair, kind: 'Operation' as const, ref: { hub: r.ref.hub, namespace: r.ref.namespace, name: r.ref.name }, message: r.detail }));
+        .map((r) => ({
+          repair: r.repair,
+          kind: 'Operation' as const,
+          ref: { hub: r.ref.hub, namespace: r.ref.namespace, name: r.ref.name },
+          message: r.detail,
+        }));
     },
   };
 }

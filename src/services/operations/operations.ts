@@ -37,8 +37,10 @@ export function createOperations(deps: OperationsDeps): Operations {
     if (!/^[a-z0-9-]+\.[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.length > 253) return undefined;
     return store.get<Operation>('Operation', ref).catch(() => undefined);
   };
-  const kubernetesView = (op: Operation) => operationJobView(op, observeTarget(store, op.spec.target, new Date(deps.clock.now()).toISOString()));
-  const viewOf = async (op: Operation) => (await queue.get(op.metadata.name).catch(() => undefined)) ?? kubernetesView(op);
+  const kubernetesView = (op: Operation) =>
+    operationJobView(op, observeTarget(store, op.spec.target, new Date(deps.clock.now()).toISOString()));
+  const viewOf = async (op: Operation) =>
+    (await queue.get(op.metadata.name).catch(() => undefined)) ?? kubernetesView(op);
   return {
     accept: (intent) => acceptOperation({ ...deps, viewOf, kubernetesView }, intent),
     inFlight: (target) => inFlight(deps, target),

@@ -10,24 +10,37 @@ export const MAX_RESULT_BYTES = 32 * 1024;
 
 /** The status an ended job gives its Operation. */
 export function endStatus(end: JobEnd, finishedAt: string): NonNullable<Operation['status']> {
-  if (end.state === 'failed') return { phase: 'Failed', finishedAt, error: { message: end.error.message, ...(end.error.reason ? { reason: end.error.reason } : {}) } };
+  if (end.state === 'failed')
+    return {
+      phase: 'Failed',
+      finishedAt,
+      error: { message: end.error.message, ...(end.error.reason ? { reason: end.error.reason } : {}) },
+    };
   return { phase: 'Succeeded', finishedAt, result: resultObject(end.result) };
 }
 
 function resultObject(result: unknown): Record<string, unknown> {
   const text = JSON.stringify(result ?? null);
-  if (text.length > MAX_RESULT_BYTES) return { omitted: `the result is ${text.length} bytes; GET /v1/jobs/{id} shows it while the job history keeps it` };
-  return result && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { value: result ?? null };
+  if (text.length > MAX_RESULT_BYTES)
+    return { omitted: `the result is ${text.length} bytes; GET /v1/jobs/{id} shows it while the job history keeps it` };
+  return result && typeof result === 'object' && !Array.isArray(result)
+    ? (result as Record<string, unknown>)
+    : { value: result ?? null };
 }
 
-export function createOperationRecorder(deps: StateLocation & { store: HiveStore; clock: Clock; log: ServiceLog }): OperationRecorder {
+export function createOperationRecorder(
+  deps: StateLocation & { store: HiveStore; clock: Clock; log: ServiceLog },
+): OperationRecorder {
   const write = async (jobId: string, status: NonNullable<Operation['status']>) => {
     try {
       await deps.store.mergePatch('Operation', operationRef(deps, jobId), { status }, { subresource: 'status' });
     } catch (err) {
       // Deleted by hand, or past its history window: nothing to record on.
       if (err instanceof NotFound) return;
-      deps.log.warn({ jobId, phase: status.phase, err: (err as Error).message }, 'could not record the job on its Operation; the resync will');
+      deps.log.warn(
+        { jobId, phase: status.phase, err: (err as Error).message },
+        'could not record the job on its Operation; the resync will',
+      );
     }
   };
   return {

@@ -41,7 +41,9 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
   const { store, queue, clock } = deps;
   const now = clock.now();
   const repairs: OperationRepair[] = [];
-  const ops = store.cachedList<Operation>('Operation', { hub: deps.stateHub, namespace: deps.stateNamespace }).map((o) => o.object);
+  const ops = store
+    .cachedList<Operation>('Operation', { hub: deps.stateHub, namespace: deps.stateNamespace })
+    .map((o) => o.object);
   const refOf = (op: Operation) => ({ kind: 'Operation' as const, ...operationRef(deps, op.metadata.name) });
 
   for (const op of ops.filter(isFinished)) {
@@ -49,10 +51,22 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
     const finishedAt = Date.parse(op.status?.finishedAt ?? '');
     if (Number.isNaN(finishedAt) || now - finishedAt <= keepSeconds * 1000) continue;
     try {
-      await store.delete('Operation', operationRef(deps, op.metadata.name), op.metadata.uid ? { uid: op.metadata.uid } : {});
-      repairs.push({ repair: 'operation-deleted', ref: refOf(op), detail: `${op.status?.phase} ${op.spec.type}, finished ${op.status?.finishedAt}: past the job history window` });
+      await store.delete(
+        'Operation',
+        operationRef(deps, op.metadata.name),
+        op.metadata.uid ? { uid: op.metadata.uid } : {},
+      );
+      repairs.push({
+        repair: 'operation-deleted',
+        ref: refOf(op),
+        detail: `${op.status?.phase} ${op.spec.type}, finished ${op.status?.finishedAt}: past the job history window`,
+      });
     } catch (err) {
-      if ((err as { code?: string }).code !== 'NotFound') deps.log.warn({ operation: op.metadata.name, err: (err as Error).message }, 'could not delete an expired Operation');
+      if ((err as { code?: string }).code !== 'NotFound')
+        deps.log.warn(
+          { operation: op.metadata.name, err: (err as Error).message },
+          'could not delete an expired Operation',
+        );
     }
   }
 
@@ -68,7 +82,12 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
     try {
       job = await queue.get(name);
       if (!job || job.source === 'kubernetes') {
-        await queue.enqueue(op.spec.type, op.spec.payload, { jobId: id.part, hub: id.hub, target: jobTarget(op.spec.target), operation: true });
+        await queue.enqueue(op.spec.type, op.spec.payload, {
+          jobId: id.part,
+          hub: id.hub,
+          target: jobTarget(op.spec.target),
+          operation: true,
+        });
       }
     } catch (err) {
       if (err instanceof Unavailable) throw err;
@@ -76,14 +95,33 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
       continue;
     }
     if (!job || job.source === 'kubernetes') {
-      repairs.push({ repair: 'operation-requeued', ref: refOf(op), detail: `${op.spec.type} for ${describe(op)}: Redis had no job ${name}; queued again under the same id` });
+      repairs.push({
+        repair: 'operation-requeued',
+        ref: refOf(op),
+        detail: `${op.spec.type} for ${describe(op)}: Redis had no job ${name}; queued again under the same id`,
+      });
     } else if (job.state === 'completed' || job.state === 'failed') {
-      const end = job.state === 'completed' ? { state: 'completed' as const, result: job.result } : { state: 'failed' as const, error: job.error ?? { message: 'failed' } };
+      const end =
+        job.state === 'completed'
+          ? { state: 'completed' as const, result: job.result }
+          : { state: 'failed' as const, error: job.error ?? { message: 'failed' } };
       try {
-        await store.mergePatch('Operation', operationRef(deps, name), { status: endStatus(end, job.finishedAt ?? new Date(now).toISOString()) }, { subresource: 'status' });
-        repairs.push({ repair: 'operation-end-recorded', ref: refOf(op), detail: `${op.spec.type} for ${describe(op)}: its job ${job.state}, which the Operation did not say` });
+        await store.mergePatch(
+          'Operation',
+          operationRef(deps, name),
+          { status: endStatus(end, job.finishedAt ?? new Date(now).toISOString()) },
+          { subresource: 'status' },
+        );
+        repairs.push({
+          repair: 'operation-end-recorded',
+          ref: refOf(op),
+          detail: `${op.spec.type} for ${describe(op)}: its job ${job.state}, which the Operation did not say`,
+        });
       } catch (err) {
-        deps.log.warn({ operation: name, err: (err as Error).message }, 'could not record the end of a job on its Operation');
+        deps.log.warn(
+          { operation: name, err: (err as Error).message },
+          'could not record the end of a job on its Operation',
+        );
       }
     }
   }

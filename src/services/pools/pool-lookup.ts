@@ -26,7 +26,10 @@ export async function loadPool(store: HiveStore, ref: NamespacedRef): Promise<Cl
 
 export function poolClusters(store: HiveStore, ref: NamespacedRef): ClusterDeployment[] {
   return store
-    .cachedList<ClusterDeployment>('ClusterDeployment', { hub: ref.hub, labelSelector: `${POOL_NAME_LABEL}=${ref.name},${POOL_NAMESPACE_LABEL}=${ref.namespace}` })
+    .cachedList<ClusterDeployment>('ClusterDeployment', {
+      hub: ref.hub,
+      labelSelector: `${POOL_NAME_LABEL}=${ref.name},${POOL_NAMESPACE_LABEL}=${ref.namespace}`,
+    })
     .map((e) => e.object);
 }
 
@@ -38,12 +41,19 @@ export function poolClaims(store: HiveStore, ref: NamespacedRef): ClusterClaim[]
 }
 
 /** The pool's waiting claims in Hive's order; pass the pool's clusters when already read. */
-export function poolQueue(store: HiveStore, ref: NamespacedRef, clusters: ClusterDeployment[] = poolClusters(store, ref)): ClusterClaim[] {
+export function poolQueue(
+  store: HiveStore,
+  ref: NamespacedRef,
+  clusters: ClusterDeployment[] = poolClusters(store, ref),
+): ClusterClaim[] {
   return claimQueue(poolClaims(store, ref), ref, clusters);
 }
 
 export function imageSetOf(store: HiveStore, hub: string, pool: ClusterPool): ClusterImageSet | undefined {
-  return store.cached<ClusterImageSet>('ClusterImageSet', { hub, name: pool.spec.imageSetRef.name } satisfies ObjectRef);
+  return store.cached<ClusterImageSet>('ClusterImageSet', {
+    hub,
+    name: pool.spec.imageSetRef.name,
+  } satisfies ObjectRef);
 }
 
 /**
@@ -52,7 +62,8 @@ export function imageSetOf(store: HiveStore, hub: string, pool: ClusterPool): Cl
  */
 export function resolvePool(store: HiveStore, text: string, field = 'pool'): NamespacedRef {
   const parts = text.split('/');
-  if (parts.length > 3 || parts.some((p) => p === '')) throw invalid(field, `"${text}" is not a pool: use hub/namespace/name, namespace/name or name`);
+  if (parts.length > 3 || parts.some((p) => p === ''))
+    throw invalid(field, `"${text}" is not a pool: use hub/namespace/name, namespace/name or name`);
   const [name, namespace, hub] = [...parts].reverse() as [string, string | undefined, string | undefined];
   const matches = store
     .cachedList<ClusterPool>('ClusterPool', hub ? { hub } : {})
@@ -62,5 +73,8 @@ export function resolvePool(store: HiveStore, text: string, field = 'pool'): Nam
   // an unknown imageSet or Secret is), not a 404: the URL the caller asked for exists.
   if (matches.length === 0) throw invalid(field, `no pool "${text}" on ${hub ? `hub ${hub}` : 'any hub'}`);
   const ids = matches.map((m) => refId({ hub: m.hub, namespace: m.object.metadata.namespace!, name }));
-  throw invalid(field, `"${text}" names ${matches.length} pools (${ids.join(', ')}); say which with hub/namespace/name`);
+  throw invalid(
+    field,
+    `"${text}" names ${matches.length} pools (${ids.join(', ')}); say which with hub/namespace/name`,
+  );
 }

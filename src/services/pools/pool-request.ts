@@ -57,16 +57,20 @@ export interface PoolCreateRequest extends PoolSettings {
 
 const count = (issues: FieldIssue[], field: string, value: number | undefined, min = 0) => {
   if (value === undefined) return;
-  if (!Number.isInteger(value) || value < min) issues.push({ field, reason: `must be a whole number, at least ${min}` });
+  if (!Number.isInteger(value) || value < min)
+    issues.push({ field, reason: `must be a whole number, at least ${min}` });
 };
 const duration = (issues: FieldIssue[], field: string, value: string | undefined) => {
   if (value === undefined) return;
-  if (parseDuration(value) === undefined) issues.push({ field, reason: `"${value}" is not a duration such as 30m or 8h (units h, m, s; no d)` });
+  if (parseDuration(value) === undefined)
+    issues.push({ field, reason: `"${value}" is not a duration such as 30m or 8h (units h, m, s; no d)` });
 };
 const labelIssues = (issues: FieldIssue[], field: string, labels: Record<string, string> | undefined) => {
   for (const [k, v] of Object.entries(labels ?? {})) {
-    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(k)) issues.push({ field: `${field}.${k}`, reason: 'is not a valid label key' });
-    if (v.length > 63 || !/^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(v)) issues.push({ field: `${field}.${k}`, reason: `"${v}" is not a valid label value` });
+    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(k))
+      issues.push({ field: `${field}.${k}`, reason: 'is not a valid label key' });
+    if (v.length > 63 || !/^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(v))
+      issues.push({ field: `${field}.${k}`, reason: `"${v}" is not a valid label value` });
   }
 };
 
@@ -88,13 +92,19 @@ export function settingsIssues(next: PoolSettings, current: PoolSettings = {}): 
   const merged: PoolSettings = { ...current, ...next };
   for (const field of next.unset ?? []) delete merged[field];
   if (typeof merged.maxSize === 'number' && merged.size !== undefined && merged.maxSize < merged.size) {
-    issues.push({ field: next.maxSize !== undefined ? 'maxSize' : 'size', reason: `maxSize ${merged.maxSize} is below size ${merged.size}: the pool could never fill` });
+    issues.push({
+      field: next.maxSize !== undefined ? 'maxSize' : 'size',
+      reason: `maxSize ${merged.maxSize} is below size ${merged.size}: the pool could never fill`,
+    });
   }
   const life = merged.claimLifetime;
   const def = life?.default ? parseDuration(life.default) : undefined;
   const max = life?.maximum ? parseDuration(life.maximum) : undefined;
   if (def !== undefined && max !== undefined && def > max) {
-    issues.push({ field: 'claimLifetime.default', reason: `${life!.default} is longer than claimLifetime.maximum ${life!.maximum}; Hive would silently cut it` });
+    issues.push({
+      field: 'claimLifetime.default',
+      reason: `${life!.default} is longer than claimLifetime.maximum ${life!.maximum}; Hive would silently cut it`,
+    });
   }
   return issues;
 }
@@ -111,11 +121,15 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
   } catch (err) {
     issues.push(...(err as Invalid).fields);
   }
-  if (req.size === undefined) issues.push({ field: 'size', reason: 'is required (the number of unclaimed clusters to keep)' });
-  if (!['aws', 'gcp', 'azure'].includes(req.platform?.type)) issues.push({ field: 'platform.type', reason: 'must be aws, gcp or azure' });
+  if (req.size === undefined)
+    issues.push({ field: 'size', reason: 'is required (the number of unclaimed clusters to keep)' });
+  if (!['aws', 'gcp', 'azure'].includes(req.platform?.type))
+    issues.push({ field: 'platform.type', reason: 'must be aws, gcp or azure' });
   if (!req.platform?.region) issues.push({ field: 'platform.region', reason: 'is required' });
-  if (!req.platform?.credentialsSecretRef) issues.push({ field: 'platform.credentialsSecretRef', reason: 'is required: a Secret in the pool namespace' });
-  if (req.platform?.type === 'gcp' && !req.platform.gcpProjectID) issues.push({ field: 'platform.gcpProjectID', reason: 'is required for gcp' });
+  if (!req.platform?.credentialsSecretRef)
+    issues.push({ field: 'platform.credentialsSecretRef', reason: 'is required: a Secret in the pool namespace' });
+  if (req.platform?.type === 'gcp' && !req.platform.gcpProjectID)
+    issues.push({ field: 'platform.gcpProjectID', reason: 'is required for gcp' });
   if (req.platform?.type === 'azure' && !req.platform.azureBaseDomainResourceGroupName) {
     issues.push({ field: 'platform.azureBaseDomainResourceGroupName', reason: 'is required for azure' });
   }
@@ -127,7 +141,11 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
   duration(issues, 'resumeTimeout', req.resumeTimeout);
   if (req.unset) issues.push({ field: 'unset', reason: 'only for PATCH' });
   issues.push(...settingsIssues(req));
-  if (issues.length) throw new Invalid(`the pool request has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((i) => `${i.field}: ${i.reason}`).join('; ')}`, issues);
+  if (issues.length)
+    throw new Invalid(
+      `the pool request has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((i) => `${i.field}: ${i.reason}`).join('; ')}`,
+      issues,
+    );
 }
 
 /** The install-config template: Hive replaces only metadata.name and baseDomain per cluster (REFERENCE.md §4.1). */
@@ -139,15 +157,25 @@ export function templateSecret(req: PoolCreateRequest): Secret {
     region: req.platform.region,
     gcpProjectID: req.platform.gcpProjectID,
     azureBaseDomainResourceGroupName: req.platform.azureBaseDomainResourceGroupName,
-    controlPlane: { replicas: req.installConfig?.controlPlane?.replicas ?? 3, instanceType: req.installConfig?.controlPlane?.instanceType },
-    compute: { replicas: req.installConfig?.compute?.replicas ?? 3, instanceType: req.installConfig?.compute?.instanceType },
+    controlPlane: {
+      replicas: req.installConfig?.controlPlane?.replicas ?? 3,
+      instanceType: req.installConfig?.controlPlane?.instanceType,
+    },
+    compute: {
+      replicas: req.installConfig?.compute?.replicas ?? 3,
+      instanceType: req.installConfig?.compute?.instanceType,
+    },
     networking: DEFAULT_NETWORKING,
     sshKey: req.installConfig?.sshKey,
   });
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: templateSecretName(req.name), namespace: req.namespace, labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER } },
+    metadata: {
+      name: templateSecretName(req.name),
+      namespace: req.namespace,
+      labels: { [BEEKEEPER_LABELS.managedBy]: BEEKEEPER },
+    },
     type: 'Opaque',
     data: { [SECRET_KEYS.installConfig]: Buffer.from(yaml).toString('base64') },
   };
@@ -165,7 +193,11 @@ export function clusterPool(req: PoolCreateRequest): ClusterPool {
   return {
     apiVersion: HIVE_API_VERSION,
     kind: 'ClusterPool',
-    metadata: { name: req.name, namespace: req.namespace, labels: { ...req.labels, [BEEKEEPER_LABELS.managedBy]: BEEKEEPER } },
+    metadata: {
+      name: req.name,
+      namespace: req.namespace,
+      labels: { ...req.labels, [BEEKEEPER_LABELS.managedBy]: BEEKEEPER },
+    },
     spec: {
       platform,
       size: req.size!,

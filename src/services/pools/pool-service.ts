@@ -11,11 +11,23 @@ import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { cachedPool, loadPool, poolClusters } from './pool-lookup.js';
-import { checkCreateRequest, clusterPool, settingsIssues, settingsPatch, templateSecret, type PoolCreateRequest, type PoolSettings } from './pool-request.js';
+import {
+  checkCreateRequest,
+  clusterPool,
+  settingsIssues,
+  settingsPatch,
+  templateSecret,
+  type PoolCreateRequest,
+  type PoolSettings,
+} from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
 import { refId } from '../../hive/object-ref.js';
 
-export const POOL_DELETE_JOB = defineJob({ type: 'pool.delete', payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }), class: 'interactive' });
+export const POOL_DELETE_JOB = defineJob({
+  type: 'pool.delete',
+  payload: T.Object({ ...refFields(), uid: T.Optional(T.String()) }),
+  class: 'interactive',
+});
 const POOL_DELETE_WAIT_MS = 3 * 3600_000;
 
 export interface PoolServiceDeps {
@@ -29,11 +41,16 @@ export interface PoolServiceDeps {
 
 async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promise<void> {
   const issues: Array<{ field: string; reason: string }> = [];
-  if (!store.hubNames().includes(req.hub)) throw invalid('hub', `no hub named ${req.hub} (hubs: ${store.hubNames().join(', ')})`);
+  if (!store.hubNames().includes(req.hub))
+    throw invalid('hub', `no hub named ${req.hub} (hubs: ${store.hubNames().join(', ')})`);
   if (cachedPool(store, req)) throw new Conflict(`pool ${refId(req)} already exists`);
-  if (!(await store.get('Namespace', { hub: req.hub, name: req.namespace }))) issues.push({ field: 'namespace', reason: `namespace ${req.namespace} does not exist on hub ${req.hub}` });
+  if (!(await store.get('Namespace', { hub: req.hub, name: req.namespace })))
+    issues.push({ field: 'namespace', reason: `namespace ${req.namespace} does not exist on hub ${req.hub}` });
   if (!store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSetName })) {
-    issues.push({ field: 'imageSetName', reason: `ClusterImageSet ${req.imageSetName} does not exist on hub ${req.hub}` });
+    issues.push({
+      field: 'imageSetName',
+      reason: `ClusterImageSet ${req.imageSetName} does not exist on hub ${req.hub}`,
+    });
   }
   const secrets: Array<[string, string | undefined]> = [
     ['platform.credentialsSecretRef', req.platform.credentialsSecretRef],
@@ -57,7 +74,9 @@ export function createPoolService(deps: PoolServiceDeps) {
     await checkReferences(store, req);
     const built = clusterPool(req);
     const marks = markAnnotations(mark);
-    const pool: ClusterPool = Object.keys(marks).length ? { ...built, metadata: { ...built.metadata, annotations: { ...built.metadata.annotations, ...marks } } } : built;
+    const pool: ClusterPool = Object.keys(marks).length
+      ? { ...built, metadata: { ...built.metadata, annotations: { ...built.metadata.annotations, ...marks } } }
+      : built;
     await store.create('ClusterPool', req.hub, pool, { dryRun: true });
     const secret = req.installConfigSecretTemplateRef ? undefined : templateSecret(req);
     if (secret) await store.create('Secret', req.hub, secret);
@@ -65,14 +84,30 @@ export function createPoolService(deps: PoolServiceDeps) {
     try {
       created = await store.create<ClusterPool>('ClusterPool', req.hub, pool);
     } catch (err) {
-      if (secret) await store.delete('Secret', { hub: req.hub, namespace: req.namespace, name: secret.metadata.name }).catch(() => undefined);
+      if (secret)
+        await store
+          .delete('Secret', { hub: req.hub, namespace: req.namespace, name: secret.metadata.name })
+          .catch(() => undefined);
       throw err;
     }
     if (secret) {
       // Owned by the pool, so deleting the pool also removes the template Beekeeper wrote for it.
-      await store.mergePatch('Secret', { hub: req.hub, namespace: req.namespace, name: secret.metadata.name }, {
-        metadata: { ownerReferences: [{ apiVersion: created.apiVersion ?? 'hive.openshift.io/v1', kind: 'ClusterPool', name: created.metadata.name, uid: created.metadata.uid! }] },
-      });
+      await store.mergePatch(
+        'Secret',
+        { hub: req.hub, namespace: req.namespace, name: secret.metadata.name },
+        {
+          metadata: {
+            ownerReferences: [
+              {
+                apiVersion: created.apiVersion ?? 'hive.openshift.io/v1',
+                kind: 'ClusterPool',
+                name: created.metadata.name,
+                uid: created.metadata.uid!,
+              },
+            ],
+          },
+        },
+      );
     }
     deps.log.info({ audit: true, action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
     return buildPoolView(store, req.hub, created);
@@ -80,17 +115,27 @@ export function createPoolService(deps: PoolServiceDeps) {
 
   async function update(ref: NamespacedRef, settings: PoolSettings, actor?: string): Promise<PoolView> {
     const patch = settingsPatch(settings);
-    if (Object.keys(patch).length === 0) throw invalid('body', 'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels, clusterLabels or unset');
+    if (Object.keys(patch).length === 0)
+      throw invalid(
+        'body',
+        'nothing to change: give size, runningCount, maxSize, maxConcurrent, hibernateAfter, claimLifetime, labels, clusterLabels or unset',
+      );
     // Checked against the live pool and written only if it is still that version: Hive's own status writes
     // bump the version often, so a conflict just means read again.
     for (let attempt = 1; ; attempt++) {
       const pool = await store.get<ClusterPool>('ClusterPool', ref);
       if (!pool) throw new NotFound(`pool ${refId(ref)} not found`);
-      const current: PoolSettings = { size: pool.spec.size, maxSize: pool.spec.maxSize, claimLifetime: pool.spec.claimLifetime };
+      const current: PoolSettings = {
+        size: pool.spec.size,
+        maxSize: pool.spec.maxSize,
+        claimLifetime: pool.spec.claimLifetime,
+      };
       const issues = settingsIssues(settings, current);
       if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
       try {
-        const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, { resourceVersion: pool.metadata.resourceVersion });
+        const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
+          resourceVersion: pool.metadata.resourceVersion,
+        });
         deps.log.info({ audit: true, action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
         return buildPoolView(store, ref.hub, patched);
       } catch (err) {
@@ -100,12 +145,18 @@ export function createPoolService(deps: PoolServiceDeps) {
   }
 
   /** Intent first (issue 9): the pool is deleted before the answer; its job follows Hive removing its clusters. */
-  async function remove(ref: NamespacedRef, actor?: string, requester?: Requester): Promise<{ pool: PoolView; job: JobView }> {
+  async function remove(
+    ref: NamespacedRef,
+    actor?: string,
+    requester?: Requester,
+  ): Promise<{ pool: PoolView; job: JobView }> {
     const pool = await loadPool(store, ref);
     const blockers = deletionBlockers(poolClusters(store, ref));
     if (blockers.length && !pool.metadata.deletionTimestamp) {
       // Hive would accept the delete and then hang on its finalizer until every claim is gone (REFERENCE.md §4.3).
-      const list = blockers.map((b) => `claim ${ref.hub}/${ref.namespace}/${b.claim} (cluster ${ref.hub}/${b.cluster})`).join(', ');
+      const list = blockers
+        .map((b) => `claim ${ref.hub}/${ref.namespace}/${b.claim} (cluster ${ref.hub}/${b.cluster})`)
+        .join(', ');
       throw new Conflict(
         `pool ${refId(ref)} still has ${blockers.length} claimed cluster${blockers.length === 1 ? '' : 's'}: ${list}. ` +
           'Hive keeps a pool until every cluster it made is gone, so release those claims first (DELETE /v1/claims/{hub}/{namespace}/{name}).',
@@ -119,13 +170,21 @@ export function createPoolService(deps: PoolServiceDeps) {
       against: (other) => (other.spec.type === POOL_DELETE_JOB.type ? 'join' : undefined),
       write: async () => {
         if (pool.metadata.deletionTimestamp) return;
-        await store.delete('ClusterPool', ref, { ...(uid ? { uid } : {}), propagation: 'Background' }).catch((err: unknown) => {
-          if (!(err instanceof NotFound)) throw err;
-        });
+        await store
+          .delete('ClusterPool', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
+          .catch((err: unknown) => {
+            if (!(err instanceof NotFound)) throw err;
+          });
         deps.log.info({ audit: true, action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
       },
     });
-    const view = buildPoolView(store, ref.hub, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString() } });
+    const view = buildPoolView(store, ref.hub, {
+      ...pool,
+      metadata: {
+        ...pool.metadata,
+        deletionTimestamp: pool.metadata.deletionTimestamp ?? new Date(deps.clock.now()).toISOString(),
+      },
+    });
     return { pool: view, job };
   }
 
@@ -156,7 +215,11 @@ export function poolJobs(deps: { store: HiveStore }): JobRegistration[] {
       // A pool made since under the same name is someone else's.
       if (!pool || (payload.uid && pool.metadata.uid !== payload.uid)) return { deleted: refId(ref) };
       // Converge: the job of a request that stopped before its delete still deletes.
-      if (!pool.metadata.deletionTimestamp) await deps.store.delete('ClusterPool', ref, { ...(pool.metadata.uid ? { uid: pool.metadata.uid } : {}), propagation: 'Background' });
+      if (!pool.metadata.deletionTimestamp)
+        await deps.store.delete('ClusterPool', ref, {
+          ...(pool.metadata.uid ? { uid: pool.metadata.uid } : {}),
+          propagation: 'Background',
+        });
       let last = -1;
       await deps.store.waitFor<ClusterPool, true>(
         'ClusterPool',

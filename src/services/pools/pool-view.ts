@@ -1,7 +1,12 @@
 // What GET /v1/pools/{hub}/{namespace}/{name} answers: Hive's counts, conditions in plain words, the claims
 // waiting in Hive's order, and every cluster of the pool.
 import { poolAttributes } from '../../hive/pools/pool-attributes.js';
-import { countByState, deletionBlockers, poolClusterState, type PoolClusterState } from '../../hive/pools/pool-clusters.js';
+import {
+  countByState,
+  deletionBlockers,
+  poolClusterState,
+  type PoolClusterState,
+} from '../../hive/pools/pool-clusters.js';
 import { poolProblems, type PoolProblem } from '../../hive/pools/pool-conditions.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
 import type { HiveStore, NamespacedRef } from '../ports.js';
@@ -76,13 +81,22 @@ export function buildPoolView(store: HiveStore, hub: string, pool: ClusterPool, 
               id: `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`,
               state: poolClusterState(cd),
               powerState: cd.status?.powerState,
-              claim: cd.spec.clusterPoolRef?.claimName ? `${hub}/${ref.namespace}/${cd.spec.clusterPoolRef.claimName}` : undefined,
+              claim: cd.spec.clusterPoolRef?.claimName
+                ? `${hub}/${ref.namespace}/${cd.spec.clusterPoolRef.claimName}`
+                : undefined,
               createdAt: cd.metadata.creationTimestamp,
             }))
             .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')),
         }
       : {}),
     deleting,
-    ...(deleting ? { deletionBlockedBy: blockers.map((b) => ({ cluster: `${hub}/${b.cluster}`, claim: `${hub}/${ref.namespace}/${b.claim}` })) } : {}),
+    ...(deleting
+      ? {
+          deletionBlockedBy: blockers.map((b) => ({
+            cluster: `${hub}/${b.cluster}`,
+            claim: `${hub}/${ref.namespace}/${b.claim}`,
+          })),
+        }
+      : {}),
   };
 }

@@ -20,7 +20,10 @@ export function createOutageLog(log: ServiceLog, what: string): OutageLog {
       if (!(err instanceof Unavailable)) return log[level]({ ...fields, err }, msg);
       if (down) return void unlogged++;
       down = true;
-      log.warn({ ...fields, err: err.message }, `${msg}; further ${what} failing for the same reason are not logged until one succeeds (the resync catches up)`);
+      log.warn(
+        { ...fields, err: err.message },
+        `${msg}; further ${what} failing for the same reason are not logged until one succeeds (the resync catches up)`,
+      );
     },
     ok() {
       if (!down) return;

@@ -24,7 +24,11 @@ export interface RepairRun {
 }
 
 /** Repair each item on its own: one that fails (a broken object, a refused write) never holds up the others. */
-export async function repairEach<T>(run: RepairRun, items: Iterable<T>, fix: (item: T) => Promise<Repair | undefined>): Promise<Repair[]> {
+export async function repairEach<T>(
+  run: RepairRun,
+  items: Iterable<T>,
+  fix: (item: T) => Promise<Repair | undefined>,
+): Promise<Repair[]> {
   const out: Repair[] = [];
   for (const item of items) {
     try {
@@ -53,7 +57,11 @@ export interface FixedJob {
 }
 
 export const enqueueFixed = (queue: JobQueue, job: FixedJob) =>
-  queue.enqueue(job.type, job.payload, { jobId: job.jobId, hub: job.hub, ...(job.target ? { target: job.target } : {}) });
+  queue.enqueue(job.type, job.payload, {
+    jobId: job.jobId,
+    hub: job.hub,
+    ...(job.target ? { target: job.target } : {}),
+  });
 
 export interface EnsureOptions {
   /** Run a failed job again (with fresh attempts) when this says so; never by default. */
@@ -67,13 +75,19 @@ export interface EnsureOptions {
  * was down), run it again when it ended without doing its work and the options allow it. `undefined` when the job
  * is there and nothing was needed (it is in flight, or it ended and stays as it ended).
  */
-export async function ensureJob(queue: JobQueue, job: FixedJob, opts: EnsureOptions = {}): Promise<'added' | 'retried' | undefined> {
+export async function ensureJob(
+  queue: JobQueue,
+  job: FixedJob,
+  opts: EnsureOptions = {},
+): Promise<'added' | 'retried' | undefined> {
   const existing = await queue.get(jobIds.on(job.hub, job.jobId));
   if (!existing) {
     await enqueueFixed(queue, job);
     return 'added';
   }
-  const again = (existing.state === 'failed' && opts.retryFailed?.(existing)) || (existing.state === 'completed' && (await opts.rerunCompleted?.(existing)));
+  const again =
+    (existing.state === 'failed' && opts.retryFailed?.(existing)) ||
+    (existing.state === 'completed' && (await opts.rerunCompleted?.(existing)));
   if (!again) return undefined;
   await queue.retry(existing.id);
   return 'retried';

@@ -22,7 +22,10 @@ export interface ResyncRecord {
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
-export async function writeResyncRecord(deps: { store: HiveStore } & StateLocation, record: ResyncRecord): Promise<void> {
+export async function writeResyncRecord(
+  deps: { store: HiveStore } & StateLocation,
+  record: ResyncRecord,
+): Promise<void> {
   const ref = { hub: deps.stateHub, namespace: deps.stateNamespace, name: RESYNC_CONFIGMAP };
   const data = { lastResync: JSON.stringify(record) };
   try {
@@ -32,14 +35,22 @@ export async function writeResyncRecord(deps: { store: HiveStore } & StateLocati
     await deps.store.create<ConfigMap>('ConfigMap', deps.stateHub, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: RESYNC_CONFIGMAP, namespace: deps.stateNamespace, labels: { 'app.kubernetes.io/managed-by': 'beekeeper' } },
+      metadata: {
+        name: RESYNC_CONFIGMAP,
+        namespace: deps.stateNamespace,
+        labels: { 'app.kubernetes.io/managed-by': 'beekeeper' },
+      },
       data,
     });
   }
 }
 
 export async function readResyncRecord(deps: { store: HiveStore } & StateLocation): Promise<ResyncRecord | undefined> {
-  const cm = await deps.store.get<ConfigMap>('ConfigMap', { hub: deps.stateHub, namespace: deps.stateNamespace, name: RESYNC_CONFIGMAP });
+  const cm = await deps.store.get<ConfigMap>('ConfigMap', {
+    hub: deps.stateHub,
+    namespace: deps.stateNamespace,
+    name: RESYNC_CONFIGMAP,
+  });
   const raw = cm?.data?.lastResync;
   if (!raw) return undefined;
   try {

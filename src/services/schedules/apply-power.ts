@@ -5,7 +5,8 @@ import type { HiveStore, JobContext, ObjectRef } from '../ports.js';
 import type { ServiceLog } from './deps.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 
-export type ApplyOutcome = { outcome: 'acted'; action: PowerAction } | { outcome: 'skipped'; reason: string; message: string };
+export type ApplyOutcome =
+  { outcome: 'acted'; action: PowerAction } | { outcome: 'skipped'; reason: string; message: string };
 
 /** The job carrying out the change: it names the Events (so a run after a crash adds none) and keeps the first look. */
 export type ApplyRun = Pick<JobContext, 'jobId' | 'once'>;
@@ -19,8 +20,15 @@ export async function applyPower(
 ): Promise<ApplyOutcome> {
   const verb = action === 'hibernate' ? 'Hibernate' : 'Resume';
   const key = (reason: string) => (run ? { key: `${run.jobId}/${reason}` } : {});
-  const acted = { type: 'Normal' as const, reason: action === 'hibernate' ? 'ScheduledHibernate' : 'ScheduledResume', action: verb, message: `Schedule ${why.schedule}: ${action} (${why.reason})` };
-  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref) ?? (await deps.store.get<ClusterDeployment>('ClusterDeployment', ref));
+  const acted = {
+    type: 'Normal' as const,
+    reason: action === 'hibernate' ? 'ScheduledHibernate' : 'ScheduledResume',
+    action: verb,
+    message: `Schedule ${why.schedule}: ${action} (${why.reason})`,
+  };
+  const cd =
+    deps.store.cached<ClusterDeployment>('ClusterDeployment', ref) ??
+    (await deps.store.get<ClusterDeployment>('ClusterDeployment', ref));
   if (!cd) return { outcome: 'skipped', reason: 'NotFound', message: 'the cluster no longer exists' };
   const ok = powerEligibility(cd, action);
   // A run after a crash or a hand-back at shutdown finds the job's own patch applied, the cluster "already" in
@@ -28,7 +36,10 @@ export async function applyPower(
   const look = { eligible: ok.ok, requested: requestedState(cd) };
   const first = run?.once && !why.dryRun ? await run.once('first-look', async () => look) : look;
   if (!ok.ok && ok.reason === 'AlreadyInState' && first.eligible) {
-    deps.log.info({ hub: ref.hub, namespace: ref.namespace, name: ref.name, schedule: why.schedule, action, from: first.requested }, 'scheduled power change (patched by an earlier run of this job)');
+    deps.log.info(
+      { hub: ref.hub, namespace: ref.namespace, name: ref.name, schedule: why.schedule, action, from: first.requested },
+      'scheduled power change (patched by an earlier run of this job)',
+    );
     await deps.store.recordEvent('ClusterDeployment', ref, { ...acted, ...key(acted.reason) });
     return { outcome: 'acted', action };
   }
@@ -47,8 +58,23 @@ export async function applyPower(
   if (why.dryRun) return { outcome: 'acted', action };
   const target = actionState(action);
   // Conditional on the version we judged: a concurrent change makes this a Conflict and the job retries.
-  await deps.store.mergePatch('ClusterDeployment', ref, { spec: { powerState: target } }, { resourceVersion: cd.metadata.resourceVersion });
-  deps.log.info({ hub: ref.hub, namespace: ref.namespace, name: ref.name, schedule: why.schedule, action, from: requestedState(cd) }, 'scheduled power change');
+  await deps.store.mergePatch(
+    'ClusterDeployment',
+    ref,
+    { spec: { powerState: target } },
+    { resourceVersion: cd.metadata.resourceVersion },
+  );
+  deps.log.info(
+    {
+      hub: ref.hub,
+      namespace: ref.namespace,
+      name: ref.name,
+      schedule: why.schedule,
+      action,
+      from: requestedState(cd),
+    },
+    'scheduled power change',
+  );
   await deps.store.recordEvent('ClusterDeployment', ref, { ...acted, ...key(acted.reason) });
   return { outcome: 'acted', action };
 }

@@ -26,7 +26,9 @@ export interface Governance {
   candidates: string[];
 }
 
-export function listSchedules(deps: Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>): HibernationSchedule[] {
+export function listSchedules(
+  deps: Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>,
+): HibernationSchedule[] {
   return deps.store
     .cachedList<HibernationSchedule>('HibernationSchedule', { hub: deps.stateHub, namespace: deps.stateNamespace })
     .map((s) => s.object)
@@ -39,7 +41,11 @@ export function governance(schedules: HibernationSchedule[], hub: string, cd: Cl
     .filter((x) => x.m.matched);
   const candidates = matches.map((x) => x.s.metadata.name);
   if (isUnclaimedPoolCluster(cd)) {
-    return { why: `unclaimed cluster of pool ${cd.spec?.clusterPoolRef?.poolName}: Hive's pool controller owns its power state`, excluded: 'UnclaimedPoolCluster', candidates };
+    return {
+      why: `unclaimed cluster of pool ${cd.spec?.clusterPoolRef?.poolName}: Hive's pool controller owns its power state`,
+      excluded: 'UnclaimedPoolCluster',
+      candidates,
+    };
   }
   if (matches.length === 0) return { why: 'no schedule targets this cluster', excluded: 'NotTargeted', candidates };
   if (matches.length > 1) {
@@ -67,14 +73,19 @@ export function clusterFacts(deps: StateDeps, hub: string, cd: ClusterDeployment
  * The clusters `schedule` plans for, from the informer cache: those it governs, and those its targets select
  * that it must leave alone (marked `excluded`, with the reason).
  */
-export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule, all: HibernationSchedule[]): Array<ClusterFacts<NamespacedRef>> {
+export function scheduleClusters(
+  deps: StateDeps,
+  schedule: HibernationSchedule,
+  all: HibernationSchedule[],
+): Array<ClusterFacts<NamespacedRef>> {
   const name = schedule.metadata.name;
   const out: Array<ClusterFacts<NamespacedRef>> = [];
   // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
   for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const gov = governance(all, hub, cd);
     if (gov.excluded && gov.excluded !== 'NotTargeted') {
-      if (gov.candidates.includes(name)) out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
+      if (gov.candidates.includes(name))
+        out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
       continue;
     }
     if (gov.schedule?.metadata.name === name) out.push(clusterFacts(deps, hub, cd));
@@ -82,6 +93,13 @@ export function scheduleClusters(deps: StateDeps, schedule: HibernationSchedule,
   return out;
 }
 
-export function planFor(deps: StateDeps, schedule: HibernationSchedule, hub: string, cd: ClusterDeployment, fromMs: number, toMs: number): ClusterPlan {
+export function planFor(
+  deps: StateDeps,
+  schedule: HibernationSchedule,
+  hub: string,
+  cd: ClusterDeployment,
+  fromMs: number,
+  toMs: number,
+): ClusterPlan {
   return planCluster(planInput(plannerContext(schedule), clusterFacts(deps, hub, cd)), fromMs, toMs);
 }

@@ -2,7 +2,11 @@
 // clock (not the API server's creationTimestamp) so "skip the *next* hibernation" means next from our now.
 import { Invalid, NotFound, invalid } from '../../hive/errors.js';
 import { OVERRIDE_TYPES, type OverrideType, type PowerOverride } from '../../hive/schedule/index.js';
-import type { ClusterOverrideSpec, ClusterOverrideStatus, OverrideRequest } from '../../hive/resources/cluster-override.js';
+import type {
+  ClusterOverrideSpec,
+  ClusterOverrideStatus,
+  OverrideRequest,
+} from '../../hive/resources/cluster-override.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
@@ -15,7 +19,11 @@ export interface ClusterOverride extends KubeObject {
 /** `until` (ISO time) or `for` (a duration from now) is required for keepAwake. */
 export type { OverrideRequest };
 
-export const CLUSTER_LABELS = { hub: 'beekeeper.io/cluster-hub', namespace: 'beekeeper.io/cluster-namespace', name: 'beekeeper.io/cluster-name' };
+export const CLUSTER_LABELS = {
+  hub: 'beekeeper.io/cluster-hub',
+  namespace: 'beekeeper.io/cluster-namespace',
+  name: 'beekeeper.io/cluster-name',
+};
 
 export function overrideName(hub: string, namespace: string, name: string, type: OverrideType): string {
   return `${hub}.${namespace}.${name}.${type === 'keepAwake' ? 'keep-awake' : 'skip-next-hibernation'}`;
@@ -34,29 +42,49 @@ export function toPowerOverride(cr: ClusterOverride): PowerOverride {
   };
 }
 
-export function overridesOf(deps: Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>, hub: string, namespace: string, name: string): ClusterOverride[] {
+export function overridesOf(
+  deps: Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>,
+  hub: string,
+  namespace: string,
+  name: string,
+): ClusterOverride[] {
   return deps.store
     .cachedList<ClusterOverride>('ClusterOverride', { hub: deps.stateHub, namespace: deps.stateNamespace })
     .map((o) => o.object)
-    .filter((o) => o.spec?.cluster?.hub === hub && o.spec.cluster.namespace === namespace && o.spec.cluster.name === name);
+    .filter(
+      (o) => o.spec?.cluster?.hub === hub && o.spec.cluster.namespace === namespace && o.spec.cluster.name === name,
+    );
 }
 
-export function parseOverrideRequest(body: OverrideRequest, nowMs: number, parseDuration: (s: string) => number | undefined): { untilMs?: number } {
+export function parseOverrideRequest(
+  body: OverrideRequest,
+  nowMs: number,
+  parseDuration: (s: string) => number | undefined,
+): { untilMs?: number } {
   const issues: Array<{ field: string; reason: string }> = [];
-  if (!OVERRIDE_TYPES.includes(body.type)) issues.push({ field: 'type', reason: `must be one of ${OVERRIDE_TYPES.join(', ')}` });
-  if (typeof body.by !== 'string' || body.by.trim() === '') issues.push({ field: 'by', reason: 'say who asks for the override' });
-  if (typeof body.reason !== 'string' || body.reason.trim() === '') issues.push({ field: 'reason', reason: 'say why (it is recorded)' });
+  if (!OVERRIDE_TYPES.includes(body.type))
+    issues.push({ field: 'type', reason: `must be one of ${OVERRIDE_TYPES.join(', ')}` });
+  if (typeof body.by !== 'string' || body.by.trim() === '')
+    issues.push({ field: 'by', reason: 'say who asks for the override' });
+  if (typeof body.reason !== 'string' || body.reason.trim() === '')
+    issues.push({ field: 'reason', reason: 'say why (it is recorded)' });
   let untilMs: number | undefined;
-  if (body.until !== undefined && body.for !== undefined) issues.push({ field: 'for', reason: 'give until or for, not both' });
+  if (body.until !== undefined && body.for !== undefined)
+    issues.push({ field: 'for', reason: 'give until or for, not both' });
   else if (body.until !== undefined) {
     untilMs = Date.parse(body.until);
     if (Number.isNaN(untilMs)) issues.push({ field: 'until', reason: `"${body.until}" is not an ISO 8601 time` });
     else if (untilMs <= nowMs) issues.push({ field: 'until', reason: `${body.until} is in the past` });
   } else if (body.for !== undefined) {
     const ms = parseDuration(body.for);
-    if (ms === undefined || ms <= 0) issues.push({ field: 'for', reason: `"${body.for}" is not a positive duration such as 4h (units h, m, s; no d)` });
+    if (ms === undefined || ms <= 0)
+      issues.push({
+        field: 'for',
+        reason: `"${body.for}" is not a positive duration such as 4h (units h, m, s; no d)`,
+      });
     else untilMs = nowMs + ms;
-  } else if (body.type === 'keepAwake') issues.push({ field: 'until', reason: 'a keep-awake override needs until (a time) or for (a duration)' });
+  } else if (body.type === 'keepAwake')
+    issues.push({ field: 'until', reason: 'a keep-awake override needs until (a time) or for (a duration)' });
   if (issues.length > 0) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
   return untilMs === undefined ? {} : { untilMs };
 }
@@ -84,7 +112,11 @@ export async function saveOverride(
   if (existing) {
     // Replace keeps one override per cluster and type; a new request starts it afresh (status cleared below).
     const annotations = { ...existing.metadata.annotations, ...markAnnotations(mark) };
-    await deps.store.replace<ClusterOverride>('ClusterOverride', ref, { ...existing, metadata: { ...existing.metadata, annotations }, spec });
+    await deps.store.replace<ClusterOverride>('ClusterOverride', ref, {
+      ...existing,
+      metadata: { ...existing.metadata, annotations },
+      spec,
+    });
   } else {
     await deps.store.create<ClusterOverride>('ClusterOverride', deps.stateHub, {
       apiVersion: BEEKEEPER_API_VERSION,
@@ -92,7 +124,11 @@ export async function saveOverride(
       metadata: {
         name,
         namespace: deps.stateNamespace,
-        labels: { [CLUSTER_LABELS.hub]: cluster.hub, [CLUSTER_LABELS.namespace]: cluster.namespace, [CLUSTER_LABELS.name]: cluster.name },
+        labels: {
+          [CLUSTER_LABELS.hub]: cluster.hub,
+          [CLUSTER_LABELS.namespace]: cluster.namespace,
+          [CLUSTER_LABELS.name]: cluster.name,
+        },
         ...(mark ? { annotations: markAnnotations(mark) } : {}),
       },
       spec,
@@ -109,9 +145,15 @@ export async function deleteOverrides(
   cluster: { hub: string; namespace: string; name: string },
   type: OverrideType | undefined,
 ): Promise<string[]> {
-  if (type !== undefined && !OVERRIDE_TYPES.includes(type)) throw invalid('type', `must be one of ${OVERRIDE_TYPES.join(', ')}`);
-  const targets = overridesOf(deps, cluster.hub, cluster.namespace, cluster.name).filter((o) => type === undefined || o.spec.type === type);
-  if (targets.length === 0) throw new NotFound(`no ${type ?? ''} override on ${cluster.hub}/${cluster.namespace}/${cluster.name}`.replace('  ', ' '));
+  if (type !== undefined && !OVERRIDE_TYPES.includes(type))
+    throw invalid('type', `must be one of ${OVERRIDE_TYPES.join(', ')}`);
+  const targets = overridesOf(deps, cluster.hub, cluster.namespace, cluster.name).filter(
+    (o) => type === undefined || o.spec.type === type,
+  );
+  if (targets.length === 0)
+    throw new NotFound(
+      `no ${type ?? ''} override on ${cluster.hub}/${cluster.namespace}/${cluster.name}`.replace('  ', ' '),
+    );
   for (const o of targets) await deps.store.delete('ClusterOverride', stateRef(deps, o.metadata.name));
   return targets.map((o) => o.metadata.name);
 }

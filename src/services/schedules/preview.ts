@@ -19,7 +19,14 @@ import {
   type RangeCaps,
   type RangeEdge,
 } from '../../hive/schedule/index.js';
-import { clusterFacts, governance, listSchedules, planFor, plannerContext, scheduleClusters } from './cluster-schedule.js';
+import {
+  clusterFacts,
+  governance,
+  listSchedules,
+  planFor,
+  plannerContext,
+  scheduleClusters,
+} from './cluster-schedule.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
@@ -62,19 +69,28 @@ export interface SchedulePreview {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function previewSchedule(deps: ScheduleServiceDeps, schedule: HibernationSchedule, query: PreviewQuery): SchedulePreview {
+export function previewSchedule(
+  deps: ScheduleServiceDeps,
+  schedule: HibernationSchedule,
+  query: PreviewQuery,
+): SchedulePreview {
   const now = deps.clock.now();
   const zone = schedule.spec.timeZone;
   const range = previewRange(query, zone, now);
   const ctx = plannerContext(schedule);
   const clusters = scheduleClusters(deps, schedule, listSchedules(deps));
-  const plan = planRange(ctx, clusters, range.fromMs, range.toMs, { ...PREVIEW_CAPS, countsOnly: query.clusters === false });
+  const plan = planRange(ctx, clusters, range.fromMs, range.toMs, {
+    ...PREVIEW_CAPS,
+    countsOnly: query.clusters === false,
+  });
   const excluded = clusters.flatMap((c) => (c.excluded ? [{ ...c.ref, ...c.excluded }] : []));
   let runNow: SchedulePreview['runNow'];
   if (query.from === undefined) {
     const decisions = planAt(ctx, clusters, { kind: 'run', atMs: now });
     const acted = decisions.flatMap((d) => (d.kind === 'act' ? [d.ref] : []));
-    const skipped = decisions.flatMap((d) => (d.kind === 'skip' ? [{ ...d.ref, reason: d.reason, message: d.message }] : []));
+    const skipped = decisions.flatMap((d) =>
+      d.kind === 'skip' ? [{ ...d.ref, reason: d.reason, message: d.message }] : [],
+    );
     runNow = {
       at: iso(now),
       local: localIso(now, zone),
@@ -124,15 +140,35 @@ export interface ClusterScheduleView {
   flags: LongHibernationFlag[];
 }
 
-export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSchedule | undefined, hub: string, cd: ClusterDeployment): OverrideView[] {
+export function overrideViews(
+  deps: ScheduleServiceDeps,
+  schedule: HibernationSchedule | undefined,
+  hub: string,
+  cd: ClusterDeployment,
+): OverrideView[] {
   const now = deps.clock.now();
   const crs: ClusterOverride[] = overridesOf(deps, hub, cd.metadata.namespace ?? '', cd.metadata.name);
   const powers = crs.map(toPowerOverride);
   const usable = schedule && scheduleIssues(schedule.spec).length === 0 ? schedule : undefined;
-  const plan = usable ? planCluster({ schedule: compile(usable), overrides: powers, installedAtMs: installedAtMs(cd), installGraceMs: installGraceMs(usable) }, now - 1, now) : undefined;
+  const plan = usable
+    ? planCluster(
+        {
+          schedule: compile(usable),
+          overrides: powers,
+          installedAtMs: installedAtMs(cd),
+          installGraceMs: installGraceMs(usable),
+        },
+        now - 1,
+        now,
+      )
+    : undefined;
   return crs.map((cr, i) => {
     const o = powers[i] as (typeof powers)[number];
-    const phase = plan ? overridePhase(o, plan, now) : o.untilMs !== undefined && now >= o.untilMs ? 'Expired' : (cr.status?.phase ?? 'Active');
+    const phase = plan
+      ? overridePhase(o, plan, now)
+      : o.untilMs !== undefined && now >= o.untilMs
+        ? 'Expired'
+        : (cr.status?.phase ?? 'Active');
     return {
       name: cr.metadata.name,
       type: cr.spec.type,
@@ -145,7 +181,12 @@ export function overrideViews(deps: ScheduleServiceDeps, schedule: HibernationSc
   });
 }
 
-export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: ClusterDeployment, query: PreviewQuery): ClusterScheduleView {
+export function clusterSchedule(
+  deps: ScheduleServiceDeps,
+  hub: string,
+  cd: ClusterDeployment,
+  query: PreviewQuery,
+): ClusterScheduleView {
   const now = deps.clock.now();
   const facts = clusterFacts(deps, hub, cd);
   const gov = governance(listSchedules(deps), hub, cd);
@@ -153,7 +194,9 @@ export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: Clus
   const usable = gov.schedule && problems.length === 0 ? gov.schedule : undefined;
   // The query is checked even when no schedule applies; a date then means 00:00 UTC.
   const range: PreviewRange = previewRange(query, usable?.spec.timeZone ?? 'UTC', now);
-  const flag = gov.schedule?.spec.safety?.ignoreLongHibernation ? undefined : longHibernationFlag(hibernatingSinceMs(cd), now);
+  const flag = gov.schedule?.spec.safety?.ignoreLongHibernation
+    ? undefined
+    : longHibernationFlag(hibernatingSinceMs(cd), now);
   const base: ClusterScheduleView = {
     cluster: facts.ref,
     ...(gov.schedule ? { schedule: gov.schedule.metadata.name } : {}),
@@ -168,7 +211,11 @@ export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: Clus
     flags: flag ? [flag] : [],
   };
   if (!gov.schedule) return base;
-  if (!usable) return { ...base, why: `${gov.why}; but schedule ${gov.schedule.metadata.name} is invalid (${problems.map((p) => p.field).join(', ')}) and does nothing` };
+  if (!usable)
+    return {
+      ...base,
+      why: `${gov.why}; but schedule ${gov.schedule.metadata.name} is invalid (${problems.map((p) => p.field).join(', ')}) and does nothing`,
+    };
   const ctx = plannerContext(usable);
   const plan = planRange(ctx, [facts], range.fromMs, range.toMs, PREVIEW_CAPS);
   const current = planFor(deps, usable, hub, cd, now - 1, now);
@@ -176,7 +223,10 @@ export function clusterSchedule(deps: ScheduleServiceDeps, hub: string, cd: Clus
   return {
     ...base,
     desired: { state: current.state, reason: current.reason },
-    actionableNow: decision.kind === 'act' ? { ok: true, action: decision.action } : { ok: false, action: decision.action, reason: decision.reason, message: decision.message },
+    actionableNow:
+      decision.kind === 'act'
+        ? { ok: true, action: decision.action }
+        : { ok: false, action: decision.action, reason: decision.reason, message: decision.message },
     to: iso(plan.toMs),
     truncated: plan.truncated,
     next: plan.edges.map((e) => ownEdge(e)),

@@ -14,12 +14,31 @@ const SweepPayloadSchema = T.Object({
 });
 // A sweep keeps its plan in the job and its per-cluster children have fixed ids, so a retry converges; the runs
 // that only wait for children spend no attempt. Children run in their parent's class.
-export const SWEEP_JOB = defineJob({ type: 'schedule.sweep', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'background', priority: BACKGROUND_PRIORITY.edges });
+export const SWEEP_JOB = defineJob({
+  type: 'schedule.sweep',
+  payload: SweepPayloadSchema,
+  attempts: 3,
+  backoffMs: 5000,
+  class: 'background',
+  priority: BACKGROUND_PRIORITY.edges,
+});
 /** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
-export const RUN_JOB = defineJob({ type: 'schedule.run', payload: SweepPayloadSchema, attempts: 3, backoffMs: 5000, class: 'interactive' });
+export const RUN_JOB = defineJob({
+  type: 'schedule.run',
+  payload: SweepPayloadSchema,
+  attempts: 3,
+  backoffMs: 5000,
+  class: 'interactive',
+});
 export const APPLY_JOB = defineJob({
   type: 'schedule.apply',
-  payload: T.Object({ ...refFields(), schedule: T.String(), edgeAt: T.Optional(T.String()), action: Action, reason: T.String() }),
+  payload: T.Object({
+    ...refFields(),
+    schedule: T.String(),
+    edgeAt: T.Optional(T.String()),
+    action: Action,
+    reason: T.String(),
+  }),
   attempts: 8,
   backoffMs: 2000,
   class: 'background',
@@ -28,7 +47,12 @@ export const APPLY_JOB = defineJob({
 
 export const RECONCILE_CLUSTER_JOB = defineJob({
   type: 'schedule.reconcile-cluster',
-  payload: T.Object({ ...refFields(), cause: T.String(), edgeAt: T.Optional(T.String()), override: T.Optional(T.String()) }),
+  payload: T.Object({
+    ...refFields(),
+    cause: T.String(),
+    edgeAt: T.Optional(T.String()),
+    override: T.Optional(T.String()),
+  }),
   class: 'background',
   priority: BACKGROUND_PRIORITY.edges,
 });

@@ -1,7 +1,12 @@
 // HibernationSchedule resources: the CR shape, validation of what people send, and the compiled engine for one.
 import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
-import { HibernationScheduleSpecSchema, type HibernationScheduleSpec, type HibernationScheduleStatus, type SweepRecord } from '../../hive/resources/hibernation-schedule.js';
+import {
+  HibernationScheduleSpecSchema,
+  type HibernationScheduleSpec,
+  type HibernationScheduleStatus,
+  type SweepRecord,
+} from '../../hive/resources/hibernation-schedule.js';
 import { compileSchedule, INSTALL_GRACE_MS, scheduleSpecIssues, type Schedule } from '../../hive/schedule/index.js';
 import type { KubeObject } from '../ports.js';
 
@@ -16,7 +21,9 @@ export const DEFAULT_CATCH_UP_DEADLINE = '1h';
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export function nameIssues(name: unknown, field = 'name'): FieldIssue[] {
-  return typeof name === 'string' && NAME.test(name) && name.length <= 63 ? [] : [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }];
+  return typeof name === 'string' && NAME.test(name) && name.length <= 63
+    ? []
+    : [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }];
 }
 
 export function checkName(name: unknown, field = 'name'): string {
@@ -32,13 +39,22 @@ export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const key of Object.keys(spec)) if (!ALLOWED.has(key)) issues.push({ field: key, reason: 'unknown field' });
   issues.push(...scheduleSpecIssues(spec));
-  if (spec.catchUpDeadline !== undefined && (!isCrdDuration(spec.catchUpDeadline) || (parseGoDuration(spec.catchUpDeadline) ?? 0) <= 0)) {
-    issues.push({ field: 'catchUpDeadline', reason: `"${spec.catchUpDeadline}" is not a positive duration such as 30m or 2h (units h, m, s; no d)` });
+  if (
+    spec.catchUpDeadline !== undefined &&
+    (!isCrdDuration(spec.catchUpDeadline) || (parseGoDuration(spec.catchUpDeadline) ?? 0) <= 0)
+  ) {
+    issues.push({
+      field: 'catchUpDeadline',
+      reason: `"${spec.catchUpDeadline}" is not a positive duration such as 30m or 2h (units h, m, s; no d)`,
+    });
   }
   for (const key of ['allowHibernationInFirstDay', 'ignoreLongHibernation'] as const) {
     const rule = spec.safety?.[key];
     if (rule !== undefined && (typeof rule.reason !== 'string' || rule.reason.trim() === '')) {
-      issues.push({ field: `safety.${key}.reason`, reason: 'overriding a safety rule needs a reason, recorded with the schedule' });
+      issues.push({
+        field: `safety.${key}.reason`,
+        reason: 'overriding a safety rule needs a reason, recorded with the schedule',
+      });
     }
   }
   for (const key of ['hubs', 'namespaces'] as const) {

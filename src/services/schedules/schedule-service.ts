@@ -9,9 +9,26 @@ import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
-import { clusterSchedule, overrideViews, previewSchedule, type ClusterScheduleView, type OverrideView, type PreviewQuery, type SchedulePreview } from './preview.js';
+import {
+  clusterSchedule,
+  overrideViews,
+  previewSchedule,
+  type ClusterScheduleView,
+  type OverrideView,
+  type PreviewQuery,
+  type SchedulePreview,
+} from './preview.js';
 import { reconcileClusterJob } from './reconcile-cluster.js';
-import { checkName, compile, nameIssues, scheduleIssues, validateScheduleSpec, type HibernationSchedule, type HibernationScheduleSpec, type HibernationScheduleStatus } from './schedule-resource.js';
+import {
+  checkName,
+  compile,
+  nameIssues,
+  scheduleIssues,
+  validateScheduleSpec,
+  type HibernationSchedule,
+  type HibernationScheduleSpec,
+  type HibernationScheduleStatus,
+} from './schedule-resource.js';
 import { RUN_JOB } from './schedule-jobs.js';
 import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
@@ -42,7 +59,12 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     };
     // A schedule written straight to Kubernetes (GitOps) may be invalid: show what is wrong, never fail the list.
     const problems = scheduleIssues(cr.spec ?? ({} as HibernationScheduleSpec));
-    if (problems.length > 0) return { ...base, desiredNow: { state: 'Unknown', reason: 'the schedule is invalid; it does nothing until fixed' }, problems };
+    if (problems.length > 0)
+      return {
+        ...base,
+        desiredNow: { state: 'Unknown', reason: 'the schedule is invalid; it does nothing until fixed' },
+        problems,
+      };
     const s = compile(cr);
     const now = deps.clock.now();
     const desired = s.desiredState(now);
@@ -87,7 +109,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     async create(body: Record<string, unknown>, mark?: IdempotencyMark): Promise<ScheduleView> {
       const spec = specOf(body, nameIssues(body.name));
       const name = body.name as string;
-      if (await deps.store.get('HibernationSchedule', stateRef(deps, name))) throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
+      if (await deps.store.get('HibernationSchedule', stateRef(deps, name)))
+        throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
       const cr = await deps.store.create<HibernationSchedule>('HibernationSchedule', deps.stateHub, {
         apiVersion: BEEKEEPER_API_VERSION,
         kind: 'HibernationSchedule',
@@ -99,10 +122,14 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     },
 
     async replace(name: string, body: Record<string, unknown>): Promise<ScheduleView> {
-      if (body.name !== undefined && body.name !== name) throw invalid('name', `the body names ${String(body.name)} but the URL names ${name}`);
+      if (body.name !== undefined && body.name !== name)
+        throw invalid('name', `the body names ${String(body.name)} but the URL names ${name}`);
       const spec = specOf(body);
       const existing = await fetch(name);
-      const cr = await deps.store.replace<HibernationSchedule>('HibernationSchedule', stateRef(deps, name), { ...existing, spec });
+      const cr = await deps.store.replace<HibernationSchedule>('HibernationSchedule', stateRef(deps, name), {
+        ...existing,
+        spec,
+      });
       deps.log.info({ schedule: name }, 'schedule replaced');
       return view(cr);
     },
@@ -152,20 +179,42 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     },
 
     /** `mark`: the request's Idempotency-Key, recorded on the override. */
-    async createOverride(hub: string, namespace: string, name: string, body: OverrideRequest, mark?: IdempotencyMark): Promise<OverrideView> {
+    async createOverride(
+      hub: string,
+      namespace: string,
+      name: string,
+      body: OverrideRequest,
+      mark?: IdempotencyMark,
+    ): Promise<OverrideView> {
       const cd = cluster(hub, namespace, name);
       const now = deps.clock.now();
       const { untilMs } = parseOverrideRequest(body, now, parseGoDuration);
       const saved = await saveOverride(deps, { hub, namespace, name }, body, now, untilMs, mark);
-      deps.log.info({ hub, namespace, name, override: saved.metadata.name, type: body.type, by: body.by, until: saved.spec.until }, 'override created');
-      await deps.store.recordEvent('ClusterDeployment', { hub, namespace, name }, {
-        type: 'Normal',
-        reason: 'ScheduleOverride',
-        action: 'Override',
-        message: `${body.type} by ${body.by}${saved.spec.until ? ` until ${saved.spec.until}` : ''}: ${body.reason}`,
-      });
+      deps.log.info(
+        { hub, namespace, name, override: saved.metadata.name, type: body.type, by: body.by, until: saved.spec.until },
+        'override created',
+      );
+      await deps.store.recordEvent(
+        'ClusterDeployment',
+        { hub, namespace, name },
+        {
+          type: 'Normal',
+          reason: 'ScheduleOverride',
+          action: 'Override',
+          message: `${body.type} by ${body.by}${saved.spec.until ? ` until ${saved.spec.until}` : ''}: ${body.reason}`,
+        },
+      );
       const views = overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
-      return views.find((v) => v.name === saved.metadata.name) ?? { name: saved.metadata.name, type: body.type, by: body.by, reason: body.reason, phase: 'Active', ...(saved.spec.until ? { until: saved.spec.until } : {}) };
+      return (
+        views.find((v) => v.name === saved.metadata.name) ?? {
+          name: saved.metadata.name,
+          type: body.type,
+          by: body.by,
+          reason: body.reason,
+          phase: 'Active',
+          ...(saved.spec.until ? { until: saved.spec.until } : {}),
+        }
+      );
     },
 
     async deleteOverrides(hub: string, namespace: string, name: string, type?: OverrideType): Promise<string[]> {

@@ -11,10 +11,21 @@ export type SweepMode = 'edge' | 'catch-up' | 'manual';
 
 export type Decision =
   | { kind: 'act'; cluster: NamespacedRef; action: PowerAction; reason: string }
-  | { kind: 'skip'; cluster: NamespacedRef; action: PowerAction; reason: string; message: string; consumes?: Consumption };
+  | {
+      kind: 'skip';
+      cluster: NamespacedRef;
+      action: PowerAction;
+      reason: string;
+      message: string;
+      consumes?: Consumption;
+    };
 
 /** An edge sweep acts on its edge; catch-up and manual runs apply the state the schedule says now, never a stale edge. */
-export function sweepInstant(edge: { atMs: number; action: PowerAction; reason: string }, mode: SweepMode, nowMs: number): PlanInstant {
+export function sweepInstant(
+  edge: { atMs: number; action: PowerAction; reason: string },
+  mode: SweepMode,
+  nowMs: number,
+): PlanInstant {
   return mode === 'edge' ? { kind: 'edge', ...edge } : { kind: 'run', atMs: nowMs };
 }
 
@@ -28,6 +39,8 @@ export function planSweep(
 ): Decision[] {
   const at = sweepInstant(edge, mode, nowMs);
   return planAt(plannerContext(schedule), scheduleClusters(deps, schedule, all), at).map(({ ref, ...d }) =>
-    d.kind === 'act' && at.kind === 'run' ? { ...d, cluster: ref, reason: `${mode}: ${d.reason}` } : { ...d, cluster: ref },
+    d.kind === 'act' && at.kind === 'run'
+      ? { ...d, cluster: ref, reason: `${mode}: ${d.reason}` }
+      : { ...d, cluster: ref },
   );
 }

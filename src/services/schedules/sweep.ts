@@ -9,7 +9,13 @@ import { NotFound } from '../../hive/errors.js';
 import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, jobOf, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
-import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobContext, type NamespacedRef, type WaitForChildren } from '../ports.js';
+import {
+  WAIT_FOR_CHILDREN,
+  type ChildOutcome,
+  type JobContext,
+  type NamespacedRef,
+  type WaitForChildren,
+} from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
 import { stateRef, type ScheduleServiceDeps } from './deps.js';
@@ -50,22 +56,42 @@ interface SweepStart {
   done?: SweepSummary;
   summary: SweepSummary;
   startedAt: string;
-  skips: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string; message: string; consumes?: Consumption }>;
+  skips: Array<{
+    cluster: NamespacedRef;
+    action: PowerAction;
+    reason: string;
+    message: string;
+    consumes?: Consumption;
+  }>;
   children: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string }>;
 }
 
 export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
   handleJob(SWEEP_JOB, (p, ctx) => runSweep(deps, p, ctx)),
   handleJob(RUN_JOB, (p, ctx) => runSweep(deps, p, ctx)),
-  handleJob(APPLY_JOB, (p, ctx) => applyPower(deps, { hub: p.hub, namespace: p.namespace, name: p.name }, p.action, { schedule: p.schedule, reason: p.reason }, ctx)),
+  handleJob(APPLY_JOB, (p, ctx) =>
+    applyPower(
+      deps,
+      { hub: p.hub, namespace: p.namespace, name: p.name },
+      p.action,
+      { schedule: p.schedule, reason: p.reason },
+      ctx,
+    ),
+  ),
 ];
 
-export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary | WaitForChildren> {
-  if (!ctx.once || !ctx.waitForChildren) throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
+export async function runSweep(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  ctx: JobContext,
+): Promise<SweepSummary | WaitForChildren> {
+  if (!ctx.once || !ctx.waitForChildren)
+    throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
   const start = await ctx.once('plan', () => planStart(deps, p, ctx));
   if (start.done) return start.done;
   const { summary } = start;
-  if (!summary.dryRun && start.skips.length > 0) await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
+  if (!summary.dryRun && start.skips.length > 0)
+    await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
 
   const outcomes = await ctx.waitForChildren(
     start.children.map((c) => ({
@@ -81,7 +107,10 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
 
   for (const s of summary.skipped) summary.skippedReasons[s.reason] = (summary.skippedReasons[s.reason] ?? 0) + 1;
   summary.counts = { acted: summary.acted.length, skipped: summary.skipped.length, failed: summary.failed.length };
-  await ctx.step('Done', `acted ${summary.counts.acted}, skipped ${summary.counts.skipped}, failed ${summary.counts.failed}`);
+  await ctx.step(
+    'Done',
+    `acted ${summary.counts.acted}, skipped ${summary.counts.skipped}, failed ${summary.counts.failed}`,
+  );
 
   if (summary.mode !== 'manual') {
     const record: SweepRecord = {
@@ -95,7 +124,12 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
       ...summary.counts,
       skippedReasons: summary.skippedReasons,
     };
-    await deps.store.mergePatch('HibernationSchedule', stateRef(deps, p.schedule), { status: { lastSweep: record } }, { subresource: 'status' });
+    await deps.store.mergePatch(
+      'HibernationSchedule',
+      stateRef(deps, p.schedule),
+      { status: { lastSweep: record } },
+      { subresource: 'status' },
+    );
   }
   return summary;
 }
@@ -127,15 +161,36 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
     // A sweep that ran late (workers down, queue backed up) must not replay a stale edge: past the deadline it
     // does nothing; within it, it applies the state the schedule says now; after a newer edge it yields to that.
     const latest = compile(schedule).lastEdge(now);
-    if (latest && latest.at > p.edgeAt) return { ...start, done: { ...summary, stale: `superseded by the edge at ${latest.local}` } };
-    if (now - edgeMs > catchUpDeadlineMs(schedule)) return { ...start, done: { ...summary, stale: `ran ${Math.round((now - edgeMs) / 60_000)} minutes after the edge, beyond catchUpDeadline` } };
+    if (latest && latest.at > p.edgeAt)
+      return { ...start, done: { ...summary, stale: `superseded by the edge at ${latest.local}` } };
+    if (now - edgeMs > catchUpDeadlineMs(schedule))
+      return {
+        ...start,
+        done: {
+          ...summary,
+          stale: `ran ${Math.round((now - edgeMs) / 60_000)} minutes after the edge, beyond catchUpDeadline`,
+        },
+      };
     if (p.mode === 'edge' && now - edgeMs > ON_TIME_MS) summary.mode = 'catch-up';
   }
-  const decisions = planSweep(deps, schedule, listSchedules(deps), { atMs: edgeMs, action: p.action, reason: p.reason }, summary.mode, now);
+  const decisions = planSweep(
+    deps,
+    schedule,
+    listSchedules(deps),
+    { atMs: edgeMs, action: p.action, reason: p.reason },
+    summary.mode,
+    now,
+  );
   for (const d of decisions) {
     if (d.kind === 'skip') {
       summary.skipped.push({ ...d.cluster, reason: d.reason, message: d.message });
-      start.skips.push({ cluster: d.cluster, action: d.action, reason: d.reason, message: d.message, ...(d.consumes ? { consumes: d.consumes } : {}) });
+      start.skips.push({
+        cluster: d.cluster,
+        action: d.action,
+        reason: d.reason,
+        message: d.message,
+        ...(d.consumes ? { consumes: d.consumes } : {}),
+      });
     } else if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
     else start.children.push({ cluster: d.cluster, action: d.action, reason: d.reason });
   }
@@ -144,13 +199,23 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
 }
 
 /** Skipped clusters get an Event saying why; a skip-next-hibernation override that did its one job is consumed. */
-async function recordSkips(deps: ScheduleServiceDeps, p: SweepPayload, start: SweepStart, jobId: string): Promise<void> {
+async function recordSkips(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  start: SweepStart,
+  jobId: string,
+): Promise<void> {
   for (const s of start.skips) {
     if (s.consumes) {
       // The plan sees it used up by that edge; its status says so for people. (A run uses none up itself.)
       const name = s.consumes.override;
       await deps.store
-        .mergePatch('ClusterOverride', stateRef(deps, name), { status: { phase: 'Consumed', consumedEdge: s.consumes.edgeAt, updatedAt: start.startedAt } }, { subresource: 'status' })
+        .mergePatch(
+          'ClusterOverride',
+          stateRef(deps, name),
+          { status: { phase: 'Consumed', consumedEdge: s.consumes.edgeAt, updatedAt: start.startedAt } },
+          { subresource: 'status' },
+        )
         .catch((err: unknown) => deps.log.warn({ err, override: name }, 'cannot mark override consumed'));
     }
     // Unclaimed pool clusters belong to Hive's pool controller: not ours to comment on.

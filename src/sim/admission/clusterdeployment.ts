@@ -1,5 +1,13 @@
 import type { AdmissionHook, AdmissionRequest, AdmissionResult } from '../apiserver/admission.js';
-import { type FieldError, badRequestStatus, denied, invalid, invalidStatus, maxLenError, required } from './field-errors.js';
+import {
+  type FieldError,
+  badRequestStatus,
+  denied,
+  invalid,
+  invalidStatus,
+  maxLenError,
+  required,
+} from './field-errors.js';
 import { immutableSpecDiff } from './immutable-spec.js';
 
 export const CD_WEBHOOK = 'clusterdeploymentvalidators.admission.hive.openshift.io';
@@ -8,7 +16,8 @@ const PROTECTED_DELETE = 'hive.openshift.io/protected-delete';
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 
 const deny = (status: Record<string, any>): AdmissionResult => denied(CD_WEBHOOK, status);
-const denyInvalid = (req: AdmissionRequest, errors: FieldError[]) => deny(invalidStatus(GROUP, 'ClusterDeployment', req.name, errors));
+const denyInvalid = (req: AdmissionRequest, errors: FieldError[]) =>
+  deny(invalidStatus(GROUP, 'ClusterDeployment', req.name, errors));
 
 /** pkg/validating-webhooks/hive/v1/clusterdeployment_validating_admission_hook.go, the parts a lifecycle client meets. */
 export const clusterDeploymentAdmission: AdmissionHook = (req) => {
@@ -21,13 +30,20 @@ export const clusterDeploymentAdmission: AdmissionHook = (req) => {
 function validateCreate(req: AdmissionRequest): AdmissionResult {
   const cd = req.object ?? {};
   const spec = cd.spec ?? {};
-  if ((cd.metadata?.name ?? '').length > 63) return deny(badRequestStatus(`Invalid cluster deployment name (.meta.name): ${maxLenError(63)}`));
-  if ((spec.clusterName ?? '').length > 63) return deny(badRequestStatus(`Invalid cluster name (.spec.clusterName): ${maxLenError(63)}`));
+  if ((cd.metadata?.name ?? '').length > 63)
+    return deny(badRequestStatus(`Invalid cluster deployment name (.meta.name): ${maxLenError(63)}`));
+  if ((spec.clusterName ?? '').length > 63)
+    return deny(badRequestStatus(`Invalid cluster name (.spec.clusterName): ${maxLenError(63)}`));
   const errors: FieldError[] = [];
   if (!spec.installed) {
-    if (!spec.provisioning && !spec.clusterInstallRef) errors.push(required('spec.provisioning', 'provisioning is required if not installed'));
+    if (!spec.provisioning && !spec.clusterInstallRef)
+      errors.push(required('spec.provisioning', 'provisioning is required if not installed'));
     if (spec.provisioning && spec.clusterInstallRef) {
-      errors.push({ type: 'Forbidden', field: 'spec.provisioning', detail: 'provisioning and clusterInstallRef cannot be set at the same time' });
+      errors.push({
+        type: 'Forbidden',
+        field: 'spec.provisioning',
+        detail: 'provisioning and clusterInstallRef cannot be set at the same time',
+      });
     }
     if (spec.provisioning && !spec.provisioning.installConfigSecretRef?.name) {
       errors.push(required('spec.provisioning.installConfigSecretRef.name', 'must specify an InstallConfig'));
@@ -36,7 +52,10 @@ function validateCreate(req: AdmissionRequest): AdmissionResult {
   errors.push(...validatePlatform(spec.platform ?? {}));
   const claimName = spec.clusterPoolRef?.claimName;
   const dr = TRUE.has(cd.metadata?.labels?.['hive.openshift.io/disable-creation-webhook-for-dr'] ?? '');
-  if (claimName && !dr) errors.push(invalid('spec.clusterPoolRef.claimName', claimName, 'cannot create a ClusterDeployment that is already claimed'));
+  if (claimName && !dr)
+    errors.push(
+      invalid('spec.clusterPoolRef.claimName', claimName, 'cannot create a ClusterDeployment that is already claimed'),
+    );
   return errors.length ? denyInvalid(req, errors) : { allowed: true };
 }
 
@@ -50,7 +69,9 @@ function validatePlatform(p: Record<string, any>): FieldError[] {
     const v = p[key];
     if (!v) continue;
     if (!v.credentialsSecretRef?.name && !(key === 'aws' && v.credentialsAssumeRole)) {
-      errors.push(required(`spec.platform.${key}.credentialsSecretRef.name`, `must specify secrets for ${label} access`));
+      errors.push(
+        required(`spec.platform.${key}.credentialsSecretRef.name`, `must specify secrets for ${label} access`),
+      );
     }
     if (!v.region) errors.push(required(`spec.platform.${key}.region`, `must specify ${label} region`));
   }
@@ -64,7 +85,8 @@ function validateUpdate(req: AdmissionRequest): AdmissionResult {
   if (diff) return deny(badRequestStatus(diff));
   const errors: FieldError[] = [];
   if (spec.installed) {
-    if (!spec.clusterMetadata) errors.push(required('spec.clusterMetadata', 'installed cluster must have cluster metadata'));
+    if (!spec.clusterMetadata)
+      errors.push(required('spec.clusterMetadata', 'installed cluster must have cluster metadata'));
   } else if (old.installed) {
     errors.push(invalid('spec.installed', Boolean(spec.installed), 'cannot make uninstalled once installed'));
   }
@@ -72,7 +94,8 @@ function validateUpdate(req: AdmissionRequest): AdmissionResult {
   const newRef = spec.clusterPoolRef;
   if (oldRef && newRef) {
     for (const f of ['namespace', 'poolName'] as const) {
-      if ((newRef[f] ?? '') !== (oldRef[f] ?? '')) errors.push(invalid(`spec.clusterPoolRef.${f}`, newRef[f] ?? '', 'field is immutable'));
+      if ((newRef[f] ?? '') !== (oldRef[f] ?? ''))
+        errors.push(invalid(`spec.clusterPoolRef.${f}`, newRef[f] ?? '', 'field is immutable'));
     }
     if (oldRef.claimName && newRef.claimName !== oldRef.claimName) {
       errors.push(invalid('spec.clusterPoolRef.claimName', newRef.claimName ?? '', 'field is immutable'));
@@ -90,5 +113,7 @@ function validateDelete(req: AdmissionRequest): AdmissionResult {
   const value = req.oldObject?.metadata?.annotations?.[PROTECTED_DELETE];
   if (value === undefined || !TRUE.has(value)) return { allowed: true };
   // field.NewPath("metadata", "annotations", key) renders with dots, exactly as upstream reports it.
-  return denyInvalid(req, [invalid(`metadata.annotations.${PROTECTED_DELETE}`, value, 'cannot delete while annotation is present')]);
+  return denyInvalid(req, [
+    invalid(`metadata.annotations.${PROTECTED_DELETE}`, value, 'cannot delete while annotation is present'),
+  ]);
 }

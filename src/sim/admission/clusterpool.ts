@@ -13,8 +13,13 @@ export const clusterPoolAdmission: AdmissionHook = (req) => {
   }
   const platform = pool.spec?.platform ?? {};
   const keys = Object.keys(platform);
-  const errors = keys.length === 0
-    ? [required('spec.platform', 'must specify a platform')]
-    : keys.length > 1 ? [invalid('spec.platform', platform, 'must specify only a single platform')] : [];
-  return errors.length ? denied(POOL_WEBHOOK, invalidStatus('hive.openshift.io', 'ClusterPool', req.name, errors)) : { allowed: true };
+  const errors =
+    keys.length === 0
+      ? [required('spec.platform', 'must specify a platform')]
+      : keys.length > 1
+        ? [invalid('spec.platform', platform, 'must specify only a single platform')]
+        : [];
+  return errors.length
+    ? denied(POOL_WEBHOOK, invalidStatus('hive.openshift.io', 'ClusterPool', req.name, errors))
+    : { allowed: true };
 };

@@ -11,12 +11,23 @@ export interface FieldError {
   detail: string;
 }
 
-const TYPE_TEXT: Record<FieldErrorType, string> = { Invalid: 'Invalid value', Required: 'Required value', Forbidden: 'Forbidden' };
+const TYPE_TEXT: Record<FieldErrorType, string> = {
+  Invalid: 'Invalid value',
+  Required: 'Required value',
+  Forbidden: 'Forbidden',
+};
 const CAUSE_REASON: Record<FieldErrorType, string> = {
-  Invalid: 'FieldValueInvalid', Required: 'FieldValueRequired', Forbidden: 'FieldValueForbidden',
+  Invalid: 'FieldValueInvalid',
+  Required: 'FieldValueRequired',
+  Forbidden: 'FieldValueForbidden',
 };
 
-export const invalid = (field: string, value: unknown, detail: string): FieldError => ({ type: 'Invalid', field, value, detail });
+export const invalid = (field: string, value: unknown, detail: string): FieldError => ({
+  type: 'Invalid',
+  field,
+  value,
+  detail,
+});
 export const required = (field: string, detail: string): FieldError => ({ type: 'Required', field, detail });
 export const forbidden = (field: string, detail: string): FieldError => ({ type: 'Forbidden', field, detail });
 
@@ -39,11 +50,16 @@ export function invalidStatus(group: string, kind: string, name: string, errors:
   const texts = errors.map((e) => `${e.field}: ${errorBody(e)}`);
   const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
   return {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `${kind}.${group} ${JSON.stringify(name)} is invalid: ${aggregate}`,
     reason: 'Invalid',
     details: {
-      name, group, kind,
+      name,
+      group,
+      kind,
       causes: errors.map((e) => ({ reason: CAUSE_REASON[e.type], message: errorBody(e), field: e.field })),
     },
     code: 422,
@@ -52,14 +68,25 @@ export function invalidStatus(group: string, kind: string, name: string, errors:
 
 /** The plain 400 BadRequest the Hive webhooks answer for checks that are not field errors. */
 export function badRequestStatus(message: string): Record<string, any> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  };
 }
 
 /** webhookerrors.ToStatusErr: the webhook's Status, its message prefixed with the webhook's name. */
 export function denied(webhook: string, status: Record<string, any>): { allowed: false; status: object } {
   return {
     allowed: false,
-    status: { ...status, message: `admission webhook ${JSON.stringify(webhook)} denied the request: ${status.message}` },
+    status: {
+      ...status,
+      message: `admission webhook ${JSON.stringify(webhook)} denied the request: ${status.message}`,
+    },
   };
 }
 

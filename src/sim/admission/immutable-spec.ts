@@ -2,15 +2,24 @@ import { canonicalJson } from '../hive/names.js';
 
 // mutableFields in the CD webhook: every other spec change is refused (REFERENCE §2.1).
 const MUTABLE_TOP = new Set([
-  'certificateBundles', 'clusterMetadata', 'controlPlaneConfig', 'ingress', 'installed', 'preserveOnDelete',
-  'clusterPoolRef', 'powerState', 'hibernateAfter', 'installAttemptsLimit',
+  'certificateBundles',
+  'clusterMetadata',
+  'controlPlaneConfig',
+  'ingress',
+  'installed',
+  'preserveOnDelete',
+  'clusterPoolRef',
+  'powerState',
+  'hibernateAfter',
+  'installAttemptsLimit',
 ]);
 const MUTABLE_NESTED = [
   ['platform', 'agentBareMetal', 'agentSelector'],
   ['platform', 'aws', 'privateLink', 'additionalAllowedPrincipals'],
   ['platform', 'gcp', 'discardLocalSsdOnHibernate'],
 ];
-const GO_NAMES = `CertificateBundles,ClusterMetadata,ControlPlaneConfig,Ingress,Installed,PreserveOnDelete,ClusterPoolRef,
+const GO_NAMES =
+  `CertificateBundles,ClusterMetadata,ControlPlaneConfig,Ingress,Installed,PreserveOnDelete,ClusterPoolRef,
 PowerState,HibernateAfter,InstallAttemptsLimit,Platform.AgentBareMetal.AgentSelector,
 Platform.AWS.PrivateLink.AdditionalAllowedPrincipals,Platform.GCP.DiscardLocalSsdOnHibernate`.replace(/\s+/g, '');
 

@@ -15,5 +15,6 @@ export interface AdmissionRequest {
   user: { username: string; groups: string[] };
 }
 
-export type AdmissionResult = { allowed: true } | { allowed: false; status: object /* a full k8s Status body incl. code */ };
+export type AdmissionResult =
+  { allowed: true } | { allowed: false; status: object /* a full k8s Status body incl. code */ };
 export type AdmissionHook = (req: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;

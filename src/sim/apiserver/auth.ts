@@ -5,7 +5,12 @@ import type { Store } from './store.js';
 import { unauthorized } from './status.js';
 
 export interface AuthRequest {
-  verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string;
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
   /** Set for a non-resource URL (then group and resource are empty). */
   path?: string;
 }
@@ -26,14 +31,21 @@ function ruleAllows(rule: any, req: AuthRequest): boolean {
   const has = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
   if (req.path !== undefined) {
     const path = req.path;
-    return has(rule.verbs, req.verb) && (rule.nonResourceURLs ?? []).some((u: string) =>
-      u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+    return (
+      has(rule.verbs, req.verb) &&
+      (rule.nonResourceURLs ?? []).some(
+        (u: string) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))),
+      )
+    );
   }
   const resource = req.subresource ? `${req.resource}/${req.subresource}` : req.resource;
   if (!has(rule.verbs, req.verb)) return false;
   if (!has(rule.apiGroups, req.group)) return false;
   const resources: string[] = rule.resources ?? [];
-  const resOk = resources.includes('*') || resources.includes(resource) || (req.subresource !== undefined && resources.includes(`*/${req.subresource}`));
+  const resOk =
+    resources.includes('*') ||
+    resources.includes(resource) ||
+    (req.subresource !== undefined && resources.includes(`*/${req.subresource}`));
   if (!resOk) return false;
   if (rule.resourceNames?.length) return req.name !== undefined && rule.resourceNames.includes(req.name);
   return true;
@@ -42,14 +54,20 @@ function ruleAllows(rule: any, req: AuthRequest): boolean {
 function subjectMatches(s: any, who: Identity, bindingNamespace?: string): boolean {
   if (s.kind === 'User') return s.name === who.username;
   if (s.kind === 'Group') return who.groups.includes(s.name);
-  if (s.kind === 'ServiceAccount') return who.username === `system:serviceaccount:${s.namespace ?? bindingNamespace}:${s.name}`;
+  if (s.kind === 'ServiceAccount')
+    return who.username === `system:serviceaccount:${s.namespace ?? bindingNamespace}:${s.name}`;
   return false;
 }
 
-export interface Decision { allowed: boolean; reason: string }
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
 
 const describeSubject = (s: any, bindingNamespace: string) =>
-  s.kind === 'ServiceAccount' ? `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"` : `${s.kind} "${s.name}"`;
+  s.kind === 'ServiceAccount'
+    ? `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"`
+    : `${s.kind} "${s.name}"`;
 
 /**
  * The authorizer chain of kube-apiserver in small: system:masters is allowed by the privileged-group authorizer
@@ -58,27 +76,49 @@ const describeSubject = (s: any, bindingNamespace: string) =>
  */
 export function decide(store: Store, who: Identity, req: AuthRequest): Decision {
   if (who.groups.includes('system:masters')) return { allowed: true, reason: '' };
-  if (req.group === 'authorization.k8s.io' && req.verb === 'create' && who.groups.includes('system:authenticated')
-    && (req.resource === 'selfsubjectaccessreviews' || req.resource === 'selfsubjectrulesreviews')) {
-    return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"' };
+  if (
+    req.group === 'authorization.k8s.io' &&
+    req.verb === 'create' &&
+    who.groups.includes('system:authenticated') &&
+    (req.resource === 'selfsubjectaccessreviews' || req.resource === 'selfsubjectrulesreviews')
+  ) {
+    return {
+      allowed: true,
+      reason:
+        'RBAC: allowed by ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user" to Group "system:authenticated"',
+    };
   }
   if (req.path !== undefined && req.verb === 'get') {
     const under = (paths: string[]) => paths.some((p) => req.path === p || req.path!.startsWith(`${p}/`));
     if (under(['/healthz', '/livez', '/readyz', '/version'])) {
-      return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:authenticated"' };
+      return {
+        allowed: true,
+        reason:
+          'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:authenticated"',
+      };
     }
     if (under(['/api', '/apis', '/openapi']) && who.groups.includes('system:authenticated')) {
-      return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' };
+      return {
+        allowed: true,
+        reason:
+          'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"',
+      };
     }
   }
   const roleRules = (ref: any, ns?: string): any[] => {
-    const rec = ref.kind === 'ClusterRole' ? store.get(`${RBAC}/clusterroles`, ref.name) : store.get(`${RBAC}/roles`, `${ns}/${ref.name}`);
+    const rec =
+      ref.kind === 'ClusterRole'
+        ? store.get(`${RBAC}/clusterroles`, ref.name)
+        : store.get(`${RBAC}/roles`, `${ns}/${ref.name}`);
     return rec?.obj.rules ?? [];
   };
   for (const { obj } of store.table(`${RBAC}/clusterrolebindings`).records.values()) {
     const subject = (obj.subjects ?? []).find((s: any) => subjectMatches(s, who));
     if (subject && roleRules(obj.roleRef).some((r) => ruleAllows(r, req))) {
-      return { allowed: true, reason: `RBAC: allowed by ClusterRoleBinding "${obj.metadata.name}" of ${obj.roleRef.kind} "${obj.roleRef.name}" to ${describeSubject(subject, '')}` };
+      return {
+        allowed: true,
+        reason: `RBAC: allowed by ClusterRoleBinding "${obj.metadata.name}" of ${obj.roleRef.kind} "${obj.roleRef.name}" to ${describeSubject(subject, '')}`,
+      };
     }
   }
   if (req.namespace) {
@@ -87,8 +127,12 @@ export function decide(store: Store, who: Identity, req: AuthRequest): Decision 
       if (!key.startsWith(prefix)) continue;
       const subject = (obj.subjects ?? []).find((s: any) => subjectMatches(s, who, req.namespace));
       if (subject && roleRules(obj.roleRef, req.namespace).some((r) => ruleAllows(r, req))) {
-        return { allowed: true, reason: `RBAC: allowed by RoleBinding "${obj.metadata.name}/${req.namespace}" of ${obj.roleRef.kind} ` +
-          `"${obj.roleRef.name}" to ${describeSubject(subject, req.namespace)}` };
+        return {
+          allowed: true,
+          reason:
+            `RBAC: allowed by RoleBinding "${obj.metadata.name}/${req.namespace}" of ${obj.roleRef.kind} ` +
+            `"${obj.roleRef.name}" to ${describeSubject(subject, req.namespace)}`,
+        };
       }
     }
   }

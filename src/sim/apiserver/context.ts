@@ -35,7 +35,11 @@ export interface ApiRequest {
   warnings: string[];
 }
 
-export interface ApiResponse { code: number; body: string | Buffer | Record<string, unknown>; headers?: Record<string, string> }
+export interface ApiResponse {
+  code: number;
+  body: string | Buffer | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
 
 export const q = (t: ResourceType) => ({ group: t.group, resource: t.resource, kind: t.kind });
 
@@ -55,12 +59,27 @@ export function managerOf(req: ApiRequest): string {
   return out;
 }
 
-export async function runAdmission(ctx: ServerContext, req: ApiRequest, operation: AdmissionRequest['operation'],
-  name: string, object: any, oldObject: any): Promise<void> {
+export async function runAdmission(
+  ctx: ServerContext,
+  req: ApiRequest,
+  operation: AdmissionRequest['operation'],
+  name: string,
+  object: any,
+  oldObject: any,
+): Promise<void> {
   for (const hook of ctx.admission) {
     const result = await hook({
-      operation, group: req.type.group, version: req.type.version, resource: req.type.resource, kind: req.type.kind,
-      subresource: req.subresource, namespace: req.namespace, name, object, oldObject, dryRun: req.dryRun,
+      operation,
+      group: req.type.group,
+      version: req.type.version,
+      resource: req.type.resource,
+      kind: req.type.kind,
+      subresource: req.subresource,
+      namespace: req.namespace,
+      name,
+      object,
+      oldObject,
+      dryRun: req.dryRun,
       user: { username: req.who.username, groups: req.who.groups },
     });
     if (!result.allowed) {

@@ -12,24 +12,40 @@ const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create'
 export function crdResourceTypes(crd: any, compile: SchemaCompiler | undefined): ResourceType[] {
   const { group, names, scope, versions } = crd.spec;
   const storage = versions.find((v: any) => v.storage) ?? versions[0];
-  return versions.filter((v: any) => v.served !== false).map((v: any): ResourceType => {
-    const openAPIV3Schema = v.schema?.openAPIV3Schema;
-    const scale = v.subresources?.scale;
-    return {
-      group, version: v.name, resource: names.plural, kind: names.kind, listKind: names.listKind ?? `${names.kind}List`,
-      singular: names.singular ?? names.kind.toLowerCase(), namespaced: scope === 'Namespaced',
-      shortNames: names.shortNames, categories: names.categories, verbs: CR_VERBS,
-      storageKey: `${group}/${names.plural}`, statusSubresource: !!v.subresources?.status,
-      scale: scale ? { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath,
-        labelSelectorPath: scale.labelSelectorPath } : undefined,
-      custom: {
-        // The scale subresource adds apiextensions' non-negative replica checks to the schema.
-        schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined, openAPIV3Schema,
-        storageVersionHash: storageVersionHash(group, storage.name, names.kind),
-        printerColumns: v.additionalPrinterColumns,
-      },
-    };
-  });
+  return versions
+    .filter((v: any) => v.served !== false)
+    .map((v: any): ResourceType => {
+      const openAPIV3Schema = v.schema?.openAPIV3Schema;
+      const scale = v.subresources?.scale;
+      return {
+        group,
+        version: v.name,
+        resource: names.plural,
+        kind: names.kind,
+        listKind: names.listKind ?? `${names.kind}List`,
+        singular: names.singular ?? names.kind.toLowerCase(),
+        namespaced: scope === 'Namespaced',
+        shortNames: names.shortNames,
+        categories: names.categories,
+        verbs: CR_VERBS,
+        storageKey: `${group}/${names.plural}`,
+        statusSubresource: !!v.subresources?.status,
+        scale: scale
+          ? {
+              specReplicasPath: scale.specReplicasPath,
+              statusReplicasPath: scale.statusReplicasPath,
+              labelSelectorPath: scale.labelSelectorPath,
+            }
+          : undefined,
+        custom: {
+          // The scale subresource adds apiextensions' non-negative replica checks to the schema.
+          schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined,
+          openAPIV3Schema,
+          storageVersionHash: storageVersionHash(group, storage.name, names.kind),
+          printerColumns: v.additionalPrinterColumns,
+        },
+      };
+    });
 }
 
 /** The status the apiextensions controller writes once names are accepted and the CRD is served. */
@@ -42,8 +58,20 @@ export function establishedStatus(crd: any, now: string): any {
   if (names.categories) acceptedNames.categories = names.categories;
   return {
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
     acceptedNames,
     storedVersions: [(versions.find((v: any) => v.storage) ?? versions[0]).name],

@@ -4,7 +4,10 @@ import { ApiError, internalError, serviceUnavailable, tooManyRequests } from './
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
-export interface FaultMatch { verb?: Verb; resource?: string }
+export interface FaultMatch {
+  verb?: Verb;
+  resource?: string;
+}
 export interface FaultSpec {
   /** Added latency before the request is served. */
   latency?: Array<FaultMatch & { ms: number }>;
@@ -42,31 +45,50 @@ export function validateFaultSpec(spec: unknown): FaultSpec {
     if (!(e.rate >= 0 && e.rate <= 1)) throw new Error('errors[].rate must be between 0 and 1');
   }
   for (const l of s.latency ?? []) if (!(l.ms >= 0)) throw new Error('latency[].ms must be a non-negative number');
-  for (const c of s.conflicts ?? []) if (!c.resource || !(c.count >= 0)) throw new Error('conflicts[] needs resource and count');
+  for (const c of s.conflicts ?? [])
+    if (!c.resource || !(c.count >= 0)) throw new Error('conflicts[] needs resource and count');
   return structuredClone(s);
 }
 
 export function createFaults(initial: FaultSpec = {}, random: () => number = Math.random): Faults {
   let spec = validateFaultSpec(initial);
   const listeners = new Set<() => void>();
-  const changed = () => { for (const fn of listeners) fn(); };
+  const changed = () => {
+    for (const fn of listeners) fn();
+  };
   return {
     get: () => structuredClone(spec),
-    set(next) { spec = validateFaultSpec(next); changed(); },
-    clear() { spec = {}; changed(); },
-    onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
-    latencyFor: (verb, resource) => (spec.latency ?? []).filter((l) => matches(l, verb, resource)).reduce((a, l) => a + l.ms, 0),
+    set(next) {
+      spec = validateFaultSpec(next);
+      changed();
+    },
+    clear() {
+      spec = {};
+      changed();
+    },
+    onChange(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    latencyFor: (verb, resource) =>
+      (spec.latency ?? []).filter((l) => matches(l, verb, resource)).reduce((a, l) => a + l.ms, 0),
     errorFor(verb, resource) {
       for (const e of spec.errors ?? []) {
         if (!matches(e, verb, resource) || random() >= e.rate) continue;
         if (e.code === 429) return tooManyRequests(e.retryAfterSeconds ?? 1);
-        if (e.code === 503) return serviceUnavailable('the server is currently unable to handle the request (injected fault)', e.retryAfterSeconds ?? 1);
+        if (e.code === 503)
+          return serviceUnavailable(
+            'the server is currently unable to handle the request (injected fault)',
+            e.retryAfterSeconds ?? 1,
+          );
         return internalError('injected fault');
       }
       return undefined;
     },
     takeConflict(resource, name) {
-      const c = (spec.conflicts ?? []).find((x) => x.resource === resource && (!x.name || x.name === name) && x.count > 0);
+      const c = (spec.conflicts ?? []).find(
+        (x) => x.resource === resource && (!x.name || x.name === name) && x.count > 0,
+      );
       if (!c) return false;
       c.count -= 1;
       return true;

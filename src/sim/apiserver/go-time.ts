@@ -7,7 +7,11 @@ export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
 
 type Chunk = { std: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'tz' } | { std: 'frac'; digits: number };
-interface Step { prefix: string; chunk: Chunk; text: string }
+interface Step {
+  prefix: string;
+  chunk: Chunk;
+  text: string;
+}
 
 const STEPS: Record<string, Step[]> = {
   [RFC3339]: steps(false),
@@ -53,7 +57,10 @@ function getnum(s: string, fixed: boolean): [number, string, boolean] {
 /** time.atoi: an optional sign, then digits only. */
 function atoi(s: string): number | undefined {
   let neg = false;
-  if (s[0] === '-' || s[0] === '+') { neg = s[0] === '-'; s = s.slice(1); }
+  if (s[0] === '-' || s[0] === '+') {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
   if (!/^\d+$/.test(s)) return undefined;
   const x = Number(s);
   return neg ? -x : x;
@@ -69,7 +76,13 @@ function parseNanoseconds(value: string, nbytes: number): { ok: boolean; range?:
 }
 
 const daysIn = (month: number, year: number) =>
-  month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  month === 2
+    ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
 
 /** undefined when `value` parses with `layout`, otherwise Go's error text. */
 export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof RFC3339_MICRO): string | undefined {
@@ -78,7 +91,9 @@ export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof 
   const outOfRange = (what: string) => `parsing time ${goQuote(value)}: ${what} out of range`;
   const list = STEPS[layout]!;
   let rest = value;
-  let year = 0, month = 1, day = 1;
+  let year = 0,
+    month = 1,
+    day = 1;
   for (let i = 0; i < list.length; i++) {
     const { prefix, chunk, text } = list[i]!;
     for (const p of prefix) {
@@ -90,10 +105,14 @@ export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof 
     let range: string | undefined;
     switch (chunk.std) {
       case 'year': {
-        if (rest.length < 4 || !isDigit(rest, 0)) { ok = false; break; }
+        if (rest.length < 4 || !isDigit(rest, 0)) {
+          ok = false;
+          break;
+        }
         const y = atoi(rest.slice(0, 4));
         rest = rest.slice(4);
-        if (y === undefined) ok = false; else year = y;
+        if (y === undefined) ok = false;
+        else year = y;
         break;
       }
       case 'month':
@@ -118,7 +137,10 @@ export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof 
       case 'second': {
         let sec: number;
         [sec, rest, ok] = getnum(rest, true);
-        if (sec >= 60) { range = 'second'; break; }
+        if (sec >= 60) {
+          range = 'second';
+          break;
+        }
         // A fraction the layout does not have is still read (time.RFC3339 accepts any number of digits); Go reads
         // it even after failing to read the seconds, and its verdict then stands.
         if (rest.length >= 2 && commaOrPeriod(rest[0]) && isDigit(rest, 1) && list[i + 1]?.chunk.std !== 'frac') {
@@ -133,7 +155,10 @@ export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof 
       }
       case 'frac': {
         const ndigit = 1 + chunk.digits; // stdFracSecond0: exactly that many digits
-        if (rest.length < ndigit) { ok = false; break; }
+        if (rest.length < ndigit) {
+          ok = false;
+          break;
+        }
         const frac = parseNanoseconds(rest, ndigit);
         ok = frac.ok;
         range = frac.range;
@@ -141,8 +166,14 @@ export function goTimeParseError(value: string, layout: typeof RFC3339 | typeof 
         break;
       }
       case 'tz': {
-        if (rest[0] === 'Z') { rest = rest.slice(1); break; }
-        if (rest.length < 6 || rest[3] !== ':') { ok = false; break; }
+        if (rest[0] === 'Z') {
+          rest = rest.slice(1);
+          break;
+        }
+        if (rest.length < 6 || rest[3] !== ':') {
+          ok = false;
+          break;
+        }
         const [sign, hh, mm] = [rest[0], rest.slice(1, 3), rest.slice(4, 6)];
         rest = rest.slice(6);
         ok = getnum(hh, true)[2] && getnum(mm, true)[2] && (sign === '+' || sign === '-');

@@ -29,7 +29,8 @@ export type { FaultSpec, FaultMatch } from './faults.js';
 export type { Store } from './store.js';
 
 export interface ApiServerOptions {
-  host?: string; port?: number;
+  host?: string;
+  port?: number;
   /** Admin token (group system:masters); random when absent. */
   token?: string;
   /** Extra identities, RBAC-checked. */
@@ -86,13 +87,20 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   for (const u of opts.users ?? []) tokens.set(u.token, { username: u.username, groups: u.groups ?? [] });
   const registry = createRegistry();
   registry.add(builtinResources());
-  const store = opts.store ?? createStore({ historyLimit: opts.watchHistory ?? 10_000, watchCacheSize: opts.watchHistory ?? 10_000 });
+  const store =
+    opts.store ??
+    createStore({ historyLimit: opts.watchHistory ?? 10_000, watchCacheSize: opts.watchHistory ?? 10_000 });
   const faults = createFaults(opts.faults);
   const compile = defaultCompiler;
   const clock = opts.clock ?? systemClock;
 
   const ctx: ServerContext = {
-    store, registry, clock, faults, admission: opts.admission ?? [], tokens,
+    store,
+    registry,
+    clock,
+    faults,
+    admission: opts.admission ?? [],
+    tokens,
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -107,7 +115,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       registry.add(types, name);
       for (const t of types) store.startWatchCache(t.storageKey);
       if (!crd.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True')) {
-        rewrite(ctx, 'apiextensions.k8s.io/customresourcedefinitions', name, (o) => { o.status = establishedStatus(o, formatTime(clock.now())); });
+        rewrite(ctx, 'apiextensions.k8s.io/customresourcedefinitions', name, (o) => {
+          o.status = establishedStatus(o, formatTime(clock.now()));
+        });
       }
     },
   };
@@ -130,15 +140,21 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     const crds = 'apiextensions.k8s.io/customresourcedefinitions';
     for (const key of store.sortedKeys(crds)) ctx.crdChanged(store.get(crds, key)!.obj, false);
   } else {
-    for (const ns of BOOT_NAMESPACES) await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const ns of BOOT_NAMESPACES)
+      await boot('namespaces', '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const crd of opts.crds ?? []) await boot('customresourcedefinitions', 'apiextensions.k8s.io', crd);
   }
   store.restartWatchCaches(); // the watch caches start after boot (or a restart): watching from an earlier version is 410 (golden 59)
 
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
-  const server = opts.tls ? createHttpsServer({ ...selfSignedCertificate(opts.name), keepAlive: true }, listener) : createServer({ keepAlive: true }, listener);
+  const server = opts.tls
+    ? createHttpsServer({ ...selfSignedCertificate(opts.name), keepAlive: true }, listener)
+    : createServer({ keepAlive: true }, listener);
   let address = '';
-  const handler = createRequestHandler(ctx, { authenticate: createAuthenticator(tokens), serverAddress: () => address });
+  const handler = createRequestHandler(ctx, {
+    authenticate: createAuthenticator(tokens),
+    serverAddress: () => address,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -153,7 +169,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     faults: { get: () => faults.get(), set: (spec) => faults.set(spec), clear: () => faults.clear() },
     kubeconfig(contextName) {
       return {
-        apiVersion: 'v1', kind: 'Config',
+        apiVersion: 'v1',
+        kind: 'Config',
         clusters: [{ name: contextName, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
         users: [{ name: contextName, user: { token } }],
         contexts: [{ name: contextName, context: { cluster: contextName, user: contextName } }],

@@ -19,9 +19,13 @@ function parse(path: string): Step[] {
       i++;
       let name = '';
       while (i < end && path[i] !== '.' && path[i] !== '[') {
-        if (path[i] === '\\' && i + 1 < end) { name += path[i + 1]; i += 2; } else name += path[i++];
+        if (path[i] === '\\' && i + 1 < end) {
+          name += path[i + 1];
+          i += 2;
+        } else name += path[i++];
       }
-      if (name === '*') steps.push({ kind: 'all' }); else if (name) steps.push({ kind: 'field', name });
+      if (name === '*') steps.push({ kind: 'all' });
+      else if (name) steps.push({ kind: 'field', name });
     } else if (c === '[') {
       const close = matchingBracket(path, i);
       const inner = path.slice(i + 1, close).trim();
@@ -44,7 +48,10 @@ function matchingBracket(s: string, open: number): number {
   let quote = '';
   for (let i = open; i < s.length; i++) {
     const c = s[i];
-    if (quote) { if (c === quote) quote = ''; continue; }
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
     if (c === "'" || c === '"') quote = c;
     else if (c === '[') depth++;
     else if (c === ']' && --depth === 0) return i;
@@ -61,7 +68,10 @@ function evaluate(steps: Step[], roots: unknown[]): unknown[] {
       if (step.kind === 'field') {
         if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, step.name)) next.push((v as any)[step.name]);
       } else if (step.kind === 'index') {
-        if (Array.isArray(v)) { const item = v[step.index < 0 ? v.length + step.index : step.index]; if (item !== undefined) next.push(item); }
+        if (Array.isArray(v)) {
+          const item = v[step.index < 0 ? v.length + step.index : step.index];
+          if (item !== undefined) next.push(item);
+        }
       } else if (step.kind === 'all') {
         next.push(...(Array.isArray(v) ? v : Object.values(v)));
       } else {

@@ -6,9 +6,24 @@ import type { ResourceType } from './types.js';
 import { formatTime } from './meta.js';
 import { orderByShape, managedFieldsShape } from './serialize.js';
 
-import { SEP, collect, deepEqual, fieldsToTree, isLeaf, rootNode, treeToFields, valueAt, type Paths } from './field-sets.js';
+import {
+  SEP,
+  collect,
+  deepEqual,
+  fieldsToTree,
+  isLeaf,
+  rootNode,
+  treeToFields,
+  valueAt,
+  type Paths,
+} from './field-sets.js';
 
-export interface ManagerInfo { manager: string; subresource?: string; apiVersion: string; nowMs: number }
+export interface ManagerInfo {
+  manager: string;
+  subresource?: string;
+  apiVersion: string;
+  nowMs: number;
+}
 
 /** Limits a field set to what one kind of write may touch: status for /status, everything but status otherwise. */
 export function scoped(paths: Paths, type: ResourceType, subresource?: string): Paths {
@@ -16,7 +31,7 @@ export function scoped(paths: Paths, type: ResourceType, subresource?: string): 
   const out: Paths = new Set();
   for (const p of paths) {
     const inStatus = p === 'f:status' || p.startsWith(`f:status${SEP}`);
-    if (subresource === 'status' ? !inStatus : (type.statusSubresource && inStatus)) continue;
+    if (subresource === 'status' ? !inStatus : type.statusSubresource && inStatus) continue;
     if (!subresource && untracked.some((u) => p === u || p.startsWith(u + SEP))) continue;
     out.add(p);
   }
@@ -36,9 +51,12 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
     else if (isLeaf(p, newPaths) && !deepEqual(valueAt(oldObj, p), valueAt(newObj, p))) changed.add(p);
   }
   const removed = [...oldPaths].filter((p) => !newPaths.has(p));
-  const entries: any[] = structuredClone(oldObj ? oldObj.metadata?.managedFields ?? [] : []);
+  const entries: any[] = structuredClone(oldObj ? (oldObj.metadata?.managedFields ?? []) : []);
   const time = formatTime(who.nowMs);
-  let mine = entries.find((e) => (e.manager ?? '') === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource);
+  let mine = entries.find(
+    (e) =>
+      (e.manager ?? '') === who.manager && e.operation === 'Update' && (e.subresource ?? undefined) === who.subresource,
+  );
   if (!mine && changed.size === 0 && removed.length === 0) return entries.length ? entries : undefined;
   const result: any[] = [];
   let mineUpdated: any;
@@ -58,8 +76,15 @@ export function updateManagedFields(type: ResourceType, oldObj: any, newObj: any
   }
   if (mineUpdated) result.push(mineUpdated);
   if (!mine && changed.size) {
-    mine = { manager: who.manager, operation: 'Update', apiVersion: who.apiVersion, time, fieldsType: 'FieldsV1',
-      fieldsV1: fieldsToTree(changed), subresource: who.subresource };
+    mine = {
+      manager: who.manager,
+      operation: 'Update',
+      apiVersion: who.apiVersion,
+      time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: fieldsToTree(changed),
+      subresource: who.subresource,
+    };
     result.push(mine);
   }
   return result.length ? result.map(tidy(type)) : undefined;
@@ -70,14 +95,28 @@ export function applyManagedFields(type: ResourceType, applied: any, who: Manage
   const paths: Paths = new Set();
   collect(applied, rootNode(type), '', paths, 0);
   const leaves = new Set([...scoped(paths, type, who.subresource)].filter((p) => isLeaf(p, paths)));
-  return [tidy(type)({ manager: who.manager, operation: 'Apply', apiVersion: who.apiVersion, time: formatTime(who.nowMs),
-    fieldsType: 'FieldsV1', fieldsV1: fieldsToTree(leaves), subresource: who.subresource })];
+  return [
+    tidy(type)({
+      manager: who.manager,
+      operation: 'Apply',
+      apiVersion: who.apiVersion,
+      time: formatTime(who.nowMs),
+      fieldsType: 'FieldsV1',
+      fieldsV1: fieldsToTree(leaves),
+      subresource: who.subresource,
+    }),
+  ];
 }
-
 
 export const tidy = (type: ResourceType) => (e: any) => {
   const out = { ...e };
   if (!out.subresource) delete out.subresource;
   if (!out.manager) delete out.manager; // omitempty: a request without User-Agent or fieldManager has no manager
-  return type.builtin ? orderByShape(out, managedFieldsShape) : Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+  return type.builtin
+    ? orderByShape(out, managedFieldsShape)
+    : Object.fromEntries(
+        Object.keys(out)
+          .sort()
+          .map((k) => [k, out[k]]),
+      );
 };

@@ -16,10 +16,12 @@ export function generateName(prefix: string): string {
 
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', " +
+const SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', " +
   "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
   "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must " +
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must " +
   "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is " +
   "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
@@ -28,11 +30,19 @@ export function validateMeta(meta: any, nameFormat: 'subdomain' | 'label' | 'pat
   const causes: SchemaCause[] = [];
   const name = meta?.name;
   if (!name) {
-    causes.push({ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' });
+    causes.push({
+      reason: 'FieldValueRequired',
+      message: 'Required value: name or generateName is required',
+      field: 'metadata.name',
+    });
   } else if (nameFormat === 'label' && (!LABEL.test(name) || name.length > 63)) {
-    causes.push(invalidValue('metadata.name', name, name.length > 63 ? 'must be no more than 63 characters' : LABEL_MSG));
+    causes.push(
+      invalidValue('metadata.name', name, name.length > 63 ? 'must be no more than 63 characters' : LABEL_MSG),
+    );
   } else if (nameFormat === 'subdomain' && (!SUBDOMAIN.test(name) || name.length > 253)) {
-    causes.push(invalidValue('metadata.name', name, name.length > 253 ? 'must be no more than 253 characters' : SUBDOMAIN_MSG));
+    causes.push(
+      invalidValue('metadata.name', name, name.length > 253 ? 'must be no more than 253 characters' : SUBDOMAIN_MSG),
+    );
   } else if (nameFormat === 'path' && (name === '.' || name === '..' || /[/%]/.test(name))) {
     causes.push(invalidValue('metadata.name', name, "may not contain '/' or '%'"));
   }
@@ -41,12 +51,26 @@ export function validateMeta(meta: any, nameFormat: 'subdomain' | 'label' | 'pat
     if (map === undefined || map === null) continue;
     if (typeof map !== 'object' || Array.isArray(map)) continue;
     for (const [k, v] of Object.entries(map)) {
-      if (typeof v !== 'string') causes.push({ reason: 'FieldValueTypeInvalid', message: 'Invalid value: must be a string', field: `metadata.${key}.${k}` });
-      else if (key === 'labels' && (v.length > 63 || (v !== '' && !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(v)))) {
-        causes.push(invalidValue(`metadata.labels`, v, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or " +
-          "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or " +
-          "'my_value',  or '12345', regex used for validation is " +
-          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+      if (typeof v !== 'string')
+        causes.push({
+          reason: 'FieldValueTypeInvalid',
+          message: 'Invalid value: must be a string',
+          field: `metadata.${key}.${k}`,
+        });
+      else if (
+        key === 'labels' &&
+        (v.length > 63 || (v !== '' && !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(v)))
+      ) {
+        causes.push(
+          invalidValue(
+            `metadata.labels`,
+            v,
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or " +
+              "'.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or " +
+              "'my_value',  or '12345', regex used for validation is " +
+              "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+          ),
+        );
       }
     }
   }
@@ -54,13 +78,29 @@ export function validateMeta(meta: any, nameFormat: 'subdomain' | 'label' | 'pat
 }
 
 export const invalidValue = (field: string, value: unknown, detail: string): SchemaCause => ({
-  reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field,
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+  field,
 });
 
 /** The fields of ObjectMeta the server accepts from clients; anything else is an unknown field (golden 19). */
-export const OBJECT_META_FIELDS = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion',
-  'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations',
-  'ownerReferences', 'finalizers', 'managedFields']);
+export const OBJECT_META_FIELDS = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
 
 /** Go's %#v of a []string, used verbatim in the finalizer message (golden 66). */
 export const goStringSlice = (xs: string[]) => `[]string{${xs.map((x) => JSON.stringify(x)).join(', ')}}`;

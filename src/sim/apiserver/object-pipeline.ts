@@ -27,7 +27,10 @@ export function parseJsonBody(raw: string): any {
   }
 }
 
-export interface Decoded { obj: any; causes: SchemaCause[] }
+export interface Decoded {
+  obj: any;
+  causes: SchemaCause[];
+}
 
 /** Prunes unknown fields and applies schema defaults; validation causes are returned, not thrown (they come later). */
 export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded {
@@ -39,7 +42,8 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
   const meta: any = {};
   for (const [k, v] of Object.entries(metadata ?? {})) {
     if (!OBJECT_META_FIELDS.has(k)) unknown.push(`metadata.${k}`);
-    else if (v === null || (typeof v === 'object' && Object.keys(v).length === 0)) continue; // omitempty in ObjectMeta
+    else if (v === null || (typeof v === 'object' && Object.keys(v).length === 0))
+      continue; // omitempty in ObjectMeta
     else meta[k] = v;
   }
   let body = rest;
@@ -52,10 +56,17 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
     unknown.push(...result.unknownFields);
   }
   if (unknown.length && mode === 'Strict') {
-    const list = [...new Set(unknown)].sort().map((f) => `unknown field "${f}"`).join(', ');
-    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${list}`);
+    const list = [...new Set(unknown)]
+      .sort()
+      .map((f) => `unknown field "${f}"`)
+      .join(', ');
+    throw badRequest(
+      `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${list}`,
+    );
   }
-  if (mode === 'Warn') for (const f of [...new Set(unknown)].sort()) req.warnings.push(`299 - ${JSON.stringify(`unknown field ${JSON.stringify(f)}`)}`);
+  if (mode === 'Warn')
+    for (const f of [...new Set(unknown)].sort())
+      req.warnings.push(`299 - ${JSON.stringify(`unknown field ${JSON.stringify(f)}`)}`);
   return { obj: { ...body, metadata: meta }, causes };
 }
 
@@ -84,12 +95,27 @@ export function checkNamespaceForCreate(ctx: ServerContext, req: ApiRequest, nam
   if (!req.type.namespaced || !req.namespace) return;
   const ns = ctx.store.get('/namespaces', req.namespace);
   if (!ns) {
-    throw new ApiError(404, statusBody(404, 'NotFound', `namespaces "${req.namespace}" not found`,
-      { name: req.namespace, kind: 'namespaces' }));
+    throw new ApiError(
+      404,
+      statusBody(404, 'NotFound', `namespaces "${req.namespace}" not found`, {
+        name: req.namespace,
+        kind: 'namespaces',
+      }),
+    );
   }
   if (ns.obj.metadata.deletionTimestamp || ns.obj.status?.phase === 'Terminating') {
-    const err = forbidden(q(req.type), name, `unable to create new content in namespace ${req.namespace} because it is being terminated`);
-    (err.body as any).details.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${req.namespace} is being terminated`, field: 'metadata.namespace' }];
+    const err = forbidden(
+      q(req.type),
+      name,
+      `unable to create new content in namespace ${req.namespace} because it is being terminated`,
+    );
+    (err.body as any).details.causes = [
+      {
+        reason: 'NamespaceTerminating',
+        message: `namespace ${req.namespace} is being terminated`,
+        field: 'metadata.namespace',
+      },
+    ];
     throw err;
   }
 }
@@ -100,8 +126,11 @@ export function checkFinalizers(type: ResourceType, oldObj: any, newObj: any): v
   const before = new Set<string>(oldObj.metadata.finalizers ?? []);
   const added = (newObj.metadata.finalizers ?? []).filter((f: string) => !before.has(f));
   if (!added.length) return;
-  const cause = { reason: 'FieldValueForbidden', field: 'metadata.finalizers',
-    message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(added)}` };
+  const cause = {
+    reason: 'FieldValueForbidden',
+    field: 'metadata.finalizers',
+    message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(added)}`,
+  };
   throw invalid(q(type), newObj.metadata.name, [cause, { ...cause }]);
 }
 
@@ -124,16 +153,20 @@ export function wireOrder(type: ResourceType, obj: any): any {
 }
 
 /** Storage form of a view's object (events.k8s.io/v1 Events are stored as core/v1 Events). */
-export const toStorage = (type: ResourceType, obj: any) => (type.builtin?.toStorage ? type.builtin.toStorage(obj) : obj);
-export const fromStorage = (type: ResourceType, obj: any) => (type.builtin?.fromStorage ? type.builtin.fromStorage(obj) : obj);
+export const toStorage = (type: ResourceType, obj: any) =>
+  type.builtin?.toStorage ? type.builtin.toStorage(obj) : obj;
+export const fromStorage = (type: ResourceType, obj: any) =>
+  type.builtin?.fromStorage ? type.builtin.fromStorage(obj) : obj;
 
 /** ObjectMeta fields with the wrong JSON type fail decoding with 400, as the Go decoder does. */
 function checkMetaTypes(type: ResourceType, meta: any): void {
   const fail = (field: string, goType: string, got: unknown) => {
     const jsonType = goJsonType(got);
-    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: ` +
-      `cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ` +
-      `${goType}`);
+    throw badRequest(
+      `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: json: ` +
+        `cannot unmarshal ${jsonType} into Go struct field ObjectMeta.metadata.${field} of type ` +
+        `${goType}`,
+    );
   };
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) fail('', 'v1.ObjectMeta', meta);
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid']) {
@@ -145,8 +178,16 @@ function checkMetaTypes(type: ResourceType, meta: any): void {
     if (typeof m !== 'object' || Array.isArray(m)) fail(f, 'map[string]string', m);
     for (const v of Object.values(m)) if (typeof v !== 'string') fail(f, 'string', v);
   }
-  if (meta.finalizers != null && (!Array.isArray(meta.finalizers) || meta.finalizers.some((x: unknown) => typeof x !== 'string'))) fail('finalizers', '[]string', meta.finalizers);
-  if (meta.ownerReferences != null && (!Array.isArray(meta.ownerReferences) || meta.ownerReferences.some((x: any) => typeof x !== 'object' || x === null || typeof x.uid !== 'string'))) {
+  if (
+    meta.finalizers != null &&
+    (!Array.isArray(meta.finalizers) || meta.finalizers.some((x: unknown) => typeof x !== 'string'))
+  )
+    fail('finalizers', '[]string', meta.finalizers);
+  if (
+    meta.ownerReferences != null &&
+    (!Array.isArray(meta.ownerReferences) ||
+      meta.ownerReferences.some((x: any) => typeof x !== 'object' || x === null || typeof x.uid !== 'string'))
+  ) {
     fail('ownerReferences', '[]v1.OwnerReference', meta.ownerReferences);
   }
 }

@@ -15,19 +15,44 @@ function gvDocument(types: ResourceType[]) {
   for (const t of types) {
     const base = `/${gvPath(t)}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.resource}`;
     const ext = { 'x-kubernetes-group-version-kind': gvk(t) };
-    const ok = { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName(t)}` } } } } };
+    const ok = {
+      200: {
+        description: 'OK',
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName(t)}` } } },
+      },
+    };
     paths[base] = {
       get: { operationId: `list${t.kind}`, ...ext, 'x-kubernetes-action': 'list', responses: ok },
-      post: { operationId: `create${t.kind}`, ...ext, 'x-kubernetes-action': 'post', parameters: ['dryRun', 'fieldManager', 'fieldValidation'].map(query), responses: ok },
+      post: {
+        operationId: `create${t.kind}`,
+        ...ext,
+        'x-kubernetes-action': 'post',
+        parameters: ['dryRun', 'fieldManager', 'fieldValidation'].map(query),
+        responses: ok,
+      },
     };
     paths[`${base}/{name}`] = {
       get: { operationId: `read${t.kind}`, ...ext, 'x-kubernetes-action': 'get', responses: ok },
-      put: { operationId: `replace${t.kind}`, ...ext, 'x-kubernetes-action': 'put', parameters: ['dryRun', 'fieldManager', 'fieldValidation'].map(query), responses: ok },
-      patch: { operationId: `patch${t.kind}`, ...ext, 'x-kubernetes-action': 'patch', parameters: ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map(query), responses: ok },
+      put: {
+        operationId: `replace${t.kind}`,
+        ...ext,
+        'x-kubernetes-action': 'put',
+        parameters: ['dryRun', 'fieldManager', 'fieldValidation'].map(query),
+        responses: ok,
+      },
+      patch: {
+        operationId: `patch${t.kind}`,
+        ...ext,
+        'x-kubernetes-action': 'patch',
+        parameters: ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map(query),
+        responses: ok,
+      },
       delete: { operationId: `delete${t.kind}`, ...ext, 'x-kubernetes-action': 'delete', responses: ok },
     };
-    schemas[schemaName(t)] = { ...(t.custom?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
-      'x-kubernetes-group-version-kind': [gvk(t)] };
+    schemas[schemaName(t)] = {
+      ...(t.custom?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
+      'x-kubernetes-group-version-kind': [gvk(t)],
+    };
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.26.5' }, paths, components: { schemas } };
 }
@@ -40,7 +65,10 @@ export function openApiV3(registry: Registry, path: string): unknown {
   if (!rest) {
     const paths: Record<string, unknown> = {};
     for (const [gv, types] of byGv) {
-      const hash = createHash('sha256').update(JSON.stringify(types.map((t) => [t.resource, t.custom?.storageVersionHash]))).digest('hex').slice(0, 16);
+      const hash = createHash('sha256')
+        .update(JSON.stringify(types.map((t) => [t.resource, t.custom?.storageVersionHash])))
+        .digest('hex')
+        .slice(0, 16);
       paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
     }
     return { paths };

@@ -52,7 +52,10 @@ export function applyPatch(type: PatchType, current: any, patch: unknown): any {
       return fastJsonPatch.applyPatch(structuredClone(current), patch as any, false, true).newDocument;
     } catch {
       // The real server hides which operation failed (golden 23).
-      throw new ApiError(422, statusBody(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
+      throw new ApiError(
+        422,
+        statusBody(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
+      );
     }
   }
   throw unsupportedPatch();

@@ -4,7 +4,11 @@ import type { ResourceType } from './types.js';
 
 /** discovery.StorageVersionHash: base64 of the first 8 bytes of sha256("group/version/Kind"). */
 export const storageVersionHash = (group: string, version: string, kind: string) =>
-  createHash('sha256').update(group ? `${group}/${version}/${kind}` : `${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+  createHash('sha256')
+    .update(group ? `${group}/${version}/${kind}` : `${version}/${kind}`)
+    .digest()
+    .subarray(0, 8)
+    .toString('base64');
 
 export interface Registry {
   lookup(group: string, version: string, resource: string): ResourceType | undefined;
@@ -42,7 +46,8 @@ export function createRegistry(): Registry {
     },
     add(added, owner) {
       for (const type of added) {
-        if (!type.storageVersionHash && !type.custom) type.storageVersionHash = storageVersionHash(type.group, type.version, type.kind);
+        if (!type.storageVersionHash && !type.custom)
+          type.storageVersionHash = storageVersionHash(type.group, type.version, type.kind);
         types.push({ type, owner });
       }
       reindex();

@@ -13,7 +13,10 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) reject(new ApiError(413, statusBody(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 16777216')));
+      if (size > MAX_BODY)
+        reject(
+          new ApiError(413, statusBody(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 16777216')),
+        );
       else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -28,8 +31,15 @@ export function bodyAsJson(raw: Buffer, contentType: string | undefined, decode:
   if (!decode || !text || !ct || ct === 'application/json') return text;
   if (ct === 'application/vnd.kubernetes.protobuf') return protobufToJson(raw);
   if (ct === 'application/yaml') return yamlToJson(text);
-  throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: ' +
-    'application/json, application/yaml, application/vnd.kubernetes.protobuf'));
+  throw new ApiError(
+    415,
+    statusBody(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: ' +
+        'application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    ),
+  );
 }
 
 function yamlToJson(text: string): string {
@@ -44,6 +54,9 @@ function protobufToJson(raw: Buffer): string {
   try {
     return JSON.stringify(decodeKubernetesProtobuf(raw));
   } catch (err) {
-    throw new ApiError(415, statusBody(415, 'UnsupportedMediaType', `cannot decode the protobuf body: ${(err as Error).message}`));
+    throw new ApiError(
+      415,
+      statusBody(415, 'UnsupportedMediaType', `cannot decode the protobuf body: ${(err as Error).message}`),
+    );
   }
 }

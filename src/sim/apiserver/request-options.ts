@@ -6,12 +6,19 @@ import { invalid, type StatusCause } from './status.js';
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
 /** Go's %#v of a []string: []string{"a", "b"}. */
-export const goStringSliceSyntax = (list: unknown[]) => `[]string{${list.map((v) => JSON.stringify(String(v))).join(', ')}}`;
+export const goStringSliceSyntax = (list: unknown[]) =>
+  `[]string{${list.map((v) => JSON.stringify(String(v))).join(', ')}}`;
 
 /** ValidateDryRun: "All" is the only value. */
 export function dryRunCauses(dryRun: unknown[]): StatusCause[] {
   if (dryRun.every((d) => d === 'All')) return [];
-  return [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${goStringSliceSyntax(dryRun)}: supported values: "All"` }];
+  return [
+    {
+      reason: 'FieldValueNotSupported',
+      field: 'dryRun',
+      message: `Unsupported value: ${goStringSliceSyntax(dryRun)}: supported values: "All"`,
+    },
+  ];
 }
 
 export function optionsInvalid(kind: OptionsKind, causes: StatusCause[]) {

@@ -4,7 +4,9 @@ import type { Registry } from './registry.js';
 import type { ResourceType } from './types.js';
 
 export type Route =
-  | { kind: 'version' } | { kind: 'api' } | { kind: 'apis' }
+  | { kind: 'version' }
+  | { kind: 'api' }
+  | { kind: 'apis' }
   | { kind: 'group'; group: string }
   | { kind: 'resources'; group: string; version: string }
   | { kind: 'resource'; type: ResourceType; namespace?: string; name?: string; subresource?: string }
@@ -26,7 +28,11 @@ export function route(registry: Registry, path: string): Route {
   if (rest.length === 0) return { kind: 'resources', group, version };
 
   // /namespaces/{ns}/{resource}/... unless it is the Namespace itself (/namespaces/{name}[/status|/finalize]).
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(group === '' && rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(group === '' && rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))
+  ) {
     const type = registry.lookup(group, version, rest[2]!);
     if (!type || !type.namespaced || rest.length > 5) return { kind: 'none' };
     return { kind: 'resource', type, namespace: rest[1], name: rest[3], subresource: rest[4] };

@@ -3,7 +3,11 @@
 import { badRequest } from './status.js';
 
 type Op = 'exists' | '!' | '=' | '!=' | 'in' | 'notin';
-interface Requirement { key: string; op: Op; values: string[] }
+interface Requirement {
+  key: string;
+  op: Op;
+  values: string[];
+}
 export type LabelSelector = (labels: Record<string, string> | undefined) => boolean;
 
 const SPECIAL = new Set(['!', '=', '(', ')', ',']);
@@ -13,10 +17,25 @@ function lex(input: string): string[] {
   let i = 0;
   while (i < input.length) {
     const c = input[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '!' && input[i + 1] === '=') { tokens.push('!='); i += 2; continue; }
-    if (c === '=' && input[i + 1] === '=') { tokens.push('=='); i += 2; continue; }
-    if (SPECIAL.has(c)) { tokens.push(c); i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '!' && input[i + 1] === '=') {
+      tokens.push('!=');
+      i += 2;
+      continue;
+    }
+    if (c === '=' && input[i + 1] === '=') {
+      tokens.push('==');
+      i += 2;
+      continue;
+    }
+    if (SPECIAL.has(c)) {
+      tokens.push(c);
+      i++;
+      continue;
+    }
     let j = i;
     while (j < input.length && !/\s/.test(input[j]!) && !SPECIAL.has(input[j]!)) j++;
     tokens.push(input.slice(i, j));
@@ -32,7 +51,9 @@ export function parseLabelSelector(input: string | undefined): LabelSelector | u
   const tokens = lex(input);
   const reqs: Requirement[] = [];
   let p = 0;
-  const fail = (msg: string): never => { throw badRequest(msg); };
+  const fail = (msg: string): never => {
+    throw badRequest(msg);
+  };
   for (;;) {
     let t = tokens[p++];
     if (t === '!') {
@@ -57,7 +78,10 @@ export function parseLabelSelector(input: string | undefined): LabelSelector | u
         while (tokens[p] !== ')') {
           const v = tokens[p];
           if (v === undefined) fail("unable to parse requirement: found '', expected: ',', ')' or identifier");
-          if (v === ',') { p++; continue; }
+          if (v === ',') {
+            p++;
+            continue;
+          }
           if (!isIdent(v)) fail(`unable to parse requirement: found '${v}', expected: ',', ')' or identifier`);
           values.push(v!);
           p++;
@@ -77,12 +101,18 @@ function matches(r: Requirement, labels: Record<string, string>): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, r.key);
   const v = labels[r.key];
   switch (r.op) {
-    case 'exists': return has;
-    case '!': return !has;
-    case '=': return has && v === r.values[0];
-    case '!=': return !has || v !== r.values[0];
-    case 'in': return has && r.values.includes(v!);
-    case 'notin': return !has || !r.values.includes(v!);
+    case 'exists':
+      return has;
+    case '!':
+      return !has;
+    case '=':
+      return has && v === r.values[0];
+    case '!=':
+      return !has || v !== r.values[0];
+    case 'in':
+      return has && r.values.includes(v!);
+    case 'notin':
+      return !has || !r.values.includes(v!);
   }
 }
 
@@ -90,20 +120,26 @@ export type FieldSelector = (obj: any) => boolean;
 export type FieldGetter = (obj: any) => string | undefined;
 
 /** Field selectors: metadata.name and metadata.namespace everywhere, plus per-kind extras (400 otherwise, golden 49). */
-export function parseFieldSelector(input: string | undefined, extra: Record<string, FieldGetter> = {}): FieldSelector | undefined {
+export function parseFieldSelector(
+  input: string | undefined,
+  extra: Record<string, FieldGetter> = {},
+): FieldSelector | undefined {
   if (!input || !input.trim()) return undefined;
   const getters: Record<string, FieldGetter> = {
     'metadata.name': (o) => o?.metadata?.name,
     'metadata.namespace': (o) => o?.metadata?.namespace ?? '',
     ...extra,
   };
-  const tests = input.split(',').filter((s) => s.trim()).map((term) => {
-    const m = /^\s*([^!=\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(term);
-    if (!m) throw badRequest(`invalid selector: '${input}'; can't understand '${term}'`);
-    const [, field, op, value] = m as unknown as [string, string, string, string];
-    const get = getters[field];
-    if (!get) throw badRequest(`field label not supported: ${field}`);
-    return (o: any) => ((get(o) ?? '') === value) === (op !== '!=');
-  });
+  const tests = input
+    .split(',')
+    .filter((s) => s.trim())
+    .map((term) => {
+      const m = /^\s*([^!=\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(term);
+      if (!m) throw badRequest(`invalid selector: '${input}'; can't understand '${term}'`);
+      const [, field, op, value] = m as unknown as [string, string, string, string];
+      const get = getters[field];
+      if (!get) throw badRequest(`field label not supported: ${field}`);
+      return (o: any) => ((get(o) ?? '') === value) === (op !== '!=');
+    });
   return (o) => tests.every((t) => t(o));
 }

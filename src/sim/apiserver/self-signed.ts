@@ -18,7 +18,10 @@ function oid(dotted: string): Buffer {
   const out = [40 * a + b];
   for (const n of rest) {
     const chunk: number[] = [];
-    for (let v = n; ; v = Math.floor(v / 128)) { chunk.unshift((v % 128) | (chunk.length ? 0x80 : 0)); if (v < 128) break; }
+    for (let v = n; ; v = Math.floor(v / 128)) {
+      chunk.unshift((v % 128) | (chunk.length ? 0x80 : 0));
+      if (v < 128) break;
+    }
     out.push(...chunk);
   }
   return tlv(0x06, Buffer.from(out));
@@ -31,20 +34,31 @@ export function selfSignedCertificate(commonName = 'beekeeper-sim'): { key: stri
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName)))));
   const now = Date.now();
-  const san = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x87, Buffer.concat([Buffer.alloc(15), Buffer.from([1])])),
-    tlv(0x82, Buffer.from('localhost')));
+  const san = seq(
+    tlv(0x87, Buffer.from([127, 0, 0, 1])),
+    tlv(0x87, Buffer.concat([Buffer.alloc(15), Buffer.from([1])])),
+    tlv(0x82, Buffer.from('localhost')),
+  );
   const extensions = tlv(0xa3, seq(seq(oid('2.5.29.17'), tlv(0x04, san))));
   // DER INTEGERs are minimal and the serial must be positive: a first byte in 0x40..0x7f is neither zero (which
   // would be a forbidden leading zero, "illegal padding") nor negative.
   const serial = randomBytes(16);
   serial[0] = (serial[0]! & 0x3f) | 0x40;
   const tbs = seq(
-    tlv(0xa0, int(Buffer.from([2]))), int(serial), ECDSA_SHA256, name,
-    seq(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 365 * 24 * 3600_000))), name,
-    publicKey.export({ type: 'spki', format: 'der' }), extensions,
+    tlv(0xa0, int(Buffer.from([2]))),
+    int(serial),
+    ECDSA_SHA256,
+    name,
+    seq(utcTime(new Date(now - 60_000)), utcTime(new Date(now + 365 * 24 * 3600_000))),
+    name,
+    publicKey.export({ type: 'spki', format: 'der' }),
+    extensions,
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const pem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+  const pem = `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END CERTIFICATE-----\n`;
   return { key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, cert: pem };
 }

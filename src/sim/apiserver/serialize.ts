@@ -12,14 +12,30 @@ export interface Shape {
   items?: Record<string, Shape>;
 }
 
-export const ownerReferenceShape: Shape = { order: ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'] };
+export const ownerReferenceShape: Shape = {
+  order: ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'],
+};
 export const managedFieldsShape: Shape = {
   order: ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'],
 };
 export const objectMetaShape: Shape = {
-  order: ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-    'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
-    'managedFields'],
+  order: [
+    'name',
+    'generateName',
+    'namespace',
+    'selfLink',
+    'uid',
+    'resourceVersion',
+    'generation',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'labels',
+    'annotations',
+    'ownerReferences',
+    'finalizers',
+    'managedFields',
+  ],
   items: { ownerReferences: ownerReferenceShape, managedFields: managedFieldsShape },
 };
 export const objectReferenceShape: Shape = {

@@ -5,34 +5,59 @@
 import type { ResourceType } from './types.js';
 import { ApiError, statusBody } from './status.js';
 import { mergePatch } from './patch.js';
-import { SEP, collect, deepEqual, fieldsToTree, isLeaf, rootNode, treeToFields, valueAt, type Paths } from './field-sets.js';
+import {
+  SEP,
+  collect,
+  deepEqual,
+  fieldsToTree,
+  isLeaf,
+  rootNode,
+  treeToFields,
+  valueAt,
+  type Paths,
+} from './field-sets.js';
 import { scoped, tidy, type ManagerInfo } from './managed-fields.js';
 import { formatTime } from './meta.js';
 
 /** ".spec.platform.aws.region" style, as conflict messages print field paths. */
 function printable(path: string): string {
-  return path.split(SEP).map((seg) => {
-    if (seg.startsWith('f:')) return `.${seg.slice(2)}`;
-    if (seg.startsWith('v:')) return `[=${seg.slice(2)}]`;
-    const keys = JSON.parse(seg.slice(2)) as Record<string, unknown>;
-    return `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
-  }).join('');
+  return path
+    .split(SEP)
+    .map((seg) => {
+      if (seg.startsWith('f:')) return `.${seg.slice(2)}`;
+      if (seg.startsWith('v:')) return `[=${seg.slice(2)}]`;
+      const keys = JSON.parse(seg.slice(2)) as Record<string, unknown>;
+      return `[${Object.entries(keys)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(',')}]`;
+    })
+    .join('');
 }
 
 function deletePath(obj: any, path: string): void {
   const segs = path.split(SEP);
   if (!segs.every((s) => s.startsWith('f:'))) return;
   let cur = obj;
-  for (const s of segs.slice(0, -1)) { cur = cur?.[s.slice(2)]; if (typeof cur !== 'object' || cur === null) return; }
+  for (const s of segs.slice(0, -1)) {
+    cur = cur?.[s.slice(2)];
+    if (typeof cur !== 'object' || cur === null) return;
+  }
   delete cur[segs[segs.length - 1]!.slice(2)];
 }
 
-export function applyToExisting(type: ResourceType, current: any, applied: any, who: ManagerInfo, force: boolean): { object: any; managedFields: any[] } {
+export function applyToExisting(
+  type: ResourceType,
+  current: any,
+  applied: any,
+  who: ManagerInfo,
+  force: boolean,
+): { object: any; managedFields: any[] } {
   const all: Paths = new Set();
   collect(applied, rootNode(type), '', all, 0);
   const mineNow = new Set([...scoped(all, type, who.subresource)].filter((p) => isLeaf(p, all)));
   const entries: any[] = current.metadata?.managedFields ?? [];
-  const isMine = (e: any) => e.manager === who.manager && e.operation === 'Apply' && (e.subresource ?? undefined) === who.subresource;
+  const isMine = (e: any) =>
+    e.manager === who.manager && e.operation === 'Apply' && (e.subresource ?? undefined) === who.subresource;
   const before = entries.find(isMine);
   const others = entries.filter((e) => !isMine(e)).map((e) => ({ entry: e, set: treeToFields(e.fieldsV1) }));
 
@@ -45,7 +70,8 @@ export function applyToExisting(type: ResourceType, current: any, applied: any, 
   const conflicts: Array<{ manager: string; apiVersion: string; path: string }> = [];
   for (const p of mineNow) {
     if (deepEqual(valueAt(current, p), valueAt(object, p))) continue; // same value: ownership is shared
-    for (const o of others) if (o.set.has(p)) conflicts.push({ manager: o.entry.manager, apiVersion: o.entry.apiVersion, path: p });
+    for (const o of others)
+      if (o.set.has(p)) conflicts.push({ manager: o.entry.manager, apiVersion: o.entry.apiVersion, path: p });
   }
   if (conflicts.length && !force) throw conflictError(conflicts);
 
@@ -56,16 +82,40 @@ export function applyToExisting(type: ResourceType, current: any, applied: any, 
     if (o.set.size) result.push(lost.length ? { ...o.entry, fieldsV1: fieldsToTree(o.set) } : o.entry);
   }
   if (mineNow.size) {
-    result.push(tidy(type)({ manager: who.manager, operation: 'Apply', apiVersion: who.apiVersion, time: formatTime(who.nowMs),
-      fieldsType: 'FieldsV1', fieldsV1: fieldsToTree(mineNow), subresource: who.subresource }));
+    result.push(
+      tidy(type)({
+        manager: who.manager,
+        operation: 'Apply',
+        apiVersion: who.apiVersion,
+        time: formatTime(who.nowMs),
+        fieldsType: 'FieldsV1',
+        fieldsV1: fieldsToTree(mineNow),
+        subresource: who.subresource,
+      }),
+    );
   }
   return { object, managedFields: result };
 }
 
 function conflictError(conflicts: Array<{ manager: string; apiVersion: string; path: string }>): ApiError {
-  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}" using ${c.apiVersion}`, field: printable(c.path) }));
-  const message = conflicts.length === 1
-    ? `Apply failed with 1 conflict: ${causes[0]!.message}: ${causes[0]!.field}`
-    : `Apply failed with ${conflicts.length} conflicts: ${[...new Set(conflicts.map((c) => `conflicts with "${c.manager}" using ${c.apiVersion}:\n${conflicts.filter((x) => x.manager === c.manager).map((x) => `- ${printable(x.path)}`).join('\n')}`))].join('\n')}`;
+  const causes = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with "${c.manager}" using ${c.apiVersion}`,
+    field: printable(c.path),
+  }));
+  const message =
+    conflicts.length === 1
+      ? `Apply failed with 1 conflict: ${causes[0]!.message}: ${causes[0]!.field}`
+      : `Apply failed with ${conflicts.length} conflicts: ${[
+          ...new Set(
+            conflicts.map(
+              (c) =>
+                `conflicts with "${c.manager}" using ${c.apiVersion}:\n${conflicts
+                  .filter((x) => x.manager === c.manager)
+                  .map((x) => `- ${printable(x.path)}`)
+                  .join('\n')}`,
+            ),
+          ),
+        ].join('\n')}`;
   return new ApiError(409, statusBody(409, 'Conflict', message, { causes }));
 }

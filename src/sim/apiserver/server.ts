@@ -6,7 +6,15 @@ import { q } from './context.js';
 import type { Identity } from './types.js';
 import type { Verb } from './faults.js';
 import { validateFaultSpec } from './faults.js';
-import { ApiError, badRequest, forbidden, internalError, methodNotSupported, pageNotFound, statusBody } from './status.js';
+import {
+  ApiError,
+  badRequest,
+  forbidden,
+  internalError,
+  methodNotSupported,
+  pageNotFound,
+  statusBody,
+} from './status.js';
 import { authorize } from './auth.js';
 import { route, type Route } from './router.js';
 import { bodyAsJson, readBody } from './request-body.js';
@@ -33,7 +41,9 @@ function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
   // The only non-JSON answer is the mux's plain-text 404 (golden 12).
   const plain = typeof r.body === 'string' && !r.body.startsWith('{');
   const headers: Record<string, string | string[]> = {
-    'content-type': plain ? 'text/plain; charset=utf-8' : 'application/json', 'cache-control': 'no-cache, private', ...r.headers,
+    'content-type': plain ? 'text/plain; charset=utf-8' : 'application/json',
+    'cache-control': 'no-cache, private',
+    ...r.headers,
   };
   if (warnings.length) headers.warning = warnings;
   res.writeHead(r.code, headers);
@@ -42,14 +52,25 @@ function send(res: ServerResponse, r: ApiResponse, warnings: string[] = []) {
 
 const errorResponse = (err: ApiError): ApiResponse => ({ code: err.code, body: err.body, headers: err.headers });
 
-function verbOf(method: string, name: string | undefined, subresource: string | undefined, watch: boolean): Verb | undefined {
+function verbOf(
+  method: string,
+  name: string | undefined,
+  subresource: string | undefined,
+  watch: boolean,
+): Verb | undefined {
   switch (method) {
-    case 'GET': return name ? 'get' : watch ? 'watch' : 'list';
-    case 'POST': return !name || subresource === 'token' ? 'create' : undefined;
-    case 'PUT': return name ? 'update' : undefined;
-    case 'PATCH': return name ? 'patch' : undefined;
-    case 'DELETE': return name ? 'delete' : 'deletecollection';
-    default: return undefined;
+    case 'GET':
+      return name ? 'get' : watch ? 'watch' : 'list';
+    case 'POST':
+      return !name || subresource === 'token' ? 'create' : undefined;
+    case 'PUT':
+      return name ? 'update' : undefined;
+    case 'PATCH':
+      return name ? 'patch' : undefined;
+    case 'DELETE':
+      return name ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
   }
 }
 
@@ -68,15 +89,31 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const { type, namespace, name, subresource } = r;
       const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
       const verb = verbOf(req.method ?? 'GET', name, subresource, watch);
-      if (!verb) throw new ApiError(405, statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
-      const subresourceOk = !subresource || (subresource === 'status' && type.statusSubresource)
-        || (subresource === 'scale' && !!type.scale) || (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
-      const tokenRequest = subresource === 'token' && type.resource === 'serviceaccounts' && !type.group && verb === 'create';
-      if (!tokenRequest && (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb)))) throw pageNotFound();
+      if (!verb)
+        throw new ApiError(
+          405,
+          statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'),
+        );
+      const subresourceOk =
+        !subresource ||
+        (subresource === 'status' && type.statusSubresource) ||
+        (subresource === 'scale' && !!type.scale) ||
+        (subresource === 'finalize' && type.resource === 'namespaces' && !type.group);
+      const tokenRequest =
+        subresource === 'token' && type.resource === 'serviceaccounts' && !type.group && verb === 'create';
+      if (!tokenRequest && (!subresourceOk || (subresource && !['get', 'update', 'patch'].includes(verb))))
+        throw pageNotFound();
       if (type.namespaced && !namespace && !['list', 'watch'].includes(verb)) throw pageNotFound();
       if (!type.verbs.includes(verb)) throw methodNotSupported(q(type), verb);
 
-      const refusal = authorize(ctx.store, who, { verb, group: type.group, resource: type.resource, subresource, namespace, name });
+      const refusal = authorize(ctx.store, who, {
+        verb,
+        group: type.group,
+        resource: type.resource,
+        subresource,
+        namespace,
+        name,
+      });
       if (refusal) throw forbidden(q(type), name, refusal);
 
       const latency = ctx.faults.latencyFor(verb, type.resource);
@@ -84,20 +121,37 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const injected = ctx.faults.errorFor(verb, type.resource);
       if (injected) throw injected;
 
-      const writeOptions = ({ create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' } as const)[verb as 'create'];
+      const writeOptions = ({ create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' } as const)[
+        verb as 'create'
+      ];
       if (writeOptions) checkWriteOptions(writeOptions, url.searchParams);
       const apiReq: ApiRequest = {
-        type, namespace, name, subresource, query: url.searchParams, who, userAgent: req.headers['user-agent'],
-        contentType: req.headers['content-type'], dryRun: !!writeOptions && url.searchParams.getAll('dryRun').length > 0, warnings,
+        type,
+        namespace,
+        name,
+        subresource,
+        query: url.searchParams,
+        who,
+        userAgent: req.headers['user-agent'],
+        contentType: req.headers['content-type'],
+        dryRun: !!writeOptions && url.searchParams.getAll('dryRun').length > 0,
+        warnings,
         body: bodyAsJson(raw, req.headers['content-type'], verb === 'create' || verb === 'update'),
       };
-      const table = ['get', 'list', 'watch'].includes(verb) && !subresource ? tableRequestOf(req.headers.accept, url.searchParams) : undefined;
+      const table =
+        ['get', 'list', 'watch'].includes(verb) && !subresource
+          ? tableRequestOf(req.headers.accept, url.searchParams)
+          : undefined;
       if (verb === 'watch') return watchObjects(ctx, apiReq, table)(res);
       const handlers: Record<Exclude<Verb, 'watch'>, () => Promise<ApiResponse>> = {
         get: () => getObject(ctx, apiReq),
         list: () => listObjects(ctx, apiReq),
-        create: () => (tokenRequest ? createToken(ctx, apiReq)
-          : type.group === 'authorization.k8s.io' ? createAccessReview(ctx, apiReq) : createObject(ctx, apiReq)),
+        create: () =>
+          tokenRequest
+            ? createToken(ctx, apiReq)
+            : type.group === 'authorization.k8s.io'
+              ? createAccessReview(ctx, apiReq)
+              : createObject(ctx, apiReq),
         update: () => updateObject(ctx, apiReq, 'update'),
         patch: () => updateObject(ctx, apiReq, 'patch'),
         delete: () => deleteObject(ctx, apiReq),
@@ -105,7 +159,10 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       };
       const answer = await handlers[verb]();
       if (table && answer.code === 200) {
-        const body = typeof answer.body === 'object' && !Buffer.isBuffer(answer.body) ? answer.body : JSON.parse(answer.body.toString());
+        const body =
+          typeof answer.body === 'object' && !Buffer.isBuffer(answer.body)
+            ? answer.body
+            : JSON.parse(answer.body.toString());
         const objects = verb === 'list' ? body.items : [body];
         const meta = verb === 'list' ? body.metadata : { resourceVersion: body.metadata?.resourceVersion };
         answer.body = renderTable(type, objects, meta, table, ctx.clock.now());
@@ -119,7 +176,12 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
 }
 
 /** Discovery documents and OpenAPI are public (system:discovery / system:public-info-viewer bind them to everyone). */
-function discovery(ctx: ServerContext, front: FrontOptions, r: Route, path: string): Record<string, unknown> | undefined {
+function discovery(
+  ctx: ServerContext,
+  front: FrontOptions,
+  r: Route,
+  path: string,
+): Record<string, unknown> | undefined {
   if (r.kind === 'version') return versionInfo;
   if (path.startsWith('/openapi/v3')) return openApiV3(ctx.registry, path) as Record<string, unknown> | undefined;
   if (r.kind === 'api') return apiVersions(front.serverAddress());
@@ -136,7 +198,10 @@ function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMe
     return { code: 403, body: statusBody(403, 'Forbidden', `User "${who.username}" cannot manage fault injection`) };
   }
   if (req.method === 'GET') return { code: 200, body: ctx.faults.get() as Record<string, unknown> };
-  if (req.method === 'DELETE') { ctx.faults.clear(); return { code: 200, body: {} }; }
+  if (req.method === 'DELETE') {
+    ctx.faults.clear();
+    return { code: 200, body: {} };
+  }
   if (req.method === 'PUT') {
     try {
       ctx.faults.set(validateFaultSpec(JSON.parse(body)));
@@ -147,4 +212,3 @@ function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMe
   }
   return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET, PUT or DELETE') };
 }
-

@@ -8,7 +8,11 @@
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** A stored object, its JSON, and (built on first LIST) the bytes of its list-item form. */
-export interface StoredRecord { obj: any; json: string; item?: Buffer }
+export interface StoredRecord {
+  obj: any;
+  json: string;
+  item?: Buffer;
+}
 
 export interface StoreEvent {
   type: EventType;
@@ -23,7 +27,10 @@ export interface StoreEvent {
   lines: Map<string, Buffer>;
 }
 
-export interface Table { records: Map<string, StoredRecord>; sorted?: string[] }
+export interface Table {
+  records: Map<string, StoredRecord>;
+  sorted?: string[];
+}
 
 export const objectKey = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name);
 
@@ -31,8 +38,13 @@ export const objectKey = (namespace: string | undefined, name: string) => (names
  * The object's key in etcd, as storage errors print it: /registry/<resource>/..., with the group in front for
  * custom resources and CRDs (the apiextensions server's prefix), not for built-in kinds.
  */
-export function etcdKey(type: { group: string; resource: string; custom?: unknown }, namespace: string | undefined, name: string): string {
-  const prefix = type.custom || type.group === 'apiextensions.k8s.io' ? `${type.group}/${type.resource}` : type.resource;
+export function etcdKey(
+  type: { group: string; resource: string; custom?: unknown },
+  namespace: string | undefined,
+  name: string,
+): string {
+  const prefix =
+    type.custom || type.group === 'apiextensions.k8s.io' ? `${type.group}/${type.resource}` : type.resource;
   return `/registry/${prefix}/${objectKey(namespace, name)}`;
 }
 
@@ -68,7 +80,12 @@ export interface Store {
  * One resource's watch cache: the resourceVersion of the LIST it started from and a window of its newest events,
  * events[start..] (a ring buffer upstream; here an array trimmed now and then).
  */
-interface WatchCache { listRv: number; events: StoreEvent[]; start: number; dropped: boolean }
+interface WatchCache {
+  listRv: number;
+  events: StoreEvent[];
+  start: number;
+  dropped: boolean;
+}
 
 export function createStore(opts: { historyLimit: number; watchCacheSize: number }): Store {
   let rv = 1;
@@ -134,8 +151,17 @@ export function createStore(opts: { historyLimit: number; watchCacheSize: number
       const json = JSON.stringify(obj);
       t.records.set(key, { obj, json });
       if (!prev) t.sorted = undefined;
-      const e: StoreEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storageKey, key, namespace: namespaceOf(obj), obj, json,
-        prev: prev?.obj, lines: new Map() };
+      const e: StoreEvent = {
+        type: prev ? 'MODIFIED' : 'ADDED',
+        rv,
+        storageKey,
+        key,
+        namespace: namespaceOf(obj),
+        obj,
+        json,
+        prev: prev?.obj,
+        lines: new Map(),
+      };
       record(e);
       return e;
     },
@@ -147,17 +173,28 @@ export function createStore(opts: { historyLimit: number; watchCacheSize: number
       t.sorted = undefined;
       rv += 1;
       const obj = { ...prev.obj, metadata: { ...prev.obj.metadata, resourceVersion: String(rv) } };
-      const e: StoreEvent = { type: 'DELETED', rv, storageKey, key, namespace: namespaceOf(obj), obj,
-        json: JSON.stringify(obj), prev: prev.obj, lines: new Map() };
+      const e: StoreEvent = {
+        type: 'DELETED',
+        rv,
+        storageKey,
+        key,
+        namespace: namespaceOf(obj),
+        obj,
+        json: JSON.stringify(obj),
+        prev: prev.obj,
+        lines: new Map(),
+      };
       record(e);
       return e;
     },
     eventsSince(since) {
       // History is ordered by rv: binary search for the first event after `since`.
-      let lo = 0, hi = history.length;
+      let lo = 0,
+        hi = history.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (history[mid]!.rv <= since) lo = mid + 1; else hi = mid;
+        if (history[mid]!.rv <= since) lo = mid + 1;
+        else hi = mid;
       }
       return history.slice(lo);
     },
@@ -166,10 +203,12 @@ export function createStore(opts: { historyLimit: number; watchCacheSize: number
       // Until the first event falls out, the cache can serve everything after its LIST; then from its oldest event.
       const oldest = cache.dropped ? cache.events[cache.start]!.rv : cache.listRv + 1;
       if (since < oldest - 1) return { tooOldFor: oldest - 1 };
-      let lo = cache.start, hi = cache.events.length;
+      let lo = cache.start,
+        hi = cache.events.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (cache.events[mid]!.rv <= since) lo = mid + 1; else hi = mid;
+        if (cache.events[mid]!.rv <= since) lo = mid + 1;
+        else hi = mid;
       }
       return { events: cache.events.slice(lo) };
     },

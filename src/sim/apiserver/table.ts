@@ -5,7 +5,10 @@ import type { ResourceType } from './types.js';
 import { columnsFor } from './printer-columns.js';
 import { ApiError, statusBody } from './status.js';
 
-export interface TableRequest { apiVersion: string; includeObject: 'None' | 'Metadata' | 'Object' }
+export interface TableRequest {
+  apiVersion: string;
+  includeObject: 'None' | 'Metadata' | 'Object';
+}
 
 /** The Table the client asked for, if its first acceptable media type is one (content negotiation order). */
 export function tableRequestOf(accept: string | undefined, query: URLSearchParams): TableRequest | undefined {
@@ -25,15 +28,33 @@ export function tableRequestOf(accept: string | undefined, query: URLSearchParam
     return { apiVersion: `meta.k8s.io/${p.v}`, includeObject: includeObject as TableRequest['includeObject'] };
   }
   if (accept && /as=Table/.test(accept) && !/(^|,)\s*(application\/json|\*\/\*)\s*(,|$)/.test(accept)) {
-    throw new ApiError(406, statusBody(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf'));
+    throw new ApiError(
+      406,
+      statusBody(
+        406,
+        'NotAcceptable',
+        'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      ),
+    );
   }
   return undefined;
 }
 
-export interface TableMeta { resourceVersion?: string; continue?: string; remainingItemCount?: number }
+export interface TableMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
 
 /** A Table of `objects` (API-view JSON objects), with column definitions unless noHeaders. */
-export function renderTable(type: ResourceType, objects: any[], meta: TableMeta, req: TableRequest, nowMs: number, noHeaders = false) {
+export function renderTable(
+  type: ResourceType,
+  objects: any[],
+  meta: TableMeta,
+  req: TableRequest,
+  nowMs: number,
+  noHeaders = false,
+) {
   const columns = columnsFor(type);
   const metadata: TableMeta = {};
   if (meta.resourceVersion) metadata.resourceVersion = meta.resourceVersion;
@@ -41,13 +62,22 @@ export function renderTable(type: ResourceType, objects: any[], meta: TableMeta,
   if (meta.remainingItemCount !== undefined) metadata.remainingItemCount = meta.remainingItemCount;
   const table: Record<string, unknown> = { kind: 'Table', apiVersion: req.apiVersion, metadata };
   if (!noHeaders) {
-    table.columnDefinitions = columns.map(({ name, type: t, format, description, priority }) => ({ name, type: t, format, description, priority }));
+    table.columnDefinitions = columns.map(({ name, type: t, format, description, priority }) => ({
+      name,
+      type: t,
+      format,
+      description,
+      priority,
+    }));
   }
   table.rows = objects.map((obj) => ({
     cells: columns.map((c) => c.cell(obj, nowMs) ?? null),
-    object: req.includeObject === 'None' ? null
-      : req.includeObject === 'Object' ? obj
-        : { kind: 'PartialObjectMetadata', apiVersion: req.apiVersion, metadata: obj.metadata },
+    object:
+      req.includeObject === 'None'
+        ? null
+        : req.includeObject === 'Object'
+          ? obj
+          : { kind: 'PartialObjectMetadata', apiVersion: req.apiVersion, metadata: obj.metadata },
   }));
   return table;
 }

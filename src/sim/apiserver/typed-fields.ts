@@ -6,7 +6,11 @@ import { ApiError, badRequest, statusBody } from './status.js';
 import type { ResourceType } from './types.js';
 
 /** A timestamp field: its JSON path, the Go struct that holds it (for the decoder's message), and its precision. */
-export interface TimeField { path: string[]; struct: string; micro?: boolean }
+export interface TimeField {
+  path: string[];
+  struct: string;
+  micro?: boolean;
+}
 
 /** The JSON type name encoding/json uses in "cannot unmarshal X into ...". */
 export function goJsonType(v: unknown): string {
@@ -22,7 +26,8 @@ function timeFieldError(obj: any, fields: TimeField[]): string | undefined {
     let v = obj;
     for (const k of f.path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? v[k] : undefined;
     if (v === undefined || v === null) continue; // null is the zero time
-    if (typeof v !== 'string') return `json: cannot unmarshal ${goJsonType(v)} into Go struct field ${f.struct}.${f.path.join('.')} of type string`;
+    if (typeof v !== 'string')
+      return `json: cannot unmarshal ${goJsonType(v)} into Go struct field ${f.struct}.${f.path.join('.')} of type string`;
     const problem = goTimeParseError(v, f.micro ? RFC3339_MICRO : RFC3339);
     if (problem) return problem;
   }
@@ -31,9 +36,20 @@ function timeFieldError(obj: any, fields: TimeField[]): string | undefined {
 
 /** encoding/json's Marshal of a map: keys sorted at every level, <, > and & escaped. */
 function goJson(v: unknown): string {
-  const sorted = (x: any): any => (Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object'
-    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted(x[k])])) : x);
-  return JSON.stringify(sorted(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const sorted = (x: any): any =>
+    Array.isArray(x)
+      ? x.map(sorted)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sorted(x[k])]),
+          )
+        : x;
+  return JSON.stringify(sorted(v)).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -44,8 +60,14 @@ function goJson(v: unknown): string {
 export function checkTypedFields(type: ResourceType, obj: any, patched: boolean): void {
   const problem = type.builtin?.timeFields ? timeFieldError(obj, type.builtin.timeFields) : undefined;
   if (!problem) return;
-  if (!patched) throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: ${problem}`);
+  if (!patched)
+    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: ${problem}`);
   // field.Invalid prints a string value with %q; for JSON text (no raw control characters) that is JSON quoting.
   const message = `Invalid value: ${JSON.stringify(goJson(obj))}: ${problem}`;
-  throw new ApiError(422, statusBody(422, 'Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] }));
+  throw new ApiError(
+    422,
+    statusBody(422, 'Invalid', ` "" is invalid: patch: ${message}`, {
+      causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }],
+    }),
+  );
 }

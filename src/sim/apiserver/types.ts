@@ -2,14 +2,27 @@ import type { Shape } from './serialize.js';
 import type { TimeField } from './typed-fields.js';
 
 /** The schema engine's contract (src/sim/apiserver/schema, written separately). */
-export interface SchemaCause { reason: string; message: string; field: string }
+export interface SchemaCause {
+  reason: string;
+  message: string;
+  field: string;
+}
 export interface CompiledSchema {
-  validate(obj: unknown, opts: { fieldValidation: 'Strict' | 'Warn' | 'Ignore'; root?: string }): {
-    causes: SchemaCause[]; unknownFields: string[]; value: any;
+  validate(
+    obj: unknown,
+    opts: { fieldValidation: 'Strict' | 'Warn' | 'Ignore'; root?: string },
+  ): {
+    causes: SchemaCause[];
+    unknownFields: string[];
+    value: any;
   };
 }
 
-export interface ScaleSpec { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
 
 /** One served resource (group/version/plural), built-in or from a CustomResourceDefinition. */
 export interface ResourceType {
@@ -53,4 +66,7 @@ export interface BuiltinBehaviour {
   timeFields?: TimeField[];
 }
 
-export interface Identity { username: string; groups: string[] }
+export interface Identity {
+  username: string;
+  groups: string[];
+}

@@ -16,4 +16,5 @@ export class KubeApiError extends Error {
 }
 
 export const isNotFound = (e: unknown): boolean => e instanceof KubeApiError && e.code === 404;
-export const isConflict = (e: unknown): boolean => e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';
+export const isConflict = (e: unknown): boolean =>
+  e instanceof KubeApiError && e.code === 409 && e.reason !== 'AlreadyExists';

@@ -129,7 +129,7 @@ export function createInformer(
     served: () => isServed,
     get: (namespace, name) => cache.get(namespace ? `${namespace}/${name}` : name) as any,
     list: (namespace) =>
-      [...(namespace === undefined ? cache : byNamespace.get(namespace) ?? new Map()).values()] as any,
+      [...(namespace === undefined ? cache : (byNamespace.get(namespace) ?? new Map())).values()] as any,
     onEvent: (h) => void handlers.push(h),
     stop() {
       stopped = true;

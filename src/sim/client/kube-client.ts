@@ -33,13 +33,21 @@ export interface KubeClient {
   readonly target: KubeTarget;
   get<T extends KubeObject = KubeObject>(r: ApiResource, namespace: string | undefined, name: string): Promise<T>;
   /** Like get, but undefined for 404. */
-  tryGet<T extends KubeObject = KubeObject>(r: ApiResource, namespace: string | undefined, name: string): Promise<T | undefined>;
+  tryGet<T extends KubeObject = KubeObject>(
+    r: ApiResource,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<T | undefined>;
   list<T extends KubeObject = KubeObject>(r: ApiResource, namespace?: string, opts?: ListOptions): Promise<KubeList<T>>;
   create<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
   update<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
   updateStatus<T extends KubeObject = KubeObject>(r: ApiResource, obj: KubeObject): Promise<T>;
   mergePatch<T extends KubeObject = KubeObject>(
-    r: ApiResource, namespace: string | undefined, name: string, patch: unknown, opts?: { status?: boolean },
+    r: ApiResource,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    opts?: { status?: boolean },
   ): Promise<T>;
   delete(r: ApiResource, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<void>;
   watch(r: ApiResource, namespace: string | undefined, opts: WatchOptions): WatchHandle;
@@ -83,8 +91,12 @@ export function createKubeClient(target: KubeTarget): KubeClient {
     update: (r, obj) => call('PUT', resourcePath(r, ns(obj), obj.metadata.name), withKind(r, obj)),
     updateStatus: (r, obj) => call('PUT', resourcePath(r, ns(obj), obj.metadata.name, 'status'), withKind(r, obj)),
     mergePatch: (r, namespace, name, patch, opts = {}) =>
-      call('PATCH', resourcePath(r, namespace, name, opts.status ? 'status' : undefined), patch,
-        'application/merge-patch+json'),
+      call(
+        'PATCH',
+        resourcePath(r, namespace, name, opts.status ? 'status' : undefined),
+        patch,
+        'application/merge-patch+json',
+      ),
     async delete(r, namespace, name, opts = {}) {
       const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
       if (opts.resourceVersion) body.preconditions = { resourceVersion: opts.resourceVersion };

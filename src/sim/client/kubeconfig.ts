@@ -13,5 +13,10 @@ export function targetFromKubeconfig(text: string, contextName?: string): KubeTa
   const ca = cluster['certificate-authority-data']
     ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
     : undefined;
-  return { server: cluster.server, token: user.token, insecureSkipTLSVerify: Boolean(cluster['insecure-skip-tls-verify']), ca };
+  return {
+    server: cluster.server,
+    token: user.token,
+    insecureSkipTLSVerify: Boolean(cluster['insecure-skip-tls-verify']),
+    ca,
+  };
 }

@@ -7,8 +7,13 @@ export interface ApiResource {
   namespaced: boolean;
 }
 
-const hive = (kind: string, plural: string, namespaced = true): ApiResource =>
-  ({ group: 'hive.openshift.io', version: 'v1', plural, kind, namespaced });
+const hive = (kind: string, plural: string, namespaced = true): ApiResource => ({
+  group: 'hive.openshift.io',
+  version: 'v1',
+  plural,
+  kind,
+  namespaced,
+});
 
 // The kinds the simulator's controllers read and write, scoped exactly as upstream (REFERENCE §1).
 export const R = {
@@ -17,7 +22,11 @@ export const R = {
   configMap: { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true },
   role: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true },
   roleBinding: {
-    group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true,
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'rolebindings',
+    kind: 'RoleBinding',
+    namespaced: true,
   },
   clusterDeployment: hive('ClusterDeployment', 'clusterdeployments'),
   clusterPool: hive('ClusterPool', 'clusterpools'),
@@ -32,7 +41,11 @@ export const R = {
   syncSet: hive('SyncSet', 'syncsets'),
   syncIdentityProvider: hive('SyncIdentityProvider', 'syncidentityproviders'),
   clusterSync: {
-    group: 'hiveinternal.openshift.io', version: 'v1alpha1', plural: 'clustersyncs', kind: 'ClusterSync', namespaced: true,
+    group: 'hiveinternal.openshift.io',
+    version: 'v1alpha1',
+    plural: 'clustersyncs',
+    kind: 'ClusterSync',
+    namespaced: true,
   },
 } satisfies Record<string, ApiResource>;
 

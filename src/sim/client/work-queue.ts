@@ -112,10 +112,11 @@ export function createWorkQueue(opts: {
   return {
     add,
     addAfter,
-    idle: () => new Promise<void>((resolve) => {
-      idleWaiters.push(resolve);
-      checkIdle();
-    }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        checkIdle();
+      }),
     start() {
       paused = false;
       pump();

@@ -11,17 +11,26 @@ export function clusterClaimCrd(): Record<string, unknown> {
     plural: 'clusterclaims',
     scope: 'Namespaced',
     required: ['spec'],
-    spec: obj({
-      clusterPoolName: str(),
-      lifetime: duration(),
-      namespace: str(),
-      subjects: arr(obj({
-        apiGroup: str(),
-        kind: str(),
-        name: str(),
+    spec: obj(
+      {
+        clusterPoolName: str(),
+        lifetime: duration(),
         namespace: str(),
-      }, ['kind', 'name'], { 'x-kubernetes-map-type': 'atomic' })),
-    }, ['clusterPoolName']),
+        subjects: arr(
+          obj(
+            {
+              apiGroup: str(),
+              kind: str(),
+              name: str(),
+              namespace: str(),
+            },
+            ['kind', 'name'],
+            { 'x-kubernetes-map-type': 'atomic' },
+          ),
+        ),
+      },
+      ['clusterPoolName'],
+    ),
     status: obj({
       conditions: hiveConditions(),
       // The effective lifetime, written by Hive as a Go duration string (no pattern upstream).

@@ -5,13 +5,16 @@ import { arr, enumOf, obj, str, type Schema } from './schema-builders.js';
 
 /** A JSON-patch operation applied to the install-config or to installer manifests. */
 function patchEntity(): Schema {
-  return obj({
-    from: str(),
-    op: enumOf('add', 'remove', 'replace', 'move', 'copy', 'test'),
-    path: str(),
-    value: str(),
-    valueJSON: str(),
-  }, ['op', 'path']);
+  return obj(
+    {
+      from: str(),
+      op: enumOf('add', 'remove', 'replace', 'move', 'copy', 'test'),
+      path: str(),
+      value: str(),
+      valueJSON: str(),
+    },
+    ['op', 'path'],
+  );
 }
 
 /** ClusterDeploymentCustomization: pool inventory entries, reserved per CD (REFERENCE §4.3 "Inventory"). */
@@ -26,10 +29,15 @@ export function clusterDeploymentCustomizationCrd(): Record<string, unknown> {
     required: ['spec'],
     spec: obj({
       installConfigPatches: arr(patchEntity()),
-      installerManifestPatches: arr(obj({
-        manifestSelector: obj({ glob: str() }, ['glob']),
-        patches: arr(patchEntity()),
-      }, ['manifestSelector', 'patches'])),
+      installerManifestPatches: arr(
+        obj(
+          {
+            manifestSelector: obj({ glob: str() }, ['glob']),
+            patches: arr(patchEntity()),
+          },
+          ['manifestSelector', 'patches'],
+        ),
+      ),
     }),
     status: obj({
       clusterDeploymentRef: localRef(),

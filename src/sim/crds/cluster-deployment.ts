@@ -3,9 +3,7 @@ import { defineCrd, HIVE_GROUP, HIVE_VERSION } from './define-crd.js';
 import { labelSelector } from './label-selector.js';
 import { clusterPlatform } from './platform.js';
 import { localRef, requiredNameRef } from './refs.js';
-import {
-  arr, bool, dateTime, duration, enumOf, int, int32, obj, opaque, str, type Schema,
-} from './schema-builders.js';
+import { arr, bool, dateTime, duration, enumOf, int, int32, obj, opaque, str, type Schema } from './schema-builders.js';
 
 /** corev1.EnvVar: `valueFrom` sources are kept as sent. */
 export function envVar(): Schema {
@@ -27,17 +25,22 @@ function ingressTuningOptions(): Schema {
     httpKeepAliveTimeout: str({
       maxLength: 16,
       minLength: 1,
-      'x-kubernetes-validations': [{
-        message: 'httpKeepAliveTimeout must be a valid duration string composed of an unsigned integer ' +
-          'value, optionally followed by a decimal fraction and a unit suffix (ms, s, m)',
-        rule: "self.matches('^([0-9]+(\\\\.[0-9]+)?(ms|s|m))+$')",
-      }],
+      'x-kubernetes-validations': [
+        {
+          message:
+            'httpKeepAliveTimeout must be a valid duration string composed of an unsigned integer ' +
+            'value, optionally followed by a decimal fraction and a unit suffix (ms, s, m)',
+          rule: "self.matches('^([0-9]+(\\\\.[0-9]+)?(ms|s|m))+$')",
+        },
+      ],
     }),
     maxConnections: int32({
-      'x-kubernetes-validations': [{
-        message: 'maxConnections must be 0, -1, or between 2000 and 2000000',
-        rule: 'self == 0 || self == -1 || (self >= 2000 && self <= 2000000)',
-      }],
+      'x-kubernetes-validations': [
+        {
+          message: 'maxConnections must be 0, -1, or between 2000 and 2000000',
+          rule: 'self == 0 || self == -1 || (self >= 2000 && self <= 2000000)',
+        },
+      ],
     }),
     reloadInterval: haproxyDuration(),
     serverFinTimeout: str({ format: 'duration' }),
@@ -49,74 +52,99 @@ function ingressTuningOptions(): Schema {
 }
 
 function clusterDeploymentSpec(): Schema {
-  return obj({
-    baseDomain: str(),
-    boundServiceAccountSigningKeySecretRef: localRef(),
-    certificateBundles: arr(obj({
-      certificateSecretRef: localRef(),
-      generate: bool(),
-      name: str(),
-    }, ['certificateSecretRef', 'name'])),
-    clusterInstallRef: obj({ group: str(), kind: str(), name: str(), version: str() }, ['group', 'kind', 'name', 'version']),
-    clusterMetadata: obj({
-      adminKubeconfigSecretRef: localRef(),
-      adminPasswordSecretRef: localRef(),
-      clusterID: str(),
-      infraID: str(),
-      metadataJSONSecretRef: localRef(),
-      platform: obj({
-        aws: obj({ hostedZoneRole: str() }),
-        azure: obj({ resourceGroupName: str() }, ['resourceGroupName']),
-        gcp: obj({ networkProjectID: str() }),
+  return obj(
+    {
+      baseDomain: str(),
+      boundServiceAccountSigningKeySecretRef: localRef(),
+      certificateBundles: arr(
+        obj(
+          {
+            certificateSecretRef: localRef(),
+            generate: bool(),
+            name: str(),
+          },
+          ['certificateSecretRef', 'name'],
+        ),
+      ),
+      clusterInstallRef: obj({ group: str(), kind: str(), name: str(), version: str() }, [
+        'group',
+        'kind',
+        'name',
+        'version',
+      ]),
+      clusterMetadata: obj(
+        {
+          adminKubeconfigSecretRef: localRef(),
+          adminPasswordSecretRef: localRef(),
+          clusterID: str(),
+          infraID: str(),
+          metadataJSONSecretRef: localRef(),
+          platform: obj({
+            aws: obj({ hostedZoneRole: str() }),
+            azure: obj({ resourceGroupName: str() }, ['resourceGroupName']),
+            gcp: obj({ networkProjectID: str() }),
+          }),
+        },
+        ['adminKubeconfigSecretRef', 'clusterID', 'infraID'],
+      ),
+      clusterName: str(),
+      clusterPoolRef: obj(
+        {
+          claimName: str(),
+          claimedTimestamp: dateTime(),
+          // Go field CustomizationRef, JSON name clusterDeploymentCustomization (REFERENCE §11.1).
+          clusterDeploymentCustomization: localRef(),
+          namespace: str(),
+          poolName: str(),
+        },
+        ['namespace', 'poolName'],
+      ),
+      controlPlaneConfig: obj({
+        apiServerIPOverride: str(),
+        apiURLOverride: str(),
+        servingCertificates: obj({
+          additional: arr(obj({ domain: str(), name: str() }, ['domain', 'name'])),
+          default: str(),
+        }),
       }),
-    }, ['adminKubeconfigSecretRef', 'clusterID', 'infraID']),
-    clusterName: str(),
-    clusterPoolRef: obj({
-      claimName: str(),
-      claimedTimestamp: dateTime(),
-      // Go field CustomizationRef, JSON name clusterDeploymentCustomization (REFERENCE §11.1).
-      clusterDeploymentCustomization: localRef(),
-      namespace: str(),
-      poolName: str(),
-    }, ['namespace', 'poolName']),
-    controlPlaneConfig: obj({
-      apiServerIPOverride: str(),
-      apiURLOverride: str(),
-      servingCertificates: obj({
-        additional: arr(obj({ domain: str(), name: str() }, ['domain', 'name'])),
-        default: str(),
+      hibernateAfter: duration(),
+      ingress: arr(
+        obj(
+          {
+            domain: str(),
+            httpErrorCodePages: obj({ name: str() }, ['name']),
+            name: str(),
+            namespaceSelector: labelSelector(),
+            routeSelector: labelSelector(),
+            servingCertificate: str(),
+            tuningOptions: ingressTuningOptions(),
+          },
+          ['domain', 'name'],
+        ),
+        { maxItems: 16 },
+      ),
+      installAttemptsLimit: int32(),
+      installed: bool(),
+      manageDNS: bool(),
+      platform: clusterPlatform(),
+      powerState: enumOf('', 'Running', 'Hibernating'),
+      preserveOnDelete: bool(),
+      provisioning: obj({
+        customizationRef: localRef(),
+        imageSetRef: requiredNameRef(),
+        installConfigSecretRef: localRef(),
+        installerEnv: arr(envVar()),
+        installerImageOverride: str(),
+        manifestsConfigMapRef: localRef(),
+        manifestsSecretRef: localRef(),
+        releaseImage: str(),
+        sshKnownHosts: arr(str()),
+        sshPrivateKeySecretRef: localRef(),
       }),
-    }),
-    hibernateAfter: duration(),
-    ingress: arr(obj({
-      domain: str(),
-      httpErrorCodePages: obj({ name: str() }, ['name']),
-      name: str(),
-      namespaceSelector: labelSelector(),
-      routeSelector: labelSelector(),
-      servingCertificate: str(),
-      tuningOptions: ingressTuningOptions(),
-    }, ['domain', 'name']), { maxItems: 16 }),
-    installAttemptsLimit: int32(),
-    installed: bool(),
-    manageDNS: bool(),
-    platform: clusterPlatform(),
-    powerState: enumOf('', 'Running', 'Hibernating'),
-    preserveOnDelete: bool(),
-    provisioning: obj({
-      customizationRef: localRef(),
-      imageSetRef: requiredNameRef(),
-      installConfigSecretRef: localRef(),
-      installerEnv: arr(envVar()),
-      installerImageOverride: str(),
-      manifestsConfigMapRef: localRef(),
-      manifestsSecretRef: localRef(),
-      releaseImage: str(),
-      sshKnownHosts: arr(str()),
-      sshPrivateKeySecretRef: localRef(),
-    }),
-    pullSecretRef: localRef(),
-  }, ['baseDomain', 'clusterName', 'platform']);
+      pullSecretRef: localRef(),
+    },
+    ['baseDomain', 'clusterName', 'platform'],
+  );
 }
 
 function clusterDeploymentStatus(): Schema {

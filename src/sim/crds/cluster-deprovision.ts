@@ -7,12 +7,15 @@ import { arr, bool, int32, obj, str, type Schema } from './schema-builders.js';
 /** ClusterDeprovisionPlatform: what the uninstaller needs per cloud (not the same struct as the CD platform). */
 function deprovisionPlatform(): Schema {
   return obj({
-    aws: obj({
-      credentialsAssumeRole: awsAssumeRole(),
-      credentialsSecretRef: localRef(),
-      hostedZoneRole: str(),
-      region: str(),
-    }, ['region']),
+    aws: obj(
+      {
+        credentialsAssumeRole: awsAssumeRole(),
+        credentialsSecretRef: localRef(),
+        hostedZoneRole: str(),
+        region: str(),
+      },
+      ['region'],
+    ),
     azure: obj({
       baseDomainResourceGroupName: str(),
       cloudName: azureCloudName(),
@@ -20,19 +23,29 @@ function deprovisionPlatform(): Schema {
       resourceGroupName: str(),
     }),
     gcp: obj({ credentialsSecretRef: localRef(), networkProjectID: str(), region: str() }, ['region']),
-    ibmcloud: obj({ baseDomain: str(), credentialsSecretRef: localRef(), region: str() }, ['baseDomain', 'credentialsSecretRef', 'region']),
-    nutanix: obj({
-      certificatesSecretRef: localRef(),
-      credentialsSecretRef: localRef(),
-      prismCentral: obj({ address: str(), port: int32() }, ['address', 'port']),
-    }, ['credentialsSecretRef', 'prismCentral']),
+    ibmcloud: obj({ baseDomain: str(), credentialsSecretRef: localRef(), region: str() }, [
+      'baseDomain',
+      'credentialsSecretRef',
+      'region',
+    ]),
+    nutanix: obj(
+      {
+        certificatesSecretRef: localRef(),
+        credentialsSecretRef: localRef(),
+        prismCentral: obj({ address: str(), port: int32() }, ['address', 'port']),
+      },
+      ['credentialsSecretRef', 'prismCentral'],
+    ),
     openstack: obj({ certificatesSecretRef: localRef(), cloud: str(), credentialsSecretRef: localRef() }, ['cloud']),
-    vsphere: obj({
-      certificatesSecretRef: localRef(),
-      credentialsSecretRef: localRef(),
-      vCenter: str(),
-      vCenters: arr(str()),
-    }, ['certificatesSecretRef', 'credentialsSecretRef']),
+    vsphere: obj(
+      {
+        certificatesSecretRef: localRef(),
+        credentialsSecretRef: localRef(),
+        vCenter: str(),
+        vCenters: arr(str()),
+      },
+      ['certificatesSecretRef', 'credentialsSecretRef'],
+    ),
   });
 }
 
@@ -45,14 +58,17 @@ export function clusterDeprovisionCrd(): Record<string, unknown> {
     plural: 'clusterdeprovisions',
     shortNames: ['cdr'],
     scope: 'Namespaced',
-    spec: obj({
-      baseDomain: str(),
-      clusterID: str(),
-      clusterName: str(),
-      infraID: str(),
-      metadataJSONSecretRef: localRef(),
-      platform: deprovisionPlatform(),
-    }, ['infraID']),
+    spec: obj(
+      {
+        baseDomain: str(),
+        clusterID: str(),
+        clusterName: str(),
+        infraID: str(),
+        metadataJSONSecretRef: localRef(),
+        platform: deprovisionPlatform(),
+      },
+      ['infraID'],
+    ),
     status: obj({ completed: bool(), conditions: hiveConditions() }),
     printerColumns: [
       { jsonPath: '.spec.infraID', name: 'InfraID', type: 'string' },

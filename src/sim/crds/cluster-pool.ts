@@ -6,39 +6,50 @@ import { localRef, requiredNameRef } from './refs.js';
 import { arr, bool, duration, int32, obj, str, stringMap, type Schema } from './schema-builders.js';
 
 function clusterPoolSpec(): Schema {
-  return obj({
-    annotations: stringMap(),
-    baseDomain: str(),
-    claimLifetime: obj({ default: duration(), maximum: duration() }),
-    customizationRef: localRef(),
-    hibernateAfter: duration(),
-    hibernationConfig: obj({ resumeTimeout: duration() }),
-    imageSetRef: requiredNameRef(),
-    installAttemptsLimit: int32(),
-    installConfigSecretTemplateRef: localRef(),
-    installerEnv: arr(envVar()),
-    inventory: arr(obj({
-      kind: str({ enum: ['', 'ClusterDeploymentCustomization'], default: 'ClusterDeploymentCustomization' }),
-      name: str(),
-    }, ['name'])),
-    labels: stringMap(),
-    maxConcurrent: int32(),
-    maxSize: int32(),
-    platform: clusterPlatform(),
-    pullSecretRef: localRef(),
-    runningCount: int32({ minimum: 0 }),
-    size: int32({ minimum: 0 }),
-    skipMachinePools: bool(),
-  }, ['baseDomain', 'imageSetRef', 'platform', 'size']);
+  return obj(
+    {
+      annotations: stringMap(),
+      baseDomain: str(),
+      claimLifetime: obj({ default: duration(), maximum: duration() }),
+      customizationRef: localRef(),
+      hibernateAfter: duration(),
+      hibernationConfig: obj({ resumeTimeout: duration() }),
+      imageSetRef: requiredNameRef(),
+      installAttemptsLimit: int32(),
+      installConfigSecretTemplateRef: localRef(),
+      installerEnv: arr(envVar()),
+      inventory: arr(
+        obj(
+          {
+            kind: str({ enum: ['', 'ClusterDeploymentCustomization'], default: 'ClusterDeploymentCustomization' }),
+            name: str(),
+          },
+          ['name'],
+        ),
+      ),
+      labels: stringMap(),
+      maxConcurrent: int32(),
+      maxSize: int32(),
+      platform: clusterPlatform(),
+      pullSecretRef: localRef(),
+      runningCount: int32({ minimum: 0 }),
+      size: int32({ minimum: 0 }),
+      skipMachinePools: bool(),
+    },
+    ['baseDomain', 'imageSetRef', 'platform', 'size'],
+  );
 }
 
 function clusterPoolStatus(): Schema {
-  return obj({
-    conditions: hiveConditions(),
-    ready: int32(),
-    size: int32(),
-    standby: int32(),
-  }, ['ready', 'size']);
+  return obj(
+    {
+      conditions: hiveConditions(),
+      ready: int32(),
+      size: int32(),
+      standby: int32(),
+    },
+    ['ready', 'size'],
+  );
 }
 
 /** ClusterPool, with the scale subresource that `oc scale clusterpool --replicas=N` drives (REFERENCE §4.1). */

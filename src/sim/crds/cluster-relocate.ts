@@ -14,10 +14,13 @@ export function clusterRelocateCrd(): Record<string, unknown> {
     kind: 'ClusterRelocate',
     plural: 'clusterrelocates',
     scope: 'Namespaced',
-    spec: obj({
-      clusterDeploymentSelector: labelSelector(),
-      kubeconfigSecretRef: namespacedRef(),
-    }, ['clusterDeploymentSelector', 'kubeconfigSecretRef']),
+    spec: obj(
+      {
+        clusterDeploymentSelector: labelSelector(),
+        kubeconfigSecretRef: namespacedRef(),
+      },
+      ['clusterDeploymentSelector', 'kubeconfigSecretRef'],
+    ),
     status: obj({}),
     printerColumns: [{ jsonPath: '.spec.clusterDeploymentSelector', name: 'Selector', type: 'string' }],
   });

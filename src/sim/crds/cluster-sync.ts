@@ -4,15 +4,22 @@ import { arr, dateTime, enumOf, int64, obj, str, type Schema } from './schema-bu
 
 /** One SyncSet's (or SelectorSyncSet's) result for the cluster. */
 function syncStatus(): Schema {
-  return arr(obj({
-    failureMessage: str(),
-    firstSuccessTime: dateTime(),
-    lastTransitionTime: dateTime(),
-    name: str(),
-    observedGeneration: int64(),
-    resourcesToDelete: arr(obj({ apiVersion: str(), kind: str(), name: str(), namespace: str() }, ['apiVersion', 'name'])),
-    result: enumOf('Success', 'Failure'),
-  }, ['lastTransitionTime', 'name', 'observedGeneration', 'result']));
+  return arr(
+    obj(
+      {
+        failureMessage: str(),
+        firstSuccessTime: dateTime(),
+        lastTransitionTime: dateTime(),
+        name: str(),
+        observedGeneration: int64(),
+        resourcesToDelete: arr(
+          obj({ apiVersion: str(), kind: str(), name: str(), namespace: str() }, ['apiVersion', 'name']),
+        ),
+        result: enumOf('Success', 'Failure'),
+      },
+      ['lastTransitionTime', 'name', 'observedGeneration', 'result'],
+    ),
+  );
 }
 
 /**

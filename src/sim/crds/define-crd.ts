@@ -1,6 +1,11 @@
 import type { Schema } from './schema-builders.js';
 
-export interface PrinterColumn { name: string; type: string; jsonPath: string; priority?: number }
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  priority?: number;
+}
 
 export interface CrdDefinition {
   group: string;
@@ -44,20 +49,22 @@ export function defineCrd(d: CrdDefinition): Record<string, unknown> {
         singular,
       },
       scope: d.scope,
-      versions: [{
-        name: d.version,
-        served: true,
-        storage: true,
-        ...(d.printerColumns ? { additionalPrinterColumns: d.printerColumns } : {}),
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties,
-            ...(d.required ? { required: d.required } : {}),
+      versions: [
+        {
+          name: d.version,
+          served: true,
+          storage: true,
+          ...(d.printerColumns ? { additionalPrinterColumns: d.printerColumns } : {}),
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties,
+              ...(d.required ? { required: d.required } : {}),
+            },
           },
+          subresources: { ...(d.scale ? { scale: d.scale } : {}), status: {} },
         },
-        subresources: { ...(d.scale ? { scale: d.scale } : {}), status: {} },
-      }],
+      ],
     },
   };
 }

@@ -12,23 +12,29 @@ export function dnsZoneCrd(): Record<string, unknown> {
     kind: 'DNSZone',
     plural: 'dnszones',
     scope: 'Namespaced',
-    spec: obj({
-      aws: obj({
-        additionalTags: arr(obj({ key: str(), value: str() }, ['key', 'value'])),
-        credentialsAssumeRole: awsAssumeRole(),
-        credentialsSecretRef: localRef(),
-        region: str(),
-      }),
-      azure: obj({
-        cloudName: azureCloudName(),
-        credentialsSecretRef: localRef(),
-        resourceGroupName: str(),
-      }, ['credentialsSecretRef', 'resourceGroupName']),
-      gcp: obj({ credentialsSecretRef: localRef() }, ['credentialsSecretRef']),
-      linkToParentDomain: bool(),
-      preserveOnDelete: bool(),
-      zone: str(),
-    }, ['zone']),
+    spec: obj(
+      {
+        aws: obj({
+          additionalTags: arr(obj({ key: str(), value: str() }, ['key', 'value'])),
+          credentialsAssumeRole: awsAssumeRole(),
+          credentialsSecretRef: localRef(),
+          region: str(),
+        }),
+        azure: obj(
+          {
+            cloudName: azureCloudName(),
+            credentialsSecretRef: localRef(),
+            resourceGroupName: str(),
+          },
+          ['credentialsSecretRef', 'resourceGroupName'],
+        ),
+        gcp: obj({ credentialsSecretRef: localRef() }, ['credentialsSecretRef']),
+        linkToParentDomain: bool(),
+        preserveOnDelete: bool(),
+        zone: str(),
+      },
+      ['zone'],
+    ),
     status: obj({
       aws: obj({ zoneID: str() }),
       azure: obj({}),

@@ -3,24 +3,57 @@ import { defineCrd, HIVE_GROUP, HIVE_VERSION } from './define-crd.js';
 import { azureCloudName } from './platform.js';
 import { localRef, namespacedRef } from './refs.js';
 import {
-  arr, bool, duration, enumOf, int, int32, int64, mapOf, obj, opaque, str, stringMap, type Schema,
+  arr,
+  bool,
+  duration,
+  enumOf,
+  int,
+  int32,
+  int64,
+  mapOf,
+  obj,
+  opaque,
+  str,
+  stringMap,
+  type Schema,
 } from './schema-builders.js';
 
-const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** The `ControllerName` constants HiveConfig accepts in controllersConfig (apis/hive/v1/hiveconfig_types.go). */
 const CONTROLLER_NAMES = [
-  'clusterDeployment', 'clusterrelocate', 'clusterstate', 'clusterversion', 'controlPlaneCerts', 'dnsendpoint',
-  'dnszone', 'remoteingress', 'remotemachineset', 'machinepool', 'syncidentityprovider', 'unreachable',
-  'velerobackup', 'clusterprovision', 'clusterDeprovision', 'clusterpool', 'clusterpoolnamespace', 'hibernation',
-  'clusterclaim', 'metrics', 'clustersync',
+  'clusterDeployment',
+  'clusterrelocate',
+  'clusterstate',
+  'clusterversion',
+  'controlPlaneCerts',
+  'dnsendpoint',
+  'dnszone',
+  'remoteingress',
+  'remotemachineset',
+  'machinepool',
+  'syncidentityprovider',
+  'unreachable',
+  'velerobackup',
+  'clusterprovision',
+  'clusterDeprovision',
+  'clusterpool',
+  'clusterpoolnamespace',
+  'hibernation',
+  'clusterclaim',
+  'metrics',
+  'clustersync',
 ];
 
 /** corev1.ResourceRequirements: quantities are int-or-string, strings checked against the Quantity syntax. */
 function resourceRequirements(): Schema {
   const quantity = () => ({ 'x-kubernetes-int-or-string': true, pattern: QUANTITY_PATTERN });
   return obj({
-    claims: arr(opaque({ name: str() }, ['name']), { 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-list-type': 'map' }),
+    claims: arr(opaque({ name: str() }, ['name']), {
+      'x-kubernetes-list-map-keys': ['name'],
+      'x-kubernetes-list-type': 'map',
+    }),
     limits: mapOf(quantity()),
     requests: mapOf(quantity()),
   });
@@ -42,10 +75,13 @@ function hiveConfigSpec(): Schema {
   return obj({
     additionalCertificateAuthoritiesSecretRef: arr(localRef()),
     argoCDConfig: obj({ enabled: bool(), namespace: str() }, ['enabled']),
-    awsPrivateLink: opaque({
-      credentialsSecretRef: localRef(),
-      dnsRecordType: str({ enum: ['Alias', 'ARecord'], default: 'Alias' }),
-    }, ['credentialsSecretRef']),
+    awsPrivateLink: opaque(
+      {
+        credentialsSecretRef: localRef(),
+        dnsRecordType: str({ enum: ['Alias', 'ARecord'], default: 'Alias' }),
+      },
+      ['credentialsSecretRef'],
+    ),
     backup: obj({ minBackupPeriodSeconds: int(), velero: obj({ enabled: bool(), namespace: str() }) }),
     clusterVersionPollInterval: duration(),
     controllersConfig: obj({
@@ -54,15 +90,22 @@ function hiveConfigSpec(): Schema {
     }),
     // Only "enabled" exists: it makes Hive annotate CDs with protected-delete at install completion (REFERENCE §8).
     deleteProtection: enumOf('enabled'),
-    deploymentConfig: arr(obj({
-      deploymentName: enumOf('hive-controllers', 'hive-clustersync', 'hiveadmission'),
-      resources: resourceRequirements(),
-    }, ['deploymentName'])),
+    deploymentConfig: arr(
+      obj(
+        {
+          deploymentName: enumOf('hive-controllers', 'hive-clustersync', 'hiveadmission'),
+          resources: resourceRequirements(),
+        },
+        ['deploymentName'],
+      ),
+    ),
     deprovisionsDisabled: bool(),
     disabledControllers: arr(str()),
     exportMetrics: bool(),
     failedProvisionConfig: obj({
-      aws: obj({ bucket: str(), credentialsSecretRef: localRef(), region: str(), serviceEndpoint: str() }, ['credentialsSecretRef']),
+      aws: obj({ bucket: str(), credentialsSecretRef: localRef(), region: str(), serviceEndpoint: str() }, [
+        'credentialsSecretRef',
+      ]),
       retryReasons: arr(str()),
       skipGatherLogs: bool(),
     }),
@@ -75,18 +118,38 @@ function hiveConfigSpec(): Schema {
     logLevel: str(),
     machinePoolPollInterval: duration(),
     maintenanceMode: bool(),
-    managedDomains: arr(obj({
-      aws: obj({ credentialsSecretRef: localRef(), region: str() }, ['credentialsSecretRef']),
-      azure: obj({ cloudName: azureCloudName(), credentialsSecretRef: localRef(), resourceGroupName: str() }, ['credentialsSecretRef', 'resourceGroupName']),
-      domains: arr(str()),
-      gcp: obj({ credentialsSecretRef: localRef() }, ['credentialsSecretRef']),
-    }, ['domains'])),
+    managedDomains: arr(
+      obj(
+        {
+          aws: obj({ credentialsSecretRef: localRef(), region: str() }, ['credentialsSecretRef']),
+          azure: obj({ cloudName: azureCloudName(), credentialsSecretRef: localRef(), resourceGroupName: str() }, [
+            'credentialsSecretRef',
+            'resourceGroupName',
+          ]),
+          domains: arr(str()),
+          gcp: obj({ credentialsSecretRef: localRef() }, ['credentialsSecretRef']),
+        },
+        ['domains'],
+      ),
+    ),
     metricsConfig: obj({
       additionalClusterDeploymentLabels: stringMap(),
-      metricsWithDuration: arr(obj({
-        duration: duration(),
-        name: enumOf('currentStopping', 'currentResuming', 'currentWaitingForCO', 'currentClusterSyncFailing', 'cumulativeHibernated', 'cumulativeResumed'),
-      }, ['duration', 'name'])),
+      metricsWithDuration: arr(
+        obj(
+          {
+            duration: duration(),
+            name: enumOf(
+              'currentStopping',
+              'currentResuming',
+              'currentWaitingForCO',
+              'currentClusterSyncFailing',
+              'cumulativeHibernated',
+              'cumulativeResumed',
+            ),
+          },
+          ['duration', 'name'],
+        ),
+      ),
     }),
     privateLink: obj({ gcp: opaque({ credentialsSecretRef: localRef() }, ['credentialsSecretRef']) }),
     releaseImageVerificationConfigMapRef: namespacedRef(),

@@ -6,28 +6,39 @@ import { arr, dateTime, int, int32, int64, obj, opaque, str, stringMap, type Sch
 /** MachinePoolPlatform: AWS is modelled; the other clouds keep their required keys and are otherwise opaque. */
 function machinePoolPlatform(): Schema {
   return obj({
-    aws: obj({
-      additionalSecurityGroupIDs: arr(str()),
-      amiID: str(),
-      metadataService: obj({ authentication: str() }),
-      rootVolume: obj({ iops: int(), kmsKeyARN: str(), size: int(), type: str() }, ['size', 'type']),
-      spotMarketOptions: obj({ maxPrice: str() }),
-      subnets: arr(str()),
-      type: str(),
-      userTags: stringMap(),
-      zones: arr(str()),
-    }, ['rootVolume', 'type']),
+    aws: obj(
+      {
+        additionalSecurityGroupIDs: arr(str()),
+        amiID: str(),
+        metadataService: obj({ authentication: str() }),
+        rootVolume: obj({ iops: int(), kmsKeyARN: str(), size: int(), type: str() }, ['size', 'type']),
+        spotMarketOptions: obj({ maxPrice: str() }),
+        subnets: arr(str()),
+        type: str(),
+        userTags: stringMap(),
+        zones: arr(str()),
+      },
+      ['rootVolume', 'type'],
+    ),
     azure: opaque({}, ['osDisk', 'type']),
     gcp: opaque({}, ['type']),
     ibmcloud: opaque(),
     nutanix: opaque({
-      gpus: arr(opaque({}, ['type'], {
-        // Upstream's rule; not evaluated here, but its presence decides the "<nil>" cause like on a real server.
-        'x-kubernetes-validations': [
-          { message: 'deviceID configuration is required when type is DeviceID, and forbidden otherwise', rule: "has(self.type) && self.type == 'DeviceID' ?  has(self.deviceID) : !has(self.deviceID)" },
-          { message: 'name configuration is required when type is Name, and forbidden otherwise', rule: "has(self.type) && self.type == 'Name' ?  has(self.name) : !has(self.name)" },
-        ],
-      })),
+      gpus: arr(
+        opaque({}, ['type'], {
+          // Upstream's rule; not evaluated here, but its presence decides the "<nil>" cause like on a real server.
+          'x-kubernetes-validations': [
+            {
+              message: 'deviceID configuration is required when type is DeviceID, and forbidden otherwise',
+              rule: "has(self.type) && self.type == 'DeviceID' ?  has(self.deviceID) : !has(self.deviceID)",
+            },
+            {
+              message: 'name configuration is required when type is Name, and forbidden otherwise',
+              rule: "has(self.type) && self.type == 'Name' ?  has(self.name) : !has(self.name)",
+            },
+          ],
+        }),
+      ),
     }),
     openstack: opaque({}, ['flavor']),
     vsphere: opaque(),
@@ -44,28 +55,36 @@ export function machinePoolCrd(): Record<string, unknown> {
     kind: 'MachinePool',
     plural: 'machinepools',
     scope: 'Namespaced',
-    spec: obj({
-      autoscaling: obj({ maxReplicas: int32(), minReplicas: int32() }, ['maxReplicas', 'minReplicas']),
-      clusterDeploymentRef: localRef(),
-      labels: stringMap(),
-      machineLabels: stringMap(),
-      name: str(),
-      platform: machinePoolPlatform(),
-      replicas: int64(),
-      taints: arr(taint()),
-    }, ['clusterDeploymentRef', 'name', 'platform']),
+    spec: obj(
+      {
+        autoscaling: obj({ maxReplicas: int32(), minReplicas: int32() }, ['maxReplicas', 'minReplicas']),
+        clusterDeploymentRef: localRef(),
+        labels: stringMap(),
+        machineLabels: stringMap(),
+        name: str(),
+        platform: machinePoolPlatform(),
+        replicas: int64(),
+        taints: arr(taint()),
+      },
+      ['clusterDeploymentRef', 'name', 'platform'],
+    ),
     status: obj({
       conditions: hiveConditions(),
       controlledByReplica: int64(),
-      machineSets: arr(obj({
-        errorMessage: str(),
-        errorReason: str(),
-        maxReplicas: int32(),
-        minReplicas: int32(),
-        name: str(),
-        readyReplicas: int32(),
-        replicas: int32(),
-      }, ['maxReplicas', 'minReplicas', 'name', 'replicas'])),
+      machineSets: arr(
+        obj(
+          {
+            errorMessage: str(),
+            errorReason: str(),
+            maxReplicas: int32(),
+            minReplicas: int32(),
+            name: str(),
+            readyReplicas: int32(),
+            replicas: int32(),
+          },
+          ['maxReplicas', 'minReplicas', 'name', 'replicas'],
+        ),
+      ),
       ownedLabels: arr(str()),
       ownedMachineLabels: arr(str()),
       ownedTaints: arr(obj({ effect: str(), key: str() })),

@@ -19,65 +19,88 @@ export function awsAssumeRole(): Schema {
 export function clusterPlatform(): Schema {
   return obj({
     agentBareMetal: obj({ agentSelector: labelSelector() }, ['agentSelector']),
-    aws: obj({
-      credentialsAssumeRole: awsAssumeRole(),
-      credentialsSecretRef: localRef(),
-      privateLink: obj({ additionalAllowedPrincipals: arr(str()), enabled: bool() }, ['enabled']),
-      region: str(),
-      userTags: stringMap(),
-    }, ['region']),
-    azure: obj({
-      baseDomainResourceGroupName: str(),
-      cloudName: azureCloudName(),
-      credentialsSecretRef: localRef(),
-      region: str(),
-    }, ['credentialsSecretRef', 'region']),
+    aws: obj(
+      {
+        credentialsAssumeRole: awsAssumeRole(),
+        credentialsSecretRef: localRef(),
+        privateLink: obj({ additionalAllowedPrincipals: arr(str()), enabled: bool() }, ['enabled']),
+        region: str(),
+        userTags: stringMap(),
+      },
+      ['region'],
+    ),
+    azure: obj(
+      {
+        baseDomainResourceGroupName: str(),
+        cloudName: azureCloudName(),
+        credentialsSecretRef: localRef(),
+        region: str(),
+      },
+      ['credentialsSecretRef', 'region'],
+    ),
     baremetal: obj({ libvirtSSHPrivateKeySecretRef: localRef() }, ['libvirtSSHPrivateKeySecretRef']),
-    gcp: obj({
-      credentialsSecretRef: localRef(),
-      discardLocalSsdOnHibernate: bool(),
-      privateServiceConnect: obj({ enabled: bool(), serviceAttachment: opaque() }, ['enabled']),
-      region: str(),
-    }, ['region']),
-    ibmcloud: obj({
-      accountID: str(),
-      cisInstanceCRN: str(),
-      credentialsSecretRef: localRef(),
-      region: str(),
-    }, ['credentialsSecretRef', 'region']),
+    gcp: obj(
+      {
+        credentialsSecretRef: localRef(),
+        discardLocalSsdOnHibernate: bool(),
+        privateServiceConnect: obj({ enabled: bool(), serviceAttachment: opaque() }, ['enabled']),
+        region: str(),
+      },
+      ['region'],
+    ),
+    ibmcloud: obj(
+      {
+        accountID: str(),
+        cisInstanceCRN: str(),
+        credentialsSecretRef: localRef(),
+        region: str(),
+      },
+      ['credentialsSecretRef', 'region'],
+    ),
     none: obj({}),
-    nutanix: obj({
-      certificatesSecretRef: localRef(),
-      credentialsSecretRef: localRef(),
-      failureDomains: arr(opaque({}, ['name', 'prismElement', 'subnetUUIDs'])),
-      prismCentral: obj({ address: str(), port: int32() }, ['address', 'port']),
-    }, ['credentialsSecretRef', 'prismCentral']),
-    openstack: obj({
-      certificatesSecretRef: localRef(),
-      cloud: str(),
-      credentialsSecretRef: localRef(),
-      trunkSupport: bool(),
-    }, ['cloud', 'credentialsSecretRef']),
-    vsphere: obj({
-      certificatesSecretRef: localRef(),
-      cluster: str(),
-      credentialsSecretRef: localRef(),
-      datacenter: str(),
-      defaultDatastore: str(),
-      folder: str(),
-      infrastructure: opaque({
-        loadBalancer: obj({
-          type: str({
-            enum: ['OpenShiftManagedDefault', 'UserManaged'],
-            default: 'OpenShiftManagedDefault',
-            // Upstream's transition rule; never evaluated here, but its presence makes a blocking schema error
-            // add the "some validation rules were not checked" cause, as on a real server (golden 14).
-            'x-kubernetes-validations': [{ message: 'type is immutable once set', rule: "oldSelf == '' || self == oldSelf" }],
+    nutanix: obj(
+      {
+        certificatesSecretRef: localRef(),
+        credentialsSecretRef: localRef(),
+        failureDomains: arr(opaque({}, ['name', 'prismElement', 'subnetUUIDs'])),
+        prismCentral: obj({ address: str(), port: int32() }, ['address', 'port']),
+      },
+      ['credentialsSecretRef', 'prismCentral'],
+    ),
+    openstack: obj(
+      {
+        certificatesSecretRef: localRef(),
+        cloud: str(),
+        credentialsSecretRef: localRef(),
+        trunkSupport: bool(),
+      },
+      ['cloud', 'credentialsSecretRef'],
+    ),
+    vsphere: obj(
+      {
+        certificatesSecretRef: localRef(),
+        cluster: str(),
+        credentialsSecretRef: localRef(),
+        datacenter: str(),
+        defaultDatastore: str(),
+        folder: str(),
+        infrastructure: opaque({
+          loadBalancer: obj({
+            type: str({
+              enum: ['OpenShiftManagedDefault', 'UserManaged'],
+              default: 'OpenShiftManagedDefault',
+              // Upstream's transition rule; never evaluated here, but its presence makes a blocking schema error
+              // add the "some validation rules were not checked" cause, as on a real server (golden 14).
+              'x-kubernetes-validations': [
+                { message: 'type is immutable once set', rule: "oldSelf == '' || self == oldSelf" },
+              ],
+            }),
           }),
         }),
-      }),
-      network: str(),
-      vCenter: str(),
-    }, ['certificatesSecretRef', 'credentialsSecretRef']),
+        network: str(),
+        vCenter: str(),
+      },
+      ['certificatesSecretRef', 'credentialsSecretRef'],
+    ),
   });
 }

@@ -11,20 +11,27 @@ export function syncSetCommonProperties(): Record<string, Schema> {
     applyBehavior: enumOf('', 'Apply', 'CreateOnly', 'CreateOrUpdate'),
     enablePatchTemplates: bool(),
     enableResourceTemplates: bool(),
-    patches: arr(obj({
-      apiVersion: str(),
-      kind: str(),
-      name: str(),
-      namespace: str(),
-      patch: str(),
-      patchType: str(),
-    }, ['apiVersion', 'kind', 'name', 'patch'])),
+    patches: arr(
+      obj(
+        {
+          apiVersion: str(),
+          kind: str(),
+          name: str(),
+          namespace: str(),
+          patch: str(),
+          patchType: str(),
+        },
+        ['apiVersion', 'kind', 'name', 'patch'],
+      ),
+    ),
     resourceApplyMode: str(),
     resources: arr({
       type: 'object',
       'x-kubernetes-embedded-resource': true,
       'x-kubernetes-preserve-unknown-fields': true,
     }),
-    secretMappings: arr(obj({ sourceRef: secretReference(), targetRef: secretReference() }, ['sourceRef', 'targetRef'])),
+    secretMappings: arr(
+      obj({ sourceRef: secretReference(), targetRef: secretReference() }, ['sourceRef', 'targetRef']),
+    ),
   };
 }

@@ -6,7 +6,11 @@ import type { Stopwatch } from './controller.js';
 import { ensureCreated, ensureDeleted, removeFinalizer, writeStatus } from './writes.js';
 
 /** syncDeletedClusterDeployment / ensureClusterDeprovisioned (REFERENCE §2.6). */
-export async function reconcileDeletedClusterDeployment(ctx: HiveContext, _watch: Stopwatch, cd: Obj): Promise<ReconcileResult | void> {
+export async function reconcileDeletedClusterDeployment(
+  ctx: HiveContext,
+  _watch: Stopwatch,
+  cd: Obj,
+): Promise<ReconcileResult | void> {
   const ns = cd.metadata.namespace;
   const name = cd.metadata.name;
   if (!hasFinalizer(cd, F.deprovision)) return;
@@ -21,7 +25,8 @@ export async function reconcileDeletedClusterDeployment(ctx: HiveContext, _watch
     return;
   }
 
-  const running = ctx.informers.clusterProvisions.list(ns)
+  const running = ctx.informers.clusterProvisions
+    .list(ns)
     .filter((p) => p.metadata.labels?.[L.cdName] === name && !['complete', 'failed'].includes(p.spec?.stage));
   if (running.length > 0) {
     for (const p of running) if (!isDeleting(p)) await ensureDeleted(ctx, R.clusterProvision, ns, p.metadata.name);
@@ -43,7 +48,12 @@ export async function reconcileDeletedClusterDeployment(ctx: HiveContext, _watch
       metadata: { name, namespace: ns, labels: { [L.cdName]: name }, ownerReferences: [ownerRef(cd)] },
       spec: deprovisionSpec(cd),
     });
-    status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Deprovisioning', 'Cluster is being deprovisioned']);
+    status.conditions = setCdConditions(status.conditions, now, [
+      'Provisioned',
+      'False',
+      'Deprovisioning',
+      'Cluster is being deprovisioned',
+    ]);
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
@@ -52,18 +62,30 @@ export async function reconcileDeletedClusterDeployment(ctx: HiveContext, _watch
   const auth = findCondition(deprovision.status?.conditions, 'AuthenticationFailure');
   if (auth) {
     const changes: Array<[string, 'True' | 'False' | 'Unknown', string, string]> = [
-      ['DeprovisionLaunchError', auth.status, auth.reason ?? '', auth.message ?? '']];
-    if (auth.status === 'True') changes.push(['Provisioned', 'False', 'DeprovisionFailed', 'Cluster deprovision failed']);
+      ['DeprovisionLaunchError', auth.status, auth.reason ?? '', auth.message ?? ''],
+    ];
+    if (auth.status === 'True')
+      changes.push(['Provisioned', 'False', 'DeprovisionFailed', 'Cluster deprovision failed']);
     status.conditions = setCdConditions(status.conditions, now, ...changes);
     if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
     if (auth.status === 'True') return;
   }
   if (!deprovision.status?.completed) {
-    status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Deprovisioning', 'Cluster is deprovisioning']);
+    status.conditions = setCdConditions(status.conditions, now, [
+      'Provisioned',
+      'False',
+      'Deprovisioning',
+      'Cluster is deprovisioning',
+    ]);
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
-  status.conditions = setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Deprovisioned', 'Cluster is deprovisioned']);
+  status.conditions = setCdConditions(status.conditions, now, [
+    'Provisioned',
+    'False',
+    'Deprovisioned',
+    'Cluster is deprovisioned',
+  ]);
   if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
   await removeFinalizer(ctx, R.clusterDeployment, cd, F.deprovision);
   ctx.log({ hub: ctx.hub, cd: `${ns}/${name}` }, 'cluster deprovisioned');
@@ -75,10 +97,14 @@ function deprovisionSpec(cd: Obj): Record<string, unknown> {
   if (p.aws) platform.aws = { region: p.aws.region, credentialsSecretRef: p.aws.credentialsSecretRef };
   if (p.gcp) platform.gcp = { region: p.gcp.region, credentialsSecretRef: p.gcp.credentialsSecretRef };
   if (p.azure) platform.azure = { credentialsSecretRef: p.azure.credentialsSecretRef, cloudName: p.azure.cloudName };
-  if (p.ibmcloud) platform.ibmcloud = { region: p.ibmcloud.region, credentialsSecretRef: p.ibmcloud.credentialsSecretRef };
+  if (p.ibmcloud)
+    platform.ibmcloud = { region: p.ibmcloud.region, credentialsSecretRef: p.ibmcloud.credentialsSecretRef };
   return {
-    infraID: cd.spec.clusterMetadata.infraID, clusterID: cd.spec.clusterMetadata.clusterID,
-    clusterName: cd.spec.clusterName, baseDomain: cd.spec.baseDomain,
-    metadataJSONSecretRef: cd.spec.clusterMetadata.metadataJSONSecretRef, platform,
+    infraID: cd.spec.clusterMetadata.infraID,
+    clusterID: cd.spec.clusterMetadata.clusterID,
+    clusterName: cd.spec.clusterName,
+    baseDomain: cd.spec.baseDomain,
+    metadataJSONSecretRef: cd.spec.clusterMetadata.metadataJSONSecretRef,
+    platform,
   };
 }

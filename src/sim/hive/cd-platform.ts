@@ -40,7 +40,7 @@ export function unsupportedPowerReason(cd: Obj): string | undefined {
 /** The credentials Secret a platform block names, if any. */
 export function credentialsSecretName(platform: Record<string, any> | undefined): string | undefined {
   for (const v of Object.values(platform ?? {})) {
-    const name = (v)?.credentialsSecretRef?.name;
+    const name = v?.credentialsSecretRef?.name;
     if (name) return name;
   }
   return undefined;

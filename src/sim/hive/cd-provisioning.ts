@@ -14,7 +14,11 @@ const DAY_IN_MINUTES = 24 * 60; // the backoff cap, in units of provisionRetryBa
 const STOPPED_MESSAGE = 'Provisioning failed terminally (see the ProvisionStopped condition for details)';
 
 /** Steps 10-13 of the CD reconcile: image set, requirements, and the ClusterProvision attempts. */
-export async function reconcileProvisioning(ctx: HiveContext, watch: Stopwatch, cd: Obj): Promise<ReconcileResult | void> {
+export async function reconcileProvisioning(
+  ctx: HiveContext,
+  watch: Stopwatch,
+  cd: Obj,
+): Promise<ReconcileResult | void> {
   const now = ctx.clock.now();
   const status = clone(cd.status ?? {});
   const ns = cd.metadata.namespace;
@@ -24,8 +28,12 @@ export async function reconcileProvisioning(ctx: HiveContext, watch: Stopwatch, 
   if (!releaseImage && prov.imageSetRef?.name) {
     const imageSet = ctx.informers.clusterImageSets.get(undefined, prov.imageSetRef.name);
     if (!imageSet) {
-      status.conditions = setCdConditions(status.conditions, now, ['RequirementsMet', 'False', 'ClusterImageSetNotFound',
-        `ClusterImageSet ${prov.imageSetRef.name} is not available`]);
+      status.conditions = setCdConditions(status.conditions, now, [
+        'RequirementsMet',
+        'False',
+        'ClusterImageSetNotFound',
+        `ClusterImageSet ${prov.imageSetRef.name} is not available`,
+      ]);
       await writeStatus(ctx, R.clusterDeployment, cd, status);
       return; // a ClusterImageSet event requeues us
     }
@@ -41,16 +49,24 @@ export async function reconcileProvisioning(ctx: HiveContext, watch: Stopwatch, 
     status.cliImage = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digest('cli')}`;
     const version = /:(\d+\.\d+\.\d+[^-@]*)/.exec(releaseImage ?? '')?.[1];
     if (version) status.installVersion = version;
-    status.conditions = setCdConditions(status.conditions, now,
-      ['InstallImagesNotResolved', 'False', 'ImagesResolved', 'Images required for cluster deployment installations are resolved']);
+    status.conditions = setCdConditions(status.conditions, now, [
+      'InstallImagesNotResolved',
+      'False',
+      'ImagesResolved',
+      'Images required for cluster deployment installations are resolved',
+    ]);
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
 
   const requirement = await checkInstallConfig(ctx, cd);
-  status.conditions = setCdConditions(status.conditions, now, requirement
-    ? ['RequirementsMet', 'False', requirement.reason, requirement.message]
-    : ['RequirementsMet', 'True', 'AllRequirementsMet', 'All pre-provision requirements met']);
+  status.conditions = setCdConditions(
+    status.conditions,
+    now,
+    requirement
+      ? ['RequirementsMet', 'False', requirement.reason, requirement.message]
+      : ['RequirementsMet', 'True', 'AllRequirementsMet', 'All pre-provision requirements met'],
+  );
   if (requirement) {
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return { requeueAfter: RECHECK_MS };
@@ -73,7 +89,10 @@ async function checkInstallConfig(ctx: HiveContext, cd: Obj): Promise<{ reason: 
   const secret = await ctx.client.tryGet(R.secret, cd.metadata.namespace, name);
   if (!secret) return { reason: 'InstallConfigValidationFailed', message: `install config secret ${name} not found` };
   if (!secret.data?.['install-config.yaml'] && !secret.stringData?.['install-config.yaml']) {
-    return { reason: 'InstallConfigValidationFailed', message: `install config secret ${name} has no install-config.yaml key` };
+    return {
+      reason: 'InstallConfigValidationFailed',
+      message: `install config secret ${name} has no install-config.yaml key`,
+    };
   }
   return undefined;
 }
@@ -85,51 +104,73 @@ async function startProvision(ctx: HiveContext, cd: Obj, status: Record<string, 
   const limit: number | undefined = cd.spec.installAttemptsLimit;
   let stop: [string, string] | undefined;
   // try-install-once is a string comparison with "true", not ParseBool (REFERENCE §2.4).
-  if (ann(cd, A.tryInstallOnce) === 'true' && restarts > 0) stop = ['InstallOnlyOnceSet', 'Deployment is set to try install only once'];
-  else if (limit !== undefined && limit !== null && restarts >= limit) stop = ['InstallAttemptsLimitReached', 'Install attempts limit reached'];
-  else if (!(await retryAllowed(ctx, cd))) stop = ['FailureReasonNotRetryable', 'Provision failure reason not retryable'];
+  if (ann(cd, A.tryInstallOnce) === 'true' && restarts > 0)
+    stop = ['InstallOnlyOnceSet', 'Deployment is set to try install only once'];
+  else if (limit !== undefined && limit !== null && restarts >= limit)
+    stop = ['InstallAttemptsLimitReached', 'Install attempts limit reached'];
+  else if (!(await retryAllowed(ctx, cd)))
+    stop = ['FailureReasonNotRetryable', 'Provision failure reason not retryable'];
   if (stop) {
-    status.conditions = setCdConditions(status.conditions, now,
-      ['ProvisionStopped', 'True', stop[0], stop[1]], ['Provisioned', 'False', 'ProvisionStopped', STOPPED_MESSAGE]);
+    status.conditions = setCdConditions(
+      status.conditions,
+      now,
+      ['ProvisionStopped', 'True', stop[0], stop[1]],
+      ['Provisioned', 'False', 'ProvisionStopped', STOPPED_MESSAGE],
+    );
     await writeStatus(ctx, R.clusterDeployment, cd, status);
     return;
   }
 
   // A provision for this attempt may exist already if recording it failed last time: adopt it.
-  const existing = ctx.informers.clusterProvisions.list(cd.metadata.namespace)
+  const existing = ctx.informers.clusterProvisions
+    .list(cd.metadata.namespace)
     .find((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.attempt === restarts);
   const name = existing?.metadata.name ?? `${cd.metadata.name}-${restarts}-${rand5()}`;
   const key = `${cd.metadata.namespace}/${cd.metadata.name}`;
   if (!existing) {
     ctx.provisionExpectations.expect(key, name);
-    await ctx.client.create(R.clusterProvision, {
-      metadata: {
-        name, namespace: cd.metadata.namespace, labels: { ...(cd.metadata.labels ?? {}), [L.cdName]: cd.metadata.name },
-        ownerReferences: [ownerRef(cd)],
-      },
-      spec: {
-        clusterDeploymentRef: { name: cd.metadata.name }, attempt: restarts, stage: 'initializing',
-        // Carried over so a failed install's leftovers can be cleaned up by the next attempt.
-        ...previousAttempt(ctx, cd),
-        podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
-      },
-    }).catch((err: unknown) => {
-      ctx.provisionExpectations.forget(key);
-      throw err;
-    });
+    await ctx.client
+      .create(R.clusterProvision, {
+        metadata: {
+          name,
+          namespace: cd.metadata.namespace,
+          labels: { ...(cd.metadata.labels ?? {}), [L.cdName]: cd.metadata.name },
+          ownerReferences: [ownerRef(cd)],
+        },
+        spec: {
+          clusterDeploymentRef: { name: cd.metadata.name },
+          attempt: restarts,
+          stage: 'initializing',
+          // Carried over so a failed install's leftovers can be cleaned up by the next attempt.
+          ...previousAttempt(ctx, cd),
+          podSpec: { containers: [{ name: 'installer', image: status.installerImage }] },
+        },
+      })
+      .catch((err: unknown) => {
+        ctx.provisionExpectations.forget(key);
+        throw err;
+      });
     ctx.log({ hub: ctx.hub, cd: key, provision: name, attempt: restarts }, 'provision started');
   }
   await updateStatusFresh(ctx, R.clusterDeployment, cd.metadata.namespace, cd.metadata.name, (s) => {
     s.provisionRef = { name };
     s.installStartedTimestamp ??= toTime(now);
-    s.conditions = setCdConditions(s.conditions, now,
+    s.conditions = setCdConditions(
+      s.conditions,
+      now,
       ['Provisioned', 'False', 'Provisioning', 'Cluster provision created'],
-      ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped']);
+      ['ProvisionStopped', 'False', 'ProvisionNotStopped', 'Provision is not stopped'],
+    );
   });
   if (existing) ctx.log({ hub: ctx.hub, cd: key, provision: name, attempt: restarts }, 'provision adopted');
 }
 
-async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Record<string, any>, provision: Obj): Promise<ReconcileResult | void> {
+async function reconcileExistingProvision(
+  ctx: HiveContext,
+  cd: Obj,
+  status: Record<string, any>,
+  provision: Obj,
+): Promise<ReconcileResult | void> {
   const now = ctx.clock.now();
   const stage = provision.spec?.stage;
 
@@ -138,8 +179,10 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     const p = provision.spec;
     const clusterMetadata = {
       ...(cd.spec.clusterMetadata ?? {}),
-      clusterID: p.clusterID, infraID: p.infraID,
-      adminKubeconfigSecretRef: p.adminKubeconfigSecretRef, adminPasswordSecretRef: p.adminPasswordSecretRef,
+      clusterID: p.clusterID,
+      infraID: p.infraID,
+      adminKubeconfigSecretRef: p.adminKubeconfigSecretRef,
+      adminPasswordSecretRef: p.adminPasswordSecretRef,
       metadataJSONSecretRef: { name: `${cd.metadata.name}-metadata-json` },
     };
     await writeObject(ctx, R.clusterDeployment, cd, { ...cd, spec: { ...cd.spec, clusterMetadata } });
@@ -150,9 +193,12 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     if (!status.installedTimestamp) {
       status.installedTimestamp = toTime(now);
       Object.assign(status, await clusterUrls(ctx, cd));
-      status.conditions = setCdConditions(status.conditions, now,
+      status.conditions = setCdConditions(
+        status.conditions,
+        now,
         ['ProvisionFailed', 'False', 'ProvisionSucceeded', `Provision ${provision.metadata.name} succeeded.`],
-        ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned']);
+        ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'],
+      );
       await writeStatus(ctx, R.clusterDeployment, cd, status);
       return;
     }
@@ -161,7 +207,9 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
     const { deleteProtection } = await hiveSettings(ctx);
     if (deleteProtection && !(A.protectedDelete in annotations)) annotations[A.protectedDelete] = 'true';
     await ctx.client.update(R.clusterDeployment, {
-      ...cd, metadata: { ...cd.metadata, annotations }, spec: { ...cd.spec, installed: true },
+      ...cd,
+      metadata: { ...cd.metadata, annotations },
+      spec: { ...cd.spec, installed: true },
     });
     ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}` }, 'cluster installed');
     return;
@@ -169,9 +217,15 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
 
   if (stage === 'failed') {
     const failed = findCondition(provision.status?.conditions, 'ClusterProvisionFailed');
-    const reason = failed?.status === 'True' ? failed.reason ?? 'UnknownError' : 'MissingCondition';
-    status.conditions = setCdConditions(status.conditions, now,
-      ['ProvisionFailed', 'True', reason, failed?.status === 'True' ? failed.message ?? '' : `Provision ${provision.metadata.name} failed. Next provision will begin soon.`]);
+    const reason = failed?.status === 'True' ? (failed.reason ?? 'UnknownError') : 'MissingCondition';
+    status.conditions = setCdConditions(status.conditions, now, [
+      'ProvisionFailed',
+      'True',
+      reason,
+      failed?.status === 'True'
+        ? (failed.message ?? '')
+        : `Provision ${provision.metadata.name} failed. Next provision will begin soon.`,
+    ]);
     if (await writeStatus(ctx, R.clusterDeployment, cd, status)) return;
     // Next attempt after 2^installRestarts minutes, capped at 24h, counted from the failure.
     const restarts: number = status.installRestarts ?? 0;
@@ -185,11 +239,20 @@ async function reconcileExistingProvision(ctx: HiveContext, cd: Obj, status: Rec
   }
 
   // Still running: the install pod is up once the provision reaches `provisioning`.
-  status.conditions = stage === 'provisioning'
-    ? setCdConditions(status.conditions, now,
-      ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod'],
-      ['Provisioned', 'False', 'Provisioning', 'Cluster is provisioning'])
-    : setCdConditions(status.conditions, now, ['Provisioned', 'False', 'Provisioning', 'Cluster provision initializing']);
+  status.conditions =
+    stage === 'provisioning'
+      ? setCdConditions(
+          status.conditions,
+          now,
+          ['InstallLaunchError', 'False', 'InstallLaunchSuccessful', 'Successfully launched install pod'],
+          ['Provisioned', 'False', 'Provisioning', 'Cluster is provisioning'],
+        )
+      : setCdConditions(status.conditions, now, [
+          'Provisioned',
+          'False',
+          'Provisioning',
+          'Cluster provision initializing',
+        ]);
   await writeStatus(ctx, R.clusterDeployment, cd, status);
 }
 
@@ -206,7 +269,8 @@ async function retryAllowed(ctx: HiveContext, cd: Obj): Promise<boolean> {
 }
 
 const lastFailedProvision = (ctx: HiveContext, cd: Obj): Obj | undefined =>
-  ctx.informers.clusterProvisions.list(cd.metadata.namespace)
+  ctx.informers.clusterProvisions
+    .list(cd.metadata.namespace)
     .filter((p) => p.metadata.labels?.[L.cdName] === cd.metadata.name && p.spec?.stage === 'failed')
     .sort((a, b) => (a.spec.attempt ?? 0) - (b.spec.attempt ?? 0))
     .at(-1);

@@ -11,7 +11,11 @@ import { ensureCreated } from './writes.js';
  * The install pod (pkg/installmanager) for one ClusterProvision: `initializing` until the infraID exists and the
  * admin Secrets are uploaded, then `provisioning` until `complete`, or `failed` when the simulator is told to fail.
  */
-export async function reconcileClusterProvision(ctx: HiveContext, watch: Stopwatch, key: string): Promise<ReconcileResult | void> {
+export async function reconcileClusterProvision(
+  ctx: HiveContext,
+  watch: Stopwatch,
+  key: string,
+): Promise<ReconcileResult | void> {
   const [ns, name] = splitKey(key);
   const provision = ctx.informers.clusterProvisions.get(ns, name);
   if (!provision || isDeleting(provision)) return;
@@ -27,8 +31,12 @@ export async function reconcileClusterProvision(ctx: HiveContext, watch: Stopwat
     await ctx.client.update(R.clusterProvision, {
       ...provision,
       spec: {
-        ...provision.spec, stage: 'provisioning', infraID: identity.infraID, clusterID: identity.clusterID,
-        adminKubeconfigSecretRef: { name: identity.kubeconfig }, adminPasswordSecretRef: { name: identity.password },
+        ...provision.spec,
+        stage: 'provisioning',
+        infraID: identity.infraID,
+        clusterID: identity.clusterID,
+        adminKubeconfigSecretRef: { name: identity.kubeconfig },
+        adminPasswordSecretRef: { name: identity.password },
         metadataJSON: Buffer.from(identity.metadataJson).toString('base64'),
       },
     });
@@ -41,12 +49,26 @@ export async function reconcileClusterProvision(ctx: HiveContext, watch: Stopwat
     if (left > 0) return { requeueAfter: left };
     const now = ctx.clock.now();
     const updated = await ctx.client.update(R.clusterProvision, {
-      ...provision, spec: { ...provision.spec, stage: fail ? 'failed' : 'complete' },
+      ...provision,
+      spec: { ...provision.spec, stage: fail ? 'failed' : 'complete' },
     });
     const conditions = fail
-      ? setCondition(updated.status?.conditions, 'ClusterProvisionFailed', 'True', 'UnknownError',
-        `Simulated install failure of attempt ${provision.spec.attempt ?? 0} (${A.installFailures})`, now)
-      : setCondition(updated.status?.conditions, 'ClusterProvisionFailed', 'False', 'ProvisionSucceeded', 'Provisioning succeeded', now);
+      ? setCondition(
+          updated.status?.conditions,
+          'ClusterProvisionFailed',
+          'True',
+          'UnknownError',
+          `Simulated install failure of attempt ${provision.spec.attempt ?? 0} (${A.installFailures})`,
+          now,
+        )
+      : setCondition(
+          updated.status?.conditions,
+          'ClusterProvisionFailed',
+          'False',
+          'ProvisionSucceeded',
+          'Provisioning succeeded',
+          now,
+        );
     await ctx.client.updateStatus(R.clusterProvision, { ...updated, status: { ...updated.status, conditions } });
     watch.forget(id);
   }
@@ -72,27 +94,42 @@ async function uploadClusterSecrets(ctx: HiveContext, cd: Obj, provision: Obj) {
   const kubeconfig = `${provision.metadata.name}-admin-kubeconfig`;
   const password = `${provision.metadata.name}-admin-password`;
   const labels = (type: string) => ({
-    [L.cdName]: cd.metadata.name, [L.provisionName]: provision.metadata.name, [L.secretType]: type,
+    [L.cdName]: cd.metadata.name,
+    [L.provisionName]: provision.metadata.name,
+    [L.secretType]: type,
   });
   // Owned by the CD (Hive re-parents them from the provision) so they live as long as the cluster.
-  const owner = [{ apiVersion: cd.apiVersion, kind: cd.kind, name: cd.metadata.name, uid: cd.metadata.uid, blockOwnerDeletion: true }];
+  const owner = [
+    {
+      apiVersion: cd.apiVersion,
+      kind: cd.kind,
+      name: cd.metadata.name,
+      uid: cd.metadata.uid,
+      blockOwnerDeletion: true,
+    },
+  ];
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   const kubeconfigText = adminKubeconfig(clusterName, server);
   await ensureCreated(ctx, R.secret, {
     metadata: { name: kubeconfig, namespace: ns, labels: labels('kubeconfig'), ownerReferences: owner },
-    type: 'Opaque', data: { kubeconfig: b64(kubeconfigText), 'raw-kubeconfig': b64(kubeconfigText) },
+    type: 'Opaque',
+    data: { kubeconfig: b64(kubeconfigText), 'raw-kubeconfig': b64(kubeconfigText) },
   });
   await ensureCreated(ctx, R.secret, {
     metadata: { name: password, namespace: ns, labels: labels('kubeadmincreds'), ownerReferences: owner },
-    type: 'Opaque', data: { username: b64('kubeadmin'), password: b64(fake ? 'fake-password' : randomPassword()) },
+    type: 'Opaque',
+    data: { username: b64('kubeadmin'), password: b64(fake ? 'fake-password' : randomPassword()) },
   });
   const metadataJson = JSON.stringify({ clusterName, clusterID, infraID, ...platformMetadata(cd) });
   await ensureCreated(ctx, R.secret, {
     metadata: {
-      name: `${cd.metadata.name}-metadata-json`, namespace: ns,
-      labels: { [L.cdName]: cd.metadata.name, [L.secretType]: 'metadata.json' }, ownerReferences: owner,
+      name: `${cd.metadata.name}-metadata-json`,
+      namespace: ns,
+      labels: { [L.cdName]: cd.metadata.name, [L.secretType]: 'metadata.json' },
+      ownerReferences: owner,
     },
-    type: 'Opaque', data: { 'metadata.json': b64(metadataJson) },
+    type: 'Opaque',
+    data: { 'metadata.json': b64(metadataJson) },
   });
   return { clusterID, infraID, kubeconfig, password, metadataJson };
 }
@@ -107,13 +144,25 @@ function platformMetadata(cd: Obj): Record<string, unknown> {
 
 function adminKubeconfig(clusterName: string, server: string): string {
   return [
-    'apiVersion: v1', 'kind: Config',
-    'clusters:', `- name: ${clusterName}`, '  cluster:', `    server: ${server}`,
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: ${clusterName}`,
+    '  cluster:',
+    `    server: ${server}`,
     '    certificate-authority-data: ' + Buffer.from('simulated CA').toString('base64'),
-    'contexts:', `- name: admin`, '  context:', `    cluster: ${clusterName}`, '    user: admin',
+    'contexts:',
+    `- name: admin`,
+    '  context:',
+    `    cluster: ${clusterName}`,
+    '    user: admin',
     'current-context: admin',
-    'users:', '- name: admin', '  user:', '    client-certificate-data: ' + Buffer.from('simulated cert').toString('base64'),
-    '    client-key-data: ' + Buffer.from('simulated key').toString('base64'), '',
+    'users:',
+    '- name: admin',
+    '  user:',
+    '    client-certificate-data: ' + Buffer.from('simulated cert').toString('base64'),
+    '    client-key-data: ' + Buffer.from('simulated key').toString('base64'),
+    '',
   ].join('\n');
 }
 

@@ -8,7 +8,11 @@ import { ensureCreated, writeStatus } from './writes.js';
  * The clustersync controller's visible effect: a ClusterSync `<ns>/<cd>` once the CD is installed and not paused
  * or relocating, whose `firstSuccessTime` is set after the first apply. The hibernation gate reads it.
  */
-export async function reconcileClusterSync(ctx: HiveContext, watch: Stopwatch, key: string): Promise<ReconcileResult | void> {
+export async function reconcileClusterSync(
+  ctx: HiveContext,
+  watch: Stopwatch,
+  key: string,
+): Promise<ReconcileResult | void> {
   if (!ctx.informers.clusterSyncs.served()) return;
   const [ns, name] = splitKey(key);
   const cd = ctx.informers.clusterDeployments.get(ns, name);
@@ -20,8 +24,11 @@ export async function reconcileClusterSync(ctx: HiveContext, watch: Stopwatch, k
     // Non-controller owner reference to the CD, as upstream.
     await ensureCreated(ctx, R.clusterSync, {
       metadata: {
-        name, namespace: ns,
-        ownerReferences: [{ apiVersion: cd.apiVersion, kind: cd.kind, name, uid: cd.metadata.uid, blockOwnerDeletion: true }],
+        name,
+        namespace: ns,
+        ownerReferences: [
+          { apiVersion: cd.apiVersion, kind: cd.kind, name, uid: cd.metadata.uid, blockOwnerDeletion: true },
+        ],
       },
       spec: {},
     });

@@ -45,20 +45,40 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
 
   const cd = ctx.informers.clusterDeployments.get(cdNs, cdNs);
   if (!cd) {
-    status.conditions = setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleted', 'Assigned cluster has been deleted', now);
+    status.conditions = setCondition(
+      status.conditions,
+      'ClusterRunning',
+      'False',
+      'ClusterDeleted',
+      'Assigned cluster has been deleted',
+      now,
+    );
     await writeStatus(ctx, R.clusterClaim, claim, status);
     return expiry;
   }
   if (isDeleting(cd) || isMarkedForRemoval(cd)) {
-    status.conditions = setCondition(status.conditions, 'ClusterRunning', 'False', 'ClusterDeleting', 'Assigned cluster has been marked for deletion', now);
+    status.conditions = setCondition(
+      status.conditions,
+      'ClusterRunning',
+      'False',
+      'ClusterDeleting',
+      'Assigned cluster has been marked for deletion',
+      now,
+    );
     await writeStatus(ctx, R.clusterClaim, claim, status);
     return expiry;
   }
 
   const claimedBy = cd.spec?.clusterPoolRef?.claimName;
   if (claimedBy && claimedBy !== name) {
-    status.conditions = setCondition(status.conditions, 'Pending', 'True', 'AssignmentConflict',
-      'Assigned cluster was claimed by a different ClusterClaim', now);
+    status.conditions = setCondition(
+      status.conditions,
+      'Pending',
+      'True',
+      'AssignmentConflict',
+      'Assigned cluster was claimed by a different ClusterClaim',
+      now,
+    );
     await writeStatus(ctx, R.clusterClaim, claim, status);
     await ctx.client.update(R.clusterClaim, { ...claim, spec: { ...claim.spec, namespace: undefined } });
     return;
@@ -70,9 +90,17 @@ export async function reconcileClusterClaim(ctx: HiveContext, key: string): Prom
   // RBAC first, so a claimant who sees ClusterClaimed can already read the cluster's Secrets.
   await ensureRbac(ctx, claim, cd);
   status.conditions = setCondition(status.conditions, 'Pending', 'False', 'ClusterClaimed', 'Cluster claimed', now);
-  status.conditions = cd.status?.powerState === 'Running'
-    ? setCondition(status.conditions, 'ClusterRunning', 'True', 'Running', 'Cluster is running', now)
-    : setCondition(status.conditions, 'ClusterRunning', 'False', 'Resuming', 'Waiting for cluster to be running', now);
+  status.conditions =
+    cd.status?.powerState === 'Running'
+      ? setCondition(status.conditions, 'ClusterRunning', 'True', 'Running', 'Cluster is running', now)
+      : setCondition(
+          status.conditions,
+          'ClusterRunning',
+          'False',
+          'Resuming',
+          'Waiting for cluster to be running',
+          now,
+        );
   if (await writeStatus(ctx, R.clusterClaim, claim, status)) return;
   return expiry;
 }
@@ -101,15 +129,19 @@ async function ensureRbac(ctx: HiveContext, claim: Obj, cd: Obj) {
   const subjects = claim.spec?.subjects ?? [];
   if (subjects.length === 0) return;
   const m = cd.spec.clusterMetadata ?? {};
-  const secretNames = [m.adminKubeconfigSecretRef?.name, m.adminPasswordSecretRef?.name, m.metadataJSONSecretRef?.name]
-    .filter(Boolean);
+  const secretNames = [
+    m.adminKubeconfigSecretRef?.name,
+    m.adminPasswordSecretRef?.name,
+    m.metadataJSONSecretRef?.name,
+  ].filter(Boolean);
   const rules = [
     { apiGroups: ['hive.openshift.io'], resources: ['*'], verbs: ['*'] },
     { apiGroups: [''], resources: ['secrets'], resourceNames: secretNames, verbs: ['get'] },
   ];
   await upsert(ctx, R.role, ns, { metadata: { name: OWNER, namespace: ns }, rules });
   await upsert(ctx, R.roleBinding, ns, {
-    metadata: { name: OWNER, namespace: ns }, subjects,
+    metadata: { name: OWNER, namespace: ns },
+    subjects,
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: OWNER },
   });
 }
@@ -137,7 +169,8 @@ async function reconcileDeletedClaim(ctx: HiveContext, claim: Obj): Promise<Reco
     await ensureDeleted(ctx, R.role, cdNs, OWNER);
     if (!isMarkedForRemoval(cd) && !isDeleting(cd)) {
       await writeObject(ctx, R.clusterDeployment, cd, {
-        ...cd, metadata: { ...cd.metadata, annotations: { ...(cd.metadata.annotations ?? {}), [A.removeFromPool]: 'true' } },
+        ...cd,
+        metadata: { ...cd.metadata, annotations: { ...(cd.metadata.annotations ?? {}), [A.removeFromPool]: 'true' } },
       });
     }
     return; // the CD's deletion event brings us back

@@ -1,5 +1,17 @@
 import { R, type ReconcileResult } from '../client/index.js';
-import { type HiveContext, type Obj, A, F, L, ann, clone, hasFinalizer, isDeleting, splitKey, created } from './context.js';
+import {
+  type HiveContext,
+  type Obj,
+  A,
+  F,
+  L,
+  ann,
+  clone,
+  hasFinalizer,
+  isDeleting,
+  splitKey,
+  created,
+} from './context.js';
 import { initConditions, setCdConditions, sortCdConditions } from './conditions.js';
 import { platformLabel, regionLabel } from './cd-platform.js';
 import { isTruthy, parseGoDuration } from './go-values.js';
@@ -12,14 +24,29 @@ import { clusterUrls } from './cluster-urls.js';
 
 // clusterDeploymentConditions in pkg/controller/clusterdeployment: the conditions this controller initializes.
 export const CD_CONTROLLER_CONDITIONS = [
-  'DNSNotReady', 'InstallImagesNotResolved', 'ProvisionFailed', 'SyncSetFailed', 'InstallLaunchError',
-  'DeprovisionLaunchError', 'ProvisionStopped', 'AuthenticationFailure', 'RequirementsMet', 'Provisioned',
-  'ClusterInstallFailed', 'ClusterInstallCompleted', 'ClusterInstallStopped', 'ClusterInstallRequirementsMet',
+  'DNSNotReady',
+  'InstallImagesNotResolved',
+  'ProvisionFailed',
+  'SyncSetFailed',
+  'InstallLaunchError',
+  'DeprovisionLaunchError',
+  'ProvisionStopped',
+  'AuthenticationFailure',
+  'RequirementsMet',
+  'Provisioned',
+  'ClusterInstallFailed',
+  'ClusterInstallCompleted',
+  'ClusterInstallStopped',
+  'ClusterInstallRequirementsMet',
   'InstallerImageResolutionFailed',
 ];
 
 /** One reconcile of a ClusterDeployment, in the order of REFERENCE §2.4. Each write ends the pass; the watch brings us back. */
-export async function reconcileClusterDeployment(ctx: HiveContext, watch: Stopwatch, key: string): Promise<ReconcileResult | void> {
+export async function reconcileClusterDeployment(
+  ctx: HiveContext,
+  watch: Stopwatch,
+  key: string,
+): Promise<ReconcileResult | void> {
   const [ns, name] = splitKey(key);
   const cd = ctx.informers.clusterDeployments.get(ns, name);
   if (!cd) return;
@@ -36,7 +63,10 @@ export async function reconcileClusterDeployment(ctx: HiveContext, watch: Stopwa
   const expiry = deleteAfterExpiry(ctx, cd);
   if (expiry === 'invalid') return;
   if (expiry !== undefined && expiry <= now) {
-    ctx.log({ hub: ctx.hub, cd: key, annotation: ann(cd, A.deleteAfter) }, 'delete-after expired, deleting cluster deployment');
+    ctx.log(
+      { hub: ctx.hub, cd: key, annotation: ann(cd, A.deleteAfter) },
+      'delete-after expired, deleting cluster deployment',
+    );
     await ctx.client.delete(R.clusterDeployment, ns, name, { resourceVersion: cd.metadata.resourceVersion });
     return;
   }
@@ -70,7 +100,10 @@ function deleteAfterExpiry(ctx: HiveContext, cd: Obj): number | 'invalid' | unde
   try {
     return created(cd) + parseGoDuration(value);
   } catch {
-    ctx.log({ hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, value }, 'unparsable delete-after annotation');
+    ctx.log(
+      { hub: ctx.hub, cd: `${cd.metadata.namespace}/${cd.metadata.name}`, value },
+      'unparsable delete-after annotation',
+    );
     return 'invalid';
   }
 }
@@ -81,8 +114,12 @@ async function reconcileInstalled(ctx: HiveContext, cd: Obj): Promise<ReconcileR
   const status = clone(cd.status ?? {});
   // Adopted CDs (installed: true from the start) take their creation time (REFERENCE §2.2).
   status.installedTimestamp ??= cd.metadata.creationTimestamp;
-  status.conditions = setCdConditions(status.conditions, now,
-    ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'], syncSetFailed(ctx, cd));
+  status.conditions = setCdConditions(
+    status.conditions,
+    now,
+    ['Provisioned', 'True', 'Provisioned', 'Cluster is provisioned'],
+    syncSetFailed(ctx, cd),
+  );
   const urls = await clusterUrls(ctx, cd);
   status.apiURL = urls.apiURL;
   status.webConsoleURL = urls.webConsoleURL;
@@ -94,7 +131,8 @@ async function reconcileInstalled(ctx: HiveContext, cd: Obj): Promise<ReconcileR
  * simulated controllers) there is nothing to wait for, so SyncSets count as applied.
  */
 function syncSetFailed(ctx: HiveContext, cd: Obj): [string, 'True' | 'False', string, string] {
-  if (!ctx.informers.clusterSyncs.served()) return ['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful'];
+  if (!ctx.informers.clusterSyncs.served())
+    return ['SyncSetFailed', 'False', 'SyncSetApplySuccess', 'SyncSet apply is successful'];
   const sync = ctx.informers.clusterSyncs.get(cd.metadata.namespace, cd.metadata.name);
   if (!sync) {
     return isTruthy(ann(cd, A.syncSetPause))

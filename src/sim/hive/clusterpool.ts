@@ -8,15 +8,28 @@ import { toTime } from './go-values.js';
 import { reconcilePoolAdminRbac } from './pool-admin-rbac.js';
 import { addFinalizer, ensureDeleted, removeFinalizer, writeObject, writeStatus } from './writes.js';
 
-const POOL_CONDITIONS = ['MissingDependencies', 'CapacityAvailable', 'AllClustersCurrent', 'InventoryValid', 'DeletionPossible'];
+const POOL_CONDITIONS = [
+  'MissingDependencies',
+  'CapacityAvailable',
+  'AllClustersCurrent',
+  'InventoryValid',
+  'DeletionPossible',
+];
 const RECHECK_MS = 2000;
 
 export const poolCds = (ctx: HiveContext, pool: Obj): Obj[] =>
-  ctx.informers.clusterDeployments.list().filter((cd) =>
-    cd.metadata.labels?.[L.poolName] === pool.metadata.name && cd.metadata.labels?.[L.poolNamespace] === pool.metadata.namespace);
+  ctx.informers.clusterDeployments
+    .list()
+    .filter(
+      (cd) =>
+        cd.metadata.labels?.[L.poolName] === pool.metadata.name &&
+        cd.metadata.labels?.[L.poolNamespace] === pool.metadata.namespace,
+    );
 
 export const poolClaims = (ctx: HiveContext, pool: Obj): Obj[] =>
-  ctx.informers.clusterClaims.list(pool.metadata.namespace).filter((c) => c.spec?.clusterPoolName === pool.metadata.name);
+  ctx.informers.clusterClaims
+    .list(pool.metadata.namespace)
+    .filter((c) => c.spec?.clusterPoolName === pool.metadata.name);
 
 /** pkg/controller/clusterpool Reconcile, with the capacity and drift arithmetic of REFERENCE §4.3. */
 export async function reconcileClusterPool(ctx: HiveContext, key: string): Promise<ReconcileResult | void> {
@@ -40,7 +53,9 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
     throw new Error(`ClusterPool ${key}: runningCount must equal size on platforms that cannot hibernate`);
   }
 
-  const claims = poolClaims(ctx, pool).filter((c) => !isDeleting(c)).sort(byAge);
+  const claims = poolClaims(ctx, pool)
+    .filter((c) => !isDeleting(c))
+    .sort(byAge);
   await syncClusterDeploymentAssignments(ctx, claims, cds);
   let pending = claims.filter((c) => !c.spec?.namespace);
   pending = await assignClustersToClaims(ctx, pending, cds);
@@ -48,8 +63,10 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   const max = pool.spec.maxSize;
   const availableCapacity = max === undefined || max === null ? Infinity : max - cds.all.length;
   const maxConcurrent = pool.spec.maxConcurrent;
-  let availableCurrent = maxConcurrent === undefined || maxConcurrent === null
-    ? Infinity : maxConcurrent - cds.installing.length - cds.deleting.length;
+  let availableCurrent =
+    maxConcurrent === undefined || maxConcurrent === null
+      ? Infinity
+      : maxConcurrent - cds.installing.length - cds.deleting.length;
 
   // Marked for removal (deleted claims) go first, within maxConcurrent.
   for (const cd of cds.markedForRemoval) {
@@ -76,7 +93,10 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
   } else if (cds.broken.length > 0) {
     for (const cd of cds.broken.slice(0, availableCurrent)) await deleteCd(ctx, cds, cd, 'broken');
   } else if (drift > 0) {
-    const excess = [...[...cds.installing].reverse(), ...cds.standby, ...cds.ready].slice(0, Math.min(drift, availableCurrent));
+    const excess = [...[...cds.installing].reverse(), ...cds.standby, ...cds.ready].slice(
+      0,
+      Math.min(drift, availableCurrent),
+    );
     for (const cd of excess) await deleteCd(ctx, cds, cd, 'excess');
   } else if (drift === 0 && cds.installing.length === 0 && cds.stale.length > 0) {
     const unknown = cds.stale.filter((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
@@ -88,19 +108,35 @@ export async function reconcileClusterPool(ctx: HiveContext, key: string): Promi
 
   // Hive checks (and reports) dependencies only when it is about to add clusters (addClusters).
   if (checked) {
-    conditions = setCondition(conditions, 'MissingDependencies', missing.length ? 'True' : 'False',
+    conditions = setCondition(
+      conditions,
+      'MissingDependencies',
+      missing.length ? 'True' : 'False',
       missing.length ? 'Missing' : 'Verified',
-      missing.length === 0 ? 'Dependencies verified' : missing.length === 1 ? missing[0]! : `[${missing.join(', ')}]`, now);
+      missing.length === 0 ? 'Dependencies verified' : missing.length === 1 ? missing[0]! : `[${missing.join(', ')}]`,
+      now,
+    );
   }
-  conditions = setCondition(conditions, 'CapacityAvailable', availableCapacity > 0 ? 'True' : 'False',
+  conditions = setCondition(
+    conditions,
+    'CapacityAvailable',
+    availableCapacity > 0 ? 'True' : 'False',
     availableCapacity > 0 ? 'Available' : 'MaxCapacity',
-    availableCapacity > 0 ? 'There is capacity to add more clusters to the pool.'
-      : `Pool is at maximum capacity of ${max} waiting and claimed clusters.`, now);
+    availableCapacity > 0
+      ? 'There is capacity to add more clusters to the pool.'
+      : `Pool is at maximum capacity of ${max} waiting and claimed clusters.`,
+    now,
+  );
   conditions = allClustersCurrent(conditions, cds, now);
   await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, ...statusCounts(cds), conditions });
   // Look again when a resuming cluster would pass resumeTimeout, so it is replaced even if nothing else changes.
-  const deadlines = cds.unassigned.map((cd) => resumeDeadline(cd, pool, now)).filter((d): d is number => d !== undefined && d >= 0);
-  return soonest(missing.length ? { requeueAfter: RECHECK_MS } : undefined, ...deadlines.map((d) => ({ requeueAfter: d + 1 })));
+  const deadlines = cds.unassigned
+    .map((cd) => resumeDeadline(cd, pool, now))
+    .filter((d): d is number => d !== undefined && d >= 0);
+  return soonest(
+    missing.length ? { requeueAfter: RECHECK_MS } : undefined,
+    ...deadlines.map((d) => ({ requeueAfter: d + 1 })),
+  );
 }
 
 /**
@@ -114,17 +150,35 @@ async function assignClustersToClaims(ctx: HiveContext, pending: Obj[], cds: Poo
     const cd = cds.ready.shift();
     if (!cd) {
       waiting.push(claim);
-      const conditions = setCondition(initConditions(claim.status?.conditions, ['Pending', 'ClusterRunning'], now),
-        'Pending', 'True', 'NoClusters', 'No clusters in pool are ready to be claimed', now);
+      const conditions = setCondition(
+        initConditions(claim.status?.conditions, ['Pending', 'ClusterRunning'], now),
+        'Pending',
+        'True',
+        'NoClusters',
+        'No clusters in pool are ready to be claimed',
+        now,
+      );
       await writeStatus(ctx, R.clusterClaim, claim, { ...claim.status, conditions });
       continue;
     }
-    const updated = await ctx.client.update(R.clusterClaim, { ...claim, spec: { ...claim.spec, namespace: cd.metadata.namespace } });
-    const conditions = setCondition(initConditions(updated.status?.conditions, ['Pending', 'ClusterRunning'], now),
-      'Pending', 'True', 'ClusterAssigned', 'Cluster assigned to ClusterClaim, awaiting claim', now);
+    const updated = await ctx.client.update(R.clusterClaim, {
+      ...claim,
+      spec: { ...claim.spec, namespace: cd.metadata.namespace },
+    });
+    const conditions = setCondition(
+      initConditions(updated.status?.conditions, ['Pending', 'ClusterRunning'], now),
+      'Pending',
+      'True',
+      'ClusterAssigned',
+      'Cluster assigned to ClusterClaim, awaiting claim',
+      now,
+    );
     await ctx.client.updateStatus(R.clusterClaim, { ...updated, status: { ...updated.status, conditions } });
     await assignCd(ctx, cds, cd, claim);
-    ctx.log({ hub: ctx.hub, claim: `${claim.metadata.namespace}/${claim.metadata.name}`, cd: cd.metadata.name }, 'claim assigned');
+    ctx.log(
+      { hub: ctx.hub, claim: `${claim.metadata.namespace}/${claim.metadata.name}`, cd: cd.metadata.name },
+      'claim assigned',
+    );
   }
   return waiting;
 }
@@ -151,8 +205,13 @@ async function assignCd(ctx: HiveContext, cds: PoolCollection, cd: Obj, claim: O
   await ctx.client.update(R.clusterDeployment, {
     ...cd,
     spec: {
-      ...cd.spec, powerState: 'Running',
-      clusterPoolRef: { ...cd.spec.clusterPoolRef, claimName: claim.metadata.name, claimedTimestamp: toTime(ctx.clock.now()) },
+      ...cd.spec,
+      powerState: 'Running',
+      clusterPoolRef: {
+        ...cd.spec.clusterPoolRef,
+        claimName: claim.metadata.name,
+        claimedTimestamp: toTime(ctx.clock.now()),
+      },
     },
   });
   cds.unassigned = cds.unassigned.filter((c) => c !== cd);
@@ -190,40 +249,84 @@ async function deleteCd(ctx: HiveContext, cds: PoolCollection, cd: Obj, why: str
 async function reconcileDeletedPool(ctx: HiveContext, pool: Obj, cds: PoolCollection, conditions: Condition[]) {
   const now = ctx.clock.now();
   const maxConcurrent = pool.spec.maxConcurrent;
-  let available = maxConcurrent === undefined || maxConcurrent === null
-    ? Infinity : maxConcurrent - cds.installing.length - cds.deleting.length;
+  let available =
+    maxConcurrent === undefined || maxConcurrent === null
+      ? Infinity
+      : maxConcurrent - cds.installing.length - cds.deleting.length;
   for (const cd of [...cds.markedForRemoval, ...cds.unassigned]) {
     if (available-- <= 0) break;
     await deleteCd(ctx, cds, cd, 'pool deleted');
   }
   // setDeletionPossibleCondition and setStatusCounts, written before the finalizer decision.
-  conditions = cds.all.length > 0
-    ? setCondition(conditions, 'DeletionPossible', 'False', 'ClusterDeploymentsPendingCleanup',
-      `The following ClusterDeployments are pending cleanup: ${cds.all.map((c) => c.metadata.name).sort().join(', ')}`, now)
-    : setCondition(conditions, 'DeletionPossible', 'True', 'DeletionPossible', 'No ClusterDeployments pending cleanup', now);
+  conditions =
+    cds.all.length > 0
+      ? setCondition(
+          conditions,
+          'DeletionPossible',
+          'False',
+          'ClusterDeploymentsPendingCleanup',
+          `The following ClusterDeployments are pending cleanup: ${cds.all
+            .map((c) => c.metadata.name)
+            .sort()
+            .join(', ')}`,
+          now,
+        )
+      : setCondition(
+          conditions,
+          'DeletionPossible',
+          'True',
+          'DeletionPossible',
+          'No ClusterDeployments pending cleanup',
+          now,
+        );
   if (await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, ...statusCounts(cds), conditions })) return;
   if (cds.all.length > 0) return;
   if (hasFinalizer(pool, F.clusters)) await removeFinalizer(ctx, R.clusterPool, pool, F.clusters);
 }
 
-
-const statusCounts = (cds: PoolCollection) => ({ size: cds.unassigned.length, standby: cds.standby.length, ready: cds.ready.length });
+const statusCounts = (cds: PoolCollection) => ({
+  size: cds.unassigned.length,
+  standby: cds.standby.length,
+  ready: cds.ready.length,
+});
 
 /**
  * setCDsCurrentCondition: mismatched hashes win over missing ones; the message names only that group, sorted.
  */
 function allClustersCurrent(conditions: Condition[], cds: PoolCollection, now: number): Condition[] {
-  const names = (list: Obj[]) => list.map((c) => c.metadata.name as string).sort().join(', ');
+  const names = (list: Obj[]) =>
+    list
+      .map((c) => c.metadata.name as string)
+      .sort()
+      .join(', ');
   const unknown = cds.stale.filter((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
   const mismatched = cds.stale.filter((cd) => !unknown.includes(cd));
   if (mismatched.length > 0) {
-    return setCondition(conditions, 'AllClustersCurrent', 'False', 'SomeClusterDeploymentsStale',
-      `Some unassigned ClusterDeployments do not match the pool configuration: ${names(mismatched)}`, now);
+    return setCondition(
+      conditions,
+      'AllClustersCurrent',
+      'False',
+      'SomeClusterDeploymentsStale',
+      `Some unassigned ClusterDeployments do not match the pool configuration: ${names(mismatched)}`,
+      now,
+    );
   }
   if (unknown.length > 0) {
-    return setCondition(conditions, 'AllClustersCurrent', 'Unknown', 'SomeClusterDeploymentsUnknown',
-      `Some unassigned ClusterDeployments are missing their pool spec hash annotation: ${names(unknown)}`, now);
+    return setCondition(
+      conditions,
+      'AllClustersCurrent',
+      'Unknown',
+      'SomeClusterDeploymentsUnknown',
+      `Some unassigned ClusterDeployments are missing their pool spec hash annotation: ${names(unknown)}`,
+      now,
+    );
   }
-  return setCondition(conditions, 'AllClustersCurrent', 'True', 'ClusterDeploymentsCurrent',
-    'All unassigned ClusterDeployments match the pool configuration', now);
+  return setCondition(
+    conditions,
+    'AllClustersCurrent',
+    'True',
+    'ClusterDeploymentsCurrent',
+    'All unassigned ClusterDeployments match the pool configuration',
+    now,
+  );
 }

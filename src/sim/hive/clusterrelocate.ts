@@ -27,14 +27,23 @@ export async function reconcileClusterRelocate(ctx: HiveContext, key: string): P
     return;
   }
 
-  const matches = ctx.informers.clusterRelocates.list()
+  const matches = ctx.informers.clusterRelocates
+    .list()
     .filter((r) => matchesSelector(r.spec?.clusterDeploymentSelector, cd.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   if (matches.length !== 1) {
     if (phase === 'outgoing') return void (await setRelocateAnnotation(ctx, cd, undefined));
-    return void (await fail(ctx, cd, matches.length === 0
-      ? ['False', 'NoMatchingRelocates', 'no ClusterRelocates match']
-      : ['True', 'MultipleMatchingRelocates', `multiple ClusterRelocates match: ${matches.map((m) => m.metadata.name).join(', ')}`]));
+    return void (await fail(
+      ctx,
+      cd,
+      matches.length === 0
+        ? ['False', 'NoMatchingRelocates', 'no ClusterRelocates match']
+        : [
+            'True',
+            'MultipleMatchingRelocates',
+            `multiple ClusterRelocates match: ${matches.map((m) => m.metadata.name).join(', ')}`,
+          ],
+    ));
   }
   const relocate = matches[0]!;
   if (phase === 'outgoing' && relocateName !== relocate.metadata.name) {
@@ -45,23 +54,35 @@ export async function reconcileClusterRelocate(ctx: HiveContext, key: string): P
   // Messages as reconcileSingleMatch / checkForExistingClusterDeployment word them (the Get error is Kubernetes').
   const secret = await ctx.client.tryGet(R.secret, ref.namespace, ref.name);
   if (!secret) {
-    return void (await fail(ctx, cd, ['True', 'MissingKubeconfigSecret',
-      `missing kubeconfig secret for destination cluster: secrets ${JSON.stringify(ref.name ?? '')} not found`]));
+    return void (await fail(ctx, cd, [
+      'True',
+      'MissingKubeconfigSecret',
+      `missing kubeconfig secret for destination cluster: secrets ${JSON.stringify(ref.name ?? '')} not found`,
+    ]));
   }
   let dest: KubeClient;
   let existing: Obj | undefined;
   try {
-    const kubeconfig = secret.data?.kubeconfig ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8') : undefined;
+    const kubeconfig = secret.data?.kubeconfig
+      ? Buffer.from(secret.data.kubeconfig, 'base64').toString('utf8')
+      : undefined;
     if (!kubeconfig) throw new Error('secret does not contain "kubeconfig" data');
     dest = ctx.connect(kubeconfig);
     existing = await dest.tryGet(R.clusterDeployment, ns, name);
   } catch (e) {
-    return void (await fail(ctx, cd, ['True', 'NoConnection', `could not connect to destination cluster: ${(e as Error).message}`]));
+    return void (await fail(ctx, cd, [
+      'True',
+      'NoConnection',
+      `could not connect to destination cluster: ${(e as Error).message}`,
+    ]));
   }
   if (existing && existing.spec?.baseDomain !== cd.spec?.baseDomain) {
-    return void (await fail(ctx, cd, ['True', 'ClusterDeploymentMismatch',
-      'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this '
-      + 'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.']));
+    return void (await fail(ctx, cd, [
+      'True',
+      'ClusterDeploymentMismatch',
+      'The ClusterDeployment in the destination cluster does not match the one being relocated. To relocate this ' +
+        'ClusterDeployment, the ClusterDeployment in the destination cluster first must be deleted.',
+    ]));
   }
 
   if (!existing) {
@@ -77,8 +98,12 @@ export async function reconcileClusterRelocate(ctx: HiveContext, key: string): P
   }
 
   const completed = await setRelocateAnnotation(ctx, cd, `${relocate.metadata.name}/complete`);
-  const conditions = setCdConditions(completed.status?.conditions, ctx.clock.now(),
-    ['RelocationFailed', 'False', 'MoveSuccessful', 'move completed successfully']);
+  const conditions = setCdConditions(completed.status?.conditions, ctx.clock.now(), [
+    'RelocationFailed',
+    'False',
+    'MoveSuccessful',
+    'move completed successfully',
+  ]);
   await ctx.client.updateStatus(R.clusterDeployment, { ...completed, status: { ...completed.status, conditions } });
   await ctx.client.delete(R.clusterDeployment, ns, name);
   ctx.log({ hub: ctx.hub, cd: key, relocate: relocate.metadata.name, to: dest.target.server }, 'cluster relocated');
@@ -91,7 +116,12 @@ function splitRelocate(value: string | undefined): [string | undefined, string |
 }
 
 async function fail(ctx: HiveContext, cd: Obj, [status, reason, message]: ['True' | 'False', string, string]) {
-  const conditions = setCdConditions(cd.status?.conditions, ctx.clock.now(), ['RelocationFailed', status, reason, message]);
+  const conditions = setCdConditions(cd.status?.conditions, ctx.clock.now(), [
+    'RelocationFailed',
+    status,
+    reason,
+    message,
+  ]);
   await writeStatus(ctx, R.clusterDeployment, cd, { ...cd.status, conditions });
 }
 
@@ -100,9 +130,15 @@ async function setRelocateAnnotation(ctx: HiveContext, cd: Obj, value: string | 
   const ns = cd.metadata.namespace;
   const zone = await ctx.client.tryGet(R.dnsZone, ns, `${cd.metadata.name}-zone`).catch(() => undefined);
   if (zone && zone.metadata.labels?.[L.cdName] === cd.metadata.name) {
-    await ctx.client.update(R.dnsZone, { ...zone, metadata: { ...zone.metadata, annotations: withRelocate(zone, value) } });
+    await ctx.client.update(R.dnsZone, {
+      ...zone,
+      metadata: { ...zone.metadata, annotations: withRelocate(zone, value) },
+    });
   }
-  return ctx.client.update(R.clusterDeployment, { ...cd, metadata: { ...cd.metadata, annotations: withRelocate(cd, value) } });
+  return ctx.client.update(R.clusterDeployment, {
+    ...cd,
+    metadata: { ...cd.metadata, annotations: withRelocate(cd, value) },
+  });
 }
 
 function withRelocate(obj: Obj, value: string | undefined): Record<string, string> {

@@ -34,7 +34,9 @@ export async function reconcileClusterVersion(ctx: HiveContext, key: string): Pr
 
 /** blang/semver ParseTolerant: trims spaces and a leading `v`, and pads a missing minor or patch with 0. */
 function parseTolerant(v: string): { major: number; minor: number; patch: number } | undefined {
-  const m = /^v?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(v.trim());
+  const m = /^v?(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(
+    v.trim(),
+  );
   if (!m) return undefined;
   return { major: Number(m[1]), minor: Number(m[2] ?? 0), patch: Number(m[3] ?? 0) };
 }

@@ -12,8 +12,14 @@ export interface Condition {
 // PositivePolarityClusterDeploymentConditions (apis/hive/v1/clusterdeployment_types.go): for these True is good;
 // for every other type True signals a problem.
 const POSITIVE = new Set([
-  'ActiveAPIURLOverride', 'Hibernating', 'Ready', 'AWSPrivateLinkReady', 'ClusterInstallCompleted',
-  'ClusterInstallRequirementsMet', 'RequirementsMet', 'Provisioned',
+  'ActiveAPIURLOverride',
+  'Hibernating',
+  'Ready',
+  'AWSPrivateLinkReady',
+  'ClusterInstallCompleted',
+  'ClusterInstallRequirementsMet',
+  'RequirementsMet',
+  'Provisioned',
 ]);
 
 export const INITIALIZED = { reason: 'Initialized', message: 'Condition Initialized' } as const;
@@ -39,7 +45,13 @@ export function initConditions(conds: Condition[] | undefined, types: string[], 
   const out = [...(conds ?? [])];
   for (const type of types) {
     if (!out.some((c) => c.type === type)) {
-      out.push({ type, status: 'Unknown', ...INITIALIZED, lastProbeTime: toTime(now), lastTransitionTime: toTime(now) });
+      out.push({
+        type,
+        status: 'Unknown',
+        ...INITIALIZED,
+        lastProbeTime: toTime(now),
+        lastTransitionTime: toTime(now),
+      });
     }
   }
   return out;
@@ -63,7 +75,11 @@ export function setCondition(
   if (old && old.status === status && old.reason === reason && old.message === message) return out;
   const stamp = toTime(now);
   const next: Condition = {
-    type, status, reason, message, lastProbeTime: stamp,
+    type,
+    status,
+    reason,
+    message,
+    lastProbeTime: stamp,
     lastTransitionTime: old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : stamp,
   };
   if (i >= 0) out[i] = next;

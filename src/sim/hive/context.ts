@@ -89,8 +89,12 @@ export const created = (obj: Obj): number => Date.parse(obj.metadata.creationTim
 
 export function ownerRef(owner: Obj, controller = true): Record<string, unknown> {
   return {
-    apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid,
-    controller, blockOwnerDeletion: true,
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    controller,
+    blockOwnerDeletion: true,
   };
 }
 

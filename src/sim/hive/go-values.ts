@@ -6,7 +6,14 @@ const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 export const isTruthy = (v: string | undefined): boolean => v !== undefined && TRUE.has(v);
 
 const UNIT_MS: Record<string, number> = {
-  ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000,
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
 };
 
 /** Go time.ParseDuration, in ms. Throws on anything Go would reject (there is no `d` unit). */
@@ -50,6 +57,7 @@ export function formatGoDuration(ms: number): string {
 }
 
 /** metav1.Time: RFC 3339 with whole seconds. */
-export const toTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+export const toTime = (ms: number): string =>
+  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 export const fromTime = (t: string | undefined): number | undefined => (t ? Date.parse(t) : undefined);

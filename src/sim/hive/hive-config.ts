@@ -6,7 +6,9 @@ import type { HiveContext } from './context.js';
  * simulator's own options. A server without the HiveConfig kind or object just gives the options.
  */
 export async function hiveSettings(ctx: HiveContext): Promise<{
-  deleteProtection: boolean; deprovisionsDisabled: boolean; retryReasons: string[] | undefined;
+  deleteProtection: boolean;
+  deprovisionsDisabled: boolean;
+  retryReasons: string[] | undefined;
 }> {
   const config = await ctx.client.tryGet(R.hiveConfig, undefined, 'hive').catch(() => undefined);
   const retryReasons = config?.spec?.failedProvisionConfig?.retryReasons;

@@ -1,7 +1,14 @@
 import type { Clock } from '../../clock.js';
 import type { Durations } from '../durations.js';
 import {
-  R, createInformer, createKubeClient, keyOf, targetFromKubeconfig, type KubeClient, type KubeObject, type ApiResource,
+  R,
+  createInformer,
+  createKubeClient,
+  keyOf,
+  targetFromKubeconfig,
+  type KubeClient,
+  type KubeObject,
+  type ApiResource,
 } from '../client/index.js';
 import { type HiveContext, type HiveOptions, type Informers, type Log, L } from './context.js';
 import { type Controller, createStopwatch, startController } from './controller.js';
@@ -44,9 +51,11 @@ export interface HiveControllers {
  */
 export function startHiveControllers(opts: HiveControllersOptions): HiveControllers {
   const { client } = opts;
-  const inform = (r: ApiResource) => createInformer(client, r, {
-    onError: (err) => opts.log({ hub: opts.hub, resource: r.plural, err: String(err) }, 'list or watch failed; retrying'),
-  });
+  const inform = (r: ApiResource) =>
+    createInformer(client, r, {
+      onError: (err) =>
+        opts.log({ hub: opts.hub, resource: r.plural, err: String(err) }, 'list or watch failed; retrying'),
+    });
   const informers: Informers = {
     clusterDeployments: inform(R.clusterDeployment),
     clusterPools: inform(R.clusterPool),
@@ -59,7 +68,13 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
     namespaces: inform(R.namespace),
   };
   const ctx: HiveContext = {
-    hub: opts.hub, client, clock: opts.clock, durations: opts.durations, log: opts.log, informers, options: opts.options,
+    hub: opts.hub,
+    client,
+    clock: opts.clock,
+    durations: opts.durations,
+    log: opts.log,
+    informers,
+    options: opts.options,
     provisionExpectations: createExpectations(() => opts.clock.now()),
     connect: (kubeconfig) => createKubeClient(targetFromKubeconfig(kubeconfig)),
   };
@@ -76,7 +91,19 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
   const relocate = startController(ctx, 'clusterRelocate', (k) => reconcileClusterRelocate(ctx, k), 2);
   const unreachable = startController(ctx, 'unreachable', (k) => reconcileUnreachable(ctx, k));
   const clusterVersion = startController(ctx, 'clusterversion', (k) => reconcileClusterVersion(ctx, k));
-  const controllers: Controller[] = [cd, provision, deprovision, sync, hibernation, pool, claim, poolNs, relocate, unreachable, clusterVersion];
+  const controllers: Controller[] = [
+    cd,
+    provision,
+    deprovision,
+    sync,
+    hibernation,
+    pool,
+    claim,
+    poolNs,
+    relocate,
+    unreachable,
+    clusterVersion,
+  ];
 
   const poolKeyOfCd = (o: KubeObject) => {
     const name = o.metadata.labels?.[L.poolName];

@@ -16,12 +16,14 @@ export async function reconcilePoolAdminRbac(ctx: HiveContext, pool: Obj): Promi
     .filter((b) => b.roleRef?.kind === 'ClusterRole' && b.roleRef?.name === CLUSTER_ROLE)
     .flatMap((b) => b.subjects ?? []);
   if (subjects.length === 0) return;
-  const namespaces = ctx.informers.namespaces.list()
+  const namespaces = ctx.informers.namespaces
+    .list()
     .filter((ns) => ns.metadata.labels?.[L.namespacePool] === pool.metadata.name && !isDeleting(ns));
   for (const ns of namespaces) {
     const name = ns.metadata.name;
     const desired = {
-      metadata: { name: BINDING, namespace: name }, subjects,
+      metadata: { name: BINDING, namespace: name },
+      subjects,
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CLUSTER_ROLE },
     };
     const existing = await ctx.client.tryGet(R.roleBinding, name, BINDING);

@@ -33,7 +33,10 @@ export async function missingDependencies(ctx: HiveContext, pool: Obj): Promise<
     const found = await ctx.client.tryGet(R.secret, ns, name);
     if (!found) missing.push(`${dependent}: secrets ${JSON.stringify(name)} not found`);
     else if (key && !found.data?.[key]) {
-      const why = dependent === 'pull secret' ? 'pull secret does not contain .dockerconfigjson data' : 'install-config secret does not contain install-config.yaml data';
+      const why =
+        dependent === 'pull secret'
+          ? 'pull secret does not contain .dockerconfigjson data'
+          : 'install-config secret does not contain install-config.yaml data';
       missing.push(`${dependent}: ${why}`);
     }
   };
@@ -66,7 +69,8 @@ export async function createPoolCluster(ctx: HiveContext, pool: Obj, hash: strin
     const src = await ctx.client.get(R.secret, poolNs, s.pullSecretRef.name);
     pullSecretRef = { name: `${name}-pull-secret` };
     await ctx.client.create(R.secret, {
-      metadata: { name: pullSecretRef.name, namespace: name }, type: 'kubernetes.io/dockerconfigjson',
+      metadata: { name: pullSecretRef.name, namespace: name },
+      type: 'kubernetes.io/dockerconfigjson',
       data: { '.dockerconfigjson': src.data?.['.dockerconfigjson'] },
     });
   }
@@ -77,7 +81,11 @@ export async function createPoolCluster(ctx: HiveContext, pool: Obj, hash: strin
   if (credName) {
     const src = await ctx.client.get(R.secret, poolNs, credName);
     const copyName = `${name}-${platformLabel(s.platform)}-creds`;
-    await ctx.client.create(R.secret, { metadata: { name: copyName, namespace: name }, type: src.type ?? 'Opaque', data: src.data });
+    await ctx.client.create(R.secret, {
+      metadata: { name: copyName, namespace: name },
+      type: src.type ?? 'Opaque',
+      data: src.data,
+    });
     platform[platformKey].credentialsSecretRef = { name: copyName };
   }
 
@@ -88,10 +96,17 @@ export async function createPoolCluster(ctx: HiveContext, pool: Obj, hash: strin
     });
   }
 
-  const provisioning: Record<string, unknown> = { installConfigSecretRef: { name: installConfigName }, imageSetRef: s.imageSetRef };
+  const provisioning: Record<string, unknown> = {
+    installConfigSecretRef: { name: installConfigName },
+    imageSetRef: s.imageSetRef,
+  };
   if (s.installerEnv) provisioning.installerEnv = s.installerEnv;
   const spec: Record<string, unknown> = {
-    clusterName: name, baseDomain: s.baseDomain, platform, provisioning, manageDNS: false,
+    clusterName: name,
+    baseDomain: s.baseDomain,
+    platform,
+    provisioning,
+    manageDNS: false,
     clusterPoolRef: { namespace: poolNs, poolName },
   };
   if (pullSecretRef) spec.pullSecretRef = pullSecretRef;
@@ -99,7 +114,8 @@ export async function createPoolCluster(ctx: HiveContext, pool: Obj, hash: strin
   if (s.installAttemptsLimit !== undefined) spec.installAttemptsLimit = s.installAttemptsLimit;
   await ctx.client.create(R.clusterDeployment, {
     metadata: {
-      name, namespace: name,
+      name,
+      namespace: name,
       labels: { ...(s.labels ?? {}), [L.poolNamespace]: poolNs, [L.poolName]: poolName },
       annotations: { ...(s.annotations ?? {}), [A.poolSpecHash]: hash },
     },
@@ -113,7 +129,8 @@ function workerPlatform(platform: Record<string, any>): Record<string, unknown> 
   if (platform.gcp) return { gcp: { type: 'n1-standard-4' } };
   if (platform.azure) return { azure: { type: 'Standard_D4s_v3', osDisk: { diskSizeGB: 128 } } };
   if (platform.openstack) return { openstack: { flavor: 'm1.xlarge' } };
-  if (platform.vsphere) return { vsphere: { numCPUs: 4, numCoresPerSocket: 2, memoryMiB: 16384, osDisk: { diskSizeGB: 120 } } };
+  if (platform.vsphere)
+    return { vsphere: { numCPUs: 4, numCoresPerSocket: 2, memoryMiB: 16384, osDisk: { diskSizeGB: 120 } } };
   return {};
 }
 

@@ -18,7 +18,8 @@ export interface PoolCollection {
 }
 
 export const byAge = (a: Obj, b: Obj): number =>
-  created(a) - created(b) || (a.metadata.namespace < b.metadata.namespace ? -1 : a.metadata.namespace > b.metadata.namespace ? 1 : 0);
+  created(a) - created(b) ||
+  (a.metadata.namespace < b.metadata.namespace ? -1 : a.metadata.namespace > b.metadata.namespace ? 1 : 0);
 
 export const isMarkedForRemoval = (cd: Obj): boolean =>
   isTruthy(ann(cd, A.removeFromPool)) || isTruthy(ann(cd, A.removeClaimedFromPool));
@@ -54,8 +55,16 @@ export function isBroken(cd: Obj, pool: Obj, now: number): boolean {
 
 export function collectPoolCds(cds: Obj[], pool: Obj, poolHash: string, now: number): PoolCollection {
   const c: PoolCollection = {
-    all: [...cds].sort(byAge), claimed: [], deleting: [], markedForRemoval: [], unassigned: [],
-    installing: [], broken: [], standby: [], ready: [], stale: [],
+    all: [...cds].sort(byAge),
+    claimed: [],
+    deleting: [],
+    markedForRemoval: [],
+    unassigned: [],
+    installing: [],
+    broken: [],
+    standby: [],
+    ready: [],
+    stale: [],
   };
   for (const cd of c.all) {
     if (isDeleting(cd)) c.deleting.push(cd);

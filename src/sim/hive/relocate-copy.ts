@@ -6,12 +6,27 @@ const SKIPPED_CONFIGMAPS = new Set(['kube-root-ca.crt', 'openshift-service-ca.cr
 
 /** Hive clears these before creating the copy on the destination. */
 function stripped(obj: Obj): Obj {
-  const { uid: _u, resourceVersion: _r, generation: _g, creationTimestamp: _c, ownerReferences: _o, managedFields: _m,
-    deletionTimestamp: _d, deletionGracePeriodSeconds: _dg, selfLink: _s, ...metadata } = obj.metadata;
+  const {
+    uid: _u,
+    resourceVersion: _r,
+    generation: _g,
+    creationTimestamp: _c,
+    ownerReferences: _o,
+    managedFields: _m,
+    deletionTimestamp: _d,
+    deletionGracePeriodSeconds: _dg,
+    selfLink: _s,
+    ...metadata
+  } = obj.metadata;
   return { ...obj, metadata };
 }
 
-const comparable = (o: Obj) => canonicalJson({ ...o, metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations }, status: undefined });
+const comparable = (o: Obj) =>
+  canonicalJson({
+    ...o,
+    metadata: { labels: o.metadata.labels, annotations: o.metadata.annotations },
+    status: undefined,
+  });
 
 /** Creates the object on the destination; an existing, different copy is deleted and re-created. */
 async function copyObject(dest: KubeClient, r: ApiResource, obj: Obj) {
@@ -46,7 +61,9 @@ export async function copyClusterToDestination(src: KubeClient, dest: KubeClient
     if (e?.reason !== 'AlreadyExists') throw e;
   }
   const secrets = await listIfServed(src, R.secret, ns);
-  const tokenUids = new Set(secrets.filter((s) => s.type === 'kubernetes.io/service-account-token').map((s) => s.metadata.uid));
+  const tokenUids = new Set(
+    secrets.filter((s) => s.type === 'kubernetes.io/service-account-token').map((s) => s.metadata.uid),
+  );
   for (const s of secrets) {
     if (tokenUids.has(s.metadata.uid)) continue;
     if ((s.metadata.ownerReferences ?? []).some((o: any) => tokenUids.has(o.uid))) continue;

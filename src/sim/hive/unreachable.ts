@@ -15,8 +15,12 @@ export async function reconcileUnreachable(ctx: HiveContext, key: string): Promi
   if (!cd || isDeleting(cd) || !cd.spec?.installed || isTruthy(ann(cd, A.reconcilePause))) return;
   const down = DOWN.has(cd.status?.powerState) && !isTruthy(ann(cd, A.fakeCluster));
   const apiURL = cd.status?.apiURL ?? `https://api.${cd.spec.clusterName}.${cd.spec.baseDomain}:6443`;
-  const conditions = setCdConditions(cd.status?.conditions, ctx.clock.now(), down
-    ? ['Unreachable', 'True', 'ErrorConnectingToCluster', `Get "${apiURL}/api?timeout=32s": dial tcp: i/o timeout`]
-    : ['Unreachable', 'False', 'ClusterReachable', 'cluster is reachable']);
+  const conditions = setCdConditions(
+    cd.status?.conditions,
+    ctx.clock.now(),
+    down
+      ? ['Unreachable', 'True', 'ErrorConnectingToCluster', `Get "${apiURL}/api?timeout=32s": dial tcp: i/o timeout`]
+      : ['Unreachable', 'False', 'ClusterReachable', 'cluster is reachable'],
+  );
   await writeStatus(ctx, R.clusterDeployment, cd, { ...cd.status, conditions });
 }

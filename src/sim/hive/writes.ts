@@ -3,7 +3,12 @@ import { canonicalJson } from './names.js';
 import type { HiveContext, Obj } from './context.js';
 
 /** Replaces the status (optimistic: the resourceVersion we read is the precondition). False when nothing changed. */
-export async function writeStatus(ctx: HiveContext, r: ApiResource, obj: Obj, status: Record<string, unknown>): Promise<boolean> {
+export async function writeStatus(
+  ctx: HiveContext,
+  r: ApiResource,
+  obj: Obj,
+  status: Record<string, unknown>,
+): Promise<boolean> {
   if (canonicalJson(obj.status ?? {}) === canonicalJson(status)) return false;
   await ctx.client.updateStatus(r, { ...obj, status });
   return true;
@@ -36,7 +41,12 @@ export async function ensureCreated(ctx: HiveContext, r: ApiResource, obj: Obj):
 }
 
 /** Deletes, treating NotFound as success. */
-export async function ensureDeleted(ctx: HiveContext, r: ApiResource, ns: string | undefined, name: string): Promise<void> {
+export async function ensureDeleted(
+  ctx: HiveContext,
+  r: ApiResource,
+  ns: string | undefined,
+  name: string,
+): Promise<void> {
   try {
     await ctx.client.delete(r, ns, name, { propagationPolicy: 'Background' });
   } catch (e: any) {
@@ -49,7 +59,11 @@ export async function ensureDeleted(ctx: HiveContext, r: ApiResource, ns: string
  * writes that must not be lost after a side effect (recording the ClusterProvision just created).
  */
 export async function updateStatusFresh(
-  ctx: HiveContext, r: ApiResource, ns: string | undefined, name: string, mutate: (status: Record<string, any>) => void,
+  ctx: HiveContext,
+  r: ApiResource,
+  ns: string | undefined,
+  name: string,
+  mutate: (status: Record<string, any>) => void,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const obj = await ctx.client.get(r, ns, name);

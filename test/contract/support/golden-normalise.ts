@@ -5,7 +5,11 @@ const MARK = '<volatile>';
 
 type Seg = string;
 function parsePath(path: string): Seg[] {
-  return path.replace(/\s*\(.*\)$/, '').replace(/\[\*\]/g, '.[*]').split('.').filter(Boolean);
+  return path
+    .replace(/\s*\(.*\)$/, '')
+    .replace(/\[\*\]/g, '.[*]')
+    .split('.')
+    .filter(Boolean);
 }
 
 function mark(expected: any, actual: any, segs: Seg[]): void {
@@ -26,7 +30,11 @@ function mark(expected: any, actual: any, segs: Seg[]): void {
 }
 
 /** Applies the golden's `volatile` entries that name paths under response.body / response.lines. */
-export function applyVolatile(volatile: string[], expected: { body?: any; lines?: any[] }, actual: { body?: any; lines?: any[] }) {
+export function applyVolatile(
+  volatile: string[],
+  expected: { body?: any; lines?: any[] },
+  actual: { body?: any; lines?: any[] },
+) {
   for (const v of volatile) {
     const m = /^response\.(body|lines)(.*)$/.exec(v.replace(/\s*\(.*\)$/, ''));
     if (!m || v.includes(',')) continue;
@@ -36,4 +44,5 @@ export function applyVolatile(volatile: string[], expected: { body?: any; lines?
   }
 }
 
-export const byName = (a: any, b: any) => String(a?.metadata?.name ?? a?.name ?? '').localeCompare(String(b?.metadata?.name ?? b?.name ?? ''));
+export const byName = (a: any, b: any) =>
+  String(a?.metadata?.name ?? a?.name ?? '').localeCompare(String(b?.metadata?.name ?? b?.name ?? ''));

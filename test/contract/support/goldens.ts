@@ -9,13 +9,24 @@ export const goldenDir = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export interface Golden {
   title: string;
   request: { method: string; path: string; headers: Record<string, string>; body: any };
-  response: { status: number; headers: Record<string, string | string[]>; body?: any; lines?: string[]; linesTruncated?: number };
-  auth?: string; notes?: string[]; volatile?: string[]; trimmed?: string;
+  response: {
+    status: number;
+    headers: Record<string, string | string[]>;
+    body?: any;
+    lines?: string[];
+    linesTruncated?: number;
+  };
+  auth?: string;
+  notes?: string[];
+  volatile?: string[];
+  trimmed?: string;
 }
 
 /** The fixture file names in recording order ("06-create-cd.json", ...). */
 export function goldenFiles(): string[] {
-  return readdirSync(goldenDir).filter((f) => /^\d+-.*\.json$/.test(f)).sort();
+  return readdirSync(goldenDir)
+    .filter((f) => /^\d+-.*\.json$/.test(f))
+    .sort();
 }
 
 /** One exchange by its number ("07" or 7). */

@@ -15,7 +15,11 @@ export function kubeHttp(kc: KubeConfig): KubeHttp {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const url = cluster.server.replace(/\/$/, '');
-  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : cluster.caFile ? readFileSync(cluster.caFile) : undefined;
+  const ca = cluster.caData
+    ? Buffer.from(cluster.caData, 'base64')
+    : cluster.caFile
+      ? readFileSync(cluster.caFile)
+      : undefined;
   const serverTls = { ca, rejectUnauthorized: !cluster.skipTLSVerify, servername: cluster.tlsServerName };
   return {
     url,
@@ -26,8 +30,17 @@ export function kubeHttp(kc: KubeConfig): KubeHttp {
       await kc.applyToHTTPSOptions(opts);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-      return rawCall({ ...rest, url: url + path, headers,
-        tls: { ...serverTls, cert: opts.cert, key: opts.key, ...(opts.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) } });
+      return rawCall({
+        ...rest,
+        url: url + path,
+        headers,
+        tls: {
+          ...serverTls,
+          cert: opts.cert,
+          key: opts.key,
+          ...(opts.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+        },
+      });
     },
   };
 }

@@ -3,10 +3,21 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 
-export interface RawResponse { status: number; headers: Record<string, string | string[]>; text: string; lines?: string[] }
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  text: string;
+  lines?: string[];
+}
 
 export interface RawRequest {
-  method: string; url: string; token?: string; contentType?: string; body?: string; userAgent?: string; accept?: string;
+  method: string;
+  url: string;
+  token?: string;
+  contentType?: string;
+  body?: string;
+  userAgent?: string;
+  accept?: string;
   /** TLS settings and extra headers (client certificates, a CA, an Authorization from a kubeconfig). */
   tls?: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'rejectUnauthorized' | 'servername'>;
   headers?: Record<string, string>;
@@ -16,7 +27,11 @@ export interface RawRequest {
 
 export function rawCall(r: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { accept: r.accept ?? 'application/json', 'user-agent': r.userAgent ?? 'curl/7.88.1', ...r.headers };
+    const headers: Record<string, string> = {
+      accept: r.accept ?? 'application/json',
+      'user-agent': r.userAgent ?? 'curl/7.88.1',
+      ...r.headers,
+    };
     if (r.token) headers.authorization = `Bearer ${r.token}`;
     if (r.contentType) headers['content-type'] = r.contentType;
     // Node does not chunk DELETE bodies: without a length the body would be read as the next request.
@@ -29,7 +44,9 @@ export function rawCall(r: RawRequest): Promise<RawResponse> {
       r.onStart?.();
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -18,11 +18,17 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface TargetChoice { name: string; missing?: string }
+export interface TargetChoice {
+  name: string;
+  missing?: string;
+}
 
 /** The targets a contract suite runs against, each with the reason it is skipped, if it is. */
 export function contractTargets(): TargetChoice[] {
-  const targets: TargetChoice[] = [{ name: 'double/upstream', missing: upstreamCrdsMissing }, { name: 'double/project' }];
+  const targets: TargetChoice[] = [
+    { name: 'double/upstream', missing: upstreamCrdsMissing },
+    { name: 'double/project' },
+  ];
   if (process.env.KUBE_CONTRACT_KUBECONFIG) targets.push({ name: 'real' });
   return targets;
 }
@@ -60,7 +66,7 @@ let crdsReady: Promise<void> | undefined;
 export function ensureHiveCrds(kc: KubeConfig): Promise<void> {
   crdsReady ??= (async () => {
     const ext = kc.makeApiClient(ApiextensionsV1Api);
-    const crds = upstreamCrdsMissing ? hiveCrds() as any[] : upstreamCrds();
+    const crds = upstreamCrdsMissing ? (hiveCrds() as any[]) : upstreamCrds();
     for (const crd of crds) {
       try {
         await ext.createCustomResourceDefinition({ body: crd });
@@ -85,7 +91,11 @@ async function realTarget(namespace: string): Promise<Target> {
   const core = kc.makeApiClient(CoreV1Api);
   await core.createNamespace({ body: { metadata: { name: namespace } } });
   return {
-    name: 'real', kc, namespace,
-    close: async () => { await core.deleteNamespace({ name: namespace }).catch(() => undefined); },
+    name: 'real',
+    kc,
+    namespace,
+    close: async () => {
+      await core.deleteNamespace({ name: namespace }).catch(() => undefined);
+    },
   };
 }

@@ -45,7 +45,16 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
         const obj = ctx.store.get(storageKey, key)?.obj;
         if (!obj) continue;
         const live = (obj.metadata.ownerReferences ?? []).filter((o: any) => o.uid !== uid && byUid.has(o.uid));
-        if (live.length) rewrite(ctx, storageKey, key, (o) => { o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid); }, GC);
+        if (live.length)
+          rewrite(
+            ctx,
+            storageKey,
+            key,
+            (o) => {
+              o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid);
+            },
+            GC,
+          );
         else await deleteDependent(storageKey, key);
       }
       return;
@@ -57,17 +66,39 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
     if (finalizers.includes('orphan')) {
       for (const d of deps) {
         const [dk, dkey] = unref(d);
-        rewrite(ctx, dk, dkey, (o) => {
-          o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid);
-          if (!o.metadata.ownerReferences.length) delete o.metadata.ownerReferences;
-        }, GC);
+        rewrite(
+          ctx,
+          dk,
+          dkey,
+          (o) => {
+            o.metadata.ownerReferences = o.metadata.ownerReferences.filter((x: any) => x.uid !== uid);
+            if (!o.metadata.ownerReferences.length) delete o.metadata.ownerReferences;
+          },
+          GC,
+        );
       }
-      rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'orphan'); }, GC);
+      rewrite(
+        ctx,
+        storageKey,
+        key,
+        (o) => {
+          o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'orphan');
+        },
+        GC,
+      );
     } else if (finalizers.includes('foregroundDeletion')) {
       const remaining = deps.filter((d) => ctx.store.get(...unref(d)));
       for (const d of remaining) await deleteDependent(...unref(d));
       if (!deps.some((d) => ctx.store.get(...unref(d)))) {
-        rewrite(ctx, storageKey, key, (o) => { o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'foregroundDeletion'); }, GC);
+        rewrite(
+          ctx,
+          storageKey,
+          key,
+          (o) => {
+            o.metadata.finalizers = o.metadata.finalizers.filter((f: string) => f !== 'foregroundDeletion');
+          },
+          GC,
+        );
       }
     }
   };
@@ -77,9 +108,16 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
     const obj = ctx.store.get(storageKey, key)?.obj;
     if (!type || !obj || obj.metadata.deletionTimestamp) return;
     try {
-      await deleteOne(ctx, systemRequest(type, obj.metadata.namespace, 'system:serviceaccount:kube-system:generic-garbage-collector'),
-        type, key, { propagationPolicy: 'Background' });
-    } catch { /* refused by admission or already gone: the next event retries */ }
+      await deleteOne(
+        ctx,
+        systemRequest(type, obj.metadata.namespace, 'system:serviceaccount:kube-system:generic-garbage-collector'),
+        type,
+        key,
+        { propagationPolicy: 'Background' },
+      );
+    } catch {
+      /* refused by admission or already gone: the next event retries */
+    }
   };
 
   const flush = async () => {
@@ -97,7 +135,10 @@ export function startGarbageCollector(ctx: ServerContext): () => void {
       for (const o of e.obj.metadata.ownerReferences ?? []) pending.add(o.uid); // a foreground owner may now be free
     } else if (e.obj.metadata.deletionTimestamp) pending.add(uid);
     else return;
-    if (!scheduled) { scheduled = true; setImmediate(() => void flush()); }
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(() => void flush());
+    }
   });
   return unsubscribe;
 }

@@ -17,7 +17,8 @@ export function startNamespaceController(ctx: ServerContext): () => void {
     const nsObj = ctx.store.get(NS, ns)?.obj;
     if (!nsObj?.metadata.deletionTimestamp) return;
     const namespaced = new Map<string, ResourceType>();
-    for (const t of ctx.registry.all()) if (t.namespaced && !namespaced.has(t.storageKey) && !t.builtin?.fromStorage) namespaced.set(t.storageKey, t);
+    for (const t of ctx.registry.all())
+      if (t.namespaced && !namespaced.has(t.storageKey) && !t.builtin?.fromStorage) namespaced.set(t.storageKey, t);
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();
     for (const [storageKey, type] of namespaced) {
@@ -27,8 +28,16 @@ export function startNamespaceController(ctx: ServerContext): () => void {
         if (!obj) continue;
         if (!obj.metadata.deletionTimestamp) {
           try {
-            await deleteOne(ctx, systemRequest(type, ns, 'system:serviceaccount:kube-system:namespace-controller'), type, key, { propagationPolicy: 'Background' });
-          } catch { /* refused (admission): it stays and is reported as remaining */ }
+            await deleteOne(
+              ctx,
+              systemRequest(type, ns, 'system:serviceaccount:kube-system:namespace-controller'),
+              type,
+              key,
+              { propagationPolicy: 'Background' },
+            );
+          } catch {
+            /* refused (admission): it stays and is reported as remaining */
+          }
         }
         const still = ctx.store.get(storageKey, key)?.obj;
         if (!still) continue;
@@ -46,24 +55,70 @@ export function startNamespaceController(ctx: ServerContext): () => void {
       return;
     }
     const now = formatTime(ctx.clock.now());
-    const describe = (m: Map<string, number>, word: string) => [...m].sort().map(([k, n]) => `${k} ${word} ${n} resource instances`).join(', ');
+    const describe = (m: Map<string, number>, word: string) =>
+      [...m]
+        .sort()
+        .map(([k, n]) => `${k} ${word} ${n} resource instances`)
+        .join(', ');
     const conditions = [
-      { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
-      { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
-      { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
-      { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${describe(remaining, 'has')}` },
+      {
+        type: 'NamespaceDeletionDiscoveryFailure',
+        status: 'False',
+        reason: 'ResourcesDiscovered',
+        message: 'All resources successfully discovered',
+      },
+      {
+        type: 'NamespaceDeletionGroupVersionParsingFailure',
+        status: 'False',
+        reason: 'ParsedGroupVersions',
+        message: 'All legacy kube types successfully parsed',
+      },
+      {
+        type: 'NamespaceDeletionContentFailure',
+        status: 'False',
+        reason: 'ContentDeleted',
+        message: 'All content successfully deleted, may be waiting on finalization',
+      },
+      {
+        type: 'NamespaceContentRemaining',
+        status: 'True',
+        reason: 'SomeResourcesRemain',
+        message: `Some resources are remaining: ${describe(remaining, 'has')}`,
+      },
       finalizers.size
-        ? { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${describe(finalizers, 'in')}` }
-        : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers have been removed' },
+        ? {
+            type: 'NamespaceFinalizersRemaining',
+            status: 'True',
+            reason: 'SomeFinalizersRemain',
+            message: `Some content in the namespace has finalizers remaining: ${describe(finalizers, 'in')}`,
+          }
+        : {
+            type: 'NamespaceFinalizersRemaining',
+            status: 'False',
+            reason: 'ContentHasNoFinalizers',
+            message: 'All content-preserving finalizers have been removed',
+          },
     ];
-    rewrite(ctx, NS, ns, (o) => {
-      const old: any[] = o.status?.conditions ?? [];
-      o.status.conditions = conditions.map((c) => {
-        const prev = old.find((x) => x.type === c.type);
-        const keepTime = prev && prev.status === c.status && prev.reason === c.reason && prev.message === c.message;
-        return { type: c.type, status: c.status, lastTransitionTime: keepTime ? prev.lastTransitionTime : now, reason: c.reason, message: c.message };
-      });
-    }, { manager: 'kube-controller-manager', subresource: 'status' });
+    rewrite(
+      ctx,
+      NS,
+      ns,
+      (o) => {
+        const old: any[] = o.status?.conditions ?? [];
+        o.status.conditions = conditions.map((c) => {
+          const prev = old.find((x) => x.type === c.type);
+          const keepTime = prev && prev.status === c.status && prev.reason === c.reason && prev.message === c.message;
+          return {
+            type: c.type,
+            status: c.status,
+            lastTransitionTime: keepTime ? prev.lastTransitionTime : now,
+            reason: c.reason,
+            message: c.message,
+          };
+        });
+      },
+      { manager: 'kube-controller-manager', subresource: 'status' },
+    );
   };
 
   const flush = async () => {
@@ -77,7 +132,10 @@ export function startNamespaceController(ctx: ServerContext): () => void {
     const ns = e.storageKey === NS ? e.key : e.namespace;
     if (!ns || !ctx.store.get(NS, ns)?.obj.metadata.deletionTimestamp) return;
     pending.add(ns);
-    if (!scheduled) { scheduled = true; setImmediate(() => void flush()); }
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(() => void flush());
+    }
   });
   return unsubscribe;
 }

@@ -6,17 +6,28 @@ import { updateManagedFields } from '../managed-fields.js';
 
 export function systemRequest(type: ResourceType, namespace: string | undefined, username: string): ApiRequest {
   return {
-    type, namespace, query: new URLSearchParams(), who: { username, groups: ['system:masters'] }, body: '', dryRun: false,
+    type,
+    namespace,
+    query: new URLSearchParams(),
+    who: { username, groups: ['system:masters'] },
+    body: '',
+    dryRun: false,
     warnings: [],
   };
 }
 
 /** Rewrites a stored object through `edit`; removes it when it is terminating and has no finalizers left. */
-export function rewrite(ctx: ServerContext, storageKey: string, key: string, edit: (obj: any) => void,
-  opts: { manager?: string; subresource?: string } = {}): void {
+export function rewrite(
+  ctx: ServerContext,
+  storageKey: string,
+  key: string,
+  edit: (obj: any) => void,
+  opts: { manager?: string; subresource?: string } = {},
+): void {
   const record = ctx.store.get(storageKey, key);
   if (!record) return;
-  const type = ctx.registry.byStorage(storageKey).find((t) => !t.builtin?.fromStorage) ?? ctx.registry.byStorage(storageKey)[0];
+  const type =
+    ctx.registry.byStorage(storageKey).find((t) => !t.builtin?.fromStorage) ?? ctx.registry.byStorage(storageKey)[0];
   if (!type) return;
   const next = structuredClone(record.obj);
   edit(next);
@@ -29,7 +40,10 @@ export function rewrite(ctx: ServerContext, storageKey: string, key: string, edi
   if (!next.metadata.finalizers?.length) delete next.metadata.finalizers;
   if (opts.manager) {
     const managed = updateManagedFields(type, record.obj, next, {
-      manager: opts.manager, subresource: opts.subresource, apiVersion: record.obj.apiVersion, nowMs: ctx.clock.now(),
+      manager: opts.manager,
+      subresource: opts.subresource,
+      apiVersion: record.obj.apiVersion,
+      nowMs: ctx.clock.now(),
     });
     if (managed) next.metadata.managedFields = managed;
   }
@@ -39,6 +53,9 @@ export function rewrite(ctx: ServerContext, storageKey: string, key: string, edi
 /** A terminating object with no finalizer left is gone; namespaces also wait for spec.finalizers ("kubernetes"). */
 export function isFinalized(storageKey: string, obj: any): boolean {
   if (!obj.metadata.deletionTimestamp) return false;
-  const pending = [...(obj.metadata.finalizers ?? []), ...(storageKey === '/namespaces' ? obj.spec?.finalizers ?? [] : [])];
+  const pending = [
+    ...(obj.metadata.finalizers ?? []),
+    ...(storageKey === '/namespaces' ? (obj.spec?.finalizers ?? []) : []),
+  ];
   return pending.length === 0;
 }

@@ -6,11 +6,23 @@ import { objectKey } from '../store.js';
 import { checkTypedFields } from '../typed-fields.js';
 import { updateManagedFields, applyManagedFields } from '../managed-fields.js';
 import {
-  checkNamespaceForCreate, decode, fromStorage, parseJsonBody, toStorage, tracksGeneration, validateOrThrow, wireOrder,
+  checkNamespaceForCreate,
+  decode,
+  fromStorage,
+  parseJsonBody,
+  toStorage,
+  tracksGeneration,
+  validateOrThrow,
+  wireOrder,
 } from '../object-pipeline.js';
 
 /** POST (and server-side apply of a missing object): validation, NamespaceLifecycle, admission, then store. */
-export async function createObject(ctx: ServerContext, req: ApiRequest, input?: any, applied?: boolean): Promise<ApiResponse> {
+export async function createObject(
+  ctx: ServerContext,
+  req: ApiRequest,
+  input?: any,
+  applied?: boolean,
+): Promise<ApiResponse> {
   const type = req.type;
   const raw = input ?? parseJsonBody(req.body);
   if (!applied) checkTypedFields(type, raw, false);
@@ -25,7 +37,17 @@ export async function createObject(ctx: ServerContext, req: ApiRequest, input?: 
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   checkNamespaceForCreate(ctx, req, meta.name ?? '');
 
-  for (const k of ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']) delete meta[k];
+  for (const k of [
+    'uid',
+    'resourceVersion',
+    'generation',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'managedFields',
+    'selfLink',
+  ])
+    delete meta[k];
   if (type.statusSubresource && !type.builtin) delete obj.status;
   meta.uid = newUid();
   meta.resourceVersion = '0'; // placeholder that fixes its position in wire order; the store sets the value

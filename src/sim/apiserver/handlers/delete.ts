@@ -24,52 +24,83 @@ const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 export function deleteOptionsOf(req: ApiRequest): DeleteOptions {
   let body: any;
   if (req.body.trim()) {
-    try { body = JSON.parse(req.body); } catch { throw badRequest('invalid DeleteOptions body'); }
+    try {
+      body = JSON.parse(req.body);
+    } catch {
+      throw badRequest('invalid DeleteOptions body');
+    }
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid DeleteOptions body');
   } else {
     const orphan = req.query.get('orphanDependents');
-    body = { propagationPolicy: req.query.get('propagationPolicy') ?? undefined, dryRun: req.query.getAll('dryRun'),
-      orphanDependents: orphan === null ? undefined : orphan === 'true' };
+    body = {
+      propagationPolicy: req.query.get('propagationPolicy') ?? undefined,
+      dryRun: req.query.getAll('dryRun'),
+      orphanDependents: orphan === null ? undefined : orphan === 'true',
+    };
   }
   const causes: StatusCause[] = [];
   const policy = body.propagationPolicy ?? undefined;
   if (policy !== undefined && body.orphanDependents !== undefined && body.orphanDependents !== null) {
-    causes.push({ reason: 'FieldValueInvalid', field: 'propagationPolicy',
-      message: `Invalid value: ${JSON.stringify(String(policy))}: orphanDependents and deletionPropagation cannot be both set` });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'propagationPolicy',
+      message: `Invalid value: ${JSON.stringify(String(policy))}: orphanDependents and deletionPropagation cannot be both set`,
+    });
   }
   if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
-    causes.push({ reason: 'FieldValueNotSupported', field: 'propagationPolicy',
-      message: `Unsupported value: ${JSON.stringify(String(policy))}: supported values: "Foreground", "Background", "Orphan", "nil"` });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      field: 'propagationPolicy',
+      message: `Unsupported value: ${JSON.stringify(String(policy))}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+    });
   }
   const dryRun: unknown[] = Array.isArray(body.dryRun) ? body.dryRun : body.dryRun == null ? [] : [body.dryRun];
   causes.push(...dryRunCauses(dryRun));
   if (causes.length) throw optionsInvalid('DeleteOptions', causes);
-  return { propagationPolicy: policy ?? (body.orphanDependents === true ? 'Orphan' : undefined), preconditions: body.preconditions,
-    dryRun: dryRun.length > 0 };
+  return {
+    propagationPolicy: policy ?? (body.orphanDependents === true ? 'Orphan' : undefined),
+    preconditions: body.preconditions,
+    dryRun: dryRun.length > 0,
+  };
 }
 
 /** The request as the registry sees it: a dry run when its DeleteOptions say so. */
-export const withBodyDryRun = (req: ApiRequest, opts: DeleteOptions): ApiRequest => (opts.dryRun === req.dryRun ? req : { ...req, dryRun: !!opts.dryRun });
+export const withBodyDryRun = (req: ApiRequest, opts: DeleteOptions): ApiRequest =>
+  opts.dryRun === req.dryRun ? req : { ...req, dryRun: !!opts.dryRun };
 
 /**
  * Deletes one stored object the way the registry does: finalizers (and Foreground/Orphan, which add their own)
  * defer deletion by setting deletionTimestamp (golden 64, 71, 72); otherwise it goes at once (golden 70).
  * Returns the HTTP answer; `dryRun` computes it without writing.
  */
-export async function deleteOne(ctx: ServerContext, req: ApiRequest, type: ResourceType, key: string, opts: DeleteOptions): Promise<ApiResponse> {
+export async function deleteOne(
+  ctx: ServerContext,
+  req: ApiRequest,
+  type: ResourceType,
+  key: string,
+  opts: DeleteOptions,
+): Promise<ApiResponse> {
   const record = ctx.store.get(type.storageKey, key);
   const name = key.split('/').pop()!;
   if (!record) throw notFound(q(type), name);
   const current = fromStorage(type, record.obj);
   const pre = opts.preconditions;
   if (pre?.uid && pre.uid !== current.metadata.uid) {
-    throw preconditionConflict(q(type), name, `the UID in the precondition (${pre.uid}) does not match the UID in record ` +
-      `(${current.metadata.uid}). The object might have been deleted and then recreated`);
+    throw preconditionConflict(
+      q(type),
+      name,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record ` +
+        `(${current.metadata.uid}). The object might have been deleted and then recreated`,
+    );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-    throw preconditionConflict(q(type), name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ` +
-      `ResourceVersion in record (${current.metadata.resourceVersion}). The object might have ` +
-      `been modified`);
+    throw preconditionConflict(
+      q(type),
+      name,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ` +
+        `ResourceVersion in record (${current.metadata.resourceVersion}). The object might have ` +
+        `been modified`,
+    );
   }
   await runAdmission(ctx, req, 'DELETE', name, undefined, current);
 

@@ -29,14 +29,24 @@ export function extraFieldGetters(type: ResourceType): Record<string, FieldGette
   if (type.resource === 'events' && !type.group) {
     const out: Record<string, FieldGetter> = {};
     for (const f of refFields) out[`involvedObject.${f}`] = (o) => o.involvedObject?.[f];
-    return { ...out, reason: (o) => o.reason, type: (o) => o.type, source: (o) => o.source?.component || o.reportingComponent,
-      reportingComponent: (o) => o.reportingComponent };
+    return {
+      ...out,
+      reason: (o) => o.reason,
+      type: (o) => o.type,
+      source: (o) => o.source?.component || o.reportingComponent,
+      reportingComponent: (o) => o.reportingComponent,
+    };
   }
   if (type.resource === 'events' && type.group === 'events.k8s.io') {
     const out: Record<string, FieldGetter> = {};
     for (const f of refFields) out[`regarding.${f}`] = (o) => o.regarding?.[f];
-    return { ...out, reason: (o) => o.reason, type: (o) => o.type, source: (o) => o.deprecatedSource?.component || o.reportingController,
-      reportingController: (o) => o.reportingController };
+    return {
+      ...out,
+      reason: (o) => o.reason,
+      type: (o) => o.type,
+      source: (o) => o.deprecatedSource?.component || o.reportingController,
+      reportingController: (o) => o.reportingController,
+    };
   }
   return {};
 }
@@ -51,7 +61,8 @@ export function filterOf(req: ApiRequest) {
 /** The table as it was at `rv`: current records with every later change undone from the event history. */
 function snapshot(ctx: ServerContext, storageKey: string, rv: number) {
   const store = ctx.store;
-  if (rv >= store.currentRv()) return { keys: store.sortedKeys(storageKey), get: (k: string) => store.get(storageKey, k) };
+  if (rv >= store.currentRv())
+    return { keys: store.sortedKeys(storageKey), get: (k: string) => store.get(storageKey, k) };
   const overrides = new Map<string, StoredRecord | null>();
   const later = store.eventsSince(rv);
   for (let i = later.length - 1; i >= 0; i--) {
@@ -60,8 +71,13 @@ function snapshot(ctx: ServerContext, storageKey: string, rv: number) {
     overrides.set(e.key, e.type === 'ADDED' ? null : { obj: e.prev, json: JSON.stringify(e.prev) });
   }
   const keys = new Set(store.sortedKeys(storageKey));
-  for (const [k, v] of overrides) if (v) keys.add(k); else keys.delete(k);
-  return { keys: [...keys].sort(), get: (k: string) => (overrides.has(k) ? overrides.get(k) ?? undefined : store.get(storageKey, k)) };
+  for (const [k, v] of overrides)
+    if (v) keys.add(k);
+    else keys.delete(k);
+  return {
+    keys: [...keys].sort(),
+    get: (k: string) => (overrides.has(k) ? (overrides.get(k) ?? undefined) : store.get(storageKey, k)),
+  };
 }
 
 /** Waits (up to 3 s, like the watch cache) for a resourceVersion the server has not reached (golden 62). */
@@ -69,12 +85,24 @@ async function waitForRv(ctx: ServerContext, rv: number): Promise<void> {
   if (rv <= ctx.store.currentRv()) return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, 3000);
-    const unsubscribe = ctx.store.subscribe(() => { if (ctx.store.currentRv() >= rv) done(); });
-    function done() { clearTimeout(timer); unsubscribe(); resolve(); }
+    const unsubscribe = ctx.store.subscribe(() => {
+      if (ctx.store.currentRv() >= rv) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
   });
   if (rv > ctx.store.currentRv()) {
-    throw new ApiError(504, statusBody(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${ctx.store.currentRv()}`,
-      { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 }), { 'retry-after': '1' });
+    throw new ApiError(
+      504,
+      statusBody(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${ctx.store.currentRv()}`, {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      }),
+      { 'retry-after': '1' },
+    );
   }
 }
 
@@ -110,7 +138,10 @@ export function renderList(type: ResourceType, items: Buffer[], rv: number, cont
     tail = `],"kind":"${type.listKind}","metadata":${JSON.stringify(meta)}}`;
   }
   const parts: Buffer[] = [Buffer.from(head)];
-  items.forEach((item, i) => { if (i) parts.push(COMMA); parts.push(item); });
+  items.forEach((item, i) => {
+    if (i) parts.push(COMMA);
+    parts.push(item);
+  });
   parts.push(Buffer.from(tail));
   return Buffer.concat(parts);
 }
@@ -121,13 +152,17 @@ export function validateListOptions(req: ApiRequest, watch = false): void {
   if (!match) return;
   const rv = req.query.get('resourceVersion') ?? '';
   const causes: StatusCause[] = [];
-  const forbid = (message: string) => causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
+  const forbid = (message: string) =>
+    causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field: 'resourceVersionMatch' });
   if (watch) forbid('resourceVersionMatch is forbidden for watch');
   if (!rv) forbid('resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (req.query.get('continue')) forbid('resourceVersionMatch is forbidden when continue is provided');
   if (match !== 'Exact' && match !== 'NotOlderThan') {
-    causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch',
-      message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""` });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      field: 'resourceVersionMatch',
+      message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`,
+    });
   }
   if (match === 'Exact' && rv === '0') forbid('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   if (causes.length) throw invalid({ group: 'meta.k8s.io', resource: 'listoptions', kind: 'ListOptions' }, '', causes);
@@ -143,22 +178,27 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   // shouldDelegateList delegates to etcd only for a continue token, or a limit with a resourceVersion other than "0").
   const limit = rvParam === '0' && !contParam ? 0 : Number(req.query.get('limit') ?? 0) || 0;
   const exact = req.query.get('resourceVersionMatch') === 'Exact';
-  if (contParam && rvParam && rvParam !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+  if (contParam && rvParam && rvParam !== '0')
+    throw badRequest('specifying resource version is not allowed when using continue');
   let listRv = ctx.store.currentRv();
   let start = '';
   if (contParam) {
     const token = decodeContinue(contParam);
     start = token.start;
     if (token.rv >= 0 && token.rv < ctx.store.compactedRv()) {
-      throw gone('The provided continue parameter is too old to display a consistent list result. You can start a new list ' +
-        'without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
-        'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted ' +
-        'between the time the first chunk was returned and now may show up in the list.', { continue: encodeContinue(-1, token.start) });
+      throw gone(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list ' +
+          'without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
+          'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted ' +
+          'between the time the first chunk was returned and now may show up in the list.',
+        { continue: encodeContinue(-1, token.start) },
+      );
     }
     if (token.rv >= 0) listRv = token.rv;
   } else if (rvParam && rvParam !== '0') {
     const rv = Number(rvParam);
-    if (!Number.isInteger(rv) || rv < 0) throw new ApiError(400, statusBody(400, 'BadRequest', `invalid resource version: ${rvParam}`));
+    if (!Number.isInteger(rv) || rv < 0)
+      throw new ApiError(400, statusBody(400, 'BadRequest', `invalid resource version: ${rvParam}`));
     await waitForRv(ctx, rv);
     if (exact) {
       if (rv < ctx.store.compactedRv()) throw gone('The resourceVersion for the provided list is too old.');
@@ -184,7 +224,13 @@ export async function listObjects(ctx: ServerContext, req: ApiRequest): Promise<
   if (limit && i < end) {
     // Unfiltered lists report how many items remain; filtered ones only need to know whether any match.
     let more = filtered ? 0 : end - i;
-    for (let j = i; filtered && j < end; j++) { const r = snap.get(snap.keys[j]!); if (r && match(fromStorage(type, r.obj))) { more = 1; break; } }
+    for (let j = i; filtered && j < end; j++) {
+      const r = snap.get(snap.keys[j]!);
+      if (r && match(fromStorage(type, r.obj))) {
+        more = 1;
+        break;
+      }
+    }
     if (more) {
       cont = encodeContinue(listRv, `${lastKey.slice(prefix.length)}\u0000`);
       if (!filtered) remaining = more;

@@ -2,7 +2,11 @@
 // statusReplicasPath (ClusterPool and MachinePool declare one).
 import type { ResourceType } from '../types.js';
 
-const get = (obj: any, path: string) => path.replace(/^\./, '').split('.').reduce((o, k) => o?.[k], obj);
+const get = (obj: any, path: string) =>
+  path
+    .replace(/^\./, '')
+    .split('.')
+    .reduce((o, k) => o?.[k], obj);
 function set(obj: any, path: string, value: unknown) {
   const keys = path.replace(/^\./, '').split('.');
   let cur = obj;
@@ -14,11 +18,20 @@ export function scaleFromObject(type: ResourceType, obj: any): any {
   const s = type.scale!;
   const meta = obj.metadata;
   const status: any = { replicas: get(obj, s.statusReplicasPath) ?? 0 };
-  if (s.labelSelectorPath && get(obj, s.labelSelectorPath) !== undefined) status.selector = get(obj, s.labelSelectorPath);
+  if (s.labelSelectorPath && get(obj, s.labelSelectorPath) !== undefined)
+    status.selector = get(obj, s.labelSelectorPath);
   return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp },
-    spec: { replicas: get(obj, s.specReplicasPath) ?? 0 }, status,
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    },
+    spec: { replicas: get(obj, s.specReplicasPath) ?? 0 },
+    status,
   };
 }
 

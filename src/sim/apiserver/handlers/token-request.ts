@@ -21,17 +21,30 @@ export async function createToken(ctx: ServerContext, req: ApiRequest): Promise<
   const expirationSeconds = Number(spec.expirationSeconds ?? 3600);
   // pkg/apis/authentication/validation ValidateTokenRequest; the error names no object (NewInvalid(gk, "", errs)).
   if (expirationSeconds < 600) {
-    throw invalid({ group: 'authentication.k8s.io', resource: 'tokenrequests', kind: 'TokenRequest' }, '',
-      [{ reason: 'FieldValueInvalid', message: `Invalid value: ${expirationSeconds}: may not specify a duration less than 10 minutes`, field: 'spec.expirationSeconds' }]);
+    throw invalid({ group: 'authentication.k8s.io', resource: 'tokenrequests', kind: 'TokenRequest' }, '', [
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${expirationSeconds}: may not specify a duration less than 10 minutes`,
+        field: 'spec.expirationSeconds',
+      },
+    ]);
   }
   const token = randomBytes(32).toString('base64url');
-  ctx.tokens.set(token, { username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] });
+  ctx.tokens.set(token, {
+    username: `system:serviceaccount:${namespace}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+  });
   return {
     code: 201,
     body: {
-      kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
       metadata: { name, namespace, creationTimestamp: null },
-      spec: { audiences: spec.audiences?.length ? spec.audiences : DEFAULT_AUDIENCES, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
+      spec: {
+        audiences: spec.audiences?.length ? spec.audiences : DEFAULT_AUDIENCES,
+        expirationSeconds,
+        boundObjectRef: spec.boundObjectRef ?? null,
+      },
       status: { token, expirationTimestamp: formatTime(ctx.clock.now() + expirationSeconds * 1000) },
     },
   };

@@ -67,7 +67,14 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
     const emit = (kind: string, obj: any, json: string, shared?: StoreEvent) => {
       if (table) {
         const view = fromStorage(type, obj);
-        const rows = renderTable(type, [view], { resourceVersion: view.metadata?.resourceVersion }, table, ctx.clock.now(), headersSent);
+        const rows = renderTable(
+          type,
+          [view],
+          { resourceVersion: view.metadata?.resourceVersion },
+          table,
+          ctx.clock.now(),
+          headersSent,
+        );
         headersSent = true;
         return write(line(kind, JSON.stringify(rows)));
       }
@@ -121,7 +128,9 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
       // Upstream sends a bookmark about a minute apart and shortly before the timeout (golden 56).
       const every = setInterval(() => write(bookmark(type, ctx.store.currentRv())), 60_000);
       timers.push(every);
-      timers.push(setTimeout(() => write(bookmark(type, ctx.store.currentRv())), Math.max(0, timeoutSeconds * 1000 - 1500)));
+      timers.push(
+        setTimeout(() => write(bookmark(type, ctx.store.currentRv())), Math.max(0, timeoutSeconds * 1000 - 1500)),
+      );
     }
     // Injected drops apply to open streams too: re-armed whenever the fault settings change.
     let dropTimers: NodeJS.Timeout[] = [];
@@ -132,11 +141,18 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
       if (drops?.afterMs !== undefined) dropTimers.push(setTimeout(end, drops.afterMs));
       if (drops?.ratePerSecond) {
         const rate = drops.ratePerSecond;
-        dropTimers.push(setInterval(() => { if (Math.random() < rate) end(); }, 1000));
+        dropTimers.push(
+          setInterval(() => {
+            if (Math.random() < rate) end();
+          }, 1000),
+        );
       }
     };
     armDrops();
     const stopFaults = ctx.faults.onChange(armDrops);
-    res.on('close', () => { stopFaults(); dropTimers.forEach(clearTimeout); });
+    res.on('close', () => {
+      stopFaults();
+      dropTimers.forEach(clearTimeout);
+    });
   };
 }

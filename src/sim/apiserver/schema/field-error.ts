@@ -4,7 +4,7 @@
  * TooLong print no value, and the value is Go-formatted (%q for strings, %v for numbers and booleans, %#v else).
  */
 export type FieldErrorType =
-  | 'Required' | 'Invalid' | 'NotSupported' | 'Duplicate' | 'TooLong' | 'TooMany' | 'TypeInvalid' | 'Forbidden';
+  'Required' | 'Invalid' | 'NotSupported' | 'Duplicate' | 'TooLong' | 'TooMany' | 'TypeInvalid' | 'Forbidden';
 
 export interface FieldError {
   type: FieldErrorType;
@@ -14,7 +14,11 @@ export interface FieldError {
   detail?: string;
 }
 
-export interface StatusCause { reason: string; message: string; field: string }
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field: string;
+}
 
 const typeText: Record<FieldErrorType, string> = {
   Required: 'Required value',
@@ -71,7 +75,8 @@ function goSyntax(v: unknown): string {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
-  const entries = Object.keys(v).sort()
+  const entries = Object.keys(v)
+    .sort()
     .map((k) => `${goQuote(k)}:${goSyntax((v as Record<string, unknown>)[k])}`);
   return `map[string]interface {}{${entries.join(', ')}}`;
 }

@@ -15,8 +15,9 @@ const checks: Record<string, (s: string) => boolean> = {
   mac: (s) => /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/.test(s),
   uri: (s) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) || s.startsWith('/'),
   // strfmt.ParseDuration: Go's time.ParseDuration, else "<n> <unit>" groups with day/week and long unit names.
-  duration: (s) => /^[+-]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/.test(s)
-    || /^(\s*\d+\s*(ns|us|µs|ms|s|m|h|d|w|sec(ond)?s?|min(ute)?s?|hours?|days?|weeks?)\s*)+$/i.test(s),
+  duration: (s) =>
+    /^[+-]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/.test(s) ||
+    /^(\s*\d+\s*(ns|us|µs|ms|s|m|h|d|w|sec(ond)?s?|min(ute)?s?|hours?|days?|weeks?)\s*)+$/i.test(s),
 };
 
 /** False only when `format` is known and `value` does not satisfy it. */

@@ -32,7 +32,10 @@ export interface CompiledSchema {
    * mutated; do not store `value` when there are causes). `unknownFields` are the pruned paths, sorted, for the
    * Warning headers or the Strict 400; empty with fieldValidation Ignore (pruning still happens).
    */
-  validate(obj: unknown, opts: ValidateOptions): {
+  validate(
+    obj: unknown,
+    opts: ValidateOptions,
+  ): {
     causes: StatusCause[];
     unknownFields: string[];
     value: any;
@@ -50,7 +53,8 @@ const celSkipped: FieldError = {
   type: 'Invalid',
   field: null,
   value: null,
-  detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  detail:
+    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
 };
 
 /**

@@ -16,7 +16,12 @@ export interface InvalidStatus {
  * `[c1, c2, ...]` for several (goldens 13 and 16). Like utilerrors.Aggregate, repeated cause texts are printed once
  * while every cause stays in details (golden 66). The core group prints as just the Kind.
  */
-export function invalidStatus(args: { kind: string; group: string; name: string; causes: StatusCause[] }): InvalidStatus {
+export function invalidStatus(args: {
+  kind: string;
+  group: string;
+  name: string;
+  causes: StatusCause[];
+}): InvalidStatus {
   const { kind, group, name, causes } = args;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
   const texts = [...new Set(causes.map(causeText))];

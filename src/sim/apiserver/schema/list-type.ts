@@ -14,7 +14,12 @@ export function checkListType(list: unknown[], s: SchemaNode, path: string, errs
   if (listType !== 'map') return;
   const bad = list.findIndex((item) => item !== null && !isObject(item));
   if (bad >= 0) {
-    errs.push({ type: 'Invalid', field: indexPath(path, bad), value: list[bad], detail: 'must be an object for an array of list-type map' });
+    errs.push({
+      type: 'Invalid',
+      field: indexPath(path, bad),
+      value: list[bad],
+      detail: 'must be an object for an array of list-type map',
+    });
     return;
   }
   const keyFields = s['x-kubernetes-list-map-keys'] ?? [];
@@ -42,7 +47,10 @@ function repeatedIndices(values: unknown[]): number[] {
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (isObject(v)) {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }

@@ -6,19 +6,40 @@ import { childPath, indexPath, isObject, type JsonObject } from './schema-node.j
  * decodes it as ObjectMeta, so unknown fields are dropped and reported as "metadata.<field>" (golden 19).
  */
 const objectMetaFields = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
   'managedFields',
 ]);
 const ownerReferenceFields = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
 const managedFieldsEntryFields = new Set([
-  'manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource',
+  'manager',
+  'operation',
+  'apiVersion',
+  'time',
+  'fieldsType',
+  'fieldsV1',
+  'subresource',
 ]);
 
 /** Drops the fields ObjectMeta does not know from `meta` (in place) and returns their paths. */
 export function coerceObjectMeta(meta: JsonObject, path: string): string[] {
   const unknown = dropUnknown(meta, objectMetaFields, path);
-  for (const [list, known] of [['ownerReferences', ownerReferenceFields], ['managedFields', managedFieldsEntryFields]] as const) {
+  for (const [list, known] of [
+    ['ownerReferences', ownerReferenceFields],
+    ['managedFields', managedFieldsEntryFields],
+  ] as const) {
     const items = meta[list];
     if (!Array.isArray(items)) continue;
     items.forEach((item, i) => {

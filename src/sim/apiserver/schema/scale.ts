@@ -1,7 +1,11 @@
 import type { FieldError } from './field-error.js';
 import { isObject } from './schema-node.js';
 
-export interface ScaleSubresource { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
 
 const MAX_INT32 = 2147483647;
 
@@ -15,12 +19,18 @@ export function checkScale(obj: unknown, scale: ScaleSubresource, errs: FieldErr
     const { value, error } = nestedInt64(obj, path);
     if (error) errs.push({ type: 'Invalid', field: path, value: 0, detail: error });
     else if (value < 0) errs.push({ type: 'Invalid', field: path, value, detail: 'should be a non-negative integer' });
-    else if (value > MAX_INT32) errs.push({ type: 'Invalid', field: path, value, detail: `should be less than or equal to ${MAX_INT32}` });
+    else if (value > MAX_INT32)
+      errs.push({ type: 'Invalid', field: path, value, detail: `should be less than or equal to ${MAX_INT32}` });
   }
   if (scale.labelSelectorPath) {
     const found = lookup(obj, scale.labelSelectorPath);
     if (found !== undefined && typeof found !== 'string') {
-      errs.push({ type: 'Invalid', field: scale.labelSelectorPath, value: '', detail: `${scale.labelSelectorPath} accessor error: ${goPlain(found)} is of the type ${goTypeName(found)}, expected string` });
+      errs.push({
+        type: 'Invalid',
+        field: scale.labelSelectorPath,
+        value: '',
+        detail: `${scale.labelSelectorPath} accessor error: ${goPlain(found)} is of the type ${goTypeName(found)}, expected string`,
+      });
     }
   }
 }
@@ -30,7 +40,10 @@ function nestedInt64(obj: unknown, path: string): { value: number; error?: strin
   const found = lookup(obj, path);
   if (found === undefined) return { value: 0 };
   if (typeof found === 'number' && Number.isInteger(found)) return { value: found };
-  return { value: 0, error: `${path} accessor error: ${goPlain(found)} is of the type ${goTypeName(found)}, expected int64` };
+  return {
+    value: 0,
+    error: `${path} accessor error: ${goPlain(found)} is of the type ${goTypeName(found)}, expected int64`,
+  };
 }
 
 function lookup(obj: unknown, path: string): unknown {
@@ -53,6 +66,10 @@ function goTypeName(v: unknown): string {
 /** %v of a decoded JSON value (only scalars are worth printing faithfully here). */
 function goPlain(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goPlain).join(' ')}]`;
-  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goPlain(v[k])}`).join(' ')}]`;
+  if (isObject(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goPlain(v[k])}`)
+      .join(' ')}]`;
   return v === null ? '<nil>' : String(v);
 }

@@ -47,7 +47,7 @@ export function isObject(x: unknown): x is JsonObject {
 
 /** The schema for a map value: `additionalProperties` when it is a schema, otherwise none. */
 export function additionalSchema(s: SchemaNode | undefined): SchemaNode | undefined {
-  return isObject(s?.additionalProperties) ? (s.additionalProperties) : undefined;
+  return isObject(s?.additionalProperties) ? s.additionalProperties : undefined;
 }
 
 /** Field paths as Kubernetes prints them: `spec.ingress[0].name`, map keys as `labels[key]`. */

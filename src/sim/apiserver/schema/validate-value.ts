@@ -22,7 +22,12 @@ export function validateValue(x: unknown, s: SchemaNode | undefined, path: strin
   const typeOk = checkType(x, s, path, ctx);
   if (s.enum && !s.enum.some((allowed) => canonicalJson(allowed) === canonicalJson(x))) {
     const supported = s.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-    ctx.errs.push({ type: 'NotSupported', field: path, value: x, detail: `supported values: ${supported.map(goQuote).join(', ')}` });
+    ctx.errs.push({
+      type: 'NotSupported',
+      field: path,
+      value: x,
+      detail: `supported values: ${supported.map(goQuote).join(', ')}`,
+    });
   }
   if (!typeOk) return;
   if (typeof x === 'string') checkString(x, s, path, ctx);
@@ -44,7 +49,12 @@ function checkType(x: unknown, s: SchemaNode, path: string, ctx: Context): boole
   const types: string[] = s['x-kubernetes-int-or-string'] ? ['integer', 'string'] : s.type ? [s.type] : [];
   const actual = jsonType(x);
   if (types.length === 0 || types.includes(actual) || (actual === 'integer' && types.includes('number'))) return true;
-  ctx.errs.push({ type: 'TypeInvalid', field: path, value: actual, detail: `${path} in body must be of type ${types.join(',')}: ${goQuote(actual)}` });
+  ctx.errs.push({
+    type: 'TypeInvalid',
+    field: path,
+    value: actual,
+    detail: `${path} in body must be of type ${types.join(',')}: ${goQuote(actual)}`,
+  });
   return false;
 }
 
@@ -57,10 +67,17 @@ function checkString(x: string, s: SchemaNode, path: string, ctx: Context): void
   if (s.maxLength !== undefined && length > s.maxLength) {
     ctx.errs.push({ type: 'TooLong', field: path, value: x, detail: `may not be longer than ${s.maxLength}` });
   }
-  if (s.minLength !== undefined && length < s.minLength) invalid(ctx, path, x, `should be at least ${s.minLength} chars long`);
-  if (s.pattern !== undefined && !patternRegExp(ctx, s.pattern).test(x)) invalid(ctx, path, x, `should match '${s.pattern}'`);
+  if (s.minLength !== undefined && length < s.minLength)
+    invalid(ctx, path, x, `should be at least ${s.minLength} chars long`);
+  if (s.pattern !== undefined && !patternRegExp(ctx, s.pattern).test(x))
+    invalid(ctx, path, x, `should match '${s.pattern}'`);
   if (s.format && !satisfiesFormat(s.format, x)) {
-    ctx.errs.push({ type: 'TypeInvalid', field: path, value: x, detail: `${path} in body must be of type ${s.format}: ${goQuote(x)}` });
+    ctx.errs.push({
+      type: 'TypeInvalid',
+      field: path,
+      value: x,
+      detail: `${path} in body must be of type ${s.format}: ${goQuote(x)}`,
+    });
   }
 }
 
@@ -89,23 +106,40 @@ function checkNumber(x: number, s: SchemaNode, path: string, ctx: Context): void
   const num = (n: number) => goValue(n);
   if (s.maximum !== undefined) {
     if (s.exclusiveMaximum ? x >= s.maximum : x > s.maximum) {
-      invalid(ctx, path, x, s.exclusiveMaximum ? `should be less than ${num(s.maximum)}` : `should be less than or equal to ${num(s.maximum)}`);
+      invalid(
+        ctx,
+        path,
+        x,
+        s.exclusiveMaximum
+          ? `should be less than ${num(s.maximum)}`
+          : `should be less than or equal to ${num(s.maximum)}`,
+      );
     }
   }
   if (s.minimum !== undefined) {
     if (s.exclusiveMinimum ? x <= s.minimum : x < s.minimum) {
-      invalid(ctx, path, x, s.exclusiveMinimum ? `should be greater than ${num(s.minimum)}` : `should be greater than or equal to ${num(s.minimum)}`);
+      invalid(
+        ctx,
+        path,
+        x,
+        s.exclusiveMinimum
+          ? `should be greater than ${num(s.minimum)}`
+          : `should be greater than or equal to ${num(s.minimum)}`,
+      );
     }
   }
-  if (s.multipleOf !== undefined && !Number.isInteger(x / s.multipleOf)) invalid(ctx, path, x, `should be a multiple of ${num(s.multipleOf)}`);
+  if (s.multipleOf !== undefined && !Number.isInteger(x / s.multipleOf))
+    invalid(ctx, path, x, `should be a multiple of ${num(s.multipleOf)}`);
 }
 
 function checkArray(x: unknown[], s: SchemaNode, path: string, ctx: Context): void {
   if (s.maxItems !== undefined && x.length > s.maxItems) {
     ctx.errs.push({ type: 'TooMany', field: path, value: x.length, detail: `must have at most ${s.maxItems} items` });
   }
-  if (s.minItems !== undefined && x.length < s.minItems) invalid(ctx, path, x.length, `should have at least ${s.minItems} items`);
-  if (s.uniqueItems && new Set(x.map(canonicalJson)).size !== x.length) invalid(ctx, path, '', "shouldn't contain duplicates");
+  if (s.minItems !== undefined && x.length < s.minItems)
+    invalid(ctx, path, x.length, `should have at least ${s.minItems} items`);
+  if (s.uniqueItems && new Set(x.map(canonicalJson)).size !== x.length)
+    invalid(ctx, path, '', "shouldn't contain duplicates");
   x.forEach((item, i) => validateValue(item, s.items, indexPath(path, i), ctx));
   checkListType(x, s, path, ctx.errs);
 }
@@ -115,7 +149,8 @@ function checkObject(x: Record<string, unknown>, s: SchemaNode, path: string, ct
   if (s.maxProperties !== undefined && count > s.maxProperties) {
     ctx.errs.push({ type: 'TooMany', field: path, value: count, detail: `must have at most ${s.maxProperties} items` });
   }
-  if (s.minProperties !== undefined && count < s.minProperties) invalid(ctx, path, count, `should have at least ${s.minProperties} properties`);
+  if (s.minProperties !== undefined && count < s.minProperties)
+    invalid(ctx, path, count, `should have at least ${s.minProperties} properties`);
   const extra = additionalSchema(s);
   for (const key of Object.keys(x).sort()) {
     const prop = s.properties?.[key] ?? extra;
@@ -130,7 +165,8 @@ function checkObject(x: Record<string, unknown>, s: SchemaNode, path: string, ct
 /** An embedded resource must say what it is (apiextensions schemaobjectmeta.Validate). */
 function checkEmbeddedTypeMeta(x: Record<string, unknown>, path: string, ctx: Context): void {
   for (const key of ['kind', 'apiVersion']) {
-    if (typeof x[key] !== 'string' || x[key] === '') ctx.errs.push({ type: 'Required', field: childPath(path, key), detail: 'must not be empty' });
+    if (typeof x[key] !== 'string' || x[key] === '')
+      ctx.errs.push({ type: 'Required', field: childPath(path, key), detail: 'must not be empty' });
   }
 }
 
