@@ -54,7 +54,8 @@ export const clusterOverrideCrd: CrdDefinition = {
   plural: 'clusteroverrides',
   shortNames: ['cov'],
   comment:
-    'ClusterOverride: a person\'s exception for one cluster ("keep awake until", "skip the next hibernation"), with\nwho and why. It lapses by itself; status.phase says whether it still holds.',
+    'ClusterOverride: a person\'s exception for one cluster ("keep awake until", "skip the next hibernation"), with\n' +
+    'who and why. It lapses by itself; status.phase says whether it still holds.',
   printerColumns: [
     { name: 'Hub', type: 'string', jsonPath: '.spec.cluster.hub' },
     { name: 'Namespace', type: 'string', jsonPath: '.spec.cluster.namespace' },

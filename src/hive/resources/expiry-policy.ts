@@ -81,7 +81,8 @@ export const expiryPolicyCrd: CrdDefinition = {
   plural: 'expirypolicies',
   shortNames: ['exp'],
   comment:
-    "ExpiryPolicy: lifetime caps, defaults and warning lead times for clusters selected by hub, namespace, labels\nor team. Hive's hive.openshift.io/delete-after annotation is what deletes the clusters.",
+    'ExpiryPolicy: lifetime caps, defaults and warning lead times for clusters selected by hub, namespace, labels\n' +
+    "or team. Hive's hive.openshift.io/delete-after annotation is what deletes the clusters.",
   printerColumns: [
     { name: 'MaxLifetime', type: 'string', jsonPath: '.spec.maxLifetime' },
     { name: 'DefaultLifetime', type: 'string', jsonPath: '.spec.defaultLifetime' },

@@ -145,7 +145,8 @@ export const hibernationScheduleCrd: CrdDefinition = {
   plural: 'hibernationschedules',
   shortNames: ['hs'],
   comment:
-    "HibernationSchedule: when targeted clusters run and when they hibernate, in an IANA time zone.\nStored on the state hub in Beekeeper's namespace; survives Redis loss and can be managed by GitOps.",
+    'HibernationSchedule: when targeted clusters run and when they hibernate, in an IANA time zone.\n' +
+    "Stored on the state hub in Beekeeper's namespace; survives Redis loss and can be managed by GitOps.",
   printerColumns: [
     { name: 'TimeZone', type: 'string', jsonPath: '.spec.timeZone' },
     { name: 'Enforce', type: 'boolean', jsonPath: '.spec.enforce' },

@@ -16,7 +16,9 @@ export const WebhookEndpointSpecSchema = Type.Object(
       Type.String({
         ...crdOnly({ pattern: '^https?://' }),
         description:
-          'With urlSecretRef: the redacted URL, for display only (the API writes e.g. https://hooks.slack.com/services/T000/***). Without it: the URL to POST to; it is stored in the clear, so only for URLs that carry no credential.',
+          'With urlSecretRef: the redacted URL, for display only (the API writes e.g. ' +
+          'https://hooks.slack.com/services/T000/***). Without it: the URL to POST to; it is stored in the clear, ' +
+          'so only for URLs that carry no credential.',
       }),
     ),
     urlSecretRef: Type.Optional(

@@ -60,7 +60,10 @@ export function currentExpiring(
   return claim ? claimExpiry(hub, claim) : undefined;
 }
 
-/** How long a run's `sending` mark holds off other runs: longer than a delivery can take, so a run that died mid-delivery delays the retry by this much at most. */
+/**
+ * How long a run's `sending` mark holds off other runs: longer than a delivery can take, so a run that died
+ * mid-delivery delays the retry by this much at most.
+ */
 const sendingHoldMs = (deps: Pick<ExpiryServiceDeps, 'webhookTimeoutMs'>) => (deps.webhookTimeoutMs ?? 10_000) + 30_000;
 
 function human(ms: number): string {
