@@ -44,6 +44,9 @@ export interface ClusterService {
  * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
  * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
  */
+/** Conditional writes of the protection lift tried before a Conflict reaches the caller. */
+const LIFT_TRIES = 5;
+
 export function createClusterService(
   deps: ClusterServiceDeps & PolicyHome & { operations: Operations },
 ): ClusterService {
@@ -216,17 +219,25 @@ export function createClusterService(
         against: (other) => (other.spec.type === DELETE_JOB.type ? 'join' : undefined),
         write: async () => {
           if (cd.metadata.deletionTimestamp) return;
-          // Live, for the version: the cache may be a step behind Hive's own status writes.
-          const live = await store.get<ClusterDeployment>('ClusterDeployment', ref);
-          if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return;
-          if (lift && isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) {
-            // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit (§8).
-            await store.mergePatch(
-              'ClusterDeployment',
-              ref,
-              { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
-              { resourceVersion: live.metadata.resourceVersion },
-            );
+          for (let attempt = 1; ; attempt++) {
+            // Live, for the version: the cache may be a step behind Hive's own status writes.
+            const live = await store.get<ClusterDeployment>('ClusterDeployment', ref);
+            if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return;
+            if (!lift || !isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) break;
+            try {
+              // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit
+              // (§8). Conditional on the version just judged; Hive's controllers write the object often (status,
+              // version labels), so a Conflict is read again and judged again, not handed to the caller.
+              await store.mergePatch(
+                'ClusterDeployment',
+                ref,
+                { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
+                { resourceVersion: live.metadata.resourceVersion },
+              );
+              break;
+            } catch (err) {
+              if (!(err instanceof Conflict) || attempt >= LIFT_TRIES) throw err;
+            }
           }
           await store
             .delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
