@@ -20,7 +20,8 @@ export type SkipReason =
   | 'AlreadyInState'
   | 'InTransition';
 
-export type Eligibility = { ok: true } | { ok: false; reason: SkipReason; message: string };
+/** `R`: the refusals the caller may hear (all but those it waives). */
+export type Eligibility<R extends SkipReason = SkipReason> = { ok: true } | { ok: false; reason: R; message: string };
 
 const STABLE = new Set(['Running', 'Hibernating']);
 
@@ -90,15 +91,17 @@ const CHECKS: ReadonlyArray<readonly [SkipReason, (cd: ClusterDeployment, action
  * person's (services/clusters/power-change.ts). `waive`: the refusals a caller deliberately does not make, each
  * caller saying why (a person may ask to hibernate a cluster mid-transition; a schedule may not).
  */
-export function powerEligibility(
+export function powerEligibility<W extends SkipReason = never>(
   cd: ClusterDeployment,
   action: PowerAction,
-  opts: { waive?: readonly SkipReason[] } = {},
-): Eligibility {
+  opts: { waive?: readonly W[] } = {},
+): Eligibility<Exclude<SkipReason, W>> {
+  const waived: readonly SkipReason[] = opts.waive ?? [];
   for (const [reason, check] of CHECKS) {
-    if (opts.waive?.includes(reason)) continue;
+    if (waived.includes(reason)) continue;
     const message = check(cd, action);
-    if (message !== undefined) return { ok: false, reason, message };
+    // Not waived, so one of Exclude<SkipReason, W> (TypeScript does not narrow a generic by `includes`).
+    if (message !== undefined) return { ok: false, reason: reason as Exclude<SkipReason, W>, message };
   }
   return { ok: true };
 }
