@@ -19,9 +19,9 @@ import { listClusters, type ClusterPage, type ListClustersQuery } from './list-c
 import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
-import { checkPowerable, writePowerState } from './power-change.js';
+import { checkPowerable, desired, POWER_JOB_TYPES, writePowerState, type PowerTarget } from './power-change.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
-import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
+import type { PowerPayload } from './power-job.js';
 
 export interface ClusterService {
   hubs(): Promise<HubStatus[]>;

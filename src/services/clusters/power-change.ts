@@ -1,14 +1,47 @@
 // The one power primitive: whether a cluster's power may be changed, and the change itself, for a person's request
 // (cluster-service.ts, then power-job.ts follows Hive) and for a schedule (schedules/apply-power.ts). Both consult
 // powerEligibility (src/hive) and write spec.powerState with patchPowerState; where they differ, on purpose, it is
-// a parameter said here: which refusals a request waives, and whether an Operation's name is written beside it.
-import { Conflict, NotFound } from '../../hive/errors.js';
-import { powerEligibility, type SkipReason } from '../../hive/schedule/index.js';
-import type { ClusterDeployment } from '../../hive/types.js';
+// a parameter said here: which refusals a request waives, whether an Operation's name is written beside the state,
+// and whether the write is conditional (only the power job's own late write is not).
+import { CONDITIONS, POWER_REASONS } from '../../hive/constants.js';
+import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
+import { powerEligibility, requestedState, type SkipReason } from '../../hive/schedule/index.js';
+import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { WriteOutcome } from '../operations/accept.js';
 import { isFinished, type Operation } from '../operations/operation.js';
 import type { HiveStore, NamespacedRef, ObjectRef } from '../ports.js';
-import { desired, hopeless, POWER_JOB_TYPES, POWER_OPERATION_ANNOTATION, type PowerTarget } from './power-job.js';
+import { POWER_JOBS } from './cluster-jobs.js';
+
+export type PowerTarget = 'Hibernating' | 'Running';
+
+export const POWER_JOB_TYPES: readonly string[] = POWER_JOBS.map((j) => j.type);
+
+/**
+ * On a ClusterDeployment: the Operation (job id) that last set spec.powerState through Beekeeper's API. A request
+ * writes it with spec.powerState, conditionally on the version it checked, so two requests never both win; and a
+ * job finding its own id there knows its change was made, and must not make it again over a later one.
+ */
+export const POWER_OPERATION_ANNOTATION = 'beekeeper.io/power-operation';
+
+/** The state spec.powerState asks for (Running when unset): the schedule's requestedState, under the job's name. */
+export const desired: (cd: ClusterDeployment) => PowerTarget = requestedState;
+
+/** Hive's verdicts that no amount of waiting changes. */
+export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | undefined {
+  const hib = findCondition(cd, CONDITIONS.hibernating);
+  const ready = findCondition(cd, CONDITIONS.ready);
+  if (target === 'Hibernating' && hib?.reason === POWER_REASONS.unsupported) {
+    return Object.assign(new Invalid(`Hive cannot hibernate this cluster: ${hib.message ?? 'Unsupported'}`), {
+      reason: POWER_REASONS.unsupported,
+    });
+  }
+  if (hib?.reason === POWER_REASONS.powerStatePaused || ready?.reason === POWER_REASONS.powerStatePaused) {
+    return Object.assign(new Invalid('Hive leaves the power state alone: hive.openshift.io/powerstate-pause is set'), {
+      reason: POWER_REASONS.powerStatePaused,
+    });
+  }
+  return undefined;
+}
 
 /**
  * The refusals a person's request does not make, where a schedule's run skips. A person asks for a state, and the
@@ -47,22 +80,23 @@ export function checkPowerable(cd: ClusterDeployment, ref: { namespace: string; 
  * change makes it a Conflict. A schedule passes no operation: the annotation names the last Operation of
  * Beekeeper's API that set the state, and a power job run again after Redis lost it reads "my id is there and the
  * spec says otherwise" as "changed since, do not undo it"; a schedule's change must keep saying that.
+ * `conditional: false` only for the power job's own write (power-job.ts), made over any version as it always was.
  */
 export async function patchPowerState(
   store: HiveStore,
   ref: ObjectRef,
   seen: ClusterDeployment,
   to: PowerTarget,
-  operation?: string,
+  opts: { operation?: string; conditional?: boolean } = {},
 ): Promise<void> {
   await store.mergePatch(
     'ClusterDeployment',
     ref,
     {
-      ...(operation ? { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: operation } } } : {}),
+      ...(opts.operation ? { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: opts.operation } } } : {}),
       ...(desired(seen) === to ? {} : { spec: { powerState: to } }),
     },
-    { resourceVersion: seen.metadata.resourceVersion },
+    opts.conditional === false ? undefined : { resourceVersion: seen.metadata.resourceVersion },
   );
 }
 
@@ -99,7 +133,7 @@ export async function writePowerState(
     }
     if (hopeless(live, to)) return;
     try {
-      await patchPowerState(deps.store, ref, live, to, op.metadata.name);
+      await patchPowerState(deps.store, ref, live, to, { operation: op.metadata.name });
       return;
     } catch (err) {
       if (!(err instanceof Conflict) || attempt >= TRIES) throw err;
