@@ -88,6 +88,20 @@ describe('which clusters a scheduled action may touch', () => {
       ),
     ).toEqual({ ok: true });
   });
+
+  it("a caller's waived refusals are passed over for the next one, in the same order (a person's request)", () => {
+    const waive = ['UnclaimedPoolCluster', 'InTransition'] as const;
+    const pooled = { installed: true, clusterPoolRef: { namespace: 'pools', poolName: 'ci' } };
+    expect(powerEligibility(cd({ spec: pooled, deleting: true }), 'hibernate', { waive })).toMatchObject({
+      reason: 'Deleting',
+    });
+    expect(powerEligibility(cd({ spec: { ...pooled, installed: false } }), 'hibernate', { waive })).toMatchObject({
+      reason: 'NotInstalled',
+    });
+    expect(powerEligibility(cd({ status: { powerState: 'WaitingForNodes' } }), 'hibernate', { waive })).toEqual({
+      ok: true,
+    });
+  });
 });
 
 describe('targeting', () => {

@@ -19,9 +19,9 @@ import { listClusters, type ClusterPage, type ListClustersQuery } from './list-c
 import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
-import { writePowerState } from './power-write.js';
+import { checkPowerable, desired, POWER_JOB_TYPES, writePowerState, type PowerTarget } from './power-change.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
-import { desired, POWER_JOB_TYPES, type PowerPayload, type PowerTarget } from './power-job.js';
+import type { PowerPayload } from './power-job.js';
 
 export interface ClusterService {
   hubs(): Promise<HubStatus[]>;
@@ -54,15 +54,6 @@ export function createClusterService(
 
   const powerConflict = (type: string, id: string) =>
     new Conflict(`a ${type} job (${id}) is already in progress for this cluster; try again when it ends`);
-  const checkPowerable = (cd: ClusterDeployment, ref: NamespacedRef) => {
-    if (cd.metadata.deletionTimestamp)
-      throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`);
-    if (!cd.spec.installed)
-      throw new Conflict(
-        `ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`,
-      );
-  };
-
   const knownHub = (hub: string) => {
     if (!store.hubNames().includes(hub)) throw new NotFound(`hub "${hub}" is not configured`);
   };
@@ -133,7 +124,7 @@ export function createClusterService(
 
   const power = async (ref: NamespacedRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
-    checkPowerable(cd, ref);
+    checkPowerable(cd, ref, to);
     const powerJob = to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB;
     const type = powerJob.type;
     const payload: PowerPayload = {
@@ -152,8 +143,7 @@ export function createClusterService(
           : other.spec.type === type
             ? 'join'
             : powerConflict(other.spec.type, other.metadata.name),
-      write: (op) =>
-        writePowerState({ store, operations }, ref, to, op, cd, { type, refuse: powerConflict, check: checkPowerable }),
+      write: (op) => writePowerState({ store, operations }, ref, to, op, cd, { type, refuse: powerConflict }),
     });
     log.info({ ...ref, jobId: job.id, type }, 'power change accepted');
     return job;

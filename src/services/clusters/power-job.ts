@@ -1,8 +1,7 @@
 // cluster.hibernate / cluster.resume: patch spec.powerState and follow Hive's status.powerState through every step
 // (REFERENCE.md §2.5) until the target is reached. Hive has no hibernate/resume annotations; spec.powerState is the
 // only lever, and Hive may flip it itself (hibernateAfter), so the job watches spec too.
-import { POWER_JOBS } from './cluster-jobs.js';
-import { CONDITIONS, POWER_REASONS } from '../../hive/constants.js';
+import { CONDITIONS } from '../../hive/constants.js';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
@@ -10,10 +9,7 @@ import type { JobContext, ObjectRef } from '../ports.js';
 import { audit } from './audit.js';
 import { timeoutsOf, type ClusterJobDeps } from './deps.js';
 import { createStepRecorder } from './step-recorder.js';
-
-export type PowerTarget = 'Hibernating' | 'Running';
-
-export const POWER_JOB_TYPES: readonly string[] = POWER_JOBS.map((j) => j.type);
+import { desired, hopeless, patchPowerState, POWER_OPERATION_ANNOTATION, type PowerTarget } from './power-change.js';
 
 export interface PowerPayload {
   hub: string;
@@ -27,13 +23,6 @@ export interface PowerPayload {
   before?: { requested: PowerTarget; observed?: string };
 }
 
-/**
- * On a ClusterDeployment: the Operation (job id) that last set spec.powerState through Beekeeper's API. A request
- * writes it with spec.powerState, conditionally on the version it checked, so two requests never both win; and a
- * job finding its own id there knows its change was made, and must not make it again over a later one.
- */
-export const POWER_OPERATION_ANNOTATION = 'beekeeper.io/power-operation';
-
 export interface PowerResult {
   powerState: PowerTarget;
   /**
@@ -43,31 +32,11 @@ export interface PowerResult {
   changed: boolean;
 }
 
-export const desired = (cd: ClusterDeployment): PowerTarget =>
-  cd.spec.powerState === 'Hibernating' ? 'Hibernating' : 'Running';
-
 /** Reached means Hive reports the target, and for Running also Ready=True (both conditions stable, §2.5). */
 function reached(cd: ClusterDeployment, target: PowerTarget): boolean {
   if (cd.status?.powerState !== target) return false;
   const cond = findCondition(cd, target === 'Running' ? CONDITIONS.ready : CONDITIONS.hibernating);
   return cond === undefined || cond.status === 'True';
-}
-
-/** Hive's verdicts that no amount of waiting changes. */
-export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | undefined {
-  const hib = findCondition(cd, CONDITIONS.hibernating);
-  const ready = findCondition(cd, CONDITIONS.ready);
-  if (target === 'Hibernating' && hib?.reason === POWER_REASONS.unsupported) {
-    return Object.assign(new Invalid(`Hive cannot hibernate this cluster: ${hib.message ?? 'Unsupported'}`), {
-      reason: POWER_REASONS.unsupported,
-    });
-  }
-  if (hib?.reason === POWER_REASONS.powerStatePaused || ready?.reason === POWER_REASONS.powerStatePaused) {
-    return Object.assign(new Invalid('Hive leaves the power state alone: hive.openshift.io/powerstate-pause is set'), {
-      reason: POWER_REASONS.powerStatePaused,
-    });
-  }
-  return undefined;
 }
 
 export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobContext): Promise<PowerResult> {
@@ -186,10 +155,8 @@ export async function runPower(deps: ClusterJobDeps, p: PowerPayload, ctx: JobCo
   if (desired(cd) !== p.target) {
     // Recorded first, so Hive's first steps (which may arrive before the patch answer) come after it.
     steps.record(`${verb}Requested`, `spec.powerState set to ${p.target}`);
-    await store.mergePatch('ClusterDeployment', ref, {
-      metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: ctx.jobId } },
-      spec: { powerState: p.target },
-    });
+    // Over any version, as the job always has: its watch (above) fails the job on a later spec change by someone else.
+    await patchPowerState(store, ref, cd, p.target, { operation: ctx.jobId, conditional: false });
     await audit(store, ctx.log, ref, requestedEvent, { jobId: ctx.jobId });
   }
 

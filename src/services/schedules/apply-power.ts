@@ -1,9 +1,12 @@
 // Changing one cluster's power state for a schedule: re-check eligibility against the cluster as it is now (the
-// sweep decided from a snapshot), patch Hive's spec.powerState conditionally, and leave an Event.
+// sweep decided from a snapshot), patch Hive's spec.powerState conditionally, and leave an Event. The precondition
+// and the write are the ones a person's request uses (clusters/power-change.ts); a schedule waives no refusal: it
+// skips a cluster mid-transition or already there, and does not wait for Hive.
 import { actionState, powerEligibility, requestedState, type PowerAction } from '../../hive/schedule/index.js';
 import type { HiveStore, JobContext, ObjectRef } from '../ports.js';
 import type { ServiceLog } from './deps.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { patchPowerState } from '../clusters/power-change.js';
 
 export type ApplyOutcome =
   { outcome: 'acted'; action: PowerAction } | { outcome: 'skipped'; reason: string; message: string };
@@ -58,12 +61,8 @@ export async function applyPower(
   if (why.dryRun) return { outcome: 'acted', action };
   const target = actionState(action);
   // Conditional on the version we judged: a concurrent change makes this a Conflict and the job retries.
-  await deps.store.mergePatch(
-    'ClusterDeployment',
-    ref,
-    { spec: { powerState: target } },
-    { resourceVersion: cd.metadata.resourceVersion },
-  );
+  // No Operation's name: the schedule's change is not an Operation of the API (power-change.ts says why it matters).
+  await patchPowerState(deps.store, ref, cd, target);
   deps.log.info(
     {
       hub: ref.hub,
