@@ -4,14 +4,13 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs } from '../support/needs.js';
 import { buildTestServer, createHarness, type Harness } from './support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `queue dashboard: no Chromium at ${CHROMIUM} (apt-get install chromium), so the browser test is SKIPPED`,
-  );
+const noChromium = existsSync(CHROMIUM)
+  ? undefined
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 
 describe('queue dashboard, offline', () => {
   let h: Harness;
@@ -36,8 +35,9 @@ describe('queue dashboard, offline', () => {
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
-  it.skipIf(!hasChromium)(
-    `loads in a browser with every request to Beekeeper itself${hasChromium ? '' : ' (SKIPPED: no Chromium)'}`,
+  it(
+    'loads in a browser with every request to Beekeeper itself',
+    { ...needs(noChromium), timeout: 60_000 },
     async () => {
       const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -64,6 +64,5 @@ describe('queue dashboard, offline', () => {
         await browser.close();
       }
     },
-    60_000,
   );
 });
