@@ -43,3 +43,21 @@ export async function adoptClusters(
     }),
   );
 }
+
+/** What a cluster or pool create needs on the hub: the namespace, AWS credentials, a pull secret, a 4.16 image set. */
+export async function createInstallInputs(kube: KubeClient, namespace: string): Promise<void> {
+  await kube.create(R.namespace, { metadata: { name: namespace } });
+  await kube.create(R.secret, {
+    metadata: { name: 'aws-creds', namespace },
+    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
+  });
+  await kube.create(R.secret, {
+    metadata: { name: 'pull-secret', namespace },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': b64('{"auths":{}}') },
+  });
+  await kube.create(R.clusterImageSet, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
+}

@@ -235,3 +235,12 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** The api's informer may not show what the drill wrote to the hub a moment ago: it answers 4xx until it does. */
+export async function retryUntilSeen<T>(send: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<T>> {
+  for (let i = 0; ; i++) {
+    const res = await send();
+    if (res.status < 400 || res.status >= 500 || i >= 50) return res;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
-import { startDrill, STATE_NS, tally, until, type ApiAnswer, type Drill } from './harness.js';
+import { createInstallInputs } from './clusters.js';
+import { retryUntilSeen, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures, OPERATIONS } from './queued-hibernates.js';
 
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const NS = 'ci';
 const claimBody = { pool: `east/${NS}/builds`, lifetime: '2h' };
 const createBody = {
@@ -26,20 +26,7 @@ let drill: Drill;
 beforeAll(async () => {
   drill = await startDrill();
   const kube = drill.kube();
-  await kube.create(R.namespace, { metadata: { name: NS } });
-  await kube.create(R.secret, {
-    metadata: { name: 'aws-creds', namespace: NS },
-    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-  });
-  await kube.create(R.secret, {
-    metadata: { name: 'pull-secret', namespace: NS },
-    type: 'kubernetes.io/dockerconfigjson',
-    data: { '.dockerconfigjson': b64('{"auths":{}}') },
-  });
-  await kube.create(R.clusterImageSet, {
-    metadata: { name: 'openshift-v4.16.3' },
-    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
-  });
+  await createInstallInputs(kube, NS);
   // An empty pool: the claim waits for a cluster, which is all the drill needs of it.
   const pool = await retryUntilSeen(() =>
     drill.api('POST', '/v1/pools', {
@@ -57,15 +44,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => drill?.close());
-
-/** The api's informer may not show what the drill wrote to the hub a moment ago: it answers 4xx until it does. */
-async function retryUntilSeen<T>(send: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<T>> {
-  for (let i = 0; ; i++) {
-    const res = await send();
-    if (res.status < 400 || res.status >= 500 || i >= 50) return res;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** What the two requests left in Kubernetes: one key per object, by the request that made it. */
 async function made(): Promise<string[]> {

@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
-import { adoptClusters } from './clusters.js';
-import { startDrill, tally, until, type ApiAnswer, type Drill } from './harness.js';
+import { adoptClusters, createInstallInputs } from './clusters.js';
+import { retryUntilSeen, startDrill, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
 const OUTAGE_MS = 60_000;
@@ -19,7 +19,6 @@ const NS = 'ci';
 const WARNED = Array.from({ length: 10 }, (_, i) => `warned-${i}`);
 /** Claims whose holder never heartbeats: their 1m timeout lapses during the outage. */
 const LAPSED = Array.from({ length: 10 }, (_, i) => `lapsed-${i}`);
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 let drill: Drill;
 let receiver: Server;
@@ -41,20 +40,7 @@ beforeAll(async () => {
     env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '10', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' },
   });
   const kube = drill.kube();
-  await kube.create(R.namespace, { metadata: { name: NS } });
-  await kube.create(R.secret, {
-    metadata: { name: 'aws-creds', namespace: NS },
-    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-  });
-  await kube.create(R.secret, {
-    metadata: { name: 'pull-secret', namespace: NS },
-    type: 'kubernetes.io/dockerconfigjson',
-    data: { '.dockerconfigjson': b64('{"auths":{}}') },
-  });
-  await kube.create(R.clusterImageSet, {
-    metadata: { name: 'openshift-v4.16.3' },
-    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
-  });
+  await createInstallInputs(kube, NS);
   await adoptClusters(kube, 'fleet', ['spare']);
   const hook = await drill.api('PUT', '/v1/webhooks/chat', {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
@@ -80,14 +66,6 @@ afterAll(async () => {
   await drill?.close();
   await new Promise((r) => receiver?.close(r));
 });
-
-async function retryUntilSeen<T>(send: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<T>> {
-  for (let i = 0; ; i++) {
-    const res = await send();
-    if (res.status < 400 || res.status >= 500 || i >= 50) return res;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const assigned = async (name: string) => {
   const claim = await drill.kube().tryGet(R.clusterClaim, NS, name);
