@@ -25,6 +25,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   'ExpiryPolicy',
   'WebhookEndpoint',
   'Operation',
+  'Relocation',
 ];
 
 export interface KubeGatewayOptions {
@@ -48,6 +49,7 @@ const OWN_KINDS: readonly CachedKind[] = [
   'ExpiryPolicy',
   'WebhookEndpoint',
   'Operation',
+  'Relocation',
 ];
 
 export type KubeGateway = HiveStore & { close(): Promise<void> };

@@ -46,6 +46,7 @@ export const KINDS: Readonly<Record<KindName, KindInfo>> = {
   ExpiryPolicy: beekeeper('expirypolicies'),
   WebhookEndpoint: beekeeper('webhookendpoints'),
   Operation: beekeeper('operations'),
+  Relocation: beekeeper('relocations'),
 };
 
 export function apiVersionOf(kind: KindName): string {

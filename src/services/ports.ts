@@ -26,7 +26,8 @@ export type KindName =
   | 'ClusterOverride'
   | 'ExpiryPolicy'
   | 'WebhookEndpoint'
-  | 'Operation';
+  | 'Operation'
+  | 'Relocation';
 
 /** Kinds kept in an informer cache per hub: reads of these never go to the API server. */
 export type CachedKind =
@@ -39,7 +40,8 @@ export type CachedKind =
   | 'ClusterOverride'
   | 'ExpiryPolicy'
   | 'WebhookEndpoint'
-  | 'Operation';
+  | 'Operation'
+  | 'Relocation';
 
 export interface HubStatus {
   name: string;

@@ -4,6 +4,7 @@ import { clusterOverrideCrd } from './cluster-override.js';
 import { expiryPolicyCrd } from './expiry-policy.js';
 import { hibernationScheduleCrd } from './hibernation-schedule.js';
 import { operationCrd } from './operation.js';
+import { relocationCrd } from './relocation.js';
 import { webhookEndpointCrd } from './webhook-endpoint.js';
 
 export const BEEKEEPER_CRDS: CrdDefinition[] = [
@@ -12,4 +13,5 @@ export const BEEKEEPER_CRDS: CrdDefinition[] = [
   clusterOverrideCrd,
   webhookEndpointCrd,
   operationCrd,
+  relocationCrd,
 ];
