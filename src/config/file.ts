@@ -29,7 +29,7 @@ export function readConfigFile(
     report('BEEKEEPER_CONFIG', `${path} must hold a YAML mapping`);
     return undefined;
   }
-  checkKeys(doc as Record<string, unknown>, SettingsSchema as Annotated, '', (where, reason) =>
+  checkKeys(doc as Record<string, unknown>, SettingsSchema, '', (where, reason) =>
     report(`${where} (${path})`, reason),
   );
   return {

@@ -33,7 +33,7 @@ const FILE_LISTS: Record<string, (raw: unknown) => ListInput> = {
 export function readSources(env: Record<string, string | undefined>): Sources {
   const fileIssues: string[] = [];
   const file = readConfigFile(env.BEEKEEPER_CONFIG, (where, reason) => fileIssues.push(`${where}: ${reason}`));
-  const raw = groups(SettingsSchema as Annotated);
+  const raw = groups(SettingsSchema);
   const origins = new Map<string, Origin>();
   for (const { path, schema } of SETTINGS.values()) {
     const text = schema.env ? env[schema.env] : undefined;
@@ -87,7 +87,7 @@ export function locate(origins: ReadonlyMap<string, Origin>, path: readonly stri
 
 /** A path's place in the schema's order (list entries by index), so that problems are listed as the schema reads. */
 export function rank(path: readonly string[]): number[] {
-  let node: Annotated | undefined = SettingsSchema as Annotated;
+  let node: Annotated | undefined = SettingsSchema;
   return path.map((key) => {
     if (node?.properties) {
       const keys = Object.keys(node.properties);

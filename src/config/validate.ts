@@ -4,6 +4,7 @@
 import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
+import { Settings as TypeBoxSettings } from 'typebox/system';
 import { Value } from 'typebox/value';
 import { SettingsSchema, type Annotated } from './schema.js';
 
@@ -19,15 +20,25 @@ const validator = Compile(SettingsSchema);
 
 /** The settings with their defaults, and what is wrong with them (nothing when the schema accepts them). */
 export function validateSettings(raw: unknown): { value: unknown; problems: Problem[] } {
-  const value = Value.Default(SettingsSchema, convert(SettingsSchema as Annotated, raw));
+  const value = Value.Default(SettingsSchema, convert(SettingsSchema, raw));
   if (validator.Check(value)) return { value, problems: [] };
   const seen = new Set<string>();
-  const problems = validator
-    .Errors(value)
+  const problems = allErrors(value)
     .flatMap((e) => explain(e, value))
     // One reason per value is enough (an empty string breaks both its length and its pattern).
     .filter((p) => !seen.has(p.path.join('/')) && seen.add(p.path.join('/')));
   return { value, problems };
+}
+
+/** TypeBox buffers 8 errors by default (a guard for untrusted input); an operator's own settings are listed in full. */
+function allErrors(value: unknown): TLocalizedValidationError[] {
+  const { maxErrors } = TypeBoxSettings.Get();
+  TypeBoxSettings.Set({ maxErrors: 1000 });
+  try {
+    return validator.Errors(value);
+  } finally {
+    TypeBoxSettings.Set({ maxErrors });
+  }
 }
 
 /** The settings as the schema accepted them. */
