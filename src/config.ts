@@ -5,10 +5,15 @@
 import type { Static } from 'typebox';
 import type { ConfigSchema, HubConfigSchema, RedisConfigSchema } from './config/config-schema.js';
 import { checkRules } from './config/rules.js';
-import type { ApiTokenSchema, HostPortSchema, HubLimitsSchema, JobsSchema } from './config/schema.js';
-import { SETTINGS } from './config/schema.js';
+import {
+  SETTINGS,
+  type ApiTokenSchema,
+  type HostPortSchema,
+  type HubLimitsSchema,
+  type JobsSchema,
+} from './config/schema.js';
 import { locate, rank, readSources } from './config/sources.js';
-import { asSettings, validateSettings, type Problem, type Settings } from './config/validate.js';
+import { validateSettings, type Problem, type Settings } from './config/validate.js';
 
 export { DEFAULT_REDIS_PREFIX } from './config/redis.js';
 
@@ -38,7 +43,7 @@ export const CONFIG_ENV_VARS = [
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const { raw, origins, fileIssues } = readSources(env);
-  const { value, problems } = validateSettings(raw);
+  const { value, settings, problems } = validateSettings(raw);
   // Entries a shorthand could not read at all are reported as written; the schema's errors for them would only
   // repeat it.
   const unreadable = [...origins].flatMap(([path, origin]) =>
@@ -50,14 +55,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...problems.filter((p) => !within(p)).map((p) => ({ ...p, bare: false })),
     ...checkRules(value, (path) => origins.has(path)).map((p) => ({ ...p, bare: false })),
   ];
-  if (fileIssues.length > 0 || all.length > 0) {
+  if (fileIssues.length > 0 || all.length > 0 || settings === undefined) {
     const sorted = all
       .map((p) => ({ ...p, rank: rank(p.path) }))
       .sort((a, b) => compareRanks(a.rank, b.rank))
       .map((p) => `${locate(origins, p.path, p.bare)} ${p.reason}`);
     throw new ConfigError([...fileIssues, ...sorted]);
   }
-  return deepFreeze(toConfig(asSettings(value)));
+  return deepFreeze(toConfig(settings));
 }
 
 /** The config of embedded mode: the simulator's one hub, reached through the kubeconfig it hands out. */

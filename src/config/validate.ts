@@ -18,10 +18,13 @@ export interface Problem {
 
 const validator = Compile(SettingsSchema);
 
-/** The settings with their defaults, and what is wrong with them (nothing when the schema accepts them). */
-export function validateSettings(raw: unknown): { value: unknown; problems: Problem[] } {
+/**
+ * The settings with their defaults filled in (`value`, for the rules across settings, even when invalid), typed as
+ * `settings` when the schema accepts them, and otherwise every problem the schema finds.
+ */
+export function validateSettings(raw: unknown): { value: unknown; settings?: Settings; problems: Problem[] } {
   const value = Value.Default(SettingsSchema, convert(SettingsSchema, raw));
-  if (validator.Check(value)) return { value, problems: [] };
+  if (validator.Check(value)) return { value, settings: value, problems: [] };
   const seen = new Set<string>();
   const problems = allErrors(value)
     .flatMap((e) => explain(e, value))
@@ -40,9 +43,6 @@ function allErrors(value: unknown): TLocalizedValidationError[] {
     TypeBoxSettings.Set({ maxErrors });
   }
 }
-
-/** The settings as the schema accepted them. */
-export const asSettings = (value: unknown): Settings => value as Settings;
 
 function convert(schema: Annotated | undefined, value: unknown): unknown {
   if (schema === undefined) return value;
