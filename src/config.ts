@@ -42,7 +42,8 @@ export const CONFIG_ENV_VARS = [
 ];
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const { raw, origins, fileIssues } = readSources(env);
+  const sources = readSources(env);
+  const { raw, origins, fileIssues } = sources;
   const { value, settings, problems } = validateSettings(raw);
   // Entries a shorthand could not read at all are reported as written; the schema's errors for them would only
   // repeat it.
@@ -59,7 +60,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const sorted = all
       .map((p) => ({ ...p, rank: rank(p.path) }))
       .sort((a, b) => compareRanks(a.rank, b.rank))
-      .map((p) => `${locate(origins, p.path, p.bare)} ${p.reason}`);
+      .map((p) => `${locate(sources, p.path, p.bare)} ${p.reason}`);
     throw new ConfigError([...fileIssues, ...sorted]);
   }
   return deepFreeze(toConfig(settings));

@@ -30,7 +30,9 @@ const int = (env: string, minimum: number, maximum: number, fallback: number) =>
 const num = (env: string, minimum: number, maximum: number, fallback: number) =>
   Type.Number({ env, minimum, maximum, default: fallback });
 const str = (env: string, extra: Record<string, unknown> = {}) => Type.Optional(Type.String({ env, ...extra }));
-const nonEmpty = (extra: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...extra });
+/** Text that is more than blanks (a path, a host, a name, a password). */
+const TEXT = { minLength: 1, pattern: '\\S', rule: 'more than blanks' };
+const nonEmpty = (extra: Record<string, unknown> = {}) => Type.String({ ...TEXT, ...extra });
 
 /** The limits every hub has (the settings' values unless its file entry overrides them). */
 export const HubLimitsSchema = Type.Object({
@@ -125,7 +127,7 @@ export const SettingsSchema = Type.Object({
   hubs: Type.Optional(Type.Array(HubEntrySchema, { env: 'BEEKEEPER_HUBS' })),
   redis: Type.Object({
     url: str('REDIS_URL', { pattern: '^rediss?://\\S+$', rule: 'a redis:// or rediss:// URL', secret: true }),
-    password: str('BEEKEEPER_REDIS_PASSWORD', { minLength: 1, secret: true }),
+    password: str('BEEKEEPER_REDIS_PASSWORD', { ...TEXT, secret: true }),
     // A `{hash tag}` keeps every key in one Redis Cluster slot, as BullMQ requires.
     prefix: Type.String({
       env: 'BEEKEEPER_REDIS_PREFIX',
@@ -136,14 +138,14 @@ export const SettingsSchema = Type.Object({
     sentinel: Type.Object({
       /** `host:port,...` in the environment; `host:port` strings or `{host, port}` in the file (redis.ts). */
       sentinels: hostPorts('BEEKEEPER_REDIS_SENTINELS'),
-      name: str('BEEKEEPER_REDIS_SENTINEL_NAME', { minLength: 1 }),
+      name: str('BEEKEEPER_REDIS_SENTINEL_NAME', TEXT),
       /** Authenticates to the sentinels themselves (the data password is `redis.password`). */
-      password: str('BEEKEEPER_REDIS_SENTINEL_PASSWORD', { minLength: 1, secret: true }),
+      password: str('BEEKEEPER_REDIS_SENTINEL_PASSWORD', { ...TEXT, secret: true }),
     }),
     cluster: Type.Object({ nodes: hostPorts('BEEKEEPER_REDIS_CLUSTER_NODES') }),
   }),
   // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
-  http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST', { minLength: 1 }), port: int('PORT', 0, 65535, 8080) }),
+  http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST', TEXT), port: int('PORT', 0, 65535, 8080) }),
   /** `name=token,...` in the environment (tokens.ts), a list of `{name, token}` in the file. */
   auth: Type.Object({ tokens: Type.Optional(Type.Array(ApiTokenSchema, { env: 'BEEKEEPER_API_TOKENS' })) }),
   concurrency,

@@ -15,6 +15,8 @@ export interface Sources {
   /** SettingsSchema's shape, with only what was set (every group present). */
   raw: Record<string, unknown>;
   origins: ReadonlyMap<string, Origin>;
+  /** The file's path, when there is one. */
+  file?: string;
   /** Problems with the file itself and keys the schema does not know, already worded. */
   fileIssues: string[];
 }
@@ -55,7 +57,7 @@ export function readSources(env: Record<string, string | undefined>): Sources {
     for (const key of keys.slice(0, -1)) group = group[key] as Record<string, unknown>;
     group[keys.at(-1)!] = value;
   }
-  return { raw, origins, fileIssues };
+  return { raw, origins, fileIssues, ...(file ? { file: file.path } : {}) };
 }
 
 /** An empty object for every group of settings, so that defaults can be filled in below them. */
@@ -68,7 +70,8 @@ function groups(schema: Annotated): Record<string, unknown> {
 }
 
 /** `hubs[1].qps (beekeeper.yaml):` or `BEEKEEPER_HUBS: "east=": kubeconfig`: the start of a message about `path`. */
-export function locate(origins: ReadonlyMap<string, Origin>, path: readonly string[], bare = false): string {
+export function locate(sources: Sources, path: readonly string[], bare = false): string {
+  const { origins } = sources;
   let at = path.length;
   while (at > 0 && !SETTINGS.has(path.slice(0, at).join('.'))) at--;
   const dotted = at > 0 ? path.slice(0, at).join('.') : '';
@@ -80,9 +83,10 @@ export function locate(origins: ReadonlyMap<string, Origin>, path: readonly stri
     return `${origin.env}:${subject ? ` ${subject}` : ''}`;
   }
   if (origin) return `${dotted}${inside} (${origin.file}):`;
-  // Not set (a rule asks for it): name its variable, as the operator would most likely set it.
+  // Not set (a rule asks for it): name its variable, and its file key when there is a file.
   const env = at > 0 ? SETTINGS.get(dotted)!.schema.env : undefined;
-  return `${env ?? path.join('.')}:`;
+  if (!env) return `${path.join('.')}:`;
+  return sources.file ? `${env} or ${dotted} (${sources.file}):` : `${env}:`;
 }
 
 /** A path's place in the schema's order (list entries by index), so that problems are listed as the schema reads. */

@@ -279,6 +279,17 @@ redis:
     ]);
   });
 
+  it('names what a rule across settings asks for by its variable, and by its file key when a file is in use', () => {
+    const file = yamlFile('redis: { sentinel: { sentinels: ["s1:26379"] } }\n');
+    expect(problems({ BEEKEEPER_CONFIG: file, BEEKEEPER_HTTP_HOST: ' ' })).toEqual([
+      `BEEKEEPER_REDIS_SENTINEL_NAME or redis.sentinel.name (${file}): required with Sentinel (the master group name)`,
+      'BEEKEEPER_HTTP_HOST: " " must be more than blanks',
+    ]);
+    expect(problems({ BEEKEEPER_REDIS_SENTINELS: 's1:26379' })).toEqual([
+      'BEEKEEPER_REDIS_SENTINEL_NAME: required with Sentinel (the master group name)',
+    ]);
+  });
+
   it('reports an unreadable file', () => {
     expect(problems({ BEEKEEPER_CONFIG: '/nonexistent/beekeeper.yaml' })).toEqual([
       expect.stringMatching(/^BEEKEEPER_CONFIG: cannot read \/nonexistent\/beekeeper.yaml/),
