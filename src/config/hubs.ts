@@ -3,6 +3,7 @@
 import { HUB_NAME } from './schema.js';
 import { quoted, splitList, type ListInput } from './shorthand.js';
 
+/** Also the API's rule for hub path parameters (http/routes/name-params.ts). */
 export { HUB_NAME };
 
 export function parseHubs(text: string): ListInput {
