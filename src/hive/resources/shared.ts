@@ -33,4 +33,5 @@ export const LabelSelectorSchema = Type.Object({
   ),
 });
 
-export type LabelSelectorSpec = Static<typeof LabelSelectorSchema>;
+/** The one LabelSelector type (src/hive/label-selector.ts matches it). */
+export type LabelSelector = Static<typeof LabelSelectorSchema>;
