@@ -1,0 +1,230 @@
+// One cluster's move, step by step (REFERENCE.md §6): label it (Hive's ClusterRelocate then marks it `outgoing`,
+// copies it and marks it `complete` before deleting the source), follow it until the source is gone and the copy is
+// on the destination, or until Hive reports RelocationFailed; then verify the copy and carry Beekeeper's state.
+// Each step reads Hive's objects and the Relocation's status, so a run after a crash continues where one stopped.
+import { ANNOTATIONS } from '../../hive/constants.js';
+import { NotFound } from '../../hive/errors.js';
+import {
+  readRelocationOrigin,
+  relocationOf,
+  RELOCATION_LABEL,
+  RELOCATION_ORIGIN_ANNOTATION,
+  type RelocationOrigin,
+} from '../../hive/relocation-marks.js';
+import type { RelocationCluster } from '../../hive/resources/relocation.js';
+import { requestedState } from '../../hive/schedule/index.js';
+import { findCondition, type ClusterDeployment } from '../../hive/types.js';
+import { clusterExpiry } from '../expiry/targets.js';
+import { retargetOverrides, settleOnDestination } from './carry-state.js';
+import { cachedCd, destRef, now, sourceRef, waitFor, type MoveContext } from './move-context.js';
+
+/** RelocationFailed=True reasons (clusterrelocate_controller.go): the move stops until someone acts. */
+export const HIVE_FAILURES = new Set([
+  'MoveFailed',
+  'ClusterDeploymentMismatch',
+  'MissingKubeconfigSecret',
+  'NoConnection',
+  'MultipleMatchingRelocates',
+]);
+
+type Name = Pick<RelocationCluster, 'namespace' | 'name'>;
+
+const ignoreNotFound = (err: unknown) => {
+  if (!(err instanceof NotFound)) throw err;
+};
+
+/** Labels the source CD for the relocation's ClusterRelocate, with the origin the destination needs. */
+export async function startMove(m: MoveContext, c: Name): Promise<void> {
+  const ref = sourceRef(m, c);
+  const cd = cachedCd(m, ref) ?? (await m.store.get<ClusterDeployment>('ClusterDeployment', ref));
+  if (!cd || relocationOf(cd) === m.id) return;
+  const expiry = clusterExpiry(m.from, cd);
+  const origin: RelocationOrigin = {
+    relocation: m.id,
+    hub: m.from,
+    ...(expiry ? { expiresAt: new Date(expiry.expiresAtMs).toISOString() } : {}),
+    powerState: requestedState(cd),
+  };
+  await m.store.mergePatch('ClusterDeployment', ref, {
+    metadata: {
+      labels: { [RELOCATION_LABEL]: m.id },
+      annotations: { [RELOCATION_ORIGIN_ANNOTATION]: JSON.stringify(origin) },
+    },
+  });
+  await m.store.recordEvent('ClusterDeployment', ref, {
+    type: 'Normal',
+    reason: 'RelocationStarted',
+    action: 'Relocate',
+    message: `Relocation ${m.id} is moving this cluster from hub ${m.from} to hub ${m.to}`,
+    key: `relocation/${m.id}/started`,
+  });
+}
+
+/** Takes the relocation's marks off the source CD: with no match, Hive clears `outgoing` (an abort, §6). */
+async function unlabel(m: MoveContext, c: Name): Promise<void> {
+  await m.store
+    .mergePatch('ClusterDeployment', sourceRef(m, c), {
+      metadata: { labels: { [RELOCATION_LABEL]: null }, annotations: { [RELOCATION_ORIGIN_ANNOTATION]: null } },
+    })
+    .catch(ignoreNotFound);
+}
+
+/** The one hub the cluster is on: the source without Hive's mark, or only the destination; else undefined. */
+function whereIs(m: MoveContext, c: Name): string | undefined {
+  const s = cachedCd(m, sourceRef(m, c));
+  if (s) return s.metadata.annotations?.[ANNOTATIONS.relocate] ? undefined : m.from;
+  return cachedCd(m, destRef(m, c)) ? m.to : undefined;
+}
+
+async function settle(m: MoveContext, c: Name): Promise<string | undefined> {
+  return waitFor(m, () => whereIs(m, c));
+}
+
+type Followed = { kind: 'copied' } | { kind: 'abort' } | { kind: 'failed'; reason: string; message: string };
+
+/** Follows a labelled cluster until Hive has copied it, failed, or the relocation is aborted. */
+export async function followMove(m: MoveContext, c: Name): Promise<'copied' | 'abort' | 'failed'> {
+  const src = sourceRef(m, c);
+  const dst = destRef(m, c);
+  const seen = await waitFor<Followed>(m, () => {
+    const s = cachedCd(m, src);
+    if (!s && cachedCd(m, dst)) return { kind: 'copied' };
+    if (m.aborted()) return { kind: 'abort' };
+    const failed = s && relocationOf(s) === m.id ? findCondition(s, 'RelocationFailed') : undefined;
+    if (failed?.status === 'True' && failed.reason && HIVE_FAILURES.has(failed.reason))
+      return { kind: 'failed', reason: failed.reason, message: failed.message ?? '' };
+    return undefined;
+  });
+  if (seen?.kind === 'copied' || seen?.kind === 'abort') return seen.kind;
+  await unlabel(m, c);
+  const hub = (await settle(m, c)) ?? m.from;
+  const failure = seen ?? {
+    reason: 'Timeout',
+    message: `Hive did not move the cluster within ${Math.round(m.timeoutMs / 1000)} s; the move was called off`,
+  };
+  if (hub === m.to) return 'copied';
+  await m.status.cluster(c, {
+    state: 'failed',
+    hub,
+    reason: failure.reason,
+    message: failure.message,
+    finishedAt: now(m),
+  });
+  await m.store.recordEvent('ClusterDeployment', src, {
+    type: 'Warning',
+    reason: 'RelocationFailed',
+    action: 'Relocate',
+    message: `Relocation ${m.id} to hub ${m.to} failed (${failure.reason}): ${failure.message}`,
+    key: `relocation/${m.id}/failed`,
+  });
+  m.log.warn({ relocation: m.id, ...c, reason: failure.reason }, 'relocation of a cluster failed');
+  return 'failed';
+}
+
+/** The Secrets a ClusterDeployment refers to by name (the ones Hive must have copied with it). */
+function referencedSecrets(cd: ClusterDeployment): string[] {
+  const names = [
+    cd.spec.pullSecretRef?.name,
+    cd.spec.clusterMetadata?.adminKubeconfigSecretRef?.name,
+    cd.spec.clusterMetadata?.adminPasswordSecretRef?.name,
+    cd.spec.provisioning?.installConfigSecretRef?.name,
+    ...Object.values(cd.spec.platform ?? {}).map(
+      (p) => (p as { credentialsSecretRef?: { name?: string } })?.credentialsSecretRef?.name,
+    ),
+  ];
+  return [...new Set(names.filter((n): n is string => Boolean(n)))];
+}
+
+/** Verifies the copy on the destination, carries Beekeeper's state and marks the cluster moved (or failed). */
+export async function verifyMove(m: MoveContext, c: Name): Promise<void> {
+  const dst = destRef(m, c);
+  await m.status.cluster(c, { state: 'verifying', hub: m.to });
+  let missing = 'the ClusterDeployment on the destination';
+  const verified = await waitFor(m, async () => {
+    const d = cachedCd(m, dst);
+    if (!d) return ((missing = 'the ClusterDeployment on the destination'), undefined);
+    if (d.metadata.annotations?.[ANNOTATIONS.relocate])
+      return ((missing = `Hive to clear ${ANNOTATIONS.relocate} on the destination`), undefined);
+    const origin = readRelocationOrigin(d.metadata.annotations);
+    const power = origin?.powerState ?? requestedState(d);
+    if (requestedState(d) !== power || d.status?.powerState !== power)
+      return (
+        (missing = `power state ${power} on the destination (now ${d.status?.powerState ?? 'not reported'})`),
+        undefined
+      );
+    for (const name of referencedSecrets(d)) {
+      if (!(await m.store.get('Secret', { hub: m.to, namespace: c.namespace, name })))
+        return ((missing = `Secret ${c.namespace}/${name} on the destination`), undefined);
+    }
+    return { cd: d, origin };
+  });
+  if (!verified) {
+    const message = `moved, but not verified within ${Math.round(m.timeoutMs / 1000)} s: waiting for ${missing}`;
+    await m.status.cluster(c, {
+      state: 'failed',
+      hub: m.to,
+      reason: 'VerificationTimeout',
+      message,
+      finishedAt: now(m),
+    });
+    return;
+  }
+  const overrides = await retargetOverrides(m.store, m.state, { from: m.from, to: m.to, ...c });
+  const settled = await settleWithRetry(m, c, verified.origin);
+  const expiry = clusterExpiry(m.to, settled);
+  const before = verified.origin?.expiresAt ? Date.parse(verified.origin.expiresAt) : undefined;
+  // No origin: an earlier run settled it already.
+  const kept = before === undefined || (expiry !== undefined && Math.abs(expiry.expiresAtMs - before) < 1000);
+  await m.status.cluster(c, {
+    state: 'moved',
+    hub: m.to,
+    finishedAt: now(m),
+    ...(kept ? { message: undefined } : { message: 'moved; the expiry differs from the one on the source' }),
+  });
+  await m.store.recordEvent('ClusterDeployment', dst, {
+    type: 'Normal',
+    reason: 'Relocated',
+    action: 'Relocate',
+    message:
+      `Relocation ${m.id} moved this cluster from hub ${m.from}` +
+      (before !== undefined ? `; expiry kept at ${new Date(before).toISOString()}` : '') +
+      (overrides.length ? `; overrides ${overrides.join(', ')}` : ''),
+    key: `relocation/${m.id}/moved`,
+  });
+  m.log.info({ relocation: m.id, ...c, to: m.to }, 'cluster relocated');
+}
+
+async function settleWithRetry(
+  m: MoveContext,
+  c: Name,
+  origin: RelocationOrigin | undefined,
+): Promise<ClusterDeployment> {
+  const dst = destRef(m, c);
+  for (let attempt = 1; ; attempt++) {
+    const cd = await m.store.get<ClusterDeployment>('ClusterDeployment', dst);
+    if (!cd) throw new NotFound(`ClusterDeployment ${c.namespace}/${c.name} left hub ${m.to}`);
+    try {
+      return await settleOnDestination(m.store, dst, cd, origin);
+    } catch (err) {
+      if (attempt >= 5) throw err;
+    }
+  }
+}
+
+/** Aborting an in-flight move: remove the match (never delete a CD mid-move) and wait until it is on one hub. */
+export async function abortMove(m: MoveContext, c: Name): Promise<void> {
+  await unlabel(m, c);
+  const hub = await settle(m, c);
+  if (hub === m.to) return verifyMove(m, c);
+  if (hub === m.from) {
+    await m.status.cluster(c, { state: 'aborted', hub, message: 'aborted before Hive moved it', finishedAt: now(m) });
+    return;
+  }
+  await m.status.cluster(c, {
+    state: 'failed',
+    hub: m.from,
+    reason: 'Timeout',
+    message: 'aborted, but Hive did not settle it on one hub in time: check both hubs',
+    finishedAt: now(m),
+  });
+}

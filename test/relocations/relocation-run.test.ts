@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RelocationCluster, RelocationSpec } from '../../src/hive/resources/relocation.js';
+import { powerEligibility } from '../../src/hive/schedule/index.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
+import { createLogger } from '../../src/logger.js';
+import { clusterExpiry } from '../../src/services/expiry/targets.js';
+import type { JobView } from '../../src/services/ports.js';
+import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
+import { runRelocation, type Relocation } from '../../src/services/relocations/relocation-run.js';
+import { overrideName, type ClusterOverride } from '../../src/services/schedules/override-store.js';
+import { exportKubeconfig } from '../../src/kube/export-kubeconfig.js';
+import { EAST, WEST, createBody, prerequisites, startTwoHubBed, type TwoHubBed } from './support.js';
+
+const RELOCATE = 'hive.openshift.io/relocate';
+
+describe('the relocation job', () => {
+  let bed: TwoHubBed;
+  let ns: string;
+  beforeAll(async () => {
+    bed = await startTwoHubBed();
+    ns = bed.config.stateNamespace;
+  }, 60_000);
+  afterAll(() => bed?.close());
+
+  const cd = (hub: string, namespace: string, name = namespace) =>
+    bed.system.store.get<ClusterDeployment>('ClusterDeployment', { hub, namespace, name });
+  const relRef = (id: string) => ({ hub: EAST, namespace: ns, name: id });
+
+  async function install(namespace: string, extra: Record<string, unknown> = {}) {
+    await prerequisites(bed, EAST, namespace);
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/clusters?wait=60',
+      payload: createBody(EAST, namespace, namespace, extra),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ job: JobView }>().job.state).toBe('completed');
+  }
+
+  /** The Relocation as POST /v1/relocations writes it: spec, then status seeded with the waves. */
+  async function createRelocation(id: string, names: string[], waves: RelocationSpec['waves'] = {}) {
+    const size = waves.size ?? names.length;
+    const clusters: RelocationCluster[] = names.map((n, i) => ({
+      namespace: n,
+      name: n,
+      wave: Math.floor(i / size) + 1,
+      state: 'pending',
+      hub: EAST,
+    }));
+    await bed.system.store.create<Relocation>('Relocation', EAST, {
+      apiVersion: 'beekeeper.io/v1alpha1',
+      kind: 'Relocation',
+      metadata: { name: id, namespace: ns },
+      spec: {
+        from: EAST,
+        to: WEST,
+        clusters: names.map((n) => ({ namespace: n, name: n })),
+        waves,
+        requestedBy: 'test',
+        requestedAt: new Date(bed.clock.now()).toISOString(),
+      },
+    });
+    await bed.system.store.mergePatch(
+      'Relocation',
+      relRef(id),
+      { status: { phase: 'Pending', clusters, waves: { total: Math.max(...clusters.map((c) => c.wave)), done: 0 } } },
+      { subresource: 'status' },
+    );
+  }
+
+  const enqueue = (id: string) =>
+    bed.system.queue.enqueue(
+      RELOCATION_RUN_JOB.type,
+      { id },
+      {
+        hub: EAST,
+        target: { kind: 'Relocation', hub: EAST, namespace: ns, name: id },
+      },
+    );
+  const relocation = async (id: string) => (await bed.system.store.get<Relocation>('Relocation', relRef(id)))!;
+
+  it('moves clusters in waves with their Secrets, power state, expiry and overrides, then cleans up', async () => {
+    await install('mv-a', { expiresIn: '8h' });
+    await install('mv-b');
+    await install('mv-c');
+    const hib = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${EAST}/mv-b/mv-b/hibernate?wait=60` });
+    expect(hib.statusCode, hib.body).toBe(200);
+    const ovr = await bed.app.inject({
+      method: 'POST',
+      url: `/v1/clusters/${EAST}/mv-c/mv-c/overrides`,
+      payload: { type: 'keepAwake', for: '4h', by: 'alice', reason: 'demo on Friday' },
+    });
+    expect(ovr.statusCode, ovr.body).toBe(201);
+    const expiryBefore = clusterExpiry(EAST, (await cd(EAST, 'mv-a'))!)!.expiresAtMs;
+    const secretsBefore = (await bed.system.store.list('Secret', EAST, { namespace: 'mv-a' })).map(
+      (s) => s.metadata.name,
+    );
+
+    await createRelocation('mv', ['mv-a', 'mv-b', 'mv-c'], { size: 2 });
+    const job = await enqueue('mv');
+    const done = await bed.system.queue.waitUntilDone(job.id, 120_000);
+    expect(done.state, JSON.stringify(done.error)).toBe('completed');
+
+    const rel = await relocation('mv');
+    expect(rel.status?.phase).toBe('Succeeded');
+    expect(rel.status?.waves).toMatchObject({ total: 2, done: 2 });
+    expect(rel.status?.imageSetsCopied).toEqual(['openshift-v4.16.3']);
+    expect(rel.status?.clusters?.map((c) => [c.name, c.wave, c.state, c.hub])).toEqual([
+      ['mv-a', 1, 'moved', WEST],
+      ['mv-b', 1, 'moved', WEST],
+      ['mv-c', 2, 'moved', WEST],
+    ]);
+    for (const c of rel.status!.clusters!) expect(c.finishedAt).toBeDefined();
+    for (const name of ['mv-a', 'mv-b', 'mv-c']) {
+      expect(await cd(EAST, name)).toBeUndefined();
+      const moved = (await cd(WEST, name))!;
+      expect(moved.metadata.annotations?.[RELOCATE]).toBeUndefined();
+      expect(moved.metadata.labels?.['beekeeper.io/relocation']).toBeUndefined();
+      expect(moved.metadata.annotations?.['beekeeper.io/relocation-origin']).toBeUndefined();
+    }
+    expect((await cd(WEST, 'mv-b'))!.status?.powerState).toBe('Hibernating');
+    expect((await cd(WEST, 'mv-a'))!.status?.powerState).toBe('Running');
+    // Hive restarts delete-after from the copy's creationTimestamp; the deadline is the one it had.
+    const after = clusterExpiry(WEST, (await cd(WEST, 'mv-a'))!)!.expiresAtMs;
+    expect(Math.abs(after - expiryBefore)).toBeLessThan(1000);
+    const secretsAfter = (await bed.system.store.list('Secret', WEST, { namespace: 'mv-a' })).map(
+      (s) => s.metadata.name,
+    );
+    expect(secretsAfter).toEqual(expect.arrayContaining(secretsBefore));
+
+    const overrides = bed.system.store
+      .cachedList<ClusterOverride>('ClusterOverride', { hub: EAST, namespace: ns })
+      .map((o) => o.object)
+      .filter((o) => o.spec.cluster.name === 'mv-c');
+    expect(overrides.map((o) => [o.metadata.name, o.spec.cluster.hub])).toEqual([
+      [overrideName(WEST, 'mv-c', 'mv-c', 'keepAwake'), WEST],
+    ]);
+    const view = await bed.app.inject({ method: 'GET', url: `/v1/clusters/${WEST}/mv-c/mv-c/overrides` });
+    expect(view.body).toContain('demo on Friday');
+
+    expect(
+      await bed.system.store.get('ClusterRelocate', { hub: EAST, ...rel.status!.clusterRelocate! }),
+    ).toBeUndefined();
+    expect(await bed.system.store.get('Secret', { hub: EAST, ...rel.status!.kubeconfigSecret! })).toBeUndefined();
+  }, 180_000);
+
+  it('reports a Hive-side failure with its reason and leaves the cluster on the source', async () => {
+    await install('twin');
+    // A different cluster of the same name on the destination, made after preflight looked (a race preflight
+    // cannot rule out): Hive refuses with ClusterDeploymentMismatch.
+    await prerequisites(bed, WEST, 'twin');
+    const other = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/clusters',
+      payload: createBody(WEST, 'twin', 'twin', { baseDomain: 'elsewhere.example.com' }),
+    });
+    expect(other.statusCode, other.body).toBe(202);
+    await createRelocation('twin', ['twin']);
+    const result = await runRelocation(
+      {
+        store: bed.system.store,
+        clock: bed.clock,
+        log: createLogger({ level: 'silent' }),
+        stateHub: EAST,
+        stateNamespace: ns,
+        // The other lane's preflight as it would answer before the twin appeared.
+        preflight: async (_spec, clusters) => ({
+          clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
+          imageSetsToCopy: [],
+          warnings: [],
+        }),
+        kubeconfigFor: (hub) => exportKubeconfig(bed.config.hubs.find((h) => h.name === hub)!),
+        clusterTimeoutMs: 60_000,
+        pollMs: 500,
+      },
+      'twin',
+      { step: async () => undefined, signal: new AbortController().signal },
+    );
+    expect(result).toMatchObject({ phase: 'Failed', failed: 1 });
+    const rel = await relocation('twin');
+    expect(rel.status?.clusters?.[0]).toMatchObject({
+      state: 'failed',
+      hub: EAST,
+      reason: 'ClusterDeploymentMismatch',
+      message: expect.stringContaining('first must be deleted'),
+    });
+    const source = (await cd(EAST, 'twin'))!;
+    expect(source.metadata.labels?.['beekeeper.io/relocation']).toBeUndefined();
+    expect(source.metadata.annotations?.[RELOCATE]).toBeUndefined();
+    expect((await cd(WEST, 'twin'))!.spec.baseDomain).toBe('elsewhere.example.com');
+  }, 120_000);
+
+  it('aborted between waves: the first wave moved, the rest stays, every cluster on exactly one hub', async () => {
+    await install('ab-a');
+    await install('ab-b');
+    await createRelocation('ab', ['ab-a', 'ab-b'], { size: 1, pauseSeconds: 3600 });
+    const job = await enqueue('ab');
+    await bed.system.store.waitFor<Relocation, true>(
+      'Relocation',
+      relRef('ab'),
+      (r) => (r?.status?.clusters?.[0]?.state === 'moved' ? true : undefined),
+      { timeoutMs: 60_000 },
+    );
+    expect((await bed.system.queue.get(job.id))?.state).toBe('active');
+    await bed.system.store.mergePatch('Relocation', relRef('ab'), {
+      spec: { abort: { requestedAt: new Date(bed.clock.now()).toISOString(), by: 'test' } },
+    });
+    const done = await bed.system.queue.waitUntilDone(job.id, 60_000);
+    expect(done.state, JSON.stringify(done.error)).toBe('completed');
+    const rel = await relocation('ab');
+    expect(rel.status?.phase).toBe('Aborted');
+    expect(rel.status?.clusters?.map((c) => [c.name, c.state, c.hub])).toEqual([
+      ['ab-a', 'moved', WEST],
+      ['ab-b', 'aborted', EAST],
+    ]);
+    expect(await cd(EAST, 'ab-a')).toBeUndefined();
+    expect(await cd(WEST, 'ab-a')).toBeDefined();
+    expect(await cd(EAST, 'ab-b')).toBeDefined();
+    expect(await cd(WEST, 'ab-b')).toBeUndefined();
+    expect(
+      await bed.system.store.get('ClusterRelocate', { hub: EAST, ...rel.status!.clusterRelocate! }),
+    ).toBeUndefined();
+  }, 180_000);
+
+  it("refuses a person's and a schedule's power change on a cluster a relocation is moving, saying which", async () => {
+    await install('busy');
+    // What a wave does first: the relocation's label, before Hive marks the cluster outgoing.
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'busy', name: 'busy' },
+      {
+        metadata: { labels: { 'beekeeper.io/relocation': 'r-42' } },
+      },
+    );
+    await bed.system.store.waitFor<ClusterDeployment, true>(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'busy', name: 'busy' },
+      (c) => (c?.metadata.labels?.['beekeeper.io/relocation'] ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
+    const res = await bed.app.inject({ method: 'POST', url: `/v1/clusters/${EAST}/busy/busy/hibernate` });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json<{ detail: string }>().detail).toContain('relocation r-42 is moving it');
+    expect((await cd(EAST, 'busy'))!.spec.powerState ?? 'Running').toBe('Running');
+    const cached = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', {
+      hub: EAST,
+      namespace: 'busy',
+      name: 'busy',
+    })!;
+    expect(powerEligibility(cached, 'hibernate')).toMatchObject({
+      ok: false,
+      reason: 'Relocating',
+      message: expect.stringContaining('relocation r-42 is moving it'),
+    });
+  }, 120_000);
+});
