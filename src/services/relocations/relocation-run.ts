@@ -120,7 +120,7 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
     await deleteRelocateObjects(store, from, { clusterRelocate: status.status.clusterRelocate });
     await Promise.all(
       clusters.map((c) =>
-        c.state === 'moving' ? abortMove(m, c) : c.state === 'verifying' ? verifyMove(m, c) : undefined,
+        c.state === 'moving' ? abortMove(m, c) : c.state === 'verifying' ? verifyMove(m, c) : Promise.resolve(),
       ),
     );
     for (const c of clusters.filter((x) => x.state === 'pending'))

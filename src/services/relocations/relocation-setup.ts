@@ -32,7 +32,7 @@ export async function ensureRelocateObjects(
   const data = { kubeconfig: Buffer.from(await opts.kubeconfig(), 'utf8').toString('base64') };
   const annotations = { 'beekeeper.io/relocation-id': id };
   await store
-    .create('Secret', from, { metadata: { ...secret, labels, annotations }, type: 'Opaque', data } as KubeObject)
+    .create('Secret', from, { metadata: { ...secret, labels, annotations }, type: 'Opaque', data })
     .catch(async (err: unknown) => {
       if (!(err instanceof Conflict)) throw err;
       await store.mergePatch('Secret', { hub: from, ...secret }, { data });

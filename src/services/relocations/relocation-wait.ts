@@ -28,7 +28,7 @@ export function waitUntil<R>(
       if (done) return;
       done = true;
       for (const off of cleanups) off();
-      if (err !== undefined) reject(err);
+      if (err !== undefined) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve(value);
     };
     // One evaluation at a time; events arriving meanwhile ask for one more, not one each.
