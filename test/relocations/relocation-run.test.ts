@@ -6,7 +6,12 @@ import { createLogger } from '../../src/logger.js';
 import { clusterExpiry } from '../../src/services/expiry/targets.js';
 import type { JobView } from '../../src/services/ports.js';
 import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
-import { runRelocation, type Relocation } from '../../src/services/relocations/relocation-run.js';
+import type { Preflight } from '../../src/services/relocations/preflight-report.js';
+import {
+  runRelocation,
+  type Relocation,
+  type RelocationRunDeps,
+} from '../../src/services/relocations/relocation-run.js';
 import { overrideName, type ClusterOverride } from '../../src/services/schedules/override-store.js';
 import { exportKubeconfig } from '../../src/kube/export-kubeconfig.js';
 import { EAST, WEST, createBody, prerequisites, startTwoHubBed, type TwoHubBed } from './support.js';
@@ -77,6 +82,29 @@ describe('the relocation job', () => {
         target: { kind: 'Relocation', hub: EAST, namespace: ns, name: id },
       },
     );
+  const allOk: Preflight = async (_spec, clusters) => ({
+    clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
+    imageSetsToCopy: [],
+    warnings: [],
+  });
+  /** The job's handler run in the test, with its dependencies chosen here. */
+  const runDirect = (id: string, opts: Partial<RelocationRunDeps> = {}, signal = new AbortController().signal) =>
+    runRelocation(
+      {
+        store: bed.system.store,
+        clock: bed.clock,
+        log: createLogger({ level: 'silent' }),
+        stateHub: EAST,
+        stateNamespace: ns,
+        preflight: allOk,
+        kubeconfigFor: (hub) => exportKubeconfig(bed.config.hubs.find((h) => h.name === hub)!),
+        clusterTimeoutMs: 60_000,
+        pollMs: 500,
+        ...opts,
+      },
+      id,
+      { step: async () => undefined, signal },
+    );
   const relocation = async (id: string) => (await bed.system.store.get<Relocation>('Relocation', relRef(id)))!;
 
   it('moves clusters in waves with their Secrets, power state, expiry and overrides, then cleans up', async () => {
@@ -104,6 +132,8 @@ describe('the relocation job', () => {
     const rel = await relocation('mv');
     expect(rel.status?.phase).toBe('Succeeded');
     expect(rel.status?.waves).toMatchObject({ total: 2, done: 2 });
+    expect(rel.status?.startedAt).toBeDefined();
+    expect(rel.status?.eta).toBeDefined();
     expect(rel.status?.imageSetsCopied).toEqual(['openshift-v4.16.3']);
     expect(rel.status?.clusters?.map((c) => [c.name, c.wave, c.state, c.hub])).toEqual([
       ['mv-a', 1, 'moved', WEST],
@@ -156,26 +186,8 @@ describe('the relocation job', () => {
     });
     expect(other.statusCode, other.body).toBe(202);
     await createRelocation('twin', ['twin']);
-    const result = await runRelocation(
-      {
-        store: bed.system.store,
-        clock: bed.clock,
-        log: createLogger({ level: 'silent' }),
-        stateHub: EAST,
-        stateNamespace: ns,
-        // The other lane's preflight as it would answer before the twin appeared.
-        preflight: async (_spec, clusters) => ({
-          clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
-          imageSetsToCopy: [],
-          warnings: [],
-        }),
-        kubeconfigFor: (hub) => exportKubeconfig(bed.config.hubs.find((h) => h.name === hub)!),
-        clusterTimeoutMs: 60_000,
-        pollMs: 500,
-      },
-      'twin',
-      { step: async () => undefined, signal: new AbortController().signal },
-    );
+    // The other lane's preflight as it would answer before the twin appeared.
+    const result = await runDirect('twin');
     expect(result).toMatchObject({ phase: 'Failed', failed: 1 });
     const rel = await relocation('twin');
     expect(rel.status?.clusters?.[0]).toMatchObject({
@@ -220,6 +232,79 @@ describe('the relocation job', () => {
     expect(
       await bed.system.store.get('ClusterRelocate', { hub: EAST, ...rel.status!.clusterRelocate! }),
     ).toBeUndefined();
+  }, 180_000);
+
+  it('a cluster failing preflight as its wave starts is recorded with the checks; the others move', async () => {
+    await install('pf-a');
+    await install('pf-b');
+    await createRelocation('pf', ['pf-a', 'pf-b'], { size: 1 });
+    await bed.system.store.mergePatch('Relocation', relRef('pf'), { spec: { skipFailed: true } });
+    const check = {
+      check: 'power-transition',
+      severity: 'error' as const,
+      message: 'mid power transition',
+      fix: 'wait',
+    };
+    const result = await runDirect('pf', {
+      preflight: async (_spec, clusters) => ({
+        clusters: clusters.map((c) => ({ ...c, ok: c.name !== 'pf-b', checks: c.name === 'pf-b' ? [check] : [] })),
+        imageSetsToCopy: [],
+        warnings: [],
+      }),
+    });
+    expect(result).toMatchObject({ phase: 'Succeeded', moved: 1 });
+    const rel = await relocation('pf');
+    expect(rel.status?.clusters?.map((c) => [c.name, c.state, c.hub])).toEqual([
+      ['pf-a', 'moved', WEST],
+      ['pf-b', 'preflight-failed', EAST],
+    ]);
+    expect(rel.status?.clusters?.[1]).toMatchObject({ reason: 'power-transition', checks: [check] });
+    expect(await cd(EAST, 'pf-b')).toBeDefined();
+  }, 120_000);
+
+  it('a cluster Hive does not move in time fails with reason Timeout and stays where it is', async () => {
+    await install('stuck');
+    // Hive skips a paused ClusterDeployment entirely (REFERENCE.md §6 step 1).
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'stuck', name: 'stuck' },
+      {
+        metadata: { annotations: { 'hive.openshift.io/reconcile-pause': 'true' } },
+      },
+    );
+    await createRelocation('stuck', ['stuck']);
+    const result = await runDirect('stuck', { clusterTimeoutMs: 2_000 });
+    expect(result).toMatchObject({ phase: 'Failed', failed: 1 });
+    const rel = await relocation('stuck');
+    expect(rel.status?.clusters?.[0]).toMatchObject({ state: 'failed', hub: EAST, reason: 'Timeout' });
+    const source = (await cd(EAST, 'stuck'))!;
+    expect(source.metadata.labels?.['beekeeper.io/relocation']).toBeUndefined();
+    expect(await cd(WEST, 'stuck')).toBeUndefined();
+  }, 120_000);
+
+  it('a run stopped mid-relocation (a worker gone) is resumed by the job, and no cluster moves twice', async () => {
+    await install('rs-a');
+    await install('rs-b');
+    await createRelocation('rs', ['rs-a', 'rs-b'], { size: 1 });
+    const stop = new AbortController();
+    const off = bed.system.store.onChange<Relocation>('Relocation', (_hub, _type, r) => {
+      if (r.metadata.name === 'rs' && r.status?.clusters?.[0]?.state === 'moved')
+        stop.abort(new Error('worker killed'));
+    });
+    await expect(runDirect('rs', {}, stop.signal)).rejects.toThrow();
+    off();
+    const firstCopy = (await cd(WEST, 'rs-a'))!.metadata.uid;
+    const job = await enqueue('rs');
+    const done = await bed.system.queue.waitUntilDone(job.id, 120_000);
+    expect(done.state, JSON.stringify(done.error)).toBe('completed');
+    const rel = await relocation('rs');
+    expect(rel.status?.phase).toBe('Succeeded');
+    expect(rel.status?.clusters?.map((c) => [c.name, c.state, c.hub])).toEqual([
+      ['rs-a', 'moved', WEST],
+      ['rs-b', 'moved', WEST],
+    ]);
+    expect((await cd(WEST, 'rs-a'))!.metadata.uid).toBe(firstCopy);
+    expect(await cd(EAST, 'rs-b')).toBeUndefined();
   }, 180_000);
 
   it("refuses a person's and a schedule's power change on a cluster a relocation is moving, saying which", async () => {
