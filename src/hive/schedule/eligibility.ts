@@ -3,11 +3,7 @@
 import { isTruthy } from '../go-bool.js';
 import { relocatingMessage } from '../relocation-marks.js';
 import { findCondition, type ClusterDeployment } from '../types.js';
-import {
-  isUnclaimedPoolCluster,
-  POWERSTATE_PAUSE_ANNOTATION,
-  requestedState,
-} from './cd-facts.js';
+import { isUnclaimedPoolCluster, POWERSTATE_PAUSE_ANNOTATION, requestedState } from './cd-facts.js';
 import { actionState, type PowerAction } from './types.js';
 
 export type SkipReason =
