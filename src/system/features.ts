@@ -37,6 +37,7 @@ import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
 import { exportKubeconfig } from '../kube/export-kubeconfig.js';
 import { relocationRunJob } from '../services/relocations/relocation-run.js';
+import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
 import type { Preflight } from '../services/relocations/preflight-report.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
@@ -171,6 +172,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     };
     // Placeholder until the relocation API's preflight (services/relocations/preflight.ts) is merged: the lead
     // wires that one here. Every cluster passes.
+    const observer = createRelocationMetrics(deps.metrics.registry);
     const preflight: Preflight = async (_spec, clusters) => ({
       clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
       imageSetsToCopy: [],
@@ -186,6 +188,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
           stateNamespace: deps.config.stateNamespace,
           preflight,
           kubeconfigFor: (hub) => exportKubeconfig(hubConfig(hub)),
+          observer,
         }),
       ],
     };

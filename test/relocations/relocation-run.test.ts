@@ -172,6 +172,11 @@ describe('the relocation job', () => {
       await bed.system.store.get('ClusterRelocate', { hub: EAST, ...rel.status!.clusterRelocate! }),
     ).toBeUndefined();
     expect(await bed.system.store.get('Secret', { hub: EAST, ...rel.status!.kubeconfigSecret! })).toBeUndefined();
+
+    const metrics = await bed.system.metrics.registry.metrics();
+    expect(metrics).toContain('beekeeper_relocation_clusters_total{state="moved",reason=""} 3');
+    expect(metrics).toContain('beekeeper_relocations_finished_total{phase="Succeeded"} 1');
+    expect(metrics).toMatch(/beekeeper_relocation_move_seconds_count 3/);
   }, 180_000);
 
   it('reports a Hive-side failure with its reason and leaves the cluster on the source', async () => {

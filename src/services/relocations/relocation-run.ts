@@ -3,7 +3,7 @@
 // the ClusterImageSets the destination lacks, re-runs preflight as each wave starts, follows and verifies each
 // cluster, carries Beekeeper's state, and honours spec.abort between and during waves. Everything it decides is
 // written to the Relocation's status before it moves on, so a retry or a re-enqueue after a crash resumes there.
-import { Invalid } from '../../hive/errors.js';
+import { Forbidden, Invalid } from '../../hive/errors.js';
 import { RELOCATION_LABEL, RELOCATION_ORIGIN_ANNOTATION } from '../../hive/relocation-marks.js';
 import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../hive/resources/relocation.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
@@ -11,6 +11,7 @@ import type { Clock, HiveStore, JobContext, KubeObject, ServiceLog, StateLocatio
 import { abortMove, followMove, startMove, verifyMove } from './move-cluster.js';
 import { now, waitFor, type MoveContext } from './move-context.js';
 import type { Preflight } from './preflight-report.js';
+import { NO_OBSERVER, type RelocationObserver } from './relocation-observer.js';
 import { RELOCATION_RUN_JOB } from './relocation-jobs.js';
 import { copyImageSets, deleteRelocateObjects, ensureRelocateObjects } from './relocation-setup.js';
 import { etaOf, isFinal, statusWriter, waveSpan, wavesDone, wavesOf } from './relocation-status.js';
@@ -32,12 +33,34 @@ export interface RelocationRunDeps extends StateLocation {
   clusterTimeoutMs?: number;
   /** The backstop poll of every wait (informer events wake it first). */
   pollMs?: number;
+  /** Metrics (src/http/routes/relocation-metrics.ts). */
+  observer?: RelocationObserver;
 }
 
 const DONE_PHASES = new Set(['Succeeded', 'Failed', 'Aborted']);
 
 export function relocationRunJob(deps: RelocationRunDeps): JobRegistration {
-  return handleJob(RELOCATION_RUN_JOB, (payload, ctx) => runRelocation(deps, payload.id, ctx));
+  return handleJob(RELOCATION_RUN_JOB, async (payload, ctx) => {
+    try {
+      return await runRelocation(deps, payload.id, ctx);
+    } catch (err) {
+      // The job ends without a retry: say so on the Relocation, whose phase stays as it was (what is under way on
+      // the hubs is as the clusters' states say), so that retrying the job resumes it.
+      const final = ctx.finalAttempt || err instanceof Invalid || err instanceof Forbidden;
+      if (final && !ctx.signal.aborted) {
+        const message = `the relocation job stopped: ${err instanceof Error ? err.message : String(err)}; retry the job to resume`;
+        await deps.store
+          .mergePatch(
+            'Relocation',
+            { hub: deps.stateHub, namespace: deps.stateNamespace, name: payload.id },
+            { status: { message } },
+            { subresource: 'status' },
+          )
+          .catch(() => undefined);
+      }
+      throw err;
+    }
+  });
 }
 
 export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pick<JobContext, 'step' | 'signal'>) {
@@ -45,7 +68,8 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
   const ref = { hub: deps.stateHub, namespace: deps.stateNamespace, name: id };
   const rel = await store.get<Relocation>('Relocation', ref);
   if (!rel) return { id, outcome: 'the relocation is gone' };
-  const status = statusWriter(store, ref, rel.status);
+  const observer = deps.observer ?? NO_OBSERVER;
+  const status = statusWriter(store, ref, rel.status, (c) => observer.cluster(c));
   const summary = () => ({
     id,
     phase: status.status.phase,
@@ -77,8 +101,10 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
   const progress = (current?: number) => ({
     waves: { total, done: wavesDone(clusters), ...(current !== undefined ? { current } : {}) },
   });
-  if (!status.status.phase || status.status.phase === 'Pending')
+  if (!status.status.phase || status.status.phase === 'Pending') {
     await status.patch({ phase: 'Running', startedAt: now(m), ...progress() });
+    observer.started();
+  }
 
   if (status.status.phase === 'Running' && !m.aborted()) {
     const objects = await ensureRelocateObjects(store, {
@@ -137,12 +163,9 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
   await removeLeftoverLabels(m);
   const failed = clusters.some((c) => c.state === 'failed' || (c.state === 'preflight-failed' && !rel.spec.skipFailed));
   const finishedAt = now(m);
-  await status.patch({
-    phase: aborting ? 'Aborted' : failed ? 'Failed' : 'Succeeded',
-    finishedAt,
-    eta: finishedAt,
-    ...progress(),
-  });
+  const phase = aborting ? 'Aborted' : failed ? 'Failed' : 'Succeeded';
+  await status.patch({ phase, finishedAt, eta: finishedAt, ...progress() });
+  observer.finished(phase);
   deps.log.info({ relocation: id, ...summary() }, 'relocation finished');
   return summary();
 }

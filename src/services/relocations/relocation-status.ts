@@ -15,7 +15,13 @@ export interface StatusWriter {
   cluster(c: { namespace: string; name: string }, change: Partial<RelocationCluster>): Promise<RelocationCluster>;
 }
 
-export function statusWriter(store: HiveStore, ref: ObjectRef, initial: RelocationStatus | undefined): StatusWriter {
+export function statusWriter(
+  store: HiveStore,
+  ref: ObjectRef,
+  initial: RelocationStatus | undefined,
+  /** Called once a cluster's entry reaches a final state (for the metrics). */
+  onFinal: (c: RelocationCluster) => void = () => undefined,
+): StatusWriter {
   const status: RelocationStatus = structuredClone(initial ?? {});
   status.clusters ??= [];
   // Writes go one after another, each with the fields as they are when it is sent: clusters move in parallel,
@@ -40,9 +46,11 @@ export function statusWriter(store: HiveStore, ref: ObjectRef, initial: Relocati
     async cluster(c, change) {
       const entry = status.clusters!.find((x) => x.namespace === c.namespace && x.name === c.name);
       if (!entry) throw new Error(`cluster ${c.namespace}/${c.name} is not in the relocation`);
+      const wasFinal = isFinal(entry);
       Object.assign(entry, change);
       for (const [k, v] of Object.entries(change)) if (v === undefined) delete (entry as Record<string, unknown>)[k];
       await write(() => ({ clusters: status.clusters! }));
+      if (!wasFinal && isFinal(entry)) onFinal(entry);
       return entry;
     },
   };
