@@ -239,6 +239,37 @@ describe('the relocation job', () => {
     ).toBeUndefined();
   }, 180_000);
 
+  it('aborted mid-move: the match is removed, the cluster stays on the source, intact and unlabelled', async () => {
+    await install('ab-mid');
+    // Paused, so Hive holds the move where it is and the abort finds it in flight.
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'ab-mid', name: 'ab-mid' },
+      { metadata: { annotations: { 'hive.openshift.io/reconcile-pause': 'true' } } },
+    );
+    await createRelocation('ab-mid', ['ab-mid']);
+    const run = runDirect('ab-mid');
+    await bed.system.store.waitFor<Relocation, true>(
+      'Relocation',
+      relRef('ab-mid'),
+      (r) => (r?.status?.clusters?.[0]?.state === 'moving' ? true : undefined),
+      { timeoutMs: 30_000 },
+    );
+    await bed.system.store.mergePatch('Relocation', relRef('ab-mid'), {
+      spec: { abort: { requestedAt: new Date(bed.clock.now()).toISOString(), by: 'test' } },
+    });
+    expect(await run).toMatchObject({ phase: 'Aborted', aborted: 1 });
+    const rel = await relocation('ab-mid');
+    expect(rel.status?.clusters?.[0]).toMatchObject({ state: 'aborted', hub: EAST });
+    const source = (await cd(EAST, 'ab-mid'))!;
+    expect(source.metadata.deletionTimestamp).toBeUndefined();
+    expect(source.metadata.labels?.['beekeeper.io/relocation']).toBeUndefined();
+    expect(await cd(WEST, 'ab-mid')).toBeUndefined();
+    expect(
+      await bed.system.store.get('ClusterRelocate', { hub: EAST, ...rel.status!.clusterRelocate! }),
+    ).toBeUndefined();
+  }, 120_000);
+
   it('a cluster failing preflight as its wave starts is recorded with the checks; the others move', async () => {
     await install('pf-a');
     await install('pf-b');
