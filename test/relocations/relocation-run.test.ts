@@ -343,7 +343,7 @@ describe('the relocation job', () => {
     expect(await cd(EAST, 'rs-b')).toBeUndefined();
   }, 180_000);
 
-  it("refuses a person's and a schedule's power change on a cluster a relocation is moving, saying which", async () => {
+  it("refuses a person's power change and delete and a schedule's power change on a cluster a relocation is moving, saying which", async () => {
     await install('busy');
     // What a wave does first: the relocation's label, before Hive marks the cluster outgoing.
     await bed.system.store.mergePatch(
@@ -363,6 +363,10 @@ describe('the relocation job', () => {
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json<{ detail: string }>().detail).toContain('relocation r-42 is moving it');
     expect((await cd(EAST, 'busy'))!.spec.powerState ?? 'Running').toBe('Running');
+    const del = await bed.app.inject({ method: 'DELETE', url: `/v1/clusters/${EAST}/busy/busy` });
+    expect(del.statusCode, del.body).toBe(409);
+    expect(del.json<{ detail: string }>().detail).toContain('relocation r-42 is moving it');
+    expect((await cd(EAST, 'busy'))!.metadata.deletionTimestamp).toBeUndefined();
     const cached = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', {
       hub: EAST,
       namespace: 'busy',
