@@ -140,21 +140,26 @@ export async function verifyMove(m: MoveContext, c: Name): Promise<void> {
   const dst = destRef(m, c);
   await m.status.cluster(c, { state: 'verifying', hub: m.to });
   let missing = 'the ClusterDeployment on the destination';
+  /** Not there yet: says what the wait is for (the message if it times out). */
+  const waiting = (what: string) => {
+    missing = what;
+    return undefined;
+  };
+  const copied = new Set<string>(); // Secrets seen on the destination are not read again
   const verified = await waitFor(m, async () => {
     const d = cachedCd(m, dst);
-    if (!d) return ((missing = 'the ClusterDeployment on the destination'), undefined);
+    if (!d) return waiting('the ClusterDeployment on the destination');
     if (d.metadata.annotations?.[ANNOTATIONS.relocate])
-      return ((missing = `Hive to clear ${ANNOTATIONS.relocate} on the destination`), undefined);
+      return waiting(`Hive to clear ${ANNOTATIONS.relocate} on the destination`);
     const origin = readRelocationOrigin(d.metadata.annotations);
     const power = origin?.powerState ?? requestedState(d);
     if (requestedState(d) !== power || d.status?.powerState !== power)
-      return (
-        (missing = `power state ${power} on the destination (now ${d.status?.powerState ?? 'not reported'})`),
-        undefined
-      );
+      return waiting(`power state ${power} on the destination (now ${d.status?.powerState ?? 'not reported'})`);
     for (const name of referencedSecrets(d)) {
+      if (copied.has(name)) continue;
       if (!(await m.store.get('Secret', { hub: m.to, namespace: c.namespace, name })))
-        return ((missing = `Secret ${c.namespace}/${name} on the destination`), undefined);
+        return waiting(`Secret ${c.namespace}/${name} on the destination`);
+      copied.add(name);
     }
     return { cd: d, origin };
   });
