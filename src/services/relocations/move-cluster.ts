@@ -37,7 +37,22 @@ const ignoreNotFound = (err: unknown) => {
 export async function startMove(m: MoveContext, c: Name): Promise<void> {
   const ref = sourceRef(m, c);
   const cd = cachedCd(m, ref) ?? (await m.store.get<ClusterDeployment>('ClusterDeployment', ref));
-  if (!cd || relocationOf(cd) === m.id) return;
+  if (!cd) {
+    // Gone from the source: moved already (a run before this one labelled it), or deleted since preflight.
+    const dest = await m.store.get<ClusterDeployment>('ClusterDeployment', destRef(m, c));
+    if (isOurCopy(m, dest)) return;
+    await m.status.cluster(c, {
+      state: 'failed',
+      hub: dest ? m.to : m.from,
+      reason: 'NotFound',
+      message: dest
+        ? `ClusterDeployment ${c.namespace}/${c.name} is gone from hub ${m.from}; the one on hub ${m.to} is another`
+        : `ClusterDeployment ${c.namespace}/${c.name} is on neither hub`,
+      finishedAt: now(m),
+    });
+    return;
+  }
+  if (relocationOf(cd) === m.id) return;
   const expiry = clusterExpiry(m.from, cd);
   const origin: RelocationOrigin = {
     relocation: m.id,
@@ -69,11 +84,15 @@ async function unlabel(m: MoveContext, c: Name): Promise<void> {
     .catch(ignoreNotFound);
 }
 
+/** Hive's copy of the cluster this relocation labelled (it copies labels and annotations), not a namesake. */
+const isOurCopy = (m: MoveContext, d: ClusterDeployment | undefined) =>
+  Boolean(d) && (relocationOf(d!) === m.id || readRelocationOrigin(d!.metadata.annotations)?.relocation === m.id);
+
 /** The one hub the cluster is on: the source without Hive's mark, or only the destination; else undefined. */
 function whereIs(m: MoveContext, c: Name): string | undefined {
   const s = cachedCd(m, sourceRef(m, c));
   if (s) return s.metadata.annotations?.[ANNOTATIONS.relocate] ? undefined : m.from;
-  return cachedCd(m, destRef(m, c)) ? m.to : undefined;
+  return isOurCopy(m, cachedCd(m, destRef(m, c))) ? m.to : undefined;
 }
 
 async function settle(m: MoveContext, c: Name): Promise<string | undefined> {
@@ -86,9 +105,14 @@ type Followed = { kind: 'copied' } | { kind: 'abort' } | { kind: 'failed'; reaso
 export async function followMove(m: MoveContext, c: Name): Promise<'copied' | 'abort' | 'failed'> {
   const src = sourceRef(m, c);
   const dst = destRef(m, c);
+  // Hive also completes onto a namesake with the same baseDomain, taken as the copy (§6 step 3): then the source
+  // was seen `complete` before it went.
+  let complete = false;
   const seen = await waitFor<Followed>(m, () => {
     const s = cachedCd(m, src);
-    if (!s && cachedCd(m, dst)) return { kind: 'copied' };
+    if (s?.metadata.annotations?.[ANNOTATIONS.relocate]?.endsWith('/complete')) complete = true;
+    const d = cachedCd(m, dst);
+    if (!s && d && (complete || isOurCopy(m, d))) return { kind: 'copied' };
     if (m.aborted()) return { kind: 'abort' };
     const failed = s && relocationOf(s) === m.id ? findCondition(s, 'RelocationFailed') : undefined;
     if (failed?.status === 'True' && failed.reason && HIVE_FAILURES.has(failed.reason))
