@@ -4,7 +4,7 @@ import { powerEligibility } from '../../src/hive/schedule/index.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import { createLogger } from '../../src/logger.js';
 import { clusterExpiry } from '../../src/services/expiry/targets.js';
-import type { JobView } from '../../src/services/ports.js';
+import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
 import type { Preflight } from '../../src/services/relocations/preflight-report.js';
 import {
@@ -343,8 +343,8 @@ describe('the relocation job', () => {
     expect(await cd(EAST, 'rs-b')).toBeUndefined();
   }, 180_000);
 
-  it("refuses a person's power change and delete and a schedule's power change on a cluster a relocation is moving, saying which", async () => {
-    await install('busy');
+  it("leaves a cluster a relocation is moving alone: a person's power change and delete, a schedule, an expiry warning, each saying which relocation", async () => {
+    await install('busy', { expiresIn: '8h' });
     // What a wave does first: the relocation's label, before Hive marks the cluster outgoing.
     await bed.system.store.mergePatch(
       'ClusterDeployment',
@@ -377,5 +377,27 @@ describe('the relocation job', () => {
       reason: 'Relocating',
       message: expect.stringContaining('relocation r-42 is moving it'),
     });
+
+    // An expiry warning falling due meanwhile is held back (retried), with an Event saying why.
+    const expiresAt = new Date(clusterExpiry(EAST, cached)!.expiresAtMs).toISOString();
+    const warn = await bed.system.queue.enqueue(
+      'expiry.warn',
+      { hub: EAST, namespace: 'busy', name: 'busy', kind: 'ClusterDeployment', expiresAt, lead: '8h' },
+      { hub: EAST },
+    );
+    const events = async () =>
+      (
+        await bed.system.store.list<KubeObject & { reason?: string; message?: string }>('Event', EAST, {
+          namespace: 'busy',
+        })
+      ).filter((e) => e.reason === 'Relocating');
+    for (let i = 0; i < 100 && (await events()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await events())[0]?.message).toContain('held back: relocation r-42 is moving it');
+    expect((await bed.system.queue.get(warn.id))?.state).not.toBe('completed');
+    expect(
+      (await bed.system.store.list<KubeObject & { reason?: string }>('Event', EAST, { namespace: 'busy' })).some(
+        (e) => e.reason === 'ExpiryWarning',
+      ),
+    ).toBe(false);
   }, 120_000);
 });
