@@ -8,7 +8,8 @@ import { RELOCATION_LABEL, RELOCATION_ORIGIN_ANNOTATION } from '../../hive/reloc
 import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../hive/resources/relocation.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
 import type { Clock, HiveStore, JobContext, KubeObject, ServiceLog, StateLocation } from '../ports.js';
-import { abortMove, followMove, startMove, verifyMove } from './move-cluster.js';
+import { abortMove, followMove, startMove } from './move-cluster.js';
+import { verifyMove } from './verify-move.js';
 import { now, waitFor, type MoveContext } from './move-context.js';
 import type { Preflight } from './preflight-report.js';
 import { NO_OBSERVER, type RelocationObserver } from './relocation-observer.js';
