@@ -35,6 +35,10 @@ import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
+import { exportKubeconfig } from '../kube/export-kubeconfig.js';
+import { relocationRunJob } from '../services/relocations/relocation-run.js';
+import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
+import type { Preflight } from '../services/relocations/preflight-report.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -155,6 +159,37 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       repairers: () => [
         ...scheduleRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
         ...expiryRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+      ],
+    };
+  },
+  (deps) => {
+    // Relocations between hubs (issue 11). The job hands Hive on the source hub a kubeconfig for the destination
+    // built from Beekeeper's own connection to it (the configured hub's kubeconfig, made self-contained).
+    const hubConfig = (name: string) => {
+      const hub = deps.config.hubs.find((h) => h.name === name);
+      if (!hub) throw new NotFound(`hub ${name} is not configured`);
+      return hub;
+    };
+    // Placeholder until the relocation API's preflight (services/relocations/preflight.ts) is merged: the lead
+    // wires that one here. Every cluster passes.
+    const observer = createRelocationMetrics(deps.metrics.registry);
+    const preflight: Preflight = async (_spec, clusters) => ({
+      clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
+      imageSetsToCopy: [],
+      warnings: [],
+    });
+    return {
+      jobs: [
+        relocationRunJob({
+          store: deps.store,
+          clock: deps.clock,
+          log: deps.log.child({ component: 'relocations' }),
+          stateHub: deps.config.stateHub,
+          stateNamespace: deps.config.stateNamespace,
+          preflight,
+          kubeconfigFor: (hub) => exportKubeconfig(hubConfig(hub)),
+          observer,
+        }),
       ],
     };
   },
