@@ -6,6 +6,8 @@ import { createLogger } from '../../src/logger.js';
 import { clusterExpiry } from '../../src/services/expiry/targets.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
+import { jobOf } from '../../src/services/job-definition.js';
+import { WARN_JOB } from '../../src/services/expiry/warn.js';
 import type { Preflight } from '../../src/services/relocations/preflight-report.js';
 import {
   runRelocation,
@@ -74,14 +76,10 @@ describe('the relocation job', () => {
   }
 
   const enqueue = (id: string) =>
-    bed.system.queue.enqueue(
-      RELOCATION_RUN_JOB.type,
-      { id },
-      {
-        hub: EAST,
-        target: { kind: 'Relocation', hub: EAST, namespace: ns, name: id },
-      },
-    );
+    bed.system.queue.enqueue(jobOf(RELOCATION_RUN_JOB, { id }), {
+      hub: EAST,
+      target: { kind: 'Relocation', hub: EAST, namespace: ns, name: id },
+    });
   const allOk: Preflight = async (_spec, clusters) => ({
     clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
     imageSetsToCopy: [],
@@ -381,8 +379,7 @@ describe('the relocation job', () => {
     // An expiry warning falling due meanwhile is held back (retried), with an Event saying why.
     const expiresAt = new Date(clusterExpiry(EAST, cached)!.expiresAtMs).toISOString();
     const warn = await bed.system.queue.enqueue(
-      'expiry.warn',
-      { hub: EAST, namespace: 'busy', name: 'busy', kind: 'ClusterDeployment', expiresAt, lead: '8h' },
+      jobOf(WARN_JOB, { hub: EAST, namespace: 'busy', name: 'busy', kind: 'ClusterDeployment', expiresAt, lead: '8h' }),
       { hub: EAST },
     );
     const events = async () =>
