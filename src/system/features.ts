@@ -35,6 +35,7 @@ import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
+import { relocationFeature } from './relocation-feature.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -166,4 +167,5 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ],
     };
   },
+  relocationFeature,
 ];
