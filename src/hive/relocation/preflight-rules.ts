@@ -83,7 +83,9 @@ export function referencedSecrets(cd: ClusterDeployment): SecretRef[] {
 /** ClusterRelocates whose selector matches the CD's labels. Hive treats a nil selector as matching nothing. */
 export function matchingRelocates(cd: ClusterDeployment, relocates: readonly ClusterRelocateObject[]): string[] {
   return relocates
-    .filter((r) => r.spec?.clusterDeploymentSelector && selectorMatches(r.spec.clusterDeploymentSelector, cd.metadata.labels))
+    .filter(
+      (r) => r.spec?.clusterDeploymentSelector && selectorMatches(r.spec.clusterDeploymentSelector, cd.metadata.labels),
+    )
     .map((r) => `${r.metadata.namespace ? `${r.metadata.namespace}/` : ''}${r.metadata.name}`);
 }
 
@@ -95,7 +97,12 @@ export function isOwnRelocate(r: ClusterRelocateObject, id: string | undefined):
   return labels.length === 1 && labels[0]![0] === RELOCATION_LABEL && labels[0]![1] === id;
 }
 
-const error = (check: string, message: string, fix: string): RelocationCheck => ({ check, severity: 'error', message, fix });
+const error = (check: string, message: string, fix: string): RelocationCheck => ({
+  check,
+  severity: 'error',
+  message,
+  fix,
+});
 
 /** Every finding about one cluster, errors first as they block; `[]` means nothing to say. */
 export function preflightChecks(cd: ClusterDeployment, facts: ClusterFacts): RelocationCheck[] {

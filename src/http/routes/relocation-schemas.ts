@@ -12,7 +12,7 @@ import { requestShape } from '../request-shape.js';
 import { JobSchema, ProblemSchema } from '../schemas.js';
 
 const spec = RelocationSpecSchema.properties;
-const Id = Type.String({ minLength: 1, maxLength: 63, description: 'The relocation id (the Relocation\'s name)' });
+const Id = Type.String({ minLength: 1, maxLength: 63, description: "The relocation id (the Relocation's name)" });
 
 export const RelocationParams = Type.Object({ id: Id });
 
@@ -26,8 +26,7 @@ export const RelocationRequestSchema = requestShape(
       ),
       selector: Type.Optional(
         Type.Object(RelocationSelectorSchema.properties, {
-          description:
-            'Every given part must match; {} is every cluster of the source hub. pool: its claimed clusters',
+          description: 'Every given part must match; {} is every cluster of the source hub. pool: its claimed clusters',
         }),
       ),
       waves: spec.waves,
@@ -36,7 +35,9 @@ export const RelocationRequestSchema = requestShape(
           description: 'Move the clusters that pass preflight and record the others preflight-failed (default false)',
         }),
       ),
-      dryRun: Type.Optional(Type.Boolean({ description: 'Only preflight: answer 200 with the report, create nothing' })),
+      dryRun: Type.Optional(
+        Type.Boolean({ description: 'Only preflight: answer 200 with the report, create nothing' }),
+      ),
       by: Type.Optional(By),
     },
     { description: 'Give exactly one of clusters and selector' },

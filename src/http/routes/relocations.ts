@@ -32,7 +32,7 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
         schema: {
           tags,
           summary:
-            'Relocate clusters from one hub to another through Hive\'s ClusterRelocate: preflight every cluster ' +
+            "Relocate clusters from one hub to another through Hive's ClusterRelocate: preflight every cluster " +
             '(dryRun: only that), then record the Relocation and run it in waves as a job',
           body: RelocationRequestSchema,
           response: {
@@ -52,7 +52,10 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
         const outcome = await relocations.create(req.body, requester(req));
         if (outcome.kind === 'dryRun') return reply.code(200).send({ dryRun: true as const, report: outcome.report });
         if (outcome.kind === 'refused')
-          return sendProblem(reply, { ...problem(422, 'PreflightFailed', outcome.message), report: outcome.report } as never);
+          return sendProblem(reply, {
+            ...problem(422, 'PreflightFailed', outcome.message),
+            report: outcome.report,
+          } as never);
         return reply
           .code(202)
           .header('location', outcome.relocation.links.self)
@@ -78,7 +81,7 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
       {
         schema: {
           tags,
-          summary: 'One relocation: each cluster\'s wave, state and hub, progress counts, waves, ETA, its job',
+          summary: "One relocation: each cluster's wave, state and hub, progress counts, waves, ETA, its job",
           params: RelocationParams,
           response: { 200: RelocationViewSchema, ...problemResponses(404) },
         },
@@ -140,6 +143,10 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
           body: Type.Optional(AbortBody),
           response: { 200: RelocationViewSchema, 202: RelocationViewSchema, ...problemResponses(404, 409, 422) },
         },
+        // `curl -X POST …/abort` sends no body at all: that is an abort without a `by`.
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
       },
       async (req, reply) => {
         const { id } = req.params;
@@ -151,7 +158,10 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
               (signal) => relocations.waitTerminal(id, req.query.wait, signal),
               () => relocations.get(id),
             );
-        return reply.code(view.terminal ? 200 : 202).header('location', view.links.self).send(view);
+        return reply
+          .code(view.terminal ? 200 : 202)
+          .header('location', view.links.self)
+          .send(view);
       },
     );
   };

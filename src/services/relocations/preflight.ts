@@ -43,7 +43,9 @@ interface Contents extends KubeObject {
 /** A digest of what Hive compares, so no Secret value is kept beyond the read. */
 const digest = (o: Contents) =>
   createHash('sha256')
-    .update(JSON.stringify([o.type ?? '', Object.entries(o.data ?? {}).sort(), Object.entries(o.binaryData ?? {}).sort()]))
+    .update(
+      JSON.stringify([o.type ?? '', Object.entries(o.data ?? {}).sort(), Object.entries(o.binaryData ?? {}).sort()]),
+    )
     .digest('hex');
 
 interface NamespaceFacts {
@@ -150,7 +152,11 @@ async function runPreflight(
     const claimRef = cd.spec.clusterPoolRef;
     const claim =
       claimRef?.claimName !== undefined
-        ? store.cached<ClusterClaim>('ClusterClaim', { hub: from, namespace: claimRef.namespace, name: claimRef.claimName })
+        ? store.cached<ClusterClaim>('ClusterClaim', {
+            hub: from,
+            namespace: claimRef.namespace,
+            name: claimRef.claimName,
+          })
         : undefined;
     const clusterFacts: ClusterFacts = {
       from,

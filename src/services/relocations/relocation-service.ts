@@ -20,7 +20,10 @@ export const FROM_LABEL = 'beekeeper.io/relocation-from';
 export const TO_LABEL = 'beekeeper.io/relocation-to';
 
 /** POST /v1/relocations: the spec's request fields, `dryRun`, and who asks. */
-export type RelocationRequest = Pick<RelocationSpec, 'from' | 'to' | 'clusters' | 'selector' | 'waves' | 'skipFailed'> & {
+export type RelocationRequest = Pick<
+  RelocationSpec,
+  'from' | 'to' | 'clusters' | 'selector' | 'waves' | 'skipFailed'
+> & {
   dryRun?: boolean;
   by?: string;
 };
@@ -116,7 +119,9 @@ export function createRelocationService(deps: RelocationServiceDeps) {
         try {
           created = await store.mergePatch<RelocationObject>('Relocation', ref, { status }, { subresource: 'status' });
         } catch (err) {
-          await store.delete('Relocation', ref, obj.metadata.uid ? { uid: obj.metadata.uid } : {}).catch(() => undefined);
+          await store
+            .delete('Relocation', ref, obj.metadata.uid ? { uid: obj.metadata.uid } : {})
+            .catch(() => undefined);
           throw err;
         }
       },
@@ -163,8 +168,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
   async function abort(id: string, by: string | undefined): Promise<RelocationView> {
     const obj = await load(id);
     const phase = obj.status?.phase;
-    if (isTerminal(phase))
-      throw new Conflict(`relocation ${id} already ended (${phase}): there is nothing to abort`);
+    if (isTerminal(phase)) throw new Conflict(`relocation ${id} already ended (${phase}): there is nothing to abort`);
     if (obj.spec.abort) return relocationView(obj, now());
     const patched = await store.mergePatch<RelocationObject>(
       'Relocation',

@@ -23,7 +23,10 @@ export interface RelocationView {
   requestedBy?: string;
   requestedAt: string;
   /** What was asked: the clusters named, or the selector that chose them. */
-  request: { clusters?: Array<{ namespace: string; name: string }>; selector?: Static<typeof RelocationSelectorSchema> };
+  request: {
+    clusters?: Array<{ namespace: string; name: string }>;
+    selector?: Static<typeof RelocationSelectorSchema>;
+  };
   skipFailed: boolean;
   waves: { size?: number; pauseSeconds?: number; total: number; done: number; current?: number };
   progress: Progress;
