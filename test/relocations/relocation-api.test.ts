@@ -256,7 +256,9 @@ describe('preflight', () => {
     expect(odd.checks[0]).toMatchObject({
       check: 'conflicting-object',
       severity: 'error',
-      message: expect.stringContaining('ConfigMap gamma/settings'),
+      message: expect.stringContaining(
+        "ConfigMap gamma/settings exists on west, differs from east's and is owned by ConfigMap owner",
+      ),
     });
 
     const pooled = checksOf(report, poolCluster().metadata.namespace!, poolCluster().metadata.name);

@@ -50,8 +50,8 @@ export interface ClusterFacts {
   destinationCd: boolean;
   /** The destination namespace is being deleted: Hive cannot create anything in it. */
   destinationNamespaceTerminating?: boolean;
-  /** Same-named Secrets/ConfigMaps in the destination namespace that differ from the source's. */
-  conflicting: Array<{ kind: 'Secret' | 'ConfigMap'; name: string; owned: boolean }>;
+  /** Same-named Secrets/ConfigMaps in the destination namespace that differ from the source's, with their owners. */
+  conflicting: Array<{ kind: 'Secret' | 'ConfigMap'; name: string; owners: Array<{ kind: string; name: string }> }>;
   /** Referenced Secrets the source namespace lacks. */
   missingSecrets: SecretRef[];
   /** ClusterDeployments in the cluster's namespace on the source (itself included). */
@@ -142,13 +142,17 @@ export function preflightChecks(cd: ClusterDeployment, facts: ClusterFacts): Rel
     );
   }
   for (const c of facts.conflicting) {
-    if (c.owned)
+    // What the destination's namesake ClusterDeployment owns goes with it: the name conflict already says so.
+    const sameCd = (o: { kind: string; name: string }) => o.kind === 'ClusterDeployment' && o.name === cd.metadata.name;
+    if (facts.destinationCd && c.owners.some(sameCd)) continue;
+    const owners = c.owners.filter((o) => !sameCd(o));
+    if (owners.length > 0)
       out.push(
         error(
           CHECK.conflictingObject,
-          `${c.kind} ${cd.metadata.namespace}/${c.name} exists on ${to}, differs from ${from}'s and is owned by another ` +
-            'object: Hive deletes and re-creates it, and a controller re-creating it first makes the copy fail ' +
-            'with MoveFailed, again and again (openshift/hive#1932)',
+          `${c.kind} ${cd.metadata.namespace}/${c.name} exists on ${to}, differs from ${from}'s and is owned by ` +
+            `${owners.map((o) => `${o.kind} ${o.name}`).join(', ')}: Hive deletes and re-creates it, and its owner's ` +
+            'controller re-creating it first makes the copy fail with MoveFailed, again and again (openshift/hive#1932)',
           `delete ${c.kind} ${c.name} and its owner in ${cd.metadata.namespace} on ${to}, or rename it on ${from}`,
         ),
       );

@@ -223,7 +223,11 @@ async function namespaceFacts(
         if (kind === 'ConfigMap' && NOT_COPIED_CONFIGMAPS.has(s.metadata.name)) continue;
         const d = there.get(s.metadata.name);
         if (d && digest(d) !== digest(s))
-          out.conflicting.push({ kind, name: s.metadata.name, owned: (d.metadata.ownerReferences?.length ?? 0) > 0 });
+          out.conflicting.push({
+            kind,
+            name: s.metadata.name,
+            owners: (d.metadata.ownerReferences ?? []).map((o) => ({ kind: o.kind, name: o.name })),
+          });
       }
     };
     compare('Secret', sourceSecrets, destSecrets);
