@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
+import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
 import { EAST, WEST, createBody, prerequisites, startTwoHubBed, type TwoHubBed } from './support.js';
 
 let bed: TwoHubBed;
@@ -292,23 +293,21 @@ describe('preflight', () => {
 
 describe('an accepted relocation', () => {
   let id: string;
+  const firstBody = {
+    from: EAST,
+    to: WEST,
+    clusters: [
+      { namespace: 'shared', name: 'one' },
+      { namespace: 'clash', name: 'twin' },
+      { namespace: 'shared', name: 'two' },
+      { namespace: 'alpha', name: 'mover' },
+    ],
+    waves: { size: 2, pauseSeconds: 60 },
+    skipFailed: true,
+  };
 
   it('answers 202 with the Relocation (status seeded in waves) and its relocation.run job', async () => {
-    const res = await post(
-      {
-        from: EAST,
-        to: WEST,
-        clusters: [
-          { namespace: 'shared', name: 'one' },
-          { namespace: 'clash', name: 'twin' },
-          { namespace: 'shared', name: 'two' },
-          { namespace: 'alpha', name: 'mover' },
-        ],
-        waves: { size: 2, pauseSeconds: 60 },
-        skipFailed: true,
-      },
-      { 'idempotency-key': 'first-move' },
-    );
+    const res = await post(firstBody, { 'idempotency-key': 'first-move' });
     expect(res.statusCode, res.body).toBe(202);
     const { relocation, job } = res.json();
     id = relocation.id;
@@ -352,24 +351,22 @@ describe('an accepted relocation', () => {
     ).toBeDefined();
 
     // The same Idempotency-Key and body: the same relocation, not a second one.
-    const again = await post(
-      {
-        from: EAST,
-        to: WEST,
-        clusters: [
-          { namespace: 'shared', name: 'one' },
-          { namespace: 'clash', name: 'twin' },
-          { namespace: 'shared', name: 'two' },
-          { namespace: 'alpha', name: 'mover' },
-        ],
-        waves: { size: 2, pauseSeconds: 60 },
-        skipFailed: true,
-      },
-      { 'idempotency-key': 'first-move' },
-    );
+    const again = await post(firstBody, { 'idempotency-key': 'first-move' });
     expect(again.statusCode).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().relocation.id).toBe(id);
+
+    // Redis loses its record of the key: the Relocation in Kubernetes still answers, with the same relocation.
+    const redis = createRedis(bed.config.redis, 'producer');
+    await waitReady(redis);
+    const keys = await redis.keys(`${bed.config.redis.prefix}:idem:*`);
+    if (keys.length) await redis.del(...keys);
+    await closeRedis(redis);
+    const durable = await post(firstBody, { 'idempotency-key': 'first-move' });
+    expect(durable.statusCode, durable.body).toBe(202);
+    expect(durable.headers['idempotent-replayed']).toBe('true');
+    expect(durable.json()).toMatchObject({ relocation: { id }, job: { id: job.id } });
+    expect(relocations()).toHaveLength(1);
   });
 
   it('holds its clusters: another relocation of them fails preflight', async () => {

@@ -121,7 +121,12 @@ export const RelocationViewSchema = Type.Object(
 );
 
 export const RelocationAcceptedSchema = Type.Object(
-  { relocation: RelocationViewSchema, job: JobSchema, report: PreflightReportSchema },
+  {
+    relocation: RelocationViewSchema,
+    job: JobSchema,
+    // Absent when an Idempotency-Key replays the answer from Kubernetes (the report is not kept).
+    report: Type.Optional(PreflightReportSchema),
+  },
   { title: 'RelocationAccepted' },
 );
 
