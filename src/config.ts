@@ -1,54 +1,32 @@
 // One schema (config/schema.ts) for the environment and the optional YAML file (BEEKEEPER_CONFIG): each setting's
-// variable, file key, limits and default. Every value is validated at start and every problem is listed at once;
-// the result is a frozen, typed Config. Precedence: environment, then file, then defaults. Only entry files pass
-// `process.env` in.
-import { createIssues, readEnum, readInt, readString, readNumber, type Source } from './config/fields.js';
-import { readConfigFile } from './config/file.js';
-import { HUB_NAME, readHubs, type HubConfig, type HubDefaults } from './config/hubs.js';
-import { INTERVAL_RULE, intervalCron } from './config/interval-cron.js';
-import { readRedis, type RedisConfig } from './config/redis.js';
-import { readTokens, type ApiToken } from './config/tokens.js';
-import { limits, LOG_LEVELS, SETTINGS, setting, SIM_SEEDS } from './config/schema.js';
+// variable, file key, limits and default. The settings are validated once, by a compiled validator, and every
+// problem is listed at once; the result is a frozen Config whose type is the schema's (config/config-schema.ts).
+// Precedence: environment, then file, then defaults. Only entry files pass `process.env` in.
+import type { Static } from 'typebox';
+import type { ConfigSchema, HubConfigSchema, RedisConfigSchema } from './config/config-schema.js';
+import { checkRules } from './config/rules.js';
+import {
+  SETTINGS,
+  type ApiTokenSchema,
+  type HostPortSchema,
+  type HubLimitsSchema,
+  type JobsSchema,
+} from './config/schema.js';
+import { locate, rank, readSources } from './config/sources.js';
+import { validateSettings, type Problem, type Settings } from './config/validate.js';
 
-export type { HubConfig, HubDefaults } from './config/hubs.js';
-export { DEFAULT_REDIS_PREFIX, type HostPort, type RedisConfig } from './config/redis.js';
-export type { ApiToken } from './config/tokens.js';
+export { DEFAULT_REDIS_PREFIX } from './config/redis.js';
 
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export type SimSeed = (typeof SIM_SEEDS)[number];
-
-export interface JobsConfig {
-  /** How long a worker's lock on a job lasts without renewal; a crashed worker's jobs are recovered after it. */
-  lockDurationMs: number;
-  stalledIntervalMs: number;
-  keepCompletedSeconds: number;
-  keepCompletedCount: number;
-  keepFailedSeconds: number;
-  keepFailedCount: number;
-  /** On shutdown, how long active jobs may run on before they are handed back to the queue. */
-  shutdownGraceMs: number;
-}
-
-export interface Config {
-  /** Empty means: run the embedded simulator with one hub named `local`. */
-  hubs: readonly HubConfig[];
-  /** Concurrency and rate limits of hubs that do not set their own (and of the embedded hub). */
-  hubDefaults: HubDefaults;
-  redis: RedisConfig;
-  http: { host: string; port: number };
-  /** No tokens: the API is open (a warning is logged at start). */
-  auth: { tokens: readonly ApiToken[] };
-  logLevel: LogLevel;
-  /** The embedded simulator; `kubeconfig` is where `npm start` writes the kubeconfig of its hub (for kubectl). */
-  sim: { speed: number; seed: SimSeed; kubeconfig: string };
-  /** Namespace on the state hub holding Beekeeper's own resources. */
-  stateNamespace: string;
-  /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
-  stateHub: string;
-  jobs: JobsConfig;
-  /** The scheduler role's periodic resync (src/schedules/resync.ts). */
-  resync: { intervalSeconds: number };
-}
+export type Config = Static<typeof ConfigSchema>;
+export type HubConfig = Static<typeof HubConfigSchema>;
+/** Concurrency and rate limits of hubs that do not set their own. */
+export type HubDefaults = Static<typeof HubLimitsSchema>;
+export type RedisConfig = Static<typeof RedisConfigSchema>;
+export type HostPort = Static<typeof HostPortSchema>;
+export type ApiToken = Static<typeof ApiTokenSchema>;
+export type JobsConfig = Static<typeof JobsSchema>;
+export type LogLevel = Config['logLevel'];
+export type SimSeed = Config['sim']['seed'];
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
@@ -64,82 +42,28 @@ export const CONFIG_ENV_VARS = [
 ];
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const issues = createIssues();
-  const file = readConfigFile(env.BEEKEEPER_CONFIG, issues);
-  const pick = (path: string): Source | undefined => {
-    const name = setting(path).schema.env;
-    const v = name ? env[name] : undefined;
-    if (v !== undefined && v !== '') return { value: v, from: name! };
-    return file.at(path);
-  };
-  // Numbers and enums with the schema's limits, enum and default.
-  const int = (path: string) => readInt(pick(path), issues, limits(path));
-  const num = (path: string) => readNumber(pick(path), issues, limits(path));
-  const oneOf = <T extends string>(path: string, allowed: readonly T[]) =>
-    readEnum(pick(path), issues, allowed, setting(path).schema.default as T);
-
-  const perHub = {
-    concurrency: int('concurrency.perHub'),
-    globalConcurrency: int('concurrency.global'),
-    backgroundConcurrency: int('concurrency.background'),
-    backgroundGlobalConcurrency: int('concurrency.backgroundGlobal'),
-    qps: num('rateLimits.qps'),
-    burst: int('rateLimits.burst'),
-  };
-  const hubs = readHubs(pick('hubs'), perHub, issues);
-  const redis = readRedis(pick, issues);
-
-  const stateHubSrc = pick('stateHub');
-  const stateHub = readString(stateHubSrc, issues, {
-    fallback: hubs[0]?.name ?? 'local',
-    pattern: HUB_NAME,
-    rule: 'a hub name',
-  });
-  if (stateHubSrc && hubs.length > 0 && !hubs.some((h) => h.name === stateHub)) {
-    issues.add(
-      stateHubSrc.from,
-      `${JSON.stringify(stateHub)} is not one of the configured hubs (${hubs.map((h) => h.name).join(', ')})`,
-    );
+  const sources = readSources(env);
+  const { raw, origins, fileIssues } = sources;
+  const { value, settings, problems } = validateSettings(raw);
+  // Entries a shorthand could not read at all are reported as written; the schema's errors for them would only
+  // repeat it.
+  const unreadable = [...origins].flatMap(([path, origin]) =>
+    [...(origin.list?.problems ?? [])].map(([i, reason]) => ({ path: [...path.split('.'), String(i)], reason })),
+  );
+  const within = (p: Problem) => unreadable.some((u) => u.path.every((key, i) => p.path[i] === key));
+  const all = [
+    ...unreadable.map((p) => ({ ...p, bare: true })),
+    ...problems.filter((p) => !within(p)).map((p) => ({ ...p, bare: false })),
+    ...checkRules(value, (path) => origins.has(path)).map((p) => ({ ...p, bare: false })),
+  ];
+  if (fileIssues.length > 0 || all.length > 0 || settings === undefined) {
+    const sorted = all
+      .map((p) => ({ ...p, rank: rank(p.path) }))
+      .sort((a, b) => compareRanks(a.rank, b.rank))
+      .map((p) => `${locate(sources, p.path, p.bare)} ${p.reason}`);
+    throw new ConfigError([...fileIssues, ...sorted]);
   }
-
-  const config: Config = {
-    hubs,
-    hubDefaults: perHub,
-    redis,
-    http: {
-      // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
-      host: readString(pick('http.host'), issues, { fallback: hubs.length === 0 ? '127.0.0.1' : '0.0.0.0' }),
-      port: int('http.port'),
-    },
-    auth: { tokens: readTokens(pick('auth.tokens'), issues) },
-    logLevel: oneOf('logLevel', LOG_LEVELS),
-    sim: {
-      speed: num('sim.speed'),
-      seed: oneOf('sim.seed', SIM_SEEDS),
-      kubeconfig: readString(pick('sim.kubeconfig'), issues, {
-        fallback: setting('sim.kubeconfig').schema.default as string,
-      }),
-    },
-    stateNamespace: readString(pick('stateNamespace'), issues, {
-      fallback: setting('stateNamespace').schema.default as string,
-      pattern: HUB_NAME,
-      rule: 'a namespace name',
-    }),
-    stateHub,
-    jobs: {
-      lockDurationMs: int('jobs.lockDurationMs'),
-      stalledIntervalMs: int('jobs.stalledIntervalMs'),
-      keepCompletedSeconds: int('jobs.keepCompletedSeconds'),
-      keepCompletedCount: int('jobs.keepCompletedCount'),
-      keepFailedSeconds: int('jobs.keepFailedSeconds'),
-      keepFailedCount: int('jobs.keepFailedCount'),
-      shutdownGraceMs: int('jobs.shutdownGraceMs'),
-    },
-    resync: { intervalSeconds: readResyncInterval(pick('resync.intervalSeconds'), issues) },
-  };
-
-  if (issues.list().length > 0) throw new ConfigError(issues.list());
-  return deepFreeze(config);
+  return deepFreeze(toConfig(settings));
 }
 
 /** The config of embedded mode: the simulator's one hub, reached through the kubeconfig it hands out. */
@@ -151,14 +75,50 @@ export function withEmbeddedHub(config: Config, hub: { name: string; kubeconfigD
   });
 }
 
-function readResyncInterval(src: Source | undefined, issues: ReturnType<typeof createIssues>): number {
-  const { fallback } = limits('resync.intervalSeconds');
-  const seconds = readInt(src, issues, limits('resync.intervalSeconds'));
-  if (src && !intervalCron(seconds)) {
-    issues.add(src.from, `${seconds} must be ${INTERVAL_RULE}`);
-    return fallback;
-  }
-  return seconds;
+function toConfig(s: Settings): Config {
+  const hubDefaults: HubDefaults = {
+    concurrency: s.concurrency.perHub,
+    globalConcurrency: s.concurrency.global,
+    backgroundConcurrency: s.concurrency.background,
+    backgroundGlobalConcurrency: s.concurrency.backgroundGlobal,
+    qps: s.rateLimits.qps,
+    burst: s.rateLimits.burst,
+  };
+  const hubs = (s.hubs ?? []).map((hub): HubConfig => ({ ...hubDefaults, ...hub, inCluster: hub.inCluster ?? false }));
+  const { sentinel, cluster, url, password, prefix } = s.redis;
+  return {
+    hubs,
+    hubDefaults,
+    redis: {
+      ...(url ? { url } : {}),
+      ...(sentinel.sentinels && sentinel.name
+        ? {
+            sentinel: {
+              sentinels: sentinel.sentinels,
+              name: sentinel.name,
+              ...(sentinel.password ? { password: sentinel.password } : {}),
+            },
+          }
+        : {}),
+      ...(cluster.nodes ? { cluster: { nodes: cluster.nodes } } : {}),
+      ...(password ? { password } : {}),
+      prefix,
+    },
+    // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
+    http: { host: s.http.host ?? (hubs.length === 0 ? '127.0.0.1' : '0.0.0.0'), port: s.http.port },
+    auth: { tokens: s.auth.tokens ?? [] },
+    logLevel: s.logLevel,
+    sim: s.sim,
+    stateNamespace: s.stateNamespace,
+    stateHub: s.stateHub ?? hubs[0]?.name ?? 'local',
+    jobs: s.jobs,
+    resync: s.resync,
+  };
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,13 +1,10 @@
 // Every setting once: its place in the YAML file (the property path), its environment variable (`env`), its type,
-// limits and default. The file's known keys, the environment map and the readers' limits all come from here.
-// `fileKey: false` marks a setting the file may not set (the embedded kubeconfig path is a per-checkout choice).
+// limits and default. The file's known keys, the environment map, the validator and the error messages all come
+// from here. Annotations the validator ignores and the messages use: `env` (the variable), `rule` (what a pattern
+// or a list asks for, in words), `secret` (never echo the value), `fileKey: false` (the file may not set it: the
+// embedded kubeconfig path is a per-checkout choice).
 import { Type, type TSchema } from 'typebox';
-
-const int = (env: string, minimum: number, maximum: number, fallback: number) =>
-  Type.Integer({ env, minimum, maximum, default: fallback });
-const num = (env: string, minimum: number, maximum: number, fallback: number) =>
-  Type.Number({ env, minimum, maximum, default: fallback });
-const str = (env: string, extra: Record<string, unknown> = {}) => Type.String({ env, ...extra });
+import { INTERVAL_RULE, intervalCron } from './interval-cron.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** The simulator's seed data sets (src/sim/seed.ts). */
@@ -16,80 +13,191 @@ export const SIM_SEEDS = ['demo', 'none'] as const;
 /** Relative to the working directory of `npm start`; `.beekeeper/` is git-ignored. */
 export const EMBEDDED_KUBECONFIG = '.beekeeper/embedded.kubeconfig';
 
-/** Per-hub limits; a hub entry in the file may override each under the same name as in `HubDefaults`. */
-const concurrency = Type.Object({
-  perHub: int('BEEKEEPER_CONCURRENCY', 1, 10_000, 20),
-  global: int('BEEKEEPER_GLOBAL_CONCURRENCY', 1, 100_000, 50),
-  // As many as interactive work has, in slots of their own: an edge sweep keeps the pace it had when both
-  // classes shared one queue, and no longer at the expense of user requests.
-  background: int('BEEKEEPER_BACKGROUND_CONCURRENCY', 1, 10_000, 20),
-  backgroundGlobal: int('BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY', 1, 100_000, 50),
+/** A DNS label: hub names appear in URLs, job ids and queue names, so `.`, `/` and `:` are ruled out. */
+export const HUB_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** Who holds an API token: it appears in logs and audit (the token never does). */
+export const TOKEN_NAME = /^[A-Za-z0-9._-]{1,63}$/;
+const DNS_LABEL = { pattern: HUB_NAME.source, rule: 'a DNS label (lowercase letters, digits, -)' };
+
+// Per-hub limits: a setting each (the default of every hub), and a hub entry in the file may override each.
+const CONCURRENCY = { minimum: 1, maximum: 10_000 };
+const GLOBAL_CONCURRENCY = { minimum: 1, maximum: 100_000 };
+const QPS = { minimum: 0.1, maximum: 10_000 };
+const BURST = { minimum: 1, maximum: 100_000 };
+
+const int = (env: string, minimum: number, maximum: number, fallback: number) =>
+  Type.Integer({ env, minimum, maximum, default: fallback });
+const num = (env: string, minimum: number, maximum: number, fallback: number) =>
+  Type.Number({ env, minimum, maximum, default: fallback });
+const str = (env: string, extra: Record<string, unknown> = {}) => Type.Optional(Type.String({ env, ...extra }));
+/** Text that is more than blanks (a path, a host, a name, a password). */
+const TEXT = { minLength: 1, pattern: '\\S', rule: 'more than blanks' };
+const nonEmpty = (extra: Record<string, unknown> = {}) => Type.String({ ...TEXT, ...extra });
+
+/** The limits every hub has (the settings' values unless its file entry overrides them). */
+export const HubLimitsSchema = Type.Object({
+  /** Interactive jobs (what API callers wait on) one worker process runs at once for this hub. */
+  concurrency: Type.Integer(CONCURRENCY),
+  /** Interactive jobs all replicas together run at once for this hub (BullMQ global concurrency). */
+  globalConcurrency: Type.Integer(GLOBAL_CONCURRENCY),
+  /** Background jobs (the scheduler's: sweeps, warnings, policies, heartbeats), in slots of their own. */
+  backgroundConcurrency: Type.Integer(CONCURRENCY),
+  backgroundGlobalConcurrency: Type.Integer(GLOBAL_CONCURRENCY),
+  /** Client-side Kubernetes request rate limit for this hub. */
+  qps: Type.Number(QPS),
+  burst: Type.Integer(BURST),
 });
 
+/** A hub as the file lists it, and as BEEKEEPER_HUBS' shorthand is read into (hubs.ts). */
+export const HubEntrySchema = Type.Object(
+  {
+    name: Type.String(DNS_LABEL),
+    /** Path to a kubeconfig file (never its content). */
+    kubeconfig: Type.Optional(nonEmpty()),
+    /** Context inside that kubeconfig; its current context when absent. */
+    context: Type.Optional(nonEmpty()),
+    /** Use the pod's service account instead of a kubeconfig. */
+    inCluster: Type.Optional(Type.Boolean()),
+    ...Type.Partial(HubLimitsSchema).properties,
+  },
+  { additionalProperties: false },
+);
+
+export const ApiTokenSchema = Type.Object(
+  {
+    /** Who holds it; appears in logs and audit, the token never does. */
+    name: Type.String({ pattern: TOKEN_NAME.source, rule: 'letters, digits, . _ - (at most 63)' }),
+    token: Type.String({ minLength: 16, secret: true }),
+  },
+  { additionalProperties: false },
+);
+
+export const HostPortSchema = Type.Object(
+  { host: nonEmpty(), port: Type.Integer({ minimum: 1, maximum: 65535 }) },
+  { additionalProperties: false },
+);
+const hostPorts = (env: string) =>
+  Type.Optional(Type.Array(HostPortSchema, { env, minItems: 1, rule: 'a non-empty list of host:port' }));
+
+const concurrency = Type.Object({
+  perHub: int('BEEKEEPER_CONCURRENCY', CONCURRENCY.minimum, CONCURRENCY.maximum, 20),
+  global: int('BEEKEEPER_GLOBAL_CONCURRENCY', GLOBAL_CONCURRENCY.minimum, GLOBAL_CONCURRENCY.maximum, 50),
+  // As many as interactive work has, in slots of their own: an edge sweep keeps the pace it had when both
+  // classes shared one queue, and no longer at the expense of user requests.
+  background: int('BEEKEEPER_BACKGROUND_CONCURRENCY', CONCURRENCY.minimum, CONCURRENCY.maximum, 20),
+  backgroundGlobal: int(
+    'BEEKEEPER_BACKGROUND_GLOBAL_CONCURRENCY',
+    GLOBAL_CONCURRENCY.minimum,
+    GLOBAL_CONCURRENCY.maximum,
+    50,
+  ),
+});
+
+export const JobsSchema = Type.Object({
+  /** How long a worker's lock on a job lasts without renewal; a crashed worker's jobs are recovered after it. */
+  lockDurationMs: int('BEEKEEPER_JOB_LOCK_MS', 1000, 3_600_000, 60_000),
+  stalledIntervalMs: int('BEEKEEPER_JOB_STALLED_INTERVAL_MS', 500, 3_600_000, 30_000),
+  keepCompletedSeconds: int('BEEKEEPER_JOB_KEEP_COMPLETED_SECONDS', 0, 90 * 86_400, 86_400),
+  keepCompletedCount: int('BEEKEEPER_JOB_KEEP_COMPLETED_COUNT', 0, 1_000_000, 1000),
+  keepFailedSeconds: int('BEEKEEPER_JOB_KEEP_FAILED_SECONDS', 0, 90 * 86_400, 7 * 86_400),
+  keepFailedCount: int('BEEKEEPER_JOB_KEEP_FAILED_COUNT', 0, 1_000_000, 5000),
+  /** On shutdown, how long active jobs may run on before they are handed back to the queue. */
+  shutdownGraceMs: int('BEEKEEPER_SHUTDOWN_GRACE_MS', 0, 3_600_000, 20_000),
+});
+
+/** The embedded simulator; `kubeconfig` is where `npm start` writes the kubeconfig of its hub (for kubectl). */
+export const SimSchema = Type.Object({
+  speed: num('BEEKEEPER_SIM_SPEED', 0.01, 100_000, 60),
+  seed: Type.Enum(SIM_SEEDS, { env: 'BEEKEEPER_SIM_SEED', default: 'demo' }),
+  kubeconfig: nonEmpty({ env: 'BEEKEEPER_SIM_KUBECONFIG', default: EMBEDDED_KUBECONFIG, fileKey: false }),
+});
+
+/** The scheduler role's periodic resync (src/schedules/resync.ts). */
+export const ResyncSchema = Type.Object({
+  intervalSeconds: Type.Refine(
+    int('BEEKEEPER_RESYNC_INTERVAL_SECONDS', 1, 86_400, 60),
+    (seconds) => intervalCron(seconds) !== undefined,
+    (seconds) => `${seconds} must be ${INTERVAL_RULE}`,
+  ),
+});
+
+/** What the environment and the file may say, before defaults that depend on other settings are filled in. */
 export const SettingsSchema = Type.Object({
-  /** `east=/etc/kube/east.yaml#context,west=in-cluster`, or a list of hub mappings in the file (hubs.ts). */
-  hubs: Type.Unknown({ env: 'BEEKEEPER_HUBS' }),
+  /** `east=/etc/kube/east.yaml#context,west=in-cluster` (hubs.ts), or a list of hub mappings in the file. */
+  hubs: Type.Optional(Type.Array(HubEntrySchema, { env: 'BEEKEEPER_HUBS' })),
   redis: Type.Object({
-    url: str('REDIS_URL'),
-    password: str('BEEKEEPER_REDIS_PASSWORD'),
+    url: str('REDIS_URL', { pattern: '^rediss?://\\S+$', rule: 'a redis:// or rediss:// URL', secret: true }),
+    password: str('BEEKEEPER_REDIS_PASSWORD', { ...TEXT, secret: true }),
     // A `{hash tag}` keeps every key in one Redis Cluster slot, as BullMQ requires.
-    prefix: str('BEEKEEPER_REDIS_PREFIX', { default: '{beekeeper}' }),
-    sentinel: Type.Object({
-      sentinels: Type.Unknown({ env: 'BEEKEEPER_REDIS_SENTINELS' }),
-      name: str('BEEKEEPER_REDIS_SENTINEL_NAME'),
-      password: str('BEEKEEPER_REDIS_SENTINEL_PASSWORD'),
+    prefix: Type.String({
+      env: 'BEEKEEPER_REDIS_PREFIX',
+      default: '{beekeeper}',
+      pattern: '^[^\\s:]+$',
+      rule: 'free of spaces and ":" (BullMQ joins keys with ":")',
     }),
-    cluster: Type.Object({ nodes: Type.Unknown({ env: 'BEEKEEPER_REDIS_CLUSTER_NODES' }) }),
+    sentinel: Type.Object({
+      /** `host:port,...` in the environment; `host:port` strings or `{host, port}` in the file (redis.ts). */
+      sentinels: hostPorts('BEEKEEPER_REDIS_SENTINELS'),
+      name: str('BEEKEEPER_REDIS_SENTINEL_NAME', TEXT),
+      /** Authenticates to the sentinels themselves (the data password is `redis.password`). */
+      password: str('BEEKEEPER_REDIS_SENTINEL_PASSWORD', { ...TEXT, secret: true }),
+    }),
+    cluster: Type.Object({ nodes: hostPorts('BEEKEEPER_REDIS_CLUSTER_NODES') }),
   }),
-  http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST'), port: int('PORT', 0, 65535, 8080) }),
-  auth: Type.Object({ tokens: Type.Unknown({ env: 'BEEKEEPER_API_TOKENS' }) }),
+  // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
+  http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST', TEXT), port: int('PORT', 0, 65535, 8080) }),
+  /** `name=token,...` in the environment (tokens.ts), a list of `{name, token}` in the file. */
+  auth: Type.Object({ tokens: Type.Optional(Type.Array(ApiTokenSchema, { env: 'BEEKEEPER_API_TOKENS' })) }),
   concurrency,
   rateLimits: Type.Object({
-    qps: num('BEEKEEPER_KUBE_QPS', 0.1, 10_000, 20),
-    burst: int('BEEKEEPER_KUBE_BURST', 1, 100_000, 40),
+    qps: num('BEEKEEPER_KUBE_QPS', QPS.minimum, QPS.maximum, 20),
+    burst: int('BEEKEEPER_KUBE_BURST', BURST.minimum, BURST.maximum, 40),
   }),
-  logLevel: str('LOG_LEVEL', { enum: LOG_LEVELS, default: 'info' }),
-  sim: Type.Object({
-    speed: num('BEEKEEPER_SIM_SPEED', 0.01, 100_000, 60),
-    seed: str('BEEKEEPER_SIM_SEED', { enum: SIM_SEEDS, default: 'demo' }),
-    kubeconfig: str('BEEKEEPER_SIM_KUBECONFIG', { default: EMBEDDED_KUBECONFIG, fileKey: false }),
-  }),
-  stateNamespace: str('BEEKEEPER_STATE_NAMESPACE', { default: 'beekeeper' }),
-  stateHub: str('BEEKEEPER_STATE_HUB'),
-  jobs: Type.Object({
-    lockDurationMs: int('BEEKEEPER_JOB_LOCK_MS', 1000, 3_600_000, 60_000),
-    stalledIntervalMs: int('BEEKEEPER_JOB_STALLED_INTERVAL_MS', 500, 3_600_000, 30_000),
-    keepCompletedSeconds: int('BEEKEEPER_JOB_KEEP_COMPLETED_SECONDS', 0, 90 * 86_400, 86_400),
-    keepCompletedCount: int('BEEKEEPER_JOB_KEEP_COMPLETED_COUNT', 0, 1_000_000, 1000),
-    keepFailedSeconds: int('BEEKEEPER_JOB_KEEP_FAILED_SECONDS', 0, 90 * 86_400, 7 * 86_400),
-    keepFailedCount: int('BEEKEEPER_JOB_KEEP_FAILED_COUNT', 0, 1_000_000, 5000),
-    shutdownGraceMs: int('BEEKEEPER_SHUTDOWN_GRACE_MS', 0, 3_600_000, 20_000),
-  }),
-  resync: Type.Object({ intervalSeconds: int('BEEKEEPER_RESYNC_INTERVAL_SECONDS', 1, 86_400, 60) }),
+  logLevel: Type.Enum(LOG_LEVELS, { env: 'LOG_LEVEL', default: 'info' }),
+  sim: SimSchema,
+  /** Namespace on the state hub holding Beekeeper's own resources. */
+  stateNamespace: Type.String({ env: 'BEEKEEPER_STATE_NAMESPACE', default: 'beekeeper', ...DNS_LABEL }),
+  /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
+  stateHub: str('BEEKEEPER_STATE_HUB', DNS_LABEL),
+  jobs: JobsSchema,
+  resync: ResyncSchema,
 });
+
+/** A schema with the annotations above. */
+export type Annotated = TSchema & {
+  env?: string;
+  rule?: string;
+  secret?: boolean;
+  fileKey?: boolean;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  minItems?: number;
+  enum?: readonly unknown[];
+  type?: string;
+  properties?: Record<string, Annotated>;
+  items?: Annotated;
+};
 
 /** One setting: its dotted path and its schema (with `env`, limits and default as annotations). */
 export interface Setting {
   path: string;
-  schema: TSchema & { env?: string; minimum?: number; maximum?: number; default?: unknown; fileKey?: boolean };
+  schema: Annotated;
 }
 
-function leaves(schema: TSchema, prefix: string): Setting[] {
-  const props = (schema as { properties?: Record<string, TSchema> }).properties;
-  if (!props) return [{ path: prefix, schema }];
-  return Object.entries(props).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key));
+function leaves(schema: Annotated, prefix: string): Setting[] {
+  if (!schema.properties || schema.env) return [{ path: prefix, schema }];
+  return Object.entries(schema.properties).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key));
 }
 
-export const SETTINGS: ReadonlyMap<string, Setting> = new Map(leaves(SettingsSchema, '').map((s) => [s.path, s]));
+/** Every setting, in the schema's order. */
+export const SETTINGS: ReadonlyMap<string, Setting> = new Map(
+  leaves(SettingsSchema as Annotated, '').map((s) => [s.path, s]),
+);
 
 export function setting(path: string): Setting {
   const s = SETTINGS.get(path);
   if (!s) throw new Error(`no setting ${path} in SettingsSchema`);
   return s;
-}
-
-/** A setting's limits and default, as the numeric readers take them. */
-export function limits(path: string, fallbackOverride?: number): { min: number; max: number; fallback: number } {
-  const { minimum, maximum, default: fallback } = setting(path).schema;
-  return { min: minimum!, max: maximum!, fallback: fallbackOverride ?? (fallback as number) };
 }

@@ -1,35 +1,21 @@
-// API tokens: `name=token,...` from BEEKEEPER_API_TOKENS, or a list of { name, token } in the file.
-import type { Issues, Source } from './fields.js';
+// BEEKEEPER_API_TOKENS' shorthand, `name=token,...`, read into the file's form: a list of { name, token }
+// (ApiTokenSchema). Messages name an entry by its holder or its position, never by its text: that holds the token.
+import { TOKEN_NAME } from './schema.js';
+import { splitList, type ListInput } from './shorthand.js';
 
-export interface ApiToken {
-  /** Who holds it; appears in logs and audit, the token never does. */
-  name: string;
-  token: string;
-}
-
-export function readTokens(src: Source | undefined, issues: Issues): ApiToken[] {
-  if (src === undefined) return [];
-  const entries: unknown[] =
-    typeof src.value === 'string'
-      ? src.value
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-          .map((s) => {
-            const eq = s.indexOf('=');
-            return eq > 0 ? { name: s.slice(0, eq), token: s.slice(eq + 1) } : { name: s };
-          })
-      : Array.isArray(src.value)
-        ? src.value
-        : [src.value];
-  const tokens: ApiToken[] = [];
-  entries.forEach((e, i) => {
-    const { name, token } = (e && typeof e === 'object' ? e : {}) as { name?: unknown; token?: unknown };
-    if (typeof name !== 'string' || !/^[A-Za-z0-9._-]{1,63}$/.test(name)) {
-      issues.add(src.from, `entry ${i + 1} needs a name (letters, digits, . _ -), written name=token`);
-    } else if (typeof token !== 'string' || token.length < 16) {
-      issues.add(src.from, `token for ${name} must be at least 16 characters`);
-    } else tokens.push({ name, token });
+export function parseTokens(text: string): ListInput {
+  const problems = new Map<number, string>();
+  const value = splitList(text).map((item, i): unknown => {
+    const eq = item.indexOf('=');
+    if (eq > 0) return { name: item.slice(0, eq), token: item.slice(eq + 1) };
+    problems.set(i, `entry ${i + 1} must be written name=token`);
+    return item;
   });
-  return tokens;
+  const subject = (index: number, field: string | undefined) => {
+    const name = (value[index] as { name?: string } | undefined)?.name;
+    const entry = `entry ${index + 1}`;
+    if (field === 'token') return name && TOKEN_NAME.test(name) ? `token for ${name}` : `token of ${entry}`;
+    return field ? `${entry}'s ${field}` : `${entry}:`;
+  };
+  return { value, problems, subject };
 }

@@ -2,17 +2,9 @@
 // metav1.LabelSelector (matchLabels AND matchExpressions), matched the way the API server does: `!=`, `notin` and
 // NotIn also match objects without the key (kube-golden 42, 44).
 import { invalid } from './errors.js';
+import type { LabelSelector } from './resources/shared.js';
 
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
+export type { LabelSelector };
 
 type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!exists' };
 

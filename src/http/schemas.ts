@@ -1,6 +1,7 @@
 // Schemas shared by every route: jobs, problems (RFC 9457), expiry history entries and the `?wait` query.
 import { Type, type Static } from 'typebox';
 import { EXPIRY_ACTIONS, type ExpiryHistoryEntry } from '../hive/expiry/history.js';
+import { FieldIssueSchema } from '../hive/resources/shared.js';
 
 export const JobTargetSchema = Type.Object(
   {
@@ -56,8 +57,6 @@ export const JobSchema = Type.Object(
 
 /** `{ job }`: what mutation endpoints and GET /v1/jobs/{id} return. */
 export const JobEnvelopeSchema = Type.Object({ job: JobSchema }, { title: 'JobEnvelope' });
-
-export const FieldIssueSchema = Type.Object({ field: Type.String(), reason: Type.String() });
 
 export const ProblemSchema = Type.Object(
   {

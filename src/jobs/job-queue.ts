@@ -7,7 +7,7 @@ import type { JobsConfig } from '../config.js';
 import { invalid, NotFound, Unavailable } from '../hive/errors.js';
 import type { Logger } from '../logger.js';
 import { isRedisDown, type RedisClient } from '../redis/connect.js';
-import type { EnqueueOptions, JobQueue, JobState, JobTarget, JobView } from '../services/ports.js';
+import type { EnqueueOptions, JobQueue, JobSpec, JobState, JobTarget, JobView } from '../services/ports.js';
 import type { JobDefinition } from '../services/job-definition.js';
 import { JOB_CATALOG, jobTypeSpec, payloadCheck, type JobCatalog } from './catalog.js';
 import { WORK_CLASSES, type WorkClass } from '../work-class.js';
@@ -210,36 +210,34 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       await deps.producer.ping();
     }),
 
-    enqueue: guarded(
-      async (type: string, payload: Record<string, unknown>, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
-        assertNoSecrets(payload);
-        // A producer and its type's schema disagree: a programming error, not the caller's.
-        payloads.assert(type, payload);
-        if (opts.jobId) jobIds.check('jobId', opts.jobId);
-        if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
-        const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
-        const cls = jobTypeSpec(catalog, type).class;
-        const queue = queueFor(hub, cls);
-        const data: JobData = {
-          payload,
-          ...(opts.target ? { target: opts.target } : {}),
-          ...(opts.operation ? { operation: true } : {}),
-        };
-        const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
-        if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
-        const added = await queue.add(type, data, {
-          jobId: jobIds.fresh(hub, opts.jobId),
-          ...jobOptions(catalog, deps.jobs, type, cls),
-          ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
-          ...(opts.delayMs ? { delay: opts.delayMs } : {}),
-          ...(opts.parent && parent ? { parent: { id: opts.parent.id, queue: parent.qualifiedName } } : {}),
-        });
-        // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
-        const existing = await viewIn(queue, added.id!);
-        if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
-        return existing;
-      },
-    ),
+    enqueue: guarded(async ({ type, payload }: JobSpec, opts: EnqueueOptions & { target?: JobTarget } = {}) => {
+      assertNoSecrets(payload);
+      // A producer and its type's schema disagree: a programming error, not the caller's.
+      payloads.assert(type, payload);
+      if (opts.jobId) jobIds.check('jobId', opts.jobId);
+      if (opts.dedupId) jobIds.check('dedupId', opts.dedupId);
+      const hub = opts.hub ?? opts.target?.hub ?? deps.defaultHub;
+      const cls = jobTypeSpec(catalog, type).class;
+      const queue = queueFor(hub, cls);
+      const data: JobData = {
+        payload,
+        ...(opts.target ? { target: opts.target } : {}),
+        ...(opts.operation ? { operation: true } : {}),
+      };
+      const parent = opts.parent ? (await locate(opts.parent.id))?.queue : undefined;
+      if (opts.parent && !parent) throw new NotFound(`parent job ${opts.parent.id} not found`);
+      const added = await queue.add(type, data, {
+        jobId: jobIds.fresh(hub, opts.jobId),
+        ...jobOptions(catalog, deps.jobs, type, cls),
+        ...(opts.dedupId ? { deduplication: { id: opts.dedupId } } : {}),
+        ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+        ...(opts.parent && parent ? { parent: { id: opts.parent.id, queue: parent.qualifiedName } } : {}),
+      });
+      // With a dedup hit (or an existing fixed id) BullMQ returns the id of the job already there: report that one.
+      const existing = await viewIn(queue, added.id!);
+      if (!existing) throw new NotFound(`job ${added.id} vanished right after it was enqueued`);
+      return existing;
+    }),
 
     get,
 

@@ -59,7 +59,7 @@ export function expiryRepairers(deps: ExpiryScanDeps): Repairer[] {
         repairEach(run, deps.store.cachedList<ClusterDeployment>('ClusterDeployment'), async ({ hub, object }) => {
           const job = policyEnforcement(deps, hub, object);
           if (!job) return undefined;
-          await deps.queue.enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub });
+          await deps.queue.enqueue(job, { dedupId: job.dedupId, hub: job.hub });
           const ref = { hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
           return {
             kind: 'ClusterDeployment',

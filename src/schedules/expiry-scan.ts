@@ -3,7 +3,7 @@
 import { jobOf } from '../services/job-definition.js';
 import { effectiveLimits, policyExpiry, type WarningPlan } from '../hive/expiry/index.js';
 import { isUnclaimedPoolCluster } from '../hive/schedule/index.js';
-import type { ServiceDeps, StateLocation } from '../services/ports.js';
+import type { JobSpec, ServiceDeps, StateLocation } from '../services/ports.js';
 import type { FixedJob } from '../services/resync/repair.js';
 import {
   clusterExpiry,
@@ -38,7 +38,7 @@ export function policyEnforcement(
   deps: ExpiryScanDeps,
   hub: string,
   cd: ClusterDeployment,
-): { type: string; payload: Record<string, unknown>; dedupId: string; hub: string } | undefined {
+): (JobSpec & { dedupId: string; hub: string }) | undefined {
   if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return undefined;
   const policies = enforcedPolicies(deps);
   if (policies.length === 0) return undefined;

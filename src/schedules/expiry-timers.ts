@@ -63,10 +63,7 @@ export function startExpiryTimers(deps: ExpiryTimersDeps): { close(): void; pend
 
   const enforce = (hub: string, cd: ClusterDeployment) => {
     const job = policyEnforcement(deps, hub, cd);
-    if (job)
-      void deps.queue
-        .enqueue(job.type, job.payload, { dedupId: job.dedupId, hub: job.hub })
-        .then(outage.ok, failed(job.type));
+    if (job) void deps.queue.enqueue(job, { dedupId: job.dedupId, hub: job.hub }).then(outage.ok, failed(job.type));
   };
 
   const onCluster = (hub: string, cd: ClusterDeployment, deleted: boolean) => {

@@ -157,7 +157,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
       cause: 'enforce',
     });
     void deps.queue
-      .enqueue(job.type, job.payload, {
+      .enqueue(job, {
         dedupId: jobIds.enforce({ hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name }),
         hub,
         target: { kind: 'ClusterDeployment', hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name },

@@ -5,7 +5,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { WorkClass } from '../work-class.js';
-import type { JobContext, JobHandler } from './ports.js';
+import type { JobSpec, JobContext, JobHandler } from './ports.js';
 
 export interface JobPolicy {
   /** Total tries, the first included. Only transient errors (Conflict, Unavailable, unknown) use them. */
@@ -70,12 +70,17 @@ export const refFields = () => ({
 });
 
 /**
- * What a producer enqueues (`queue.enqueue(j.type, j.payload)`, an Operation's intent, a fixed job, a child): the
+ * What a producer enqueues (`queue.enqueue(jobOf(J, payload))`, an Operation's intent, a fixed job, a child): the
  * type from its definition and a payload the compiler checks against the definition's schema.
  */
-export function jobOf<S extends TSchema>(
-  job: JobDefinition<S>,
-  payload: Static<S>,
-): { type: string; payload: Record<string, unknown> } {
-  return { type: job.type, payload: { ...(payload as Record<string, unknown>) } };
+export function jobOf<S extends TSchema>(job: JobDefinition<S>, payload: Static<S>): JobSpec {
+  return { type: job.type, payload: { ...(payload as Record<string, unknown>) } } as JobSpec;
+}
+
+/**
+ * A job Beekeeper kept as data (an Operation's spec, written from a `jobOf` when its request was accepted) and
+ * enqueues again: the compiler cannot check it, so the queue checks its payload against the type's schema.
+ */
+export function keptJob(type: string, payload: Record<string, unknown>): JobSpec {
+  return { type, payload } as JobSpec;
 }

@@ -176,17 +176,26 @@ export interface EnqueueOptions {
   operation?: boolean;
 }
 
+declare const JOB: unique symbol;
+
+/**
+ * A job to enqueue: its type and a payload that fits the type's schema. Only `jobOf` (services/job-definition.ts)
+ * makes one, from a job definition and a payload the compiler checks against it, or `keptJob`, from a type and
+ * payload Beekeeper kept (an Operation's spec), which the queue checks; a bare type string is not a job.
+ */
+export interface JobSpec {
+  readonly type: string;
+  readonly payload: Record<string, unknown>;
+  readonly [JOB]: true;
+}
+
 export interface JobQueue {
   /**
    * Throws what enqueue would before anything else is written: Unavailable while Redis is down, Invalid for a
    * payload carrying a secret. Requests that write to Kubernetes before they enqueue check this first.
    */
   assertAccepting(payload: Record<string, unknown>): Promise<void>;
-  enqueue(
-    type: string,
-    payload: Record<string, unknown>,
-    opts?: EnqueueOptions & { target?: JobTarget },
-  ): Promise<JobView>;
+  enqueue(job: JobSpec, opts?: EnqueueOptions & { target?: JobTarget }): Promise<JobView>;
   get(id: string): Promise<JobView | undefined>;
   list(filter?: { state?: JobState; type?: string; limit?: number; offset?: number }): Promise<JobView[]>;
   /** Resolve when the job ends or `timeoutMs` passes, with the job as it is then. */
@@ -201,14 +210,12 @@ export interface JobQueue {
 }
 
 /** A job a handler fans out with `JobContext.waitForChildren`. */
-export interface ChildJobSpec {
+export interface ChildJobSpec extends JobSpec {
   /**
    * Names the child among its parent's children and must be the same on every run (letters, digits, `.`, `_`,
    * `-`): the child's job id is derived from the parent's id and this key, so a re-run never adds a duplicate.
    */
   key: string;
-  type: string;
-  payload: Record<string, unknown>;
   /** The child's queue partition (per-hub concurrency applies). Defaults to the target's hub. */
   hub?: string;
   target?: JobTarget;

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { replyWithJob } from '../../src/http/reply-job.js';
 import type { WorkerPool } from '../../src/jobs/worker.js';
 import { loadConfig } from '../../src/config.js';
-import { buildTestServer, createHarness, gate, type Harness } from '../platform/support.js';
+import { buildTestServer, createHarness, gate, type Harness, testJob } from '../platform/support.js';
 import { haveRedisBinaries, startCluster, type Topology } from './support.js';
 
 // A feature-style route: enqueue and answer with the job, so Idempotency-Key records go through the cluster too.
@@ -17,7 +17,7 @@ const echoRoutes =
       '/echo-jobs',
       { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } },
       async (req, reply) =>
-        replyWithJob(reply, h.queue, await h.queue.enqueue('test.slow', req.body as Record<string, unknown>)),
+        replyWithJob(reply, h.queue, await h.queue.enqueue(testJob('test.slow', req.body as Record<string, unknown>))),
     );
   };
 
@@ -62,11 +62,9 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
 
   it('runs a job to completion, reporting its steps as it goes', async () => {
     release = gate();
-    const job = await h.queue.enqueue(
-      'test.echo',
-      { text: 'via cluster' },
-      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
-    );
+    const job = await h.queue.enqueue(testJob('test.echo', { text: 'via cluster' }), {
+      target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' },
+    });
     // Watching needs the event stream (a blocking XREAD on the cluster node holding the prefix's slot).
     const seen: string[] = [];
     const started = new Promise<void>((resolve) => {
@@ -88,8 +86,8 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
 
   it('collapses a duplicate onto the pending job (dedup keys share the prefix slot)', async () => {
     release = gate();
-    const first = await h.queue.enqueue('test.slow', { n: 1 }, { dedupId: 'hibernate-local-ns-c2' });
-    const second = await h.queue.enqueue('test.slow', { n: 2 }, { dedupId: 'hibernate-local-ns-c2' });
+    const first = await h.queue.enqueue(testJob('test.slow', { n: 1 }), { dedupId: 'hibernate-local-ns-c2' });
+    const second = await h.queue.enqueue(testJob('test.slow', { n: 2 }), { dedupId: 'hibernate-local-ns-c2' });
     expect(second.id).toBe(first.id);
     release.open();
     expect(await h.queue.waitUntilDone(first.id, 15_000)).toMatchObject({ state: 'completed', result: 'slow done' });
@@ -117,7 +115,7 @@ describe.skipIf(!haveRedisBinaries)('jobs through a three-master Redis Cluster',
 
   // Last: it stops the workers.
   it('hands an active job back to the queue at shutdown, without spending an attempt', async () => {
-    const job = await h.queue.enqueue('test.hold', {});
+    const job = await h.queue.enqueue(testJob('test.hold', {}));
     await new Promise<void>((resolve) => {
       const stop = h.queue.watch(job.id, (v) => {
         if (v.steps.length > 0) {

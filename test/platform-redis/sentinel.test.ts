@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { closeRedis, createRedis, isRedisDown, waitReady } from '../../src/redis/connect.js';
-import { createHarness, type Harness } from '../platform/support.js';
+import { createHarness, type Harness, testJob } from '../platform/support.js';
 import { haveRedisBinaries, startSentinel, type SentinelTopology } from './support.js';
 
 describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
@@ -30,11 +30,9 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
   });
 
   it('runs a job to completion on the master the sentinel names, with its steps and result', async () => {
-    const job = await h.queue.enqueue(
-      'test.echo',
-      { text: 'via sentinel' },
-      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
-    );
+    const job = await h.queue.enqueue(testJob('test.echo', { text: 'via sentinel' }), {
+      target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' },
+    });
     const done = await h.queue.waitUntilDone(job.id, 15_000);
     expect(done).toMatchObject({ state: 'completed', result: { echo: 'via sentinel' }, target: { name: 'c1' } });
     expect(done.steps.map((s) => s.step)).toEqual(['echoing']);
@@ -59,7 +57,7 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
 
   // Last: it promotes the replica.
   it('follows a failover: producer and workers move to the promoted replica and keep the job history', async () => {
-    const before = await h.queue.enqueue('test.echo', { text: 'before' });
+    const before = await h.queue.enqueue(testJob('test.echo', { text: 'before' }));
     await h.queue.waitUntilDone(before.id, 15_000);
     const oldMaster = await topology.masterPort();
     const newMaster = await topology.failover();
@@ -75,7 +73,7 @@ describe.skipIf(!haveRedisBinaries)('jobs through Redis Sentinel', () => {
       if (i > 100) throw new Error('the producer did not move to the new master');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const after = await h.queue.enqueue('test.echo', { text: 'after failover' });
+    const after = await h.queue.enqueue(testJob('test.echo', { text: 'after failover' }));
     expect(await h.queue.waitUntilDone(after.id, 15_000)).toMatchObject({
       state: 'completed',
       result: { echo: 'after failover' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalid, Unavailable } from '../../src/hive/errors.js';
 import { WAIT_FOR_CHILDREN, type ChildOutcome, type JobHandler, type JobView } from '../../src/services/ports.js';
-import { createHarness, gate, type Harness } from './support.js';
+import { createHarness, gate, type Harness, testJob } from './support.js';
 
 /** Resolves with the first view of the job that passes `test` (the job may not be in that state yet). */
 function seen(h: Harness, id: string, test: (j: JobView) => boolean): Promise<JobView> {
@@ -29,7 +29,7 @@ describe('a job fanning out child jobs', () => {
       return ['a', 'b', 'c'];
     });
     const outcomes = await ctx.waitForChildren!(
-      keys.map((k) => ({ key: k, type: 'test.child', payload: { k }, hub: p.childHub as string })),
+      keys.map((k) => ({ key: k, ...testJob('test.child', { k }), hub: p.childHub as string })),
       { step: 'FannedOut', message: `Waiting for ${keys.length} child jobs` },
     );
     if (outcomes === WAIT_FOR_CHILDREN) return outcomes;
@@ -64,7 +64,7 @@ describe('a job fanning out child jobs', () => {
 
   it('waits in waiting-children without its slot, so children on its own hub run, then ends with their outcomes', async () => {
     release = gate();
-    const job = await h.queue.enqueue('test.parent', { childHub: 'one' }, { hub: 'one' });
+    const job = await h.queue.enqueue(testJob('test.parent', { childHub: 'one' }), { hub: 'one' });
     const waiting = await seen(h, job.id, (j) => j.state === 'waiting-children');
     expect(waiting.steps).toEqual([
       expect.objectContaining({ step: 'FannedOut', message: 'Waiting for 3 child jobs' }),
@@ -88,7 +88,7 @@ describe('a job fanning out child jobs', () => {
 
   it('puts children on their own hub queue', async () => {
     release = gate();
-    const job = await h.queue.enqueue('test.parent', { childHub: 'two' }, { hub: 'one' });
+    const job = await h.queue.enqueue(testJob('test.parent', { childHub: 'two' }), { hub: 'one' });
     await seen(h, `two.${job.id}.a`, (j) => j.state === 'active');
     expect((await h.queue.get(job.id))?.state).toBe('waiting-children');
     release.open();
@@ -101,7 +101,7 @@ describe('a job fanning out child jobs', () => {
   });
 
   it('refuses children for an unknown hub before adding any: the parent fails with the reason', async () => {
-    const job = await h.queue.enqueue('test.parent', { childHub: 'nowhere' }, { hub: 'one' });
+    const job = await h.queue.enqueue(testJob('test.parent', { childHub: 'nowhere' }), { hub: 'one' });
     const done = await h.queue.waitUntilDone(job.id, 15_000);
     expect(done).toMatchObject({ state: 'failed', error: { reason: 'Invalid' } });
     expect(done.error?.message).toContain('nowhere');
@@ -113,7 +113,9 @@ describe('a job fanning out child jobs', () => {
   it('retried after its children ended, it neither plans again nor re-runs a child', async () => {
     release = gate();
     release.open();
-    const job = await h.queue.enqueue('test.parent', { childHub: 'one', failFinishOnce: true }, { hub: 'one' });
+    const job = await h.queue.enqueue(testJob('test.parent', { childHub: 'one', failFinishOnce: true }), {
+      hub: 'one',
+    });
     const done = await h.queue.waitUntilDone(job.id, 15_000);
     // One failed attempt and the successful one; the run that only fanned out spent no attempt.
     expect(done).toMatchObject({ state: 'completed', attempts: 2 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, gate, type Harness } from './support.js';
+import { createHarness, gate, type Harness, testJob } from './support.js';
 
 describe('per-hub concurrency', () => {
   let h: Harness;
@@ -22,7 +22,7 @@ describe('per-hub concurrency', () => {
     // Two "replicas", each willing to run 4 at once; the hub allows 2 in total.
     await h.startWorkers({ 'test.hold': handler }, { concurrency: 4, globalConcurrency: 2 });
     await h.startWorkers({ 'test.hold': handler }, { concurrency: 4, globalConcurrency: 2 });
-    const jobs = await Promise.all([1, 2, 3, 4, 5].map((n) => h.queue.enqueue('test.hold', { n })));
+    const jobs = await Promise.all([1, 2, 3, 4, 5].map((n) => h.queue.enqueue(testJob('test.hold', { n }))));
 
     await new Promise<void>((resolve) => {
       const stop = h.queue.watch(jobs[1]!.id, (v) => v.state === 'active' && (stop(), resolve()));

@@ -17,6 +17,7 @@ import {
   sseEvents,
   testConfig,
   type Harness,
+  testJob,
 } from './support.js';
 
 // A feature-style route plugin: validate, enqueue, answer with the job (how cluster/pool routes use the platform).
@@ -36,7 +37,12 @@ const demoRoutes =
         },
       },
       async (req, reply) =>
-        replyWithJob(reply, h.queue, await h.queue.enqueue('test.demo', { name: req.body.name }), req.query.wait),
+        replyWithJob(
+          reply,
+          h.queue,
+          await h.queue.enqueue(testJob('test.demo', { name: req.body.name })),
+          req.query.wait,
+        ),
     );
     app.get('/boom/:kind', async (req) => {
       const kind = (req.params as { kind: string }).kind;

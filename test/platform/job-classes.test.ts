@@ -7,7 +7,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { JOB_CATALOG } from '../../src/jobs/catalog.js';
 import { WAIT_FOR_CHILDREN, type JobHandler, type JobQueue, type JobView } from '../../src/services/ports.js';
 import { FEATURES } from '../../src/system/features.js';
-import { createHarness, fakeStore, gate, quietLog, testConfig, type Harness } from './support.js';
+import { createHarness, fakeStore, gate, quietLog, testConfig, type Harness, testJob } from './support.js';
 
 /** Resolves once `n` calls have been counted. */
 function counter(n: number) {
@@ -49,10 +49,12 @@ describe('interactive and background work', () => {
     const slots = { concurrency: 1, globalConcurrency: 1, background: { concurrency: 2, globalConcurrency: 3 } };
     await h.startWorkers(handlers, slots);
     await h.startWorkers(handlers, slots);
-    const warns = await Promise.all(Array.from({ length: 10 }, (_, i) => h.queue.enqueue('expiry.warn', { i })));
+    const warns = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => h.queue.enqueue(testJob('expiry.warn', { i }))),
+    );
     await warnings.reached;
 
-    const del = await h.queue.enqueue('cluster.delete', { name: 'web-1' });
+    const del = await h.queue.enqueue(testJob('cluster.delete', { name: 'web-1' }));
     const done = await h.queue.waitUntilDone(del.id, 10_000);
     expect(done).toMatchObject({ state: 'completed', result: { deleted: true } });
     // The warnings are still held, at the hub's background limit, and the rest still wait (as `waiting`).
@@ -88,13 +90,13 @@ describe('interactive and background work', () => {
       },
       { concurrency: 1, globalConcurrency: 1, background: { concurrency: 1, globalConcurrency: 1 } },
     );
-    await h.queue.enqueue('expiry.warn', { n: 0 });
+    await h.queue.enqueue(testJob('expiry.warn', { n: 0 }));
     await first.reached; // the one slot is taken; everything below queues behind it
     const queued: JobView[] = [];
-    for (const n of [1, 2, 3]) queued.push(await h.queue.enqueue('expiry.warn', { n }));
-    queued.push(await h.queue.enqueue('expiry.enforce-policy', { n: 4 }));
-    queued.push(await h.queue.enqueue('schedule.sweep', { n: 5 }));
-    queued.push(await h.queue.enqueue('claim.heartbeat-expired', { n: 6 }));
+    for (const n of [1, 2, 3]) queued.push(await h.queue.enqueue(testJob('expiry.warn', { n })));
+    queued.push(await h.queue.enqueue(testJob('expiry.enforce-policy', { n: 4 })));
+    queued.push(await h.queue.enqueue(testJob('schedule.sweep', { n: 5 })));
+    queued.push(await h.queue.enqueue(testJob('claim.heartbeat-expired', { n: 6 })));
     hold.open();
     for (const j of queued) expect((await h.queue.waitUntilDone(j.id, 10_000)).state).toBe('completed');
     expect(order).toEqual(['warn#0', 'sweep#5', 'heartbeat#6', 'policy#4', 'warn#1', 'warn#2', 'warn#3']);
@@ -112,7 +114,7 @@ describe('interactive and background work', () => {
         // A run fans out per-cluster jobs of a background type: they run in their parent's class.
         'schedule.run': async (_payload, ctx) => {
           const children = await ctx.waitForChildren!(
-            [1, 2].map((n) => ({ key: `c${n}`, type: 'schedule.apply', payload: { n } })),
+            [1, 2].map((n) => ({ key: `c${n}`, ...testJob('schedule.apply', { n }) })),
           );
           if (children === WAIT_FOR_CHILDREN) return children;
           return { children: children.map((c) => c.state) };
@@ -121,9 +123,9 @@ describe('interactive and background work', () => {
       },
       { concurrency: 1, globalConcurrency: 1, background: { concurrency: 1, globalConcurrency: 1 } },
     );
-    await h.queue.enqueue('expiry.warn', {});
+    await h.queue.enqueue(testJob('expiry.warn', {}));
     await warnings.reached;
-    const run = await h.queue.enqueue('schedule.run', {});
+    const run = await h.queue.enqueue(testJob('schedule.run', {}));
     expect(await h.queue.waitUntilDone(run.id, 10_000)).toMatchObject({
       state: 'completed',
       result: { children: ['completed', 'completed'] },

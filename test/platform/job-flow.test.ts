@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { flowContext, type FlowDeps } from '../../src/jobs/job-flow.js';
 import type { JobData } from '../../src/jobs/job-view.js';
 import { WAIT_FOR_CHILDREN } from '../../src/services/ports.js';
+import { testJob } from './support.js';
 
 // The stand-ins' types, named without importing bullmq (only src/jobs does).
 type Job = Parameters<typeof flowContext>[0];
@@ -47,7 +48,7 @@ function fakeQueues() {
 }
 
 const key = (hub: string, id: string) => `{p}:ops-${hub}:${id}`;
-const children = ['a', 'b', 'c'].map((k) => ({ key: k, type: 't.child', payload: { k }, hub: 'two' }));
+const children = ['a', 'b', 'c'].map((k) => ({ key: k, ...testJob('t.child', { k }), hub: 'two' }));
 
 describe('a parent job fanning out', () => {
   it('after a crash while adding, adds only the children not yet linked (one that ended and left the history included)', async () => {

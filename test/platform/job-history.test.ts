@@ -1,7 +1,7 @@
 // Job history is bounded: Redis keeps the newest finished jobs up to the configured counts, not every job ever run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalid } from '../../src/hive/errors.js';
-import { createHarness, type Harness } from './support.js';
+import { createHarness, type Harness, testJob } from './support.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,12 +22,12 @@ describe('bounded job history', () => {
     });
     const ok: string[] = [];
     for (let n = 1; n <= 4; n++) {
-      const job = await h.queue.enqueue('test.ok', { n }, target(`ok-${n}`));
+      const job = await h.queue.enqueue(testJob('test.ok', { n }), target(`ok-${n}`));
       await h.queue.waitUntilDone(job.id, 10_000);
       ok.push(job.id);
     }
     for (let n = 1; n <= 3; n++) {
-      const job = await h.queue.enqueue('test.bad', {}, target(`bad-${n}`));
+      const job = await h.queue.enqueue(testJob('test.bad', {}), target(`bad-${n}`));
       await h.queue.waitUntilDone(job.id, 10_000).catch(() => undefined);
     }
     const completed = await h.queue.list({ state: 'completed' });

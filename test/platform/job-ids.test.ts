@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
-import { buildTestServer, createHarness, sseEvents, type Harness } from './support.js';
+import { buildTestServer, createHarness, sseEvents, type Harness, testJob } from './support.js';
 
 const hub = `h${'0'.repeat(61)}b`;
 const namespace = `n${'s'.repeat(61)}1`;
@@ -24,28 +24,23 @@ describe('job ids', () => {
   });
 
   it('GET /v1/jobs/{id} and its event stream answer for the longest ids the API hands out', async () => {
-    const sweep = await h.queue.enqueue('test.long', {}, { hub, jobId: jobIds.sweep(namespace, 1_767_225_600_000) });
+    const sweep = await h.queue.enqueue(testJob('test.long', {}), {
+      hub,
+      jobId: jobIds.sweep(namespace, 1_767_225_600_000),
+    });
     const parentId = sweep.id;
     const ids = [
       (
-        await h.queue.enqueue(
-          'test.long',
-          {},
-          {
-            hub,
-            jobId: jobIds.warn({ kind: 'ClusterClaim', hub, namespace, name, expiresAtMs: 1_767_225_600_000 }, '24h'),
-          },
-        )
+        await h.queue.enqueue(testJob('test.long', {}), {
+          hub,
+          jobId: jobIds.warn({ kind: 'ClusterClaim', hub, namespace, name, expiresAtMs: 1_767_225_600_000 }, '24h'),
+        })
       ).id,
       (
-        await h.queue.enqueue(
-          'test.long',
-          {},
-          {
-            hub,
-            jobId: jobIds.child(hub, parentId, jobIds.sweepChild({ hub, namespace, name })).slice(hub.length + 1),
-          },
-        )
+        await h.queue.enqueue(testJob('test.long', {}), {
+          hub,
+          jobId: jobIds.child(hub, parentId, jobIds.sweepChild({ hub, namespace, name })).slice(hub.length + 1),
+        })
       ).id,
     ];
     // The hub, a dot, and the 200 characters BullMQ ids are kept to.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../src/hive/errors.js';
 import type { JobView } from '../../src/services/ports.js';
-import { createHarness, type Harness } from './support.js';
+import { createHarness, type Harness, testJob } from './support.js';
 
 describe('job queue on real Redis', () => {
   let h: Harness;
@@ -44,11 +44,9 @@ describe('job queue on real Redis', () => {
   afterAll(() => h?.close());
 
   it('retries transient errors with backoff until the job completes', async () => {
-    const job = await h.queue.enqueue(
-      'test.flaky',
-      { echo: 'hi' },
-      { target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' } },
-    );
+    const job = await h.queue.enqueue(testJob('test.flaky', { echo: 'hi' }), {
+      target: { kind: 'ClusterDeployment', hub: 'local', namespace: 'ns', name: 'c1' },
+    });
     expect(job.id).toMatch(/^local\./);
     const done = await h.queue.waitUntilDone(job.id, 10_000);
     expect(done).toMatchObject({
@@ -62,8 +60,8 @@ describe('job queue on real Redis', () => {
   });
 
   it('does not retry an invalid request or a forbidden one: the job fails with the reason', async () => {
-    const invalid = await h.queue.enqueue('test.invalid', {});
-    const forbidden = await h.queue.enqueue('test.forbidden', {});
+    const invalid = await h.queue.enqueue(testJob('test.invalid', {}));
+    const forbidden = await h.queue.enqueue(testJob('test.forbidden', {}));
     const [a, b] = await Promise.all([
       h.queue.waitUntilDone(invalid.id, 10_000),
       h.queue.waitUntilDone(forbidden.id, 10_000),
@@ -79,7 +77,7 @@ describe('job queue on real Redis', () => {
   });
 
   it('gives up on a transient error after the catalog attempts', async () => {
-    const job = await h.queue.enqueue('test.hopeless', {});
+    const job = await h.queue.enqueue(testJob('test.hopeless', {}));
     const done = await h.queue.waitUntilDone(job.id, 10_000);
     expect(done).toMatchObject({
       state: 'failed',
@@ -89,7 +87,7 @@ describe('job queue on real Redis', () => {
   });
 
   it('treats a vanished target as done: nothing to do', async () => {
-    const job = await h.queue.enqueue('test.gone', {});
+    const job = await h.queue.enqueue(testJob('test.gone', {}));
     expect(await h.queue.waitUntilDone(job.id, 10_000)).toMatchObject({
       state: 'completed',
       result: { outcome: 'NothingToDo', reason: 'NotFound' },
@@ -97,32 +95,32 @@ describe('job queue on real Redis', () => {
   });
 
   it('collapses duplicates while the first is pending, and fixed ids run once', async () => {
-    const first = await h.queue.enqueue('test.slow', { n: 1 }, { dedupId: 'hibernate-local-ns-c2' });
-    const second = await h.queue.enqueue('test.slow', { n: 2 }, { dedupId: 'hibernate-local-ns-c2' });
+    const first = await h.queue.enqueue(testJob('test.slow', { n: 1 }), { dedupId: 'hibernate-local-ns-c2' });
+    const second = await h.queue.enqueue(testJob('test.slow', { n: 2 }), { dedupId: 'hibernate-local-ns-c2' });
     expect(second.id).toBe(first.id);
     await h.queue.waitUntilDone(first.id, 10_000);
-    const third = await h.queue.enqueue('test.slow', { n: 3 }, { dedupId: 'hibernate-local-ns-c2' });
+    const third = await h.queue.enqueue(testJob('test.slow', { n: 3 }), { dedupId: 'hibernate-local-ns-c2' });
     expect(third.id).not.toBe(first.id);
 
-    const tick = await h.queue.enqueue('test.slow', {}, { jobId: 'tick-nightly-1700000000000' });
+    const tick = await h.queue.enqueue(testJob('test.slow', {}), { jobId: 'tick-nightly-1700000000000' });
     expect(tick.id).toBe('local.tick-nightly-1700000000000');
     await h.queue.waitUntilDone(tick.id, 10_000);
-    const again = await h.queue.enqueue('test.slow', {}, { jobId: 'tick-nightly-1700000000000' });
+    const again = await h.queue.enqueue(testJob('test.slow', {}), { jobId: 'tick-nightly-1700000000000' });
     expect(again).toMatchObject({ id: tick.id, state: 'completed' });
   });
 
   it('refuses ids with ":" and payloads that carry secrets, naming every field', async () => {
-    await expect(h.queue.enqueue('test.slow', {}, { jobId: 'a:b' })).rejects.toMatchObject({
+    await expect(h.queue.enqueue(testJob('test.slow', {}), { jobId: 'a:b' })).rejects.toMatchObject({
       code: 'Invalid',
       fields: [{ field: 'jobId' }],
     });
     await expect(
-      h.queue.enqueue('test.slow', { auth: { password: 'x' }, clusters: [{ kubeconfig: 'y' }] }),
+      h.queue.enqueue(testJob('test.slow', { auth: { password: 'x' }, clusters: [{ kubeconfig: 'y' }] })),
     ).rejects.toMatchObject({
       code: 'Invalid',
       fields: [{ field: 'auth.password' }, { field: 'clusters[0].kubeconfig' }],
     });
-    await expect(h.queue.enqueue('test.slow', {}, { hub: 'nowhere' })).rejects.toMatchObject({
+    await expect(h.queue.enqueue(testJob('test.slow', {}), { hub: 'nowhere' })).rejects.toMatchObject({
       code: 'Invalid',
       fields: [{ field: 'hub' }],
     });

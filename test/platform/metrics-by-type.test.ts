@@ -2,7 +2,7 @@
 // sees which kinds of work are queued or running across every replica, and finished types drop out.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestServer, createHarness, gate, type Harness } from './support.js';
+import { buildTestServer, createHarness, gate, type Harness, testJob } from './support.js';
 
 /** The value of one beekeeper_jobs_in_flight series, or undefined when the series is absent. */
 function inFlight(body: string, labels: { type: string; state: string }): number | undefined {
@@ -47,10 +47,10 @@ describe('in-flight jobs by type in /metrics', () => {
   };
 
   it('counts held, queued and delayed jobs by type and state, and drops a type once its jobs finish', async () => {
-    const demo = await h.queue.enqueue('test.demo', {});
+    const demo = await h.queue.enqueue(testJob('test.demo', {}));
     await started.promise;
-    const other = await h.queue.enqueue('test.other', {});
-    await h.queue.enqueue('test.other', {}, { delayMs: 3_600_000 });
+    const other = await h.queue.enqueue(testJob('test.other', {}));
+    await h.queue.enqueue(testJob('test.other', {}), { delayMs: 3_600_000 });
 
     const during = await scrape();
     expect(during).toContain('# HELP beekeeper_jobs_in_flight');

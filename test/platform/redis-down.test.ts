@@ -4,7 +4,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { closeRedis, createRedis, type RedisClient } from '../../src/redis/connect.js';
-import { fakeStore, FAST_JOBS, quietLog, testConfig } from './support.js';
+import { fakeStore, FAST_JOBS, quietLog, testConfig, testJob } from './support.js';
 
 describe('API while Redis is down', () => {
   let app: FastifyInstance;
@@ -47,7 +47,7 @@ describe('API while Redis is down', () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.json()).toMatchObject({ code: 'Unavailable', detail: expect.stringMatching(/Redis/) });
-    await expect(queue.enqueue('x', {})).rejects.toMatchObject({ code: 'Unavailable' });
+    await expect(queue.enqueue(testJob('x', {}))).rejects.toMatchObject({ code: 'Unavailable' });
     // An Idempotency-Key needs Redis to be honoured, so the request is refused rather than run unprotected.
     expect(
       (await app.inject({ method: 'POST', url: '/v1/things', headers: { 'idempotency-key': 'k1' }, payload: {} }))

@@ -12,7 +12,7 @@ import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { closeRedis, createRedis, type RedisClient } from '../../src/redis/connect.js';
 import { startRedisServer, type RedisServer } from '../drills/redis-server.js';
-import { fakeStore, FAST_JOBS, quietLog, testConfig } from './support.js';
+import { fakeStore, FAST_JOBS, quietLog, testConfig, testJob } from './support.js';
 
 describe('API while Redis is full', () => {
   let dir: string;
@@ -44,7 +44,7 @@ describe('API while Redis is full', () => {
       routes: [
         async (r) =>
           void r.post('/things', async (_req, reply) =>
-            replyWithJob(reply, queue, await queue.enqueue('cluster.delete', { name: 'web-1' })),
+            replyWithJob(reply, queue, await queue.enqueue(testJob('cluster.delete', { name: 'web-1' }))),
           ),
       ],
       redis: producer,

@@ -9,10 +9,11 @@ import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
-import type { JobDefinition } from '../../src/services/job-definition.js';
+import { Type as T } from 'typebox';
+import { defineJob, jobOf, type JobDefinition } from '../../src/services/job-definition.js';
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
-import type { HiveStore, HubStatus, JobHandler } from '../../src/services/ports.js';
+import type { HiveStore, HubStatus, JobHandler, JobSpec } from '../../src/services/ports.js';
 
 export const REDIS_URL = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -35,6 +36,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
     BEEKEEPER_REDIS_PREFIX: `{bk-test-${randomUUID().slice(0, 8)}}`,
     ...env,
   });
+}
+
+const testDefinitions = new Map<string, JobDefinition<ReturnType<typeof anyPayload>>>();
+const anyPayload = () => T.Record(T.String(), T.Unknown());
+
+/**
+ * A job of a type the test runs with its own handlers (or a real type with a payload only the test's handler
+ * reads): defined with a schema any payload fits, so it goes through `jobOf` as every producer's job does.
+ */
+export function testJob(type: string, payload: Record<string, unknown> = {}): JobSpec {
+  let def = testDefinitions.get(type);
+  if (!def) testDefinitions.set(type, (def = defineJob({ type, payload: anyPayload() })));
+  return jobOf(def, payload);
 }
 
 export function fakeStore(

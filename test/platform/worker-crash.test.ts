@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
-import { createHarness, REDIS_URL, type Harness } from './support.js';
+import { createHarness, REDIS_URL, type Harness, testJob } from './support.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 
@@ -32,7 +32,7 @@ describe('a worker process killed mid-job', () => {
   it('leaves its job to another worker, which completes it exactly once', async () => {
     const first = await startWorkerProcess(h.config.redis.prefix, true);
     children.push(first);
-    const job = await h.queue.enqueue('test.crashy', {});
+    const job = await h.queue.enqueue(testJob('test.crashy', {}));
     const running = new Promise<JobView>((resolve) => {
       const stop = h.queue.watch(job.id, (v) => {
         if (v.state === 'active' && v.steps.length > 0) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, systemClock } from '../../src/clock.js';
 import type { JobView } from '../../src/services/ports.js';
-import { createHarness, type Harness } from './support.js';
+import { createHarness, type Harness, testJob } from './support.js';
 
 describe('worker shutdown', () => {
   let h: Harness;
@@ -25,8 +25,8 @@ describe('worker shutdown', () => {
         return 'never';
       },
     });
-    const short = await h.queue.enqueue('test.short', {});
-    const long = await h.queue.enqueue('test.long', {});
+    const short = await h.queue.enqueue(testJob('test.short', {}));
+    const long = await h.queue.enqueue(testJob('test.long', {}));
     await new Promise<void>((resolve) => {
       const stop = h.queue.watch(long.id, (v: JobView) => v.steps.length > 0 && (stop(), resolve()));
     });

@@ -117,9 +117,9 @@ describe("warnings before a claim's lifetime ends", () => {
       ...deps,
       queue: {
         ...deps.queue,
-        enqueue: (type, payload, opts) => (
-          type === 'expiry.warn' && asked.push(String(payload.lead)),
-          deps.queue.enqueue(type, payload, opts)
+        enqueue: (job, opts) => (
+          job.type === 'expiry.warn' && asked.push(String(job.payload.lead)),
+          deps.queue.enqueue(job, opts)
         ),
       },
     });

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
+import { jobOf } from '../../src/services/job-definition.js';
+import { SWEEP_JOB } from '../../src/services/schedules/schedule-jobs.js';
 import type { HibernationSchedule } from '../../src/services/schedules/schedule-resource.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { adoptCluster, events, HUB, STATE_NS, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -113,14 +115,13 @@ describe('a sweep on a state hub with one worker slot', () => {
         failed: 0,
       });
       const again = await bed.system.queue.enqueue(
-        'schedule.sweep',
-        {
+        jobOf(SWEEP_JOB, {
           schedule: 'solo',
           edgeAt: '2026-11-23T07:00:00.000Z',
           action: 'resume',
           reason: 'window start',
           mode: 'edge',
-        },
+        }),
         { jobId: jobIds.sweep('solo', Date.parse('2026-11-23T07:00:00Z')), hub: HUB },
       );
       expect(again).toMatchObject({ id, state: 'completed', result: summary });

@@ -23,9 +23,9 @@ beforeAll(async () => {
     ...deps,
     queue: {
       ...deps.queue,
-      enqueue: (type, payload, opts) => (
-        type === 'expiry.warn' && asked.push(`${String(payload.name)}:${String(payload.lead)}`),
-        deps.queue.enqueue(type, payload, opts)
+      enqueue: (job, opts) => (
+        job.type === 'expiry.warn' && asked.push(`${String(job.payload.name)}:${String(job.payload.lead)}`),
+        deps.queue.enqueue(job, opts)
       ),
     },
   });

@@ -45,7 +45,22 @@ export const ClusterOverrideStatusSchema = Type.Object({
   updatedAt: Type.Optional(Type.String()),
 });
 
+/** The API's view of an override (/v1/clusters/{hub}/{namespace}/{name}/overrides, the cluster's schedule). */
+export const OverrideViewSchema = Type.Object(
+  {
+    name: Type.String(),
+    type: props.type,
+    from: ClusterOverrideSpecSchema.properties.from,
+    until: props.until,
+    by: props.by,
+    reason: props.reason,
+    phase: Type.Union([Type.Literal('Active'), Type.Literal('Expired'), Type.Literal('Consumed')]),
+  },
+  { title: 'ClusterOverride' },
+);
+
 export type ClusterOverrideSpec = Static<typeof ClusterOverrideSpecSchema>;
+export type OverrideView = Static<typeof OverrideViewSchema>;
 export type ClusterOverrideStatus = Static<typeof ClusterOverrideStatusSchema>;
 export type OverrideRequest = Static<typeof OverrideRequestSchema>;
 

@@ -73,7 +73,19 @@ export const ExpiryPolicyStatusSchema = Type.Object({
   ),
 });
 
+/** The API's view of a policy (/v1/expiry-policies). */
+export const ExpiryPolicyViewSchema = Type.Object(
+  {
+    name: Type.String(),
+    spec: ExpiryPolicySpecSchema,
+    status: ExpiryPolicyStatusSchema,
+    createdAt: Type.Optional(Type.String()),
+  },
+  { title: 'ExpiryPolicy' },
+);
+
 export type ExpiryPolicySpec = Static<typeof ExpiryPolicySpecSchema>;
+export type ExpiryPolicyView = Static<typeof ExpiryPolicyViewSchema>;
 export type ExpiryPolicyStatus = Static<typeof ExpiryPolicyStatusSchema>;
 
 export const expiryPolicyCrd: CrdDefinition = {

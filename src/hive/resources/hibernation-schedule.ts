@@ -3,7 +3,7 @@
 // person can act on (services/schedules/schedule-resource.ts), are the CRD's only.
 import { Type, type Static } from 'typebox';
 import type { CrdDefinition } from './crd.js';
-import { crdOnly, GO_DURATION_PATTERN, LabelSelectorSchema } from './shared.js';
+import { crdOnly, FieldIssueSchema, GO_DURATION_PATTERN, LabelSelectorSchema } from './shared.js';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
@@ -136,7 +136,34 @@ export const HibernationScheduleStatusSchema = Type.Object({
   ),
 });
 
+const EdgeSchema = Type.Object({
+  at: Type.String(),
+  local: Type.String(),
+  action: Type.String(),
+  reason: Type.String(),
+});
+
+/** The API's view of a schedule (/v1/schedules): the resource, and what it says now. */
+export const ScheduleViewSchema = Type.Object(
+  {
+    name: Type.String(),
+    spec: HibernationScheduleSpecSchema,
+    status: HibernationScheduleStatusSchema,
+    desiredNow: Type.Object({ state: Type.String(), reason: Type.String() }),
+    nextEdge: Type.Optional(EdgeSchema),
+    problems: Type.Optional(
+      Type.Array(FieldIssueSchema, {
+        description: 'Set when the stored spec is invalid (e.g. applied with kubectl): every bad field',
+      }),
+    ),
+    createdAt: Type.Optional(Type.String()),
+    resourceVersion: Type.Optional(Type.String()),
+  },
+  { title: 'Schedule' },
+);
+
 export type HibernationScheduleSpec = Static<typeof HibernationScheduleSpecSchema>;
+export type ScheduleView = Static<typeof ScheduleViewSchema>;
 export type HibernationScheduleStatus = Static<typeof HibernationScheduleStatusSchema>;
 export type SweepRecord = Static<typeof SweepRecordSchema>;
 

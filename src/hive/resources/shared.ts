@@ -14,6 +14,9 @@ export const apiOnly = (rules: Record<string, unknown>) => ({ 'x-api-only': rule
 /** A Go duration as a CRD pattern can check it (the API checks the value itself, e.g. that it is positive). */
 export const GO_DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$';
 
+/** One bad field and why (a 422's `errors`, a stored resource's `problems`). */
+export const FieldIssueSchema = Type.Object({ field: Type.String(), reason: Type.String() });
+
 /** A Kubernetes LabelSelector: matchLabels AND matchExpressions. */
 export const LabelSelectorSchema = Type.Object({
   matchLabels: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -33,4 +36,5 @@ export const LabelSelectorSchema = Type.Object({
   ),
 });
 
-export type LabelSelectorSpec = Static<typeof LabelSelectorSchema>;
+/** The one LabelSelector type (src/hive/label-selector.ts matches it). */
+export type LabelSelector = Static<typeof LabelSelectorSchema>;

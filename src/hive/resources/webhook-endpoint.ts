@@ -62,7 +62,24 @@ export const WebhookEndpointStatusSchema = Type.Object({
   ),
 });
 
+/** The API's view of an endpoint (/v1/webhooks): never its URL in full, never its key. */
+export const WebhookViewSchema = Type.Object(
+  {
+    name: Type.String(),
+    url: Type.String({
+      description: 'Redacted: userinfo, query and the path past its leading segments masked',
+      examples: ['https://hooks.slack.com/services/T000/***'],
+    }),
+    format: Type.Union([Type.Literal('generic'), Type.Literal('slack')]),
+    signed: Type.Boolean(),
+    disabled: Type.Boolean(),
+    lastDelivery: WebhookEndpointStatusSchema.properties.lastDelivery,
+  },
+  { title: 'WebhookEndpoint' },
+);
+
 export type WebhookEndpointSpec = Static<typeof WebhookEndpointSpecSchema>;
+export type WebhookView = Static<typeof WebhookViewSchema>;
 export type WebhookEndpointStatus = Static<typeof WebhookEndpointStatusSchema>;
 export type WebhookRequest = Static<typeof WebhookRequestSchema>;
 

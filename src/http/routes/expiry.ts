@@ -4,12 +4,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ExpiryPolicySpecSchema } from '../../hive/resources/expiry-policy.js';
-import { WebhookRequestSchema } from '../../hive/resources/webhook-endpoint.js';
+import { ExpiryPolicySpecSchema, ExpiryPolicyViewSchema } from '../../hive/resources/expiry-policy.js';
+import { WebhookRequestSchema, WebhookViewSchema } from '../../hive/resources/webhook-endpoint.js';
 import type { ExpiryService } from '../../services/expiry/index.js';
 import type { createWebhookService } from '../../services/notify/index.js';
 import { auditOrigin, By, Reason } from '../audit.js';
-import { requestShape } from '../request-shape.js';
+import { requestShape, responseShape } from '../request-shape.js';
 import { ExpiryHistoryEntrySchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
@@ -31,24 +31,9 @@ const ExtendBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of extendBy and until' },
 );
 const PolicyProps = requestShape(ExpiryPolicySpecSchema).properties;
-const PolicyView = Type.Object(
-  { name: Type.String(), spec: Type.Object({}, open), status: Type.Object({}, open) },
-  open,
-);
+const PolicyView = responseShape(ExpiryPolicyViewSchema);
 const WebhookBody = requestShape(WebhookRequestSchema);
-const WebhookView = Type.Object(
-  {
-    name: Type.String(),
-    url: Type.String({
-      description: 'Redacted: userinfo, query and the path past its leading segments masked',
-      examples: ['https://hooks.slack.com/services/T000/***'],
-    }),
-    format: Type.String(),
-    signed: Type.Boolean(),
-    disabled: Type.Boolean(),
-  },
-  open,
-);
+const WebhookView = responseShape(WebhookViewSchema);
 
 export function expiryRoutes(deps: {
   expiry: ExpiryService;
@@ -95,7 +80,7 @@ export function expiryRoutes(deps: {
           tags,
           summary:
             'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days',
-          response: { 200: Type.Object({}, open) },
+          response: { 200: Type.Object({}, open), ...problemResponses() },
         },
       },
       async () => expiry.warnings(),
@@ -134,7 +119,11 @@ export function expiryRoutes(deps: {
     app.get(
       '/expiry-policies',
       {
-        schema: { tags, summary: 'Expiry policies', response: { 200: Type.Object({ items: Type.Array(PolicyView) }) } },
+        schema: {
+          tags,
+          summary: 'Expiry policies',
+          response: { 200: Type.Object({ items: Type.Array(PolicyView) }), ...problemResponses() },
+        },
       },
       async () => ({ items: expiry.policies.list() }),
     );
@@ -198,7 +187,7 @@ export function expiryRoutes(deps: {
         schema: {
           tags,
           summary: 'Webhook endpoints for warnings (URLs redacted, keys never shown)',
-          response: { 200: Type.Object({ items: Type.Array(WebhookView) }) },
+          response: { 200: Type.Object({ items: Type.Array(WebhookView) }), ...problemResponses() },
         },
       },
       async () => ({ items: webhooks.list() }),

@@ -1,17 +1,23 @@
 // /v1/schedules and the per-cluster schedule views and overrides: thin routes (schema -> service -> reply).
 // Request bodies refuse unknown fields at every level (a misplaced key would silently mean something else); the
-// service checks the values field by field (422 with every bad field). Views allow extra properties.
+// service checks the values field by field (422 with every bad field). A schedule and an override are shown as
+// their views declared beside the resources (hive/resources), closed; the preview and the cluster's schedule allow
+// extra properties.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { OverrideRequestSchema, OverrideTypeSchema } from '../../hive/resources/cluster-override.js';
-import { HibernationScheduleSpecSchema } from '../../hive/resources/hibernation-schedule.js';
+import {
+  OverrideRequestSchema,
+  OverrideTypeSchema,
+  OverrideViewSchema,
+} from '../../hive/resources/cluster-override.js';
+import { HibernationScheduleSpecSchema, ScheduleViewSchema } from '../../hive/resources/hibernation-schedule.js';
 import { DEFAULT_PREVIEW_DAYS, MAX_PREVIEW_DAYS } from '../../hive/schedule/index.js';
 import type { JobQueue } from '../../services/ports.js';
 import { PREVIEW_CAPS, type ScheduleService } from '../../services/schedules/index.js';
 import { requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
-import { requestShape } from '../request-shape.js';
+import { requestShape, responseShape } from '../request-shape.js';
 import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
 
@@ -24,15 +30,8 @@ const ScheduleBody = Type.Object(
   { ...closed, description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' },
 );
 const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps }, closed);
-const ScheduleView = Type.Object(
-  {
-    name: Type.String(),
-    spec: Type.Object({}, open),
-    status: Type.Object({}, open),
-    desiredNow: Type.Object({}, open),
-  },
-  open,
-);
+const ScheduleView = responseShape(ScheduleViewSchema);
+const OverrideView = responseShape(OverrideViewSchema);
 const PreviewView = Type.Object(
   {
     schedule: Type.String(),
@@ -63,12 +62,8 @@ const ClusterScheduleView = Type.Object(
     cluster: Type.Object({}, open),
     why: Type.String(),
     next: Type.Array(Type.Object({}, open)),
-    overrides: Type.Array(Type.Object({}, open)),
+    overrides: Type.Array(OverrideView),
   },
-  open,
-);
-const OverrideView = Type.Object(
-  { name: Type.String(), type: Type.String(), by: Type.String(), reason: Type.String(), phase: Type.String() },
   open,
 );
 const OverrideBody = requestShape(OverrideRequestSchema);
@@ -113,7 +108,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
         schema: {
           tags,
           summary: 'Hibernation schedules with their next action',
-          response: { 200: Type.Object({ items: Type.Array(ScheduleView) }) },
+          response: { 200: Type.Object({ items: Type.Array(ScheduleView) }), ...problemResponses() },
         },
       },
       async () => ({

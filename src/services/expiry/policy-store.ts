@@ -1,7 +1,11 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
 import { Conflict, Invalid, NotFound, type FieldIssue } from '../../hive/errors.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
-import { ExpiryPolicySpecSchema, type ExpiryPolicyStatus } from '../../hive/resources/expiry-policy.js';
+import {
+  ExpiryPolicySpecSchema,
+  type ExpiryPolicyStatus,
+  type ExpiryPolicyView,
+} from '../../hive/resources/expiry-policy.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
 import { checkName, nameIssues } from '../schedules/schedule-resource.js';
@@ -41,7 +45,7 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
     if (!p) throw new NotFound(`expiry policy ${name} not found`);
     return p;
   };
-  const view = (p: ExpiryPolicy) => ({
+  const view = (p: ExpiryPolicy): ExpiryPolicyView => ({
     name: p.metadata.name,
     spec: p.spec,
     status: p.status ?? {},

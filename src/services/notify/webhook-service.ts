@@ -3,21 +3,13 @@
 // `url` and `hmac`); the WebhookEndpoint holds only the redacted URL, and neither is returned, logged or put in a
 // job.
 import { Invalid, NotFound } from '../../hive/errors.js';
-import type { WebhookRequest } from '../../hive/resources/webhook-endpoint.js';
+import type { WebhookRequest, WebhookView } from '../../hive/resources/webhook-endpoint.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { redactUrl, urlProblem } from './webhook-url.js';
 
-export interface WebhookView {
-  name: string;
-  /** Redacted: scheme, host and the leading path segments only (`https://hooks.slack.com/services/T000/***`). */
-  url: string;
-  format: 'generic' | 'slack';
-  signed: boolean;
-  disabled: boolean;
-  lastDelivery?: NonNullable<WebhookEndpoint['status']>['lastDelivery'];
-}
+export type { WebhookView };
 
 type Secret = KubeObject & { data?: Record<string, string> };
 

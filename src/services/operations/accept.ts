@@ -6,7 +6,7 @@
 // enqueues the job. Losing the job loses the report, never the action.
 import { randomUUID } from 'node:crypto';
 import { jobIds } from '../job-ids.js';
-import type { HiveStore, JobQueue, JobView, ServiceLog, Clock, StateLocation } from '../ports.js';
+import type { HiveStore, JobSpec, JobQueue, JobView, ServiceLog, Clock, StateLocation } from '../ports.js';
 import {
   OPERATION_API_VERSION,
   TARGET_LABEL,
@@ -28,11 +28,9 @@ export interface WriteOutcome {
   join?: Operation;
 }
 
-export interface Intent {
-  /** The job type. */
-  type: string;
+/** The job (`jobOf`), and what the Operation needs besides. */
+export interface Intent extends JobSpec {
   target: OperationTarget;
-  payload: Record<string, unknown>;
   /** The job's queue; default the target's hub. */
   hub?: string;
   requester?: Requester;
@@ -124,10 +122,10 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
     return deps.viewOf(outcome.join);
   }
 
-  let payload = intent.payload;
+  let job: JobSpec = intent;
   let recorded = op;
   if (outcome?.payload) {
-    payload = { ...payload, ...outcome.payload };
+    job = { ...intent, payload: { ...intent.payload, ...outcome.payload } };
     // So that a job enqueued again from the Operation knows it too.
     recorded = await store
       .mergePatch<Operation>('Operation', ref, { spec: { payload: outcome.payload } })
@@ -140,7 +138,7 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
       });
   }
   try {
-    return await queue.enqueue(intent.type, payload, {
+    return await queue.enqueue(job, {
       jobId: id,
       hub,
       target: jobTarget(intent.target),

@@ -8,6 +8,7 @@ import type { JobsConfig } from '../../config.js';
 import { Unavailable } from '../../hive/errors.js';
 import type { Clock, HiveStore, JobQueue, JobView, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
 import { jobIds } from '../job-ids.js';
+import { keptJob } from '../job-definition.js';
 import { isFinished, jobTarget, operationRef, type Operation } from './operation.js';
 import { endStatus } from './record-outcome.js';
 
@@ -82,7 +83,7 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
     try {
       job = await queue.get(name);
       if (!job || job.source === 'kubernetes') {
-        await queue.enqueue(op.spec.type, op.spec.payload, {
+        await queue.enqueue(keptJob(op.spec.type, op.spec.payload), {
           jobId: id.part,
           hub: id.hub,
           target: jobTarget(op.spec.target),

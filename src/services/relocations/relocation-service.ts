@@ -6,6 +6,7 @@ import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
 import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
 import { markAnnotations } from '../idempotency/mark.js';
+import { jobOf } from '../job-definition.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import type { Clock, HiveStore, JobView, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
@@ -92,9 +93,8 @@ export function createRelocationService(deps: RelocationServiceDeps) {
     const ref = refOf(id);
     let created: RelocationObject | undefined;
     const job = await deps.operations.accept({
-      type: RELOCATION_RUN_JOB.type,
+      ...jobOf(RELOCATION_RUN_JOB, { id }),
       target: targetOf('Relocation', ref),
-      payload: { id },
       // The job works on the source hub (Hive's ClusterRelocate runs there): its queue, its slots.
       hub: spec.from,
       // The Idempotency-Key is recorded on the Relocation (its replay answers with the relocation and its job).

@@ -2,7 +2,7 @@
 // A repairer compares what should have happened with what Kubernetes shows, does what is missing (enqueue the lost
 // job, record a missed edge) and reports each object it repaired; the resync counts them and leaves an Event.
 import { jobIds } from '../job-ids.js';
-import type { JobQueue, JobTarget, JobView, KindName, ObjectRef } from '../ports.js';
+import type { JobSpec, JobQueue, JobTarget, JobView, KindName, ObjectRef } from '../ports.js';
 
 export interface Repair {
   /** The metric label (`beekeeper_resync_repairs_total{repair}`); the repairer's name when absent. */
@@ -48,16 +48,14 @@ export interface Repairer {
 }
 
 /** A job whose id is derived from what it is about, so every producer (timers, resync, replicas) agrees on it. */
-export interface FixedJob {
-  type: string;
-  payload: Record<string, unknown>;
+export interface FixedJob extends JobSpec {
   jobId: string;
   hub: string;
   target?: JobTarget;
 }
 
 export const enqueueFixed = (queue: JobQueue, job: FixedJob) =>
-  queue.enqueue(job.type, job.payload, {
+  queue.enqueue(job, {
     jobId: job.jobId,
     hub: job.hub,
     ...(job.target ? { target: job.target } : {}),

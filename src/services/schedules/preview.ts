@@ -32,6 +32,7 @@ import { overridesOf, toPowerOverride, type ClusterOverride } from './override-s
 import { compile, installGraceMs, scheduleIssues, type HibernationSchedule } from './schedule-resource.js';
 import type { NamespacedRef } from '../ports.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import type { OverrideView } from '../../hive/resources/cluster-override.js';
 
 /** A year of office hours is about 520 edges; a cron acting every half hour reaches the cap in three weeks. */
 export const PREVIEW_CAPS: RangeCaps = { maxEdges: 1000, maxClusterEntries: 20_000 };
@@ -112,15 +113,7 @@ export function previewSchedule(
   };
 }
 
-export interface OverrideView {
-  name: string;
-  type: string;
-  from?: string;
-  until?: string;
-  by: string;
-  reason: string;
-  phase: string;
-}
+export type { OverrideView };
 
 export interface ClusterScheduleView {
   cluster: NamespacedRef;

@@ -27,24 +27,14 @@ import {
   validateScheduleSpec,
   type HibernationSchedule,
   type HibernationScheduleSpec,
-  type HibernationScheduleStatus,
 } from './schedule-resource.js';
 import { RUN_JOB } from './schedule-jobs.js';
 import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import type { ScheduleView } from '../../hive/resources/hibernation-schedule.js';
 
-export interface ScheduleView {
-  name: string;
-  spec: HibernationScheduleSpec;
-  status: HibernationScheduleStatus;
-  desiredNow: { state: string; reason: string };
-  nextEdge?: { at: string; local: string; action: string; reason: string };
-  /** Set when the stored spec is invalid (e.g. applied with kubectl): every bad field. */
-  problems?: FieldIssue[];
-  createdAt?: string;
-  resourceVersion?: string;
-}
+export type { ScheduleView };
 
 export type ScheduleService = ReturnType<typeof createScheduleService>;
 

@@ -1,0 +1,64 @@
+// The shape of the validated configuration, as the rest of Beekeeper sees it: SettingsSchema's values with every
+// default filled in, hubs completed with the shared limits, and Redis reduced to the one mode in use. The types of
+// src/config.ts are `Static` of these.
+import { Type } from 'typebox';
+import {
+  ApiTokenSchema,
+  HostPortSchema,
+  HubEntrySchema,
+  HubLimitsSchema,
+  JobsSchema,
+  LOG_LEVELS,
+  ResyncSchema,
+  SimSchema,
+} from './schema.js';
+
+const { name, kubeconfig, context } = HubEntrySchema.properties;
+
+export const HubConfigSchema = Type.Object({
+  name,
+  kubeconfig,
+  context,
+  inCluster: Type.Boolean(),
+  /** Inline kubeconfig YAML. Only the embedded mode sets this (from the simulator); never read from env. */
+  kubeconfigData: Type.Optional(Type.String()),
+  ...HubLimitsSchema.properties,
+});
+
+export const RedisConfigSchema = Type.Object({
+  /** A single server (`redis://` or `rediss://`). Absent: 127.0.0.1:6379, and all-in-one may start a private one. */
+  url: Type.Optional(Type.String()),
+  /** `password` authenticates to the sentinels themselves (the data password is `password` below). */
+  sentinel: Type.Optional(
+    Type.Object({
+      sentinels: Type.Array(HostPortSchema),
+      name: Type.String(),
+      password: Type.Optional(Type.String()),
+    }),
+  ),
+  cluster: Type.Optional(Type.Object({ nodes: Type.Array(HostPortSchema) })),
+  /** For Sentinel or Cluster (a single server carries it in the URL). */
+  password: Type.Optional(Type.String()),
+  /** BullMQ prefix and key prefix. A `{hash tag}` keeps every key in one Redis Cluster slot, as BullMQ requires. */
+  prefix: Type.String(),
+});
+
+export const ConfigSchema = Type.Object({
+  /** Empty means: run the embedded simulator with one hub named `local`. */
+  hubs: Type.Immutable(Type.Array(HubConfigSchema)),
+  /** Concurrency and rate limits of hubs that do not set their own (and of the embedded hub). */
+  hubDefaults: HubLimitsSchema,
+  redis: RedisConfigSchema,
+  http: Type.Object({ host: Type.String(), port: Type.Integer() }),
+  /** No tokens: the API is open (a warning is logged at start). */
+  auth: Type.Object({ tokens: Type.Immutable(Type.Array(ApiTokenSchema)) }),
+  logLevel: Type.Enum(LOG_LEVELS),
+  sim: SimSchema,
+  /** Namespace on the state hub holding Beekeeper's own resources. */
+  stateNamespace: Type.String(),
+  /** Hub holding Beekeeper's own resources: the first hub (or `local` in embedded mode) unless set. */
+  stateHub: Type.String(),
+  jobs: JobsSchema,
+  /** The scheduler role's periodic resync (src/schedules/resync.ts). */
+  resync: ResyncSchema,
+});
