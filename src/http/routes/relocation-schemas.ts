@@ -1,14 +1,18 @@
 // The relocation API's bodies, derived from the Relocation resource's schemas (hive/resources/relocation.ts).
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 import {
-  RelocationCheckSchema,
-  RelocationClusterSchema,
   RelocationPhaseSchema,
   RelocationSelectorSchema,
   RelocationSpecSchema,
 } from '../../hive/resources/relocation.js';
+import {
+  PreflightReportSchema as PreflightReportView,
+  RelocationViewSchema as View,
+} from '../../hive/resources/relocation-view.js';
+import type { PreflightReport } from '../../services/relocations/preflight-report.js';
 import { By } from '../audit.js';
-import { requestShape } from '../request-shape.js';
+import { requestShape, responseShape } from '../request-shape.js';
 import { JobSchema, ProblemSchema } from '../schemas.js';
 
 const spec = RelocationSpecSchema.properties;
@@ -44,81 +48,12 @@ export const RelocationRequestSchema = requestShape(
   ),
 );
 
-const ClusterPreflightSchema = Type.Object(
-  {
-    namespace: Type.String(),
-    name: Type.String(),
-    ok: Type.Boolean({ description: 'No error check: the cluster may move' }),
-    checks: Type.Array(Type.Object(RelocationCheckSchema.properties, { title: 'RelocationCheck' })),
-  },
-  { title: 'ClusterPreflight' },
-);
+export const PreflightReportSchema = responseShape(PreflightReportView);
+export const RelocationViewSchema = responseShape(View);
 
-export const PreflightReportSchema = Type.Object(
-  {
-    clusters: Type.Array(ClusterPreflightSchema),
-    imageSetsToCopy: Type.Array(Type.String(), {
-      description: 'ClusterImageSets the destination lacks; the relocation copies them',
-    }),
-    warnings: Type.Array(Type.String(), { description: 'About the relocation as a whole' }),
-  },
-  { title: 'PreflightReport' },
-);
-
-const Cluster = Type.Object(RelocationClusterSchema.properties, { title: 'RelocationClusterState' });
-const count = Type.Integer({ minimum: 0 });
-
-export const RelocationViewSchema = Type.Object(
-  {
-    id: Id,
-    from: Type.String(),
-    to: Type.String(),
-    phase: RelocationPhaseSchema,
-    terminal: Type.Boolean({ description: 'Succeeded, Failed or Aborted: nothing moves any more' }),
-    requestedBy: Type.Optional(Type.String()),
-    requestedAt: Type.String({ format: 'date-time' }),
-    request: Type.Object({ clusters: spec.clusters, selector: spec.selector }),
-    skipFailed: Type.Boolean(),
-    waves: Type.Object({
-      size: Type.Optional(Type.Integer()),
-      pauseSeconds: Type.Optional(Type.Integer()),
-      total: count,
-      done: count,
-      current: Type.Optional(Type.Integer()),
-    }),
-    progress: Type.Object(
-      {
-        total: count,
-        pending: count,
-        'preflight-failed': count,
-        moving: count,
-        verifying: count,
-        moved: count,
-        failed: count,
-        aborted: count,
-      },
-      { description: 'Clusters per state' },
-    ),
-    eta: Type.Optional(Type.String({ format: 'date-time', description: 'Estimated end, from the waves done so far' })),
-    startedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
-    message: Type.Optional(Type.String()),
-    warnings: Type.Array(Type.String()),
-    imageSetsCopied: Type.Array(Type.String()),
-    abort: spec.abort,
-    clusters: Type.Array(Cluster, {
-      description: "Per cluster: wave, state, the hub it is on now, and why (Hive's reason or preflight's)",
-    }),
-    job: Type.Optional(Type.String({ description: 'The relocation.run job (GET /v1/jobs/{id})' })),
-    links: Type.Object({
-      self: Type.String(),
-      events: Type.String(),
-      abort: Type.String(),
-      job: Type.Optional(Type.String()),
-    }),
-  },
-  { title: 'Relocation' },
-);
+// The report the services build (preflight-report.ts, the shared contract) is the shape the API shows.
+const sameShape = <A, B>(check: [A] extends [B] ? ([B] extends [A] ? true : never) : never) => check;
+sameShape<Static<typeof PreflightReportView>, PreflightReport>(true);
 
 export const RelocationAcceptedSchema = Type.Object(
   {

@@ -1,47 +1,15 @@
 // A Relocation as the API shows it: what was asked, where each cluster is, overall progress, waves, an ETA and
 // links to its job and streams. Built from the resource alone (the informer cache), so every replica agrees.
-import { etaOf, isTerminal, progressOf, type Progress } from '../../hive/relocation/plan.js';
-import type {
-  RelocationCluster,
-  RelocationPhase,
-  RelocationSelectorSchema,
-  RelocationSpec,
-} from '../../hive/resources/relocation.js';
-import type { Static } from 'typebox';
+import { etaOf, isTerminal, progressOf } from '../../hive/relocation/plan.js';
+import type { RelocationSpec } from '../../hive/resources/relocation.js';
+import type { RelocationView } from '../../hive/resources/relocation-view.js';
 import type { KubeObject } from '../ports.js';
 import type { RelocationObject } from './preflight.js';
 
 /** The Operation (and so the job id) that runs the relocation, recorded when it is created. */
 export const JOB_ANNOTATION = 'beekeeper.io/job';
 
-export interface RelocationView {
-  id: string;
-  from: string;
-  to: string;
-  phase: RelocationPhase;
-  terminal: boolean;
-  requestedBy?: string;
-  requestedAt: string;
-  /** What was asked: the clusters named, or the selector that chose them. */
-  request: {
-    clusters?: Array<{ namespace: string; name: string }>;
-    selector?: Static<typeof RelocationSelectorSchema>;
-  };
-  skipFailed: boolean;
-  waves: { size?: number; pauseSeconds?: number; total: number; done: number; current?: number };
-  progress: Progress;
-  eta?: string;
-  startedAt?: string;
-  finishedAt?: string;
-  message?: string;
-  warnings: string[];
-  imageSetsCopied: string[];
-  abort?: { requestedAt: string; by?: string };
-  /** Per cluster: its wave, state, the hub it is on now, and why (Hive's reason or preflight's). */
-  clusters: RelocationCluster[];
-  job?: string;
-  links: { self: string; events: string; abort: string; job?: string };
-}
+export type { RelocationView };
 
 export function relocationView(obj: RelocationObject, nowMs: number): RelocationView {
   const spec: RelocationSpec = obj.spec;
