@@ -350,6 +350,17 @@ describe('an accepted relocation', () => {
       await bed.system.store.get('Operation', { hub: EAST, namespace: bed.config.stateNamespace, name: job.id }),
     ).toBeDefined();
 
+    // An Event on the Relocation says what was accepted (recorded off the request's path: look until it is there).
+    let accepted: KubeObject | undefined;
+    for (let i = 0; i < 50 && !accepted; i++) {
+      const events = await bed.system.store.list<KubeObject>('Event', EAST, { namespace: bed.config.stateNamespace });
+      accepted = events.find(
+        (e) => e.reason === 'RelocationAccepted' && (e.involvedObject as { name: string }).name === id,
+      );
+      if (!accepted) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(accepted?.message).toBe('3 of 4 clusters to move from east to west in 2 wave(s), requested by anonymous');
+
     // The same Idempotency-Key and body: the same relocation, not a second one.
     const again = await post(firstBody, { 'idempotency-key': 'first-move' });
     expect(again.statusCode).toBe(202);

@@ -93,12 +93,27 @@ async function runPreflight(
   const { store } = deps;
   const { from, to } = spec;
   const warnings: string[] = [];
-  const hub = (await store.hubStatus()).find((h) => h.name === to);
+  const hubs = await store.hubStatus();
+  const hub = hubs.find((h) => h.name === to);
+  // The name-conflict and image-set checks read the destination's caches: until they hold a first list, an absent
+  // object proves nothing.
+  const unsynced = (['ClusterDeployment', 'ClusterImageSet'] as const).filter(
+    (k) => hub?.informers[k]?.synced === false,
+  );
   const destination = {
-    reachable: hub?.reachable ?? false,
+    reachable: (hub?.reachable ?? false) && unsynced.length === 0,
     hiveCrdsPresent: hub?.hiveCrdsPresent ?? false,
-    ...(hub?.message ? { message: hub.message } : {}),
+    ...(unsynced.length
+      ? {
+          message: `Beekeeper has not yet listed its ${unsynced.join(' and ')}s (${hub?.informers[unsynced[0]!]?.lastError ?? 'syncing'})`,
+        }
+      : hub?.message
+        ? { message: hub.message }
+        : {}),
   };
+  const source = hubs.find((h) => h.name === from);
+  if (source?.informers.ClusterDeployment?.synced === false)
+    warnings.push(`Beekeeper has not yet listed the ClusterDeployments of ${from}: the selection may be incomplete`);
   const destinationUp = destination.reachable && destination.hiveCrdsPresent;
   if (!destinationUp) warnings.push(`destination hub ${to}: ${hub?.message ?? 'unreachable'}`);
 

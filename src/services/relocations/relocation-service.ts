@@ -127,6 +127,20 @@ export function createRelocationService(deps: RelocationServiceDeps) {
       },
     });
     if (!created) throw new Unavailable('the relocation was not recorded; retry');
+    const moving = created.status?.clusters?.filter((c) => c.state === 'pending').length ?? 0;
+    void store.recordEvent('Relocation', ref, {
+      type: 'Normal',
+      reason: 'RelocationAccepted',
+      action: 'Relocate',
+      message:
+        `${moving} of ${report.clusters.length} clusters to move from ${spec.from} to ${spec.to} in ` +
+        `${created.status?.waves?.total ?? 1} wave(s)${spec.requestedBy ? `, requested by ${spec.requestedBy}` : ''}`,
+      key: 'accepted',
+    });
+    deps.log.info(
+      { relocation: id, from: spec.from, to: spec.to, clusters: moving, job: job.id },
+      'relocation accepted',
+    );
     return { kind: 'accepted', report, relocation: relocationView(created, now()), job };
   }
 
