@@ -115,7 +115,7 @@ async function runPreflight(
   if (source?.informers.ClusterDeployment?.synced === false)
     warnings.push(`Beekeeper has not yet listed the ClusterDeployments of ${from}: the selection may be incomplete`);
   const destinationUp = destination.reachable && destination.hiveCrdsPresent;
-  if (!destinationUp) warnings.push(`destination hub ${to}: ${hub?.message ?? 'unreachable'}`);
+  if (!destinationUp) warnings.push(`destination hub ${to}: ${destination.message ?? 'unreachable'}`);
 
   const relocates = store
     .cachedList<ClusterRelocateObject>('ClusterRelocate', { hub: from })
@@ -139,9 +139,17 @@ async function runPreflight(
     cd: store.cached<ClusterDeployment>('ClusterDeployment', { hub: from, ...c }),
   }));
   const namespaces = [...new Set(found.filter((c) => c.cd).map((c) => c.namespace))];
+  // One list of the destination's namespaces spares a read per namespace that is not there (the usual case).
+  const destinationNamespaces =
+    destinationUp && namespaces.length > 1
+      ? await store
+          .list('Namespace', to)
+          .then((list) => new Map(list.map((n) => [n.metadata.name, n])))
+          .catch(() => undefined)
+      : undefined;
   const facts = new Map<string, NamespaceFacts>();
   await mapLimit(namespaces, PARALLEL_NAMESPACES, async (ns) => {
-    facts.set(ns, await namespaceFacts(store, { from, to, namespace: ns, destinationUp }));
+    facts.set(ns, await namespaceFacts(store, { from, to, namespace: ns, destinationUp, destinationNamespaces }));
   });
   for (const [ns, f] of facts) if (f.unchecked) warnings.push(`namespace ${ns}: ${f.unchecked}`);
 
@@ -210,7 +218,13 @@ async function runPreflight(
  */
 async function namespaceFacts(
   store: HiveStore,
-  at: { from: string; to: string; namespace: string; destinationUp: boolean },
+  at: {
+    from: string;
+    to: string;
+    namespace: string;
+    destinationUp: boolean;
+    destinationNamespaces?: ReadonlyMap<string, KubeObject> | undefined;
+  },
 ): Promise<NamespaceFacts> {
   const { from, to, namespace } = at;
   const out: NamespaceFacts = { secrets: new Set(), conflicting: [], terminating: false };
@@ -223,7 +237,9 @@ async function namespaceFacts(
   out.secrets = new Set(sourceSecrets.map((s) => s.metadata.name));
   if (!at.destinationUp) return out;
   try {
-    const ns = await store.get('Namespace', { hub: to, name: namespace });
+    const ns = at.destinationNamespaces
+      ? at.destinationNamespaces.get(namespace)
+      : await store.get('Namespace', { hub: to, name: namespace });
     if (!ns) return out;
     out.terminating = !!ns.metadata.deletionTimestamp;
     const [destSecrets, destMaps, sourceMaps] = await Promise.all([
