@@ -102,6 +102,10 @@ describe('preflight rules', () => {
   it('refuses a cluster Hive is relocating, a deleted one, an uninstalled one, and a claim still pending', () => {
     const moving = cd({ meta: { annotations: { 'hive.openshift.io/relocate': 'other/outgoing' } } });
     expect(names(preflightChecks(moving, facts()))).toContain('error relocating');
+    const labelled = cd({ meta: { labels: { 'beekeeper.io/relocation': 'reloc-1' } } });
+    expect(names(preflightChecks(labelled, facts()))).toEqual(['error relocating']);
+    // Its own relocation re-running preflight (the wave's label is on it) has nothing against it.
+    expect(preflightChecks(labelled, facts({ relocationId: 'reloc-1' }))).toEqual([]);
     const deleting = cd({ meta: { deletionTimestamp: '2026-01-01T00:00:00Z' } });
     expect(names(preflightChecks(deleting, facts()))).toEqual(['error deleting']);
     expect(names(preflightChecks(cd({ spec: { installed: false }, status: {} }), facts()))).toEqual([

@@ -43,6 +43,8 @@ export interface SecretRef {
 export interface ClusterFacts {
   from: string;
   to: string;
+  /** The relocation asking, when its job re-runs preflight: its own label on the cluster is no obstacle. */
+  relocationId?: string;
   destination: { reachable: boolean; hiveCrdsPresent: boolean; message?: string };
   /** spec.provisioning.imageSetRef.name and where it exists. */
   imageSet?: { name: string; onSource: boolean; onDestination: boolean };
@@ -243,7 +245,7 @@ function lifecycleChecks(cd: ClusterDeployment, facts: ClusterFacts): Relocation
     );
     return out;
   }
-  if (relocate || (label && !facts.otherRelocations.includes(label))) {
+  if (relocate || (label && label !== facts.relocationId && !facts.otherRelocations.includes(label))) {
     out.push(
       error(
         CHECK.relocating,

@@ -184,6 +184,7 @@ async function runPreflight(
     const clusterFacts: ClusterFacts = {
       from,
       to,
+      ...(opts.id ? { relocationId: opts.id } : {}),
       destination,
       ...(imageSetName
         ? {
