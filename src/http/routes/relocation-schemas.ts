@@ -58,7 +58,8 @@ sameShape<Static<typeof PreflightReportView>, PreflightReport>(true);
 export const RelocationAcceptedSchema = Type.Object(
   {
     relocation: RelocationViewSchema,
-    job: JobSchema,
+    // Absent only in a replay whose job is gone from Redis and Kubernetes alike.
+    job: Type.Optional(JobSchema),
     // Absent when an Idempotency-Key replays the answer from Kubernetes (the report is not kept).
     report: Type.Optional(PreflightReportSchema),
   },
