@@ -33,6 +33,8 @@ const NOT_COPIED_CONFIGMAPS = new Set(['kube-root-ca.crt', 'openshift-service-ca
 const SA_TOKEN = 'kubernetes.io/service-account-token';
 const STILL_HELD: ReadonlySet<RelocationCluster['state']> = new Set(['pending', 'moving', 'verifying']);
 const PARALLEL_NAMESPACES = 8;
+/** Beyond this many namespaces, one list of the source's Secrets costs less of the hub's rate limit than one each. */
+const ONE_LIST_FROM = 10;
 
 interface Contents extends KubeObject {
   type?: string;
@@ -147,9 +149,31 @@ async function runPreflight(
           .then((list) => new Map(list.map((n) => [n.metadata.name, n])))
           .catch(() => undefined)
       : undefined;
+  const wanted = new Set(namespaces);
+  const sourceSecrets =
+    namespaces.length > ONE_LIST_FROM
+      ? await store
+          .list<Secret>('Secret', from)
+          .then((all) => {
+            const byNs = new Map<string, Secret[]>(namespaces.map((ns) => [ns, []]));
+            for (const s of all) if (wanted.has(s.metadata.namespace ?? '')) byNs.get(s.metadata.namespace!)!.push(s);
+            return byNs;
+          })
+          .catch(() => undefined)
+      : undefined;
   const facts = new Map<string, NamespaceFacts>();
   await mapLimit(namespaces, PARALLEL_NAMESPACES, async (ns) => {
-    facts.set(ns, await namespaceFacts(store, { from, to, namespace: ns, destinationUp, destinationNamespaces }));
+    facts.set(
+      ns,
+      await namespaceFacts(store, {
+        from,
+        to,
+        namespace: ns,
+        destinationUp,
+        destinationNamespaces,
+        sourceSecrets: sourceSecrets?.get(ns),
+      }),
+    );
   });
   for (const [ns, f] of facts) if (f.unchecked) warnings.push(`namespace ${ns}: ${f.unchecked}`);
 
@@ -225,13 +249,15 @@ async function namespaceFacts(
     namespace: string;
     destinationUp: boolean;
     destinationNamespaces?: ReadonlyMap<string, KubeObject> | undefined;
+    /** Already listed (many namespaces at once). */
+    sourceSecrets?: Secret[] | undefined;
   },
 ): Promise<NamespaceFacts> {
   const { from, to, namespace } = at;
   const out: NamespaceFacts = { secrets: new Set(), conflicting: [], terminating: false };
   let sourceSecrets: Secret[];
   try {
-    sourceSecrets = await store.list<Secret>('Secret', from, { namespace });
+    sourceSecrets = at.sourceSecrets ?? (await store.list<Secret>('Secret', from, { namespace }));
   } catch (err) {
     return { ...out, unchecked: `could not list its Secrets on ${from}: ${(err as Error).message}` };
   }
