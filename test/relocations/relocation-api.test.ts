@@ -446,4 +446,22 @@ describe('an accepted relocation', () => {
     expect(phases).toContain('Running');
     expect(phases.at(-1)).toBe('Succeeded');
   });
+
+  it('two requests at once for the same cluster never both create a relocation', async () => {
+    // alpha/mover is free again (its relocation was aborted): both requests pass preflight from the same cache.
+    const body = { from: EAST, to: WEST, clusters: [{ namespace: 'alpha', name: 'mover' }] };
+    const answers = await Promise.all([post(body), post(body), post(body)]);
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 202).length, codes.join(' ')).toBeLessThanOrEqual(1);
+    for (const a of answers.filter((x) => x.statusCode !== 202)) {
+      expect([409, 422]).toContain(a.statusCode);
+      expect(a.body).toMatch(/relocation reloc-\w+ (also holds alpha\/mover|is already moving this cluster)/);
+    }
+    const holding = (
+      await bed.system.store.list<KubeObject>('Relocation', EAST, { namespace: bed.config.stateNamespace })
+    )
+      .filter((r) => !['Succeeded', 'Failed', 'Aborted'].includes((r.status as { phase?: string }).phase ?? ''))
+      .filter((r) => JSON.stringify(r.status).includes('"mover"'));
+    expect(holding.length).toBeLessThanOrEqual(1);
+  });
 });

@@ -118,6 +118,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
         });
         try {
           created = await store.mergePatch<RelocationObject>('Relocation', ref, { status }, { subresource: 'status' });
+          await refuseOverlap(created);
         } catch (err) {
           await store
             .delete('Relocation', ref, obj.metadata.uid ? { uid: obj.metadata.uid } : {})
@@ -142,6 +143,35 @@ export function createRelocationService(deps: RelocationServiceDeps) {
       'relocation accepted',
     );
     return { kind: 'accepted', report, relocation: relocationView(created, now()), job };
+  }
+
+  /**
+   * Two requests for the same cluster can both pass preflight (each reads a cache the other has not reached yet).
+   * Each checks, once its own plan is written, the plans written before it, live: of two overlapping relocations
+   * the later one always sees the earlier and steps back (both may; the caller retries), so a cluster is never in
+   * two plans at once.
+   */
+  async function refuseOverlap(mine: RelocationObject): Promise<void> {
+    const held = (r: RelocationObject) =>
+      new Set(
+        (r.status?.clusters ?? [])
+          .filter((c) => c.state === 'pending' || c.state === 'moving' || c.state === 'verifying')
+          .map((c) => `${c.namespace}/${c.name}`),
+      );
+    const ours = held(mine);
+    const others = await store.list<RelocationObject>('Relocation', deps.stateHub, {
+      namespace: deps.stateNamespace,
+    });
+    for (const other of others) {
+      if (other.metadata.name === mine.metadata.name || other.spec.from !== mine.spec.from) continue;
+      if (isTerminal(other.status?.phase)) continue;
+      const both = [...held(other)].filter((c) => ours.has(c));
+      if (both.length)
+        throw new Conflict(
+          `relocation ${other.metadata.name} also holds ${both.join(', ')} (asked for at the same time?); nothing ` +
+            'was created: retry, and if that relocation is still there, wait for it to end or abort it',
+        );
+    }
   }
 
   function list(filter: { phase?: RelocationPhase } = {}): RelocationView[] {
