@@ -114,7 +114,7 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
         await streamEvents(reply, {
           follow: (stream) =>
             relocations.watch(
-              id,
+              first,
               (view) => stream.send('relocation', view),
               (gone) => {
                 if (gone) stream.send('gone', { id });

@@ -224,8 +224,13 @@ export function createRelocationService(deps: RelocationServiceDeps) {
     return relocationView(patched, now());
   }
 
-  /** The view now and on every change; `onEnd` once it is terminal or gone. Returns the unsubscribe. */
-  function watch(id: string, listener: (view: RelocationView) => void, onEnd: (gone: boolean) => void): () => void {
+  /** The view now (`first`, as `load` read it) and on every change; `onEnd` once it is terminal or gone. Returns the unsubscribe. */
+  function watch(
+    first: RelocationObject,
+    listener: (view: RelocationView) => void,
+    onEnd: (gone: boolean) => void,
+  ): () => void {
+    const id = first.metadata.name;
     let last = '';
     let ended = false;
     const emit = (obj: RelocationObject | undefined) => {
@@ -249,7 +254,9 @@ export function createRelocationService(deps: RelocationServiceDeps) {
       if (hub !== deps.stateHub || obj.metadata.namespace !== deps.stateNamespace || obj.metadata.name !== id) return;
       emit(type === 'DELETED' ? undefined : obj);
     });
-    emit(store.cached<RelocationObject>('Relocation', refOf(id)));
+    // A relocation created a moment ago may not be cached yet: then start from what `load` read live.
+    const cached = store.cached<RelocationObject>('Relocation', refOf(id));
+    emit(cached ?? first);
     return off;
   }
 
