@@ -217,8 +217,8 @@ export function createRelocationService(deps: RelocationServiceDeps) {
     const patched = await store.mergePatch<RelocationObject>(
       'Relocation',
       refOf(id),
+      // Unconditional: the job writes status all the time, and an abort landing as the relocation ends is harmless.
       { spec: { abort: { requestedAt: new Date(now()).toISOString(), ...(by ? { by } : {}) } } },
-      obj.metadata.resourceVersion ? { resourceVersion: obj.metadata.resourceVersion } : {},
     );
     deps.log.info({ relocation: id, by }, 'relocation abort requested');
     return relocationView(patched, now());
