@@ -9,6 +9,7 @@ import { WARN_JOB } from '../services/expiry/warn.js';
 import { Invalid } from '../hive/errors.js';
 import type { JobDefinition, JobPolicy } from '../services/job-definition.js';
 import { POOL_DELETE_JOB } from '../services/pools/pool-service.js';
+import { RELOCATION_RUN_JOB } from '../services/relocations/relocation-jobs.js';
 import { APPLY_JOB, RECONCILE_CLUSTER_JOB, RUN_JOB, SWEEP_JOB } from '../services/schedules/schedule-jobs.js';
 
 export type JobTypeSpec = JobPolicy;
@@ -34,6 +35,7 @@ export const JOB_DEFINITIONS: readonly JobDefinition[] = [
   RECONCILE_CLUSTER_JOB,
   ENFORCE_POLICY_JOB,
   WARN_JOB,
+  RELOCATION_RUN_JOB,
 ];
 
 export const JOB_CATALOG: JobCatalog = Object.fromEntries(JOB_DEFINITIONS.map((d) => [d.type, d.policy]));

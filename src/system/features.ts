@@ -36,6 +36,10 @@ import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
 import { relocationFeature } from './relocation-feature.js';
+import { exportKubeconfig } from '../kube/export-kubeconfig.js';
+import { relocationRunJob } from '../services/relocations/relocation-run.js';
+import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
+import { createPreflight } from '../services/relocations/preflight.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -156,6 +160,36 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       repairers: () => [
         ...scheduleRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
         ...expiryRepairers({ ...base, log: deps.log.child({ component: 'resync' }) }),
+      ],
+    };
+  },
+  (deps) => {
+    // Relocations between hubs (issue 11). The job hands Hive on the source hub a kubeconfig for the destination
+    // built from Beekeeper's own connection to it (the configured hub's kubeconfig, made self-contained).
+    const hubConfig = (name: string) => {
+      const hub = deps.config.hubs.find((h) => h.name === name);
+      if (!hub) throw new NotFound(`hub ${name} is not configured`);
+      return hub;
+    };
+    const observer = createRelocationMetrics(deps.metrics.registry);
+    // The API's preflight, run again as each wave starts (told which relocation asks).
+    const preflight = createPreflight({
+      store: deps.store,
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+    });
+    return {
+      jobs: [
+        relocationRunJob({
+          store: deps.store,
+          clock: deps.clock,
+          log: deps.log.child({ component: 'relocations' }),
+          stateHub: deps.config.stateHub,
+          stateNamespace: deps.config.stateNamespace,
+          preflight,
+          kubeconfigFor: (hub) => exportKubeconfig(hubConfig(hub)),
+          observer,
+        }),
       ],
     };
   },

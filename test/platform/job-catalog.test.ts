@@ -27,6 +27,7 @@ describe('the job catalog', () => {
       'claim.heartbeat-expired': { ...DEFAULT_JOB_TYPE, priority: 1 },
       'expiry.enforce-policy': { ...DEFAULT_JOB_TYPE, priority: 5 },
       'expiry.warn': { attempts: 10, backoffMs: 3000, class: 'background', priority: 10 },
+      'relocation.run': { attempts: 10, backoffMs: 5000, class: 'interactive', priority: 10 },
     });
     expect(DEFAULT_JOB_TYPE).toEqual({ attempts: 6, backoffMs: 2000, class: 'background', priority: 10 });
   });

@@ -1,9 +1,8 @@
-// `beekeeper relocate`, `relocations` and `relocation status|abort` against a real API on two simulated hubs.
-// The relocation job is played by the test where a command waits for it (this lane has none).
+// `beekeeper relocate`, `relocations` and `relocation status|abort` against a real API and worker on two
+// simulated hubs: the relocation job really moves the clusters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
-import type { KubeObject } from '../../src/services/ports.js';
 import { EAST, WEST, createBody, prerequisites, startTwoHubBed, type TwoHubBed } from './support.js';
 
 let bed: TwoHubBed;
@@ -38,21 +37,20 @@ async function install(hub: string, namespace: string, name: string) {
   );
 }
 
-const setPhase = (id: string, phase: string) =>
-  bed.system.store.mergePatch(
-    'Relocation',
-    { hub: EAST, namespace: bed.config.stateNamespace, name: id },
-    { status: { phase } },
-    { subresource: 'status' },
-  );
-
 beforeAll(async () => {
   bed = await startTwoHubBed();
   url = await bed.app.listen({ host: '127.0.0.1', port: 0 });
   await prerequisites(bed, EAST, 'cli');
   await prerequisites(bed, EAST, 'clash');
   await prerequisites(bed, WEST, 'clash');
-  await Promise.all([install(EAST, 'cli', 'one'), install(EAST, 'clash', 'twin'), install(WEST, 'clash', 'twin')]);
+  await prerequisites(bed, EAST, 'halt');
+  await Promise.all([
+    install(EAST, 'cli', 'one'),
+    install(EAST, 'clash', 'twin'),
+    install(WEST, 'clash', 'twin'),
+    install(EAST, 'halt', 'first'),
+    install(EAST, 'halt', 'second'),
+  ]);
 }, 90_000);
 
 afterAll(() => bed?.close());
@@ -111,7 +109,7 @@ describe('beekeeper relocate', () => {
   });
 
   it('relocates in waves, lists it, shows it, and --wait follows it to the end', async () => {
-    const started = cli([
+    const res = await cli([
       'relocate',
       '--from',
       EAST,
@@ -125,50 +123,53 @@ describe('beekeeper relocate', () => {
       '--wave-size',
       '1',
       '--pause',
-      '1m',
+      '1s',
       '--wait',
-      '30s',
+      '60s',
     ]);
-    // Play the job: once the Relocation exists, run it to Succeeded.
-    const id = await new Promise<string>((resolve) => {
-      const off = bed.system.store.onChange<KubeObject>('Relocation', (_h, type, obj) => {
-        if (type !== 'ADDED') return;
-        off();
-        resolve(obj.metadata.name);
-      });
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    await setPhase(id, 'Running');
-    await new Promise((r) => setTimeout(r, 300));
-    await setPhase(id, 'Succeeded');
-    const res = await started;
     expect(res.code, res.err).toBe(0);
-    expect(res.err).toContain(`relocation ${id}: 2 clusters, 1 wave(s), job `);
-    expect(res.err).toContain(`${id} Running`);
+    const id = /relocation (reloc-\w+): 2 clusters, 1 wave\(s\), job /.exec(res.err)?.[1];
+    expect(id, res.err).toBeDefined();
+    expect(res.err).toMatch(new RegExp(`${id} (Pending|Running)`));
     expect(res.out).toContain(`relocation ${id}: east -> west, Succeeded`);
+    expect(res.out).toMatch(/cli\/one\s+1\s+moved\s+west/);
     expect(res.out).toMatch(/clash\/twin\s+1\s+preflight-failed\s+east\s+name-conflict/);
 
     const list = await cli(['relocations']);
-    expect(list.out).toMatch(new RegExp(`${id}\\s+east\\s+west\\s+Succeeded`));
-    const one = await cli(['relocations', id, '--json']);
-    expect(JSON.parse(one.out)).toMatchObject({ id, phase: 'Succeeded', waves: { size: 1, pauseSeconds: 60 } });
+    expect(list.out).toMatch(new RegExp(`${id}\\s+east\\s+west\\s+Succeeded\\s+1/2`));
+    const one = await cli(['relocations', id!, '--json']);
+    expect(JSON.parse(one.out)).toMatchObject({ id, phase: 'Succeeded', waves: { size: 1, pauseSeconds: 1 } });
 
-    const abort = await cli(['relocation', 'abort', id]);
+    const abort = await cli(['relocation', 'abort', id!]);
     expect(abort.code).toBe(1);
     expect(abort.err).toContain('already ended (Succeeded)');
-  });
+  }, 90_000);
 
-  it('relocation abort asks to stop and says where each cluster is; exit 3 while it is not Aborted yet', async () => {
-    const res = await cli(['relocate', '--from', EAST, '--to', WEST, '--cluster', 'cli/one', '--json']);
+  it('relocation abort stops it and says where each cluster is', async () => {
+    // Two waves an hour apart: the abort lands in the first wave or the pause.
+    const res = await cli([
+      'relocate',
+      '--from',
+      EAST,
+      '--to',
+      WEST,
+      '--namespace',
+      'halt',
+      '--wave-size',
+      '1',
+      '--pause',
+      '1h',
+      '--json',
+    ]);
     expect(res.code, res.err).toBe(0);
     const id = JSON.parse(res.out).relocation.id as string;
-    const abort = await cli(['relocation', 'abort', id, '--wait', '1s', '--as', 'ops']);
-    expect(abort.code).toBe(3);
-    expect(abort.err).toContain(`abort of ${id} requested`);
-    expect(abort.out).toMatch(/cli\/one\s+1\s+pending\s+east/);
-    await setPhase(id, 'Aborted');
-    const status = await cli(['relocation', 'status', id, '--wait', '5s']);
-    expect(status.code).toBe(1);
-    expect(status.out).toContain('Aborted');
-  });
+    const abort = await cli(['relocation', 'abort', id, '--wait', '60s', '--as', 'ops']);
+    expect(abort.code, abort.err).toBe(0);
+    expect(abort.err).toContain(`relocation ${id} Aborted`);
+    expect(abort.out).toMatch(/halt\/first\s+1\s+(aborted\s+east|moved\s+west)/);
+    expect(abort.out).toMatch(/halt\/second\s+2\s+aborted\s+east/);
+    const status = await cli(['relocation', 'status', id]);
+    expect(status.code).toBe(0);
+    expect(status.out).toContain(`relocation ${id}: east -> west, Aborted`);
+  }, 90_000);
 });

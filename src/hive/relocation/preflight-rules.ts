@@ -1,14 +1,14 @@
 // What preflight judges about one ClusterDeployment before Hive's ClusterRelocate may move it (REFERENCE.md §6):
 // pure rules over facts the service gathered from both hubs. Each finding names its reason and its fix.
 import { ANNOTATIONS } from '../constants.js';
+import { RELOCATION_LABEL } from '../relocation-marks.js';
 import { selectorMatches, type LabelSelector } from '../label-selector.js';
 import { lifecyclePhase } from '../phase.js';
 import type { RelocationCheck } from '../resources/relocation.js';
 import { isUnclaimedPoolCluster, requestedState } from '../schedule/cd-facts.js';
 import { findCondition, type ClusterDeployment, type KubeObject } from '../types.js';
 
-/** On the clusters of a relocation's current wave; its one ClusterRelocate selects exactly this label. */
-export const RELOCATION_LABEL = 'beekeeper.io/relocation';
+export { RELOCATION_LABEL };
 export const TEAM_LABEL = 'beekeeper.io/team';
 
 /** The check names a report uses (RelocationCheck.check). */

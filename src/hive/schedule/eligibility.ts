@@ -1,13 +1,9 @@
 // Whether a scheduled power action may touch a cluster right now, and if not, the reason recorded in the sweep
 // summary and the cluster's Events. Hive states: REFERENCE.md §2.5 (power states), §2.6 (deletion), §6 (relocate).
 import { isTruthy } from '../go-bool.js';
+import { relocatingMessage } from '../relocation-marks.js';
 import { findCondition, type ClusterDeployment } from '../types.js';
-import {
-  isUnclaimedPoolCluster,
-  POWERSTATE_PAUSE_ANNOTATION,
-  RELOCATE_ANNOTATION,
-  requestedState,
-} from './cd-facts.js';
+import { isUnclaimedPoolCluster, POWERSTATE_PAUSE_ANNOTATION, requestedState } from './cd-facts.js';
 import { actionState, type PowerAction } from './types.js';
 
 export type SkipReason =
@@ -48,10 +44,8 @@ const CHECKS: ReadonlyArray<readonly [SkipReason, (cd: ClusterDeployment, action
     ],
     [
       'Relocating',
-      (cd) => {
-        const relocate = cd.metadata.annotations?.[RELOCATE_ANNOTATION];
-        return relocate ? `relocation in progress (${RELOCATE_ANNOTATION}=${relocate})` : undefined;
-      },
+      // Beekeeper's label applies from the moment a wave labels the cluster, before Hive marks it outgoing.
+      relocatingMessage,
     ],
     [
       'NotInstalled',

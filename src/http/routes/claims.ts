@@ -232,7 +232,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           tags,
           summary: 'Release the claim now; Hive deprovisions the cluster, followed by the returned job',
           params: RefParams,
-          response: { 202: Type.Object({ claim: ClaimViewSchema, job: JobSchema }), ...problemResponses(404) },
+          response: { 202: Type.Object({ claim: ClaimViewSchema, job: JobSchema }), ...problemResponses(404, 409) },
         },
       },
       async (req, reply) => {

@@ -1,7 +1,8 @@
 // DELETE /v1/claims/{id}: the claim is released at once from the caller's point of view; Hive then marks the
 // cluster `remove-cluster-from-pool`, deprovisions it and only then drops the claim's finalizer (REFERENCE.md §5),
 // which a `claim.release` job follows to the end.
-import { NotFound } from '../../hive/errors.js';
+import { Conflict, NotFound } from '../../hive/errors.js';
+import { claimClusterRelocating } from './claim-relocating.js';
 import type { ClusterClaim, ClusterDeployment } from '../../hive/pools/types.js';
 import { Type as T } from 'typebox';
 import { defineJob, handleJob, jobOf, refFields, type JobRegistration } from '../job-definition.js';
@@ -33,6 +34,8 @@ export async function releaseClaim(
   const claim =
     deps.store.cached<ClusterClaim>('ClusterClaim', ref) ?? (await deps.store.get<ClusterClaim>('ClusterClaim', ref));
   if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
+  const relocating = claim.metadata.deletionTimestamp ? undefined : claimClusterRelocating(deps.store, ref.hub, claim);
+  if (relocating) throw new Conflict(`claim ${refId(ref)} cannot be released now: ${relocating}`);
   const why = opts.why ?? `released${opts.actor ? ` by ${opts.actor}` : ''}`;
   const uid = claim.metadata.uid;
   const job = await deps.operations.accept({

@@ -13,6 +13,8 @@ import {
 import type { Clock, HiveStore, NamespacedRef } from '../ports.js';
 import { jobIds } from '../job-ids.js';
 import { heartbeatDeadline } from './heartbeat-lease.js';
+import { claimClusterRelocating } from './claim-relocating.js';
+import { Unavailable } from '../../hive/errors.js';
 
 // A claim whose heartbeat lapsed holds a cluster nobody uses: give it back before anything slower.
 export const HEARTBEAT_EXPIRED_JOB = defineJob({
@@ -49,6 +51,9 @@ export function heartbeatExpiredHandler(deps: {
         released: false,
         message: `a heartbeat arrived; the claim now expires at ${new Date(deadline).toISOString()}`,
       };
+    const relocating = claimClusterRelocating(deps.store, ref.hub, claim);
+    // Retried until the move ends: then the claim is released as it would have been.
+    if (relocating) throw new Unavailable(`release held back (Relocating): ${relocating}`);
     await ctx.step('HeartbeatTimeout', String(payload.why ?? 'no heartbeat within the timeout'));
     await deps.release(ref, String(payload.why ?? 'heartbeat timeout'));
     return { released: true };

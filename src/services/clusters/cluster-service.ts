@@ -1,5 +1,6 @@
 // The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
 // writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
+import { relocatingMessage } from '../../hive/relocation-marks.js';
 import { jobOf } from '../job-definition.js';
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
@@ -186,6 +187,11 @@ export function createClusterService(
 
     async delete(ref, opts = {}) {
       const cd = await find(ref);
+      // Deleting a CD mid-move aborts the move and then deprovisions the cluster the normal way, though parts of it
+      // may already be on the destination (REFERENCE.md §6): refused until the relocation is over or aborted.
+      const relocating = cd.metadata.deletionTimestamp ? undefined : relocatingMessage(cd);
+      if (relocating)
+        throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} cannot be deleted now: ${relocating}`);
       const protectedDelete = isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]);
       if (protectedDelete && !cd.metadata.deletionTimestamp && !opts.liftProtection) {
         throw new Conflict(

@@ -47,12 +47,13 @@ export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | 
  * The refusals a person's request does not make, where a schedule's run skips. A person asks for a state, and the
  * job waits for Hive to reach it: a cluster mid-transition or already there is followed, not refused (the job
  * reports Already<state>). Hive's own verdicts (powerstate-pause, Unsupported) fail the job with Hive's reason, as
- * Hive would answer. Unclaimed pool clusters and relocations are not refused today; refusing them would change
- * what the API answers, so it is left as it is.
+ * Hive would answer. Unclaimed pool clusters are not refused today; refusing them would change what the API
+ * answers, so it is left as it is. A cluster a relocation is moving is refused: a power change written to the
+ * source mid-move may never reach the copy (Hive copies the ClusterDeployment once), and Hive's hibernation
+ * controller does not check the relocate annotation (REFERENCE.md §6 caveats).
  */
 const REQUEST_WAIVES = [
   'UnclaimedPoolCluster',
-  'Relocating',
   'PowerStatePaused',
   'Unsupported',
   'AlreadyInState',
@@ -62,7 +63,8 @@ const REQUEST_WAIVES = [
 type RequestRefusal = Exclude<SkipReason, (typeof REQUEST_WAIVES)[number]>;
 
 /** What the request answers (409) for each refusal it makes; a new SkipReason must be placed here or waived. */
-const REQUEST_REFUSALS: Record<RequestRefusal, (ref: { namespace: string; name: string }) => string> = {
+const REQUEST_REFUSALS: Record<RequestRefusal, (ref: { namespace: string; name: string }, why: string) => string> = {
+  Relocating: (ref, why) => `ClusterDeployment ${ref.namespace}/${ref.name} cannot change power now: ${why}`,
   Deleting: (ref) => `ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`,
   NotInstalled: (ref) =>
     `ClusterDeployment ${ref.namespace}/${ref.name} is not installed yet; Hive changes the power state only after install`,
@@ -71,7 +73,7 @@ const REQUEST_REFUSALS: Record<RequestRefusal, (ref: { namespace: string; name: 
 /** A person's request to change the power state: the shared precondition, refused as a 409 Conflict. */
 export function checkPowerable(cd: ClusterDeployment, ref: { namespace: string; name: string }, to: PowerTarget): void {
   const ok = powerEligibility(cd, to === 'Hibernating' ? 'hibernate' : 'resume', { waive: REQUEST_WAIVES });
-  if (!ok.ok) throw new Conflict(REQUEST_REFUSALS[ok.reason](ref));
+  if (!ok.ok) throw new Conflict(REQUEST_REFUSALS[ok.reason](ref, ok.message));
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type ExtensionRequest,
 } from '../../hive/expiry/index.js';
 import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
+import { relocatingMessage } from '../../hive/relocation-marks.js';
 import type { ObjectRef } from '../ports.js';
 import { writeClusterExpiry } from './cluster-expiry-write.js';
 import type { ExpiryServiceDeps } from './deps.js';
@@ -119,7 +120,9 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
       if (!cached) return { outcome: 'none' };
       let policy: string | undefined;
       const decide = (cd: Cd) => {
-        if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) return undefined;
+        // A cluster a relocation is moving: the copy may already be made, a write here would not reach it; the
+        // destination hub's timers impose the policy once it has arrived.
+        if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd) || relocatingMessage(cd)) return undefined;
         const limits = limitsOf(ref, cd);
         const change = policyExpiry(clusterExpiry(ref.hub, cd)?.expiresAtMs, createdMs(cd), deps.clock.now(), limits);
         if (!change) return undefined;

@@ -5,6 +5,7 @@
 import { effectiveLimits, policyExpiry } from '../../hive/expiry/index.js';
 import { invalid } from '../../hive/errors.js';
 import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
+import { relocatingMessage } from '../../hive/relocation-marks.js';
 import type { createClusterExpiry } from './cluster-expiry.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import type { AuditOrigin } from './expiry-record.js';
@@ -44,8 +45,9 @@ export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<
     const now = deps.clock.now();
     const changes: ExpirySweepChange[] = [];
     for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
-      // Unclaimed pool clusters belong to their pool (its lifetime rules), as in policy enforcement.
-      if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd)) continue;
+      // Unclaimed pool clusters belong to their pool (its lifetime rules), as in policy enforcement; a cluster a
+      // relocation is moving is left to the destination hub's enforcement.
+      if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd) || relocatingMessage(cd)) continue;
       const created = Date.parse(cd.metadata.creationTimestamp ?? '');
       if (Number.isNaN(created)) continue;
       const limits = effectiveLimits(policies, hub, cd);

@@ -8,6 +8,7 @@ import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
 import { deliver, listEndpoints, type Notice } from '../notify/index.js';
+import { relocatingMessage } from '../../hive/relocation-marks.js';
 import { Type as T } from 'typebox';
 import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
 import type { KubeObject } from '../ports.js';
@@ -82,6 +83,20 @@ export async function warn(
   if (now >= target.expiresAtMs)
     return { delivered: [], already: [], outcome: 'expired before the warning could go out' };
   const ref = { hub: p.hub, namespace: p.namespace, name: p.name };
+  const moving = deps.store.cached<ClusterDeployment>('ClusterDeployment', target.cluster);
+  const relocating = moving && relocatingMessage(moving);
+  if (relocating) {
+    // Held back, not dropped: retried while the move lasts. Once moved, the destination hub's timers owe it (the
+    // record of what was sent travels with the cluster); a failed or aborted move leaves it due here.
+    await deps.store.recordEvent(p.kind, ref, {
+      type: 'Normal',
+      reason: 'Relocating',
+      action: 'Warn',
+      message: `Expiry warning (${p.lead} ahead) held back: ${relocating}`,
+      key: `${jobId}/Relocating`,
+    });
+    throw new Unavailable(`expiry warning held back (Relocating): ${relocating}`);
+  }
   // Read-modify-write against the live object with its resourceVersion: warnings for other lead times (or
   // replicas) write the same annotation, and the informer cache may not have seen their writes yet.
   const read = async () => {

@@ -16,7 +16,7 @@ import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../
 import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { HiveStore, KubeObject, StateLocation } from '../ports.js';
-import type { ClusterName, ClusterPreflight, PreflightReport } from './preflight-report.js';
+import type { ClusterName, ClusterPreflight, Preflight, PreflightReport } from './preflight-report.js';
 
 export interface PreflightDeps extends StateLocation {
   store: HiveStore;
@@ -71,18 +71,10 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
-/**
- * Preflight, optionally told which relocation asks (the relocation job re-runs it as each wave starts): that
- * relocation's own ClusterRelocate and record do not count against its clusters. It is a `Preflight`
- * (preflight-report.ts) with one optional argument more.
- */
-export type RelocationPreflight = (
-  spec: RelocationSpec,
-  clusters: readonly ClusterName[],
-  opts?: { id?: string },
-) => Promise<PreflightReport>;
+/** The relocation job re-runs it as each wave starts, telling it which relocation asks. */
+export type RelocationPreflight = Preflight;
 
-export function createPreflight(deps: PreflightDeps): RelocationPreflight {
+export function createPreflight(deps: PreflightDeps): Preflight {
   return (spec, clusters, opts) => runPreflight(deps, spec, clusters, opts);
 }
 
