@@ -3,6 +3,7 @@
 import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
+import { relocate, relocation, relocations } from './relocate.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -26,6 +27,14 @@ usage: beekeeper <command> [flags]
   kubeconfig CLAIM [--out FILE]                 the claimed cluster's kubeconfig
   hibernate  CLUSTER [--wait 30m]               hibernate a cluster
   resume     CLUSTER [--wait 30m]               resume a cluster
+  relocate   --from HUB --to HUB                 move clusters to another hub (Hive's ClusterRelocate)
+             --cluster NS/NAME… | --selector key=value[,…] --namespace NS… --team T --pool NS/NAME
+             [--wave-size N] [--pause 10m] [--dry-run] [--skip-failed] [--wait 2h] [--as NAME]
+             prints the preflight table (exit 1 when a cluster fails it, unless --skip-failed);
+             with --wait follows the waves and exits 0 once Succeeded, 1 Failed/Aborted, 3 still running
+  relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state
+  relocation status ID [--wait 1h]              where each cluster of a relocation is
+  relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
 
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
@@ -41,6 +50,9 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   kubeconfig: commands.kubeconfig,
   hibernate: commands.power('hibernate'),
   resume: commands.power('resume'),
+  relocate,
+  relocations,
+  relocation,
 };
 
 export interface CliIo {

@@ -61,4 +61,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /v1/webhooks/:name': 'deleteWebhook',
 
   'GET /v1/resync': 'getResync',
+
+  'GET /v1/relocations': 'listRelocations',
+  'POST /v1/relocations': 'createRelocation',
+  'GET /v1/relocations/:id': 'getRelocation',
+  'GET /v1/relocations/:id/events': 'streamRelocationEvents',
+  'POST /v1/relocations/:id/abort': 'abortRelocation',
 };

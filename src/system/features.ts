@@ -35,10 +35,11 @@ import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
+import { relocationFeature } from './relocation-feature.js';
 import { exportKubeconfig } from '../kube/export-kubeconfig.js';
 import { relocationRunJob } from '../services/relocations/relocation-run.js';
 import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
-import type { Preflight } from '../services/relocations/preflight-report.js';
+import { createPreflight } from '../services/relocations/preflight.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -170,13 +171,12 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       if (!hub) throw new NotFound(`hub ${name} is not configured`);
       return hub;
     };
-    // Placeholder until the relocation API's preflight (services/relocations/preflight.ts) is merged: the lead
-    // wires that one here. Every cluster passes.
     const observer = createRelocationMetrics(deps.metrics.registry);
-    const preflight: Preflight = async (_spec, clusters) => ({
-      clusters: clusters.map((c) => ({ ...c, ok: true, checks: [] })),
-      imageSetsToCopy: [],
-      warnings: [],
+    // The API's preflight, run again as each wave starts (told which relocation asks).
+    const preflight = createPreflight({
+      store: deps.store,
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
     });
     return {
       jobs: [
@@ -201,4 +201,5 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ],
     };
   },
+  relocationFeature,
 ];

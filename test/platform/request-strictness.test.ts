@@ -93,8 +93,10 @@ const SAMPLES: Record<string, unknown> = {
   'POST /v1/expiry-policies': { name: 'sample', selector: { namespaces: [ns] }, maxLifetime: '72h', warnings: ['1h'] },
   'PUT /v1/expiry-policies/{name}': { maxLifetime: '72h', dryRun: true },
   'PUT /v1/webhooks/{name}': { url: 'https://hooks.example.com/beekeeper', format: 'generic' },
+  'POST /v1/relocations': { from: HUB, to: HUB, selector: { namespaces: [ns] }, skipFailed: true, dryRun: true },
+  'POST /v1/relocations/{id}/abort': { by: 'alice' },
 };
-const PARAMS: Record<string, string> = { hub: HUB, namespace: ns, name: 'sample' };
+const PARAMS: Record<string, string> = { hub: HUB, namespace: ns, name: 'sample', id: 'sample' };
 
 /** The same value with another JSON type: what coercion used to accept (`"x"` as `["x"]`, `5` as `"5"`). */
 function wrongType(value: unknown): unknown {

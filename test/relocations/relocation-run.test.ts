@@ -5,6 +5,8 @@ import type { ClusterDeployment } from '../../src/hive/types.js';
 import { createLogger } from '../../src/logger.js';
 import { clusterExpiry } from '../../src/services/expiry/targets.js';
 import type { JobView, KubeObject } from '../../src/services/ports.js';
+import { WARN_JOB } from '../../src/services/expiry/warn.js';
+import { jobOf } from '../../src/services/job-definition.js';
 import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
 import { jobOf } from '../../src/services/job-definition.js';
 import { WARN_JOB } from '../../src/services/expiry/warn.js';

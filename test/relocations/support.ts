@@ -7,6 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Durations } from '../../src/sim/durations.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
@@ -23,11 +24,14 @@ export interface TwoHubBed {
   close(): Promise<void>;
 }
 
-export async function startTwoHubBed(opts: { speed?: number } = {}): Promise<TwoHubBed> {
+export async function startTwoHubBed(
+  opts: { speed?: number; durations?: Partial<Durations> } = {},
+): Promise<TwoHubBed> {
   const clock = createTestClock();
   const sim = await startSimulator({
     hubNames: [EAST, WEST],
     speed: opts.speed ?? 1000,
+    ...(opts.durations ? { durations: opts.durations } : {}),
     clock,
     deleteProtection: false,
   });

@@ -15,7 +15,9 @@ const STATE: Record<string, JobState> = {
 
 /** The target as the informer cache shows it now, in one step. */
 export function observeTarget(store: HiveStore, target: OperationTarget, at: string): JobStep {
-  if (!['ClusterDeployment', 'ClusterClaim', 'ClusterPool', 'HibernationSchedule'].includes(target.kind)) {
+  if (
+    !['ClusterDeployment', 'ClusterClaim', 'ClusterPool', 'HibernationSchedule', 'Relocation'].includes(target.kind)
+  ) {
     return { step: 'Unobserved', message: `Beekeeper does not watch ${target.kind} objects`, at };
   }
   const seen = store.cached<KubeObject>(target.kind as 'ClusterDeployment', target);
@@ -42,6 +44,16 @@ export function observeTarget(store: HiveStore, target: OperationTarget, at: str
           at,
         }
       : { step: 'NeverSwept', message: `${what} has not been swept yet`, at };
+  }
+  if (target.kind === 'Relocation') {
+    const status = (obj as { status?: { phase?: string; clusters?: Array<{ state: string }> } }).status;
+    const clusters = status?.clusters ?? [];
+    const moved = clusters.filter((c) => c.state === 'moved').length;
+    return {
+      step: status?.phase ?? 'Pending',
+      message: `${what}: ${status?.phase ?? 'Pending'}, ${moved} of ${clusters.length} clusters moved`,
+      at,
+    };
   }
   if (obj.metadata.deletionTimestamp)
     return { step: 'Deleting', message: `${what} is being deleted since ${obj.metadata.deletionTimestamp}`, at };

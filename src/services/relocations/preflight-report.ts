@@ -22,4 +22,12 @@ export interface PreflightReport {
   warnings: string[];
 }
 
-export type Preflight = (spec: RelocationSpec, clusters: readonly ClusterName[]) => Promise<PreflightReport>;
+/**
+ * `id`: the relocation asking, when its job re-runs preflight as a wave starts; its own record, ClusterRelocate and
+ * label do not count against its clusters.
+ */
+export type Preflight = (
+  spec: RelocationSpec,
+  clusters: readonly ClusterName[],
+  opts?: { id?: string },
+) => Promise<PreflightReport>;

@@ -198,6 +198,7 @@ async function startWave(m: MoveContext, preflight: Preflight, wave: RelocationC
     const report = await preflight(
       m.spec,
       pending.map((c) => ({ namespace: c.namespace, name: c.name })),
+      { id: m.id },
     );
     for (const c of pending) {
       const found = report.clusters.find((r) => r.namespace === c.namespace && r.name === c.name);

@@ -1,0 +1,289 @@
+// Preflight (preflight-report.ts): gathers, per cluster, what hive/relocation/preflight-rules.ts judges. Caches
+// first (ClusterDeployments, ClusterImageSets, ClusterRelocates, claims and Relocations); the few things no cache
+// holds (Secrets, ConfigMaps and Namespaces) are read live, once per namespace, a few namespaces at a time.
+import { createHash } from 'node:crypto';
+import { findCondition } from '../../hive/types.js';
+import {
+  isOwnRelocate,
+  matchingRelocates,
+  preflightChecks,
+  referencedSecrets,
+  type ClusterFacts,
+  type ClusterRelocateObject,
+} from '../../hive/relocation/preflight-rules.js';
+import { isTerminal } from '../../hive/relocation/plan.js';
+import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../hive/resources/relocation.js';
+import type { ClusterClaim } from '../../hive/pools/types.js';
+import type { ClusterDeployment, Secret } from '../../hive/types.js';
+import type { HiveStore, KubeObject, StateLocation } from '../ports.js';
+import type { ClusterName, ClusterPreflight, Preflight, PreflightReport } from './preflight-report.js';
+
+export interface PreflightDeps extends StateLocation {
+  store: HiveStore;
+}
+
+/** A Relocation as stored. */
+export interface RelocationObject extends KubeObject {
+  spec: RelocationSpec;
+  status?: RelocationStatus;
+}
+
+/** What Hive's copy leaves out (REFERENCE.md §6 step 5): these never conflict. */
+const NOT_COPIED_CONFIGMAPS = new Set(['kube-root-ca.crt', 'openshift-service-ca.crt']);
+const SA_TOKEN = 'kubernetes.io/service-account-token';
+const STILL_HELD: ReadonlySet<RelocationCluster['state']> = new Set(['pending', 'moving', 'verifying']);
+const PARALLEL_NAMESPACES = 8;
+/** Beyond this many namespaces, one list of the source's Secrets costs less of the hub's rate limit than one each. */
+const ONE_LIST_FROM = 10;
+
+interface Contents extends KubeObject {
+  type?: string;
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+}
+
+/** A digest of what Hive compares, so no Secret value is kept beyond the read. */
+const digest = (o: Contents) =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([o.type ?? '', Object.entries(o.data ?? {}).sort(), Object.entries(o.binaryData ?? {}).sort()]),
+    )
+    .digest('hex');
+
+interface NamespaceFacts {
+  secrets: Set<string>;
+  conflicting: ClusterFacts['conflicting'];
+  terminating: boolean;
+  /** Why something could not be checked. */
+  unchecked?: string;
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The relocation job re-runs it as each wave starts, telling it which relocation asks. */
+export type RelocationPreflight = Preflight;
+
+export function createPreflight(deps: PreflightDeps): Preflight {
+  return (spec, clusters, opts) => runPreflight(deps, spec, clusters, opts);
+}
+
+async function runPreflight(
+  deps: PreflightDeps,
+  spec: RelocationSpec,
+  clusters: readonly ClusterName[],
+  opts: { id?: string } = {},
+): Promise<PreflightReport> {
+  const { store } = deps;
+  const { from, to } = spec;
+  const warnings: string[] = [];
+  const hubs = await store.hubStatus();
+  const hub = hubs.find((h) => h.name === to);
+  // The name-conflict and image-set checks read the destination's caches: until they hold a first list, an absent
+  // object proves nothing.
+  const unsynced = (['ClusterDeployment', 'ClusterImageSet'] as const).filter(
+    (k) => hub?.informers[k]?.synced === false,
+  );
+  const destination = {
+    reachable: (hub?.reachable ?? false) && unsynced.length === 0,
+    hiveCrdsPresent: hub?.hiveCrdsPresent ?? false,
+    ...(unsynced.length
+      ? {
+          message: `Beekeeper has not yet listed its ${unsynced.join(' and ')}s (${hub?.informers[unsynced[0]!]?.lastError ?? 'syncing'})`,
+        }
+      : hub?.message
+        ? { message: hub.message }
+        : {}),
+  };
+  const source = hubs.find((h) => h.name === from);
+  if (source?.informers.ClusterDeployment?.synced === false)
+    warnings.push(`Beekeeper has not yet listed the ClusterDeployments of ${from}: the selection may be incomplete`);
+  const destinationUp = destination.reachable && destination.hiveCrdsPresent;
+  if (!destinationUp) warnings.push(`destination hub ${to}: ${destination.message ?? 'unreachable'}`);
+
+  const relocates = store
+    .cachedList<ClusterRelocateObject>('ClusterRelocate', { hub: from })
+    .map((e) => e.object)
+    .filter((r) => !isOwnRelocate(r, opts.id));
+  const active = store
+    .cachedList<RelocationObject>('Relocation', { hub: deps.stateHub, namespace: deps.stateNamespace })
+    .map((e) => e.object)
+    .filter((r) => r.metadata.name !== opts.id && r.spec.from === from && !isTerminal(r.status?.phase));
+  const holders = (c: ClusterName) =>
+    active
+      .filter((r) =>
+        (r.status?.clusters ?? []).some(
+          (x) => x.namespace === c.namespace && x.name === c.name && x.hub === from && STILL_HELD.has(x.state),
+        ),
+      )
+      .map((r) => r.metadata.name);
+
+  const found = clusters.map((c) => ({
+    ...c,
+    cd: store.cached<ClusterDeployment>('ClusterDeployment', { hub: from, ...c }),
+  }));
+  const namespaces = [...new Set(found.filter((c) => c.cd).map((c) => c.namespace))];
+  // One list of the destination's namespaces spares a read per namespace that is not there (the usual case).
+  const destinationNamespaces =
+    destinationUp && namespaces.length > 1
+      ? await store
+          .list('Namespace', to)
+          .then((list) => new Map(list.map((n) => [n.metadata.name, n])))
+          .catch(() => undefined)
+      : undefined;
+  const wanted = new Set(namespaces);
+  const sourceSecrets =
+    namespaces.length > ONE_LIST_FROM
+      ? await store
+          .list<Secret>('Secret', from)
+          .then((all) => {
+            const byNs = new Map<string, Secret[]>(namespaces.map((ns) => [ns, []]));
+            for (const s of all) if (wanted.has(s.metadata.namespace ?? '')) byNs.get(s.metadata.namespace!)!.push(s);
+            return byNs;
+          })
+          .catch(() => undefined)
+      : undefined;
+  const facts = new Map<string, NamespaceFacts>();
+  await mapLimit(namespaces, PARALLEL_NAMESPACES, async (ns) => {
+    facts.set(
+      ns,
+      await namespaceFacts(store, {
+        from,
+        to,
+        namespace: ns,
+        destinationUp,
+        destinationNamespaces,
+        sourceSecrets: sourceSecrets?.get(ns),
+      }),
+    );
+  });
+  for (const [ns, f] of facts) if (f.unchecked) warnings.push(`namespace ${ns}: ${f.unchecked}`);
+
+  const imageSetsToCopy = new Set<string>();
+  const report: ClusterPreflight[] = found.map(({ namespace, name, cd }) => {
+    if (!cd) {
+      return {
+        namespace,
+        name,
+        ok: false,
+        checks: [
+          {
+            check: 'not-found',
+            severity: 'error' as const,
+            message: `no ClusterDeployment ${namespace}/${name} on ${from}`,
+            fix: 'check the name, or whether it moved already (GET /v1/clusters)',
+          },
+        ],
+      };
+    }
+    const ns = facts.get(namespace)!;
+    const imageSetName = cd.spec.provisioning?.imageSetRef?.name;
+    const claimRef = cd.spec.clusterPoolRef;
+    const claim =
+      claimRef?.claimName !== undefined
+        ? store.cached<ClusterClaim>('ClusterClaim', {
+            hub: from,
+            namespace: claimRef.namespace,
+            name: claimRef.claimName,
+          })
+        : undefined;
+    const clusterFacts: ClusterFacts = {
+      from,
+      to,
+      ...(opts.id ? { relocationId: opts.id } : {}),
+      destination,
+      ...(imageSetName
+        ? {
+            imageSet: {
+              name: imageSetName,
+              onSource: !!store.cached('ClusterImageSet', { hub: from, name: imageSetName }),
+              // Unknown while the destination is down: the destination check already says so.
+              onDestination: !destinationUp || !!store.cached('ClusterImageSet', { hub: to, name: imageSetName }),
+            },
+          }
+        : {}),
+      destinationCd: !!store.cached('ClusterDeployment', { hub: to, namespace, name }),
+      destinationNamespaceTerminating: ns.terminating,
+      conflicting: ns.conflicting,
+      missingSecrets: ns.unchecked ? [] : referencedSecrets(cd).filter((s) => !ns.secrets.has(s.name)),
+      namespaceCds: store.cachedList('ClusterDeployment', { hub: from, namespace }).length,
+      matchingRelocates: matchingRelocates(cd, relocates),
+      otherRelocations: holders({ namespace, name }),
+      ...(claim ? { claimPending: findCondition(claim, 'Pending')?.status !== 'False' } : {}),
+    };
+    const checks = preflightChecks(cd, clusterFacts);
+    const ok = !checks.some((c) => c.severity === 'error');
+    if (ok && clusterFacts.imageSet && !clusterFacts.imageSet.onDestination) imageSetsToCopy.add(imageSetName!);
+    return { namespace, name, ok, checks };
+  });
+  return { clusters: report, imageSetsToCopy: [...imageSetsToCopy].sort(), warnings };
+}
+
+/**
+ * The namespace on both hubs: which Secrets the source holds, and what on the destination would trip Hive's copy
+ * (same-named Secrets and ConfigMaps that differ; a namespace being deleted).
+ */
+async function namespaceFacts(
+  store: HiveStore,
+  at: {
+    from: string;
+    to: string;
+    namespace: string;
+    destinationUp: boolean;
+    destinationNamespaces?: ReadonlyMap<string, KubeObject> | undefined;
+    /** Already listed (many namespaces at once). */
+    sourceSecrets?: Secret[] | undefined;
+  },
+): Promise<NamespaceFacts> {
+  const { from, to, namespace } = at;
+  const out: NamespaceFacts = { secrets: new Set(), conflicting: [], terminating: false };
+  let sourceSecrets: Secret[];
+  try {
+    sourceSecrets = at.sourceSecrets ?? (await store.list<Secret>('Secret', from, { namespace }));
+  } catch (err) {
+    return { ...out, unchecked: `could not list its Secrets on ${from}: ${(err as Error).message}` };
+  }
+  out.secrets = new Set(sourceSecrets.map((s) => s.metadata.name));
+  if (!at.destinationUp) return out;
+  try {
+    const ns = at.destinationNamespaces
+      ? at.destinationNamespaces.get(namespace)
+      : await store.get('Namespace', { hub: to, name: namespace });
+    if (!ns) return out;
+    out.terminating = !!ns.metadata.deletionTimestamp;
+    const [destSecrets, destMaps, sourceMaps] = await Promise.all([
+      store.list<Contents>('Secret', to, { namespace }),
+      store.list<Contents>('ConfigMap', to, { namespace }),
+      store.list<Contents>('ConfigMap', from, { namespace }),
+    ]);
+    const compare = (kind: 'Secret' | 'ConfigMap', source: Contents[], dest: Contents[]) => {
+      const there = new Map(dest.map((d) => [d.metadata.name, d]));
+      for (const s of source) {
+        if (kind === 'Secret' && s.type === SA_TOKEN) continue;
+        if (kind === 'ConfigMap' && NOT_COPIED_CONFIGMAPS.has(s.metadata.name)) continue;
+        const d = there.get(s.metadata.name);
+        if (d && digest(d) !== digest(s))
+          out.conflicting.push({
+            kind,
+            name: s.metadata.name,
+            owners: (d.metadata.ownerReferences ?? []).map((o) => ({ kind: o.kind, name: o.name })),
+          });
+      }
+    };
+    compare('Secret', sourceSecrets, destSecrets);
+    compare('ConfigMap', sourceMaps, destMaps);
+  } catch (err) {
+    out.unchecked = `could not compare it with ${to}'s: ${(err as Error).message}`;
+  }
+  return out;
+}

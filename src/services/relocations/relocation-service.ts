@@ -1,0 +1,266 @@
+// The relocation API's use case: check a request, resolve its clusters, run preflight, and (unless it is a dry run
+// or a cluster fails without skipFailed) record the Relocation with its plan and accept its relocation.run job
+// through an Operation, so the work is durable in Kubernetes before the answer. Reads come from informer caches.
+import { randomBytes } from 'node:crypto';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
+import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
+import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
+import { markAnnotations } from '../idempotency/mark.js';
+import { jobOf } from '../job-definition.js';
+import type { Operations } from '../operations/operations.js';
+import { targetOf, type Requester } from '../operations/operation.js';
+import type { Clock, HiveStore, JobView, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
+import { createPreflight, type RelocationObject, type RelocationPreflight } from './preflight.js';
+import type { PreflightReport } from './preflight-report.js';
+import { RELOCATION_RUN_JOB } from './relocation-jobs.js';
+import { isRelocation, JOB_ANNOTATION, relocationView, type RelocationView } from './relocation-view.js';
+import { selectClusters, specIssues } from './select-clusters.js';
+
+export const RELOCATION_API_VERSION = 'beekeeper.io/v1alpha1';
+export const FROM_LABEL = 'beekeeper.io/relocation-from';
+export const TO_LABEL = 'beekeeper.io/relocation-to';
+
+/** POST /v1/relocations: the spec's request fields, `dryRun`, and who asks. */
+export type RelocationRequest = Pick<
+  RelocationSpec,
+  'from' | 'to' | 'clusters' | 'selector' | 'waves' | 'skipFailed'
+> & {
+  dryRun?: boolean;
+  by?: string;
+};
+
+export type CreateOutcome =
+  | { kind: 'dryRun'; report: PreflightReport }
+  | { kind: 'refused'; report: PreflightReport; message: string }
+  | { kind: 'accepted'; report: PreflightReport; relocation: RelocationView; job: JobView };
+
+export interface RelocationServiceDeps extends StateLocation {
+  store: HiveStore;
+  operations: Operations;
+  clock: Clock;
+  log: ServiceLog;
+  /** Default: the informer-backed preflight (preflight.ts). */
+  preflight?: RelocationPreflight;
+}
+
+const ID_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function createRelocationService(deps: RelocationServiceDeps) {
+  const { store, clock } = deps;
+  const preflight = deps.preflight ?? createPreflight(deps);
+  const refOf = (id: string): ObjectRef => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name: id });
+  const now = () => clock.now();
+
+  /** From the cache, else a live read: a Relocation created a moment ago may not be cached yet. */
+  async function load(id: string): Promise<RelocationObject> {
+    if (!ID_PATTERN.test(id) || id.length > 63) throw new NotFound(`relocation ${id} not found`);
+    const found =
+      store.cached<RelocationObject>('Relocation', refOf(id)) ??
+      (await store.get<RelocationObject>('Relocation', refOf(id)));
+    if (!found) throw new NotFound(`relocation ${id} not found`);
+    return found;
+  }
+
+  async function create(req: RelocationRequest, requester: Requester): Promise<CreateOutcome> {
+    const issues = specIssues(req, store.hubNames());
+    if (issues.length) throw new Invalid('the relocation request is invalid', issues);
+    const spec: RelocationSpec = {
+      from: req.from,
+      to: req.to,
+      ...(req.clusters ? { clusters: req.clusters } : {}),
+      ...(req.selector ? { selector: req.selector } : {}),
+      ...(req.waves ? { waves: req.waves } : {}),
+      ...(req.skipFailed !== undefined ? { skipFailed: req.skipFailed } : {}),
+      ...((req.by ?? requester.by) ? { requestedBy: req.by ?? requester.by } : {}),
+      requestedAt: new Date(now()).toISOString(),
+    };
+    const report = await preflight(spec, selectClusters(store, spec));
+    if (req.dryRun) return { kind: 'dryRun', report };
+    const failing = report.clusters.filter((c) => !c.ok);
+    if (failing.length === report.clusters.length)
+      return { kind: 'refused', report, message: 'no cluster passes preflight: nothing would move' };
+    if (failing.length && !spec.skipFailed)
+      return {
+        kind: 'refused',
+        report,
+        message:
+          `${failing.length} of ${report.clusters.length} clusters fail preflight ` +
+          `(${failing.map((c) => `${c.namespace}/${c.name}`).join(', ')}); nothing was created. ` +
+          'Fix them, or pass skipFailed to move the others',
+      };
+
+    const id = `reloc-${randomBytes(5).toString('hex')}`;
+    const ref = refOf(id);
+    let created: RelocationObject | undefined;
+    const job = await deps.operations.accept({
+      ...jobOf(RELOCATION_RUN_JOB, { id }),
+      target: targetOf('Relocation', ref),
+      // The job works on the source hub (Hive's ClusterRelocate runs there): its queue, its slots.
+      hub: spec.from,
+      // The Idempotency-Key is recorded on the Relocation (its replay answers with the relocation and its job).
+      ...(requester.by ? { requester: { by: requester.by } } : {}),
+      write: async (op) => {
+        const obj = await store.create<RelocationObject>('Relocation', deps.stateHub, {
+          apiVersion: RELOCATION_API_VERSION,
+          kind: 'Relocation',
+          metadata: {
+            name: id,
+            namespace: deps.stateNamespace,
+            labels: { [FROM_LABEL]: spec.from, [TO_LABEL]: spec.to },
+            annotations: { [JOB_ANNOTATION]: op.metadata.name, ...markAnnotations(requester.idempotency) },
+          },
+          spec,
+        });
+        const status = seedStatus(report.clusters, {
+          from: spec.from,
+          ...(spec.waves?.size ? { size: spec.waves.size } : {}),
+          warnings: report.warnings,
+        });
+        try {
+          created = await store.mergePatch<RelocationObject>('Relocation', ref, { status }, { subresource: 'status' });
+          await refuseOverlap(created);
+        } catch (err) {
+          await store
+            .delete('Relocation', ref, obj.metadata.uid ? { uid: obj.metadata.uid } : {})
+            .catch(() => undefined);
+          throw err;
+        }
+      },
+    });
+    if (!created) throw new Unavailable('the relocation was not recorded; retry');
+    const moving = created.status?.clusters?.filter((c) => c.state === 'pending').length ?? 0;
+    void store.recordEvent('Relocation', ref, {
+      type: 'Normal',
+      reason: 'RelocationAccepted',
+      action: 'Relocate',
+      message:
+        `${moving} of ${report.clusters.length} clusters to move from ${spec.from} to ${spec.to} in ` +
+        `${created.status?.waves?.total ?? 1} wave(s)${spec.requestedBy ? `, requested by ${spec.requestedBy}` : ''}`,
+      key: 'accepted',
+    });
+    deps.log.info(
+      { relocation: id, from: spec.from, to: spec.to, clusters: moving, job: job.id },
+      'relocation accepted',
+    );
+    return { kind: 'accepted', report, relocation: relocationView(created, now()), job };
+  }
+
+  /**
+   * Two requests for the same cluster can both pass preflight (each reads a cache the other has not reached yet).
+   * Each checks, once its own plan is written, the plans written before it, live: of two overlapping relocations
+   * the later one always sees the earlier and steps back (both may; the caller retries), so a cluster is never in
+   * two plans at once.
+   */
+  async function refuseOverlap(mine: RelocationObject): Promise<void> {
+    const held = (r: RelocationObject) =>
+      new Set(
+        (r.status?.clusters ?? [])
+          .filter((c) => c.state === 'pending' || c.state === 'moving' || c.state === 'verifying')
+          .map((c) => `${c.namespace}/${c.name}`),
+      );
+    const ours = held(mine);
+    const others = await store.list<RelocationObject>('Relocation', deps.stateHub, {
+      namespace: deps.stateNamespace,
+    });
+    for (const other of others) {
+      if (other.metadata.name === mine.metadata.name || other.spec.from !== mine.spec.from) continue;
+      if (isTerminal(other.status?.phase)) continue;
+      const both = [...held(other)].filter((c) => ours.has(c));
+      if (both.length)
+        throw new Conflict(
+          `relocation ${other.metadata.name} also holds ${both.join(', ')} (asked for at the same time?); nothing ` +
+            'was created: retry, and if that relocation is still there, wait for it to end or abort it',
+        );
+    }
+  }
+
+  function list(filter: { phase?: RelocationPhase } = {}): RelocationView[] {
+    return store
+      .cachedList<RelocationObject>('Relocation', { hub: deps.stateHub, namespace: deps.stateNamespace })
+      .map((e) => e.object)
+      .filter(isRelocation)
+      .map((o) => relocationView(o, now()))
+      .filter((v) => !filter.phase || v.phase === filter.phase)
+      .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt) || b.id.localeCompare(a.id));
+  }
+
+  async function get(id: string): Promise<RelocationView> {
+    return relocationView(await load(id), now());
+  }
+
+  /** The view once the relocation is terminal, or as it is after `seconds` (or when `signal` aborts). */
+  async function waitTerminal(id: string, seconds: number, signal?: AbortSignal): Promise<RelocationView> {
+    if (seconds > 0) {
+      await store
+        .waitFor<RelocationObject, true>(
+          'Relocation',
+          refOf(id),
+          (o) => (!o || isTerminal(o.status?.phase) ? true : undefined),
+          { timeoutMs: seconds * 1000, ...(signal ? { signal } : {}) },
+        )
+        .catch((err: unknown) => {
+          if (!(err instanceof Unavailable)) throw err;
+        });
+    }
+    return get(id);
+  }
+
+  /**
+   * Sets spec.abort (once; a second abort keeps the first's time) on an unfinished relocation; the relocation job
+   * stops further waves and aborts in-flight moves. A finished relocation answers Conflict.
+   */
+  async function abort(id: string, by: string | undefined): Promise<RelocationView> {
+    const obj = await load(id);
+    const phase = obj.status?.phase;
+    if (isTerminal(phase)) throw new Conflict(`relocation ${id} already ended (${phase}): there is nothing to abort`);
+    if (obj.spec.abort) return relocationView(obj, now());
+    const patched = await store.mergePatch<RelocationObject>(
+      'Relocation',
+      refOf(id),
+      // Unconditional: the job writes status all the time, and an abort landing as the relocation ends is harmless.
+      { spec: { abort: { requestedAt: new Date(now()).toISOString(), ...(by ? { by } : {}) } } },
+    );
+    deps.log.info({ relocation: id, by }, 'relocation abort requested');
+    return relocationView(patched, now());
+  }
+
+  /** The view now (`first`, as `load` read it) and on every change; `onEnd` once it is terminal or gone. Returns the unsubscribe. */
+  function watch(
+    first: RelocationObject,
+    listener: (view: RelocationView) => void,
+    onEnd: (gone: boolean) => void,
+  ): () => void {
+    const id = first.metadata.name;
+    let last = '';
+    let ended = false;
+    const emit = (obj: RelocationObject | undefined) => {
+      if (ended) return;
+      if (!obj) {
+        ended = true;
+        return onEnd(true);
+      }
+      const view = relocationView(obj, now());
+      const key = JSON.stringify({ ...view, eta: undefined });
+      if (key !== last) {
+        last = key;
+        listener(view);
+      }
+      if (view.terminal) {
+        ended = true;
+        onEnd(false);
+      }
+    };
+    const off = store.onChange<RelocationObject>('Relocation', (hub, type, obj) => {
+      if (hub !== deps.stateHub || obj.metadata.namespace !== deps.stateNamespace || obj.metadata.name !== id) return;
+      emit(type === 'DELETED' ? undefined : obj);
+    });
+    // A relocation created a moment ago may not be cached yet: then start from what `load` read live.
+    const cached = store.cached<RelocationObject>('Relocation', refOf(id));
+    emit(cached ?? first);
+    return off;
+  }
+
+  return { create, list, get, waitTerminal, abort, watch, load, preflight };
+}
+
+export type RelocationService = ReturnType<typeof createRelocationService>;
