@@ -8,8 +8,6 @@ import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { WARN_JOB } from '../../src/services/expiry/warn.js';
 import { jobOf } from '../../src/services/job-definition.js';
 import { RELOCATION_RUN_JOB } from '../../src/services/relocations/relocation-jobs.js';
-import { jobOf } from '../../src/services/job-definition.js';
-import { WARN_JOB } from '../../src/services/expiry/warn.js';
 import type { Preflight } from '../../src/services/relocations/preflight-report.js';
 import {
   runRelocation,
