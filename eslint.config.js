@@ -2,6 +2,9 @@
 // Lint = typescript-eslint's type-checked recommendations, minus the rules that are mostly noise here (each with
 // its reason), plus the import boundaries of docs/adr/0005-lint-enforced-layering.md: the arrows of the
 // architecture as rules, so a layering mistake fails `npm test` instead of waiting for a reviewer.
+// `npm run lint` caches results in node_modules/.cache/eslint, by file content: a type changed in one file does not
+// lint again the files that use it, so a type-aware finding there waits for `rm -rf node_modules/.cache/eslint` or
+// for CI, which lints a clean clone without the cache.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
-import { startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
+import { scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
-const N = 250;
+/** 250 clusters full size, at least 100: the sweep of 100 still takes seconds at 60 requests/s, and the flush comes at 25. */
+const N = scaled(250, 100);
 const NS = 'swept';
 const SCHEDULES: ApiResource = {
   group: 'beekeeper.io',
@@ -25,7 +26,7 @@ let drill: Drill;
 let power: PowerChanges;
 
 beforeAll(async () => {
-  // The hub's request budget at 60 a second, so the sweep's 250 patches and Events take seconds and the flush lands
+  // The hub's request budget at 60 a second, so the sweep's patches and Events take seconds and the flush lands
   // in the middle of it.
   drill = await startDrill({
     env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' },
@@ -40,7 +41,7 @@ afterAll(async () => {
   await drill?.close();
 });
 
-describe('drill: FLUSHALL in the middle of an edge sweep over 250 clusters', () => {
+describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, () => {
   it('the resync sweeps the edge again: every cluster hibernated exactly once, lastSweep written, no restart', async () => {
     const pids = drill.roles.map((r) => r.pid);
     // Schedules have whole-minute edges, and an edge from before the schedule existed is never acted on: the next

@@ -4,10 +4,11 @@
 // while Redis has nothing, then from the job the scheduler's resync queued again under the same id.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDrill, type Drill } from './harness.js';
+import { scaled, startDrill, type Drill } from './harness.js';
 import { CLEAN, figures, hibernatesQueuedThen, QUICK_ENV } from './queued-hibernates.js';
 
-const N = 100;
+/** 100 clusters full size, at least 25 (still a queue of jobs, each lost and found again once per cluster). */
+const N = scaled(100, 25);
 let drill: Drill;
 
 beforeAll(async () => {
@@ -16,7 +17,7 @@ beforeAll(async () => {
 
 afterAll(async () => drill?.close());
 
-describe('drill: FLUSHALL with 100 accepted hibernates queued', () => {
+describe(`drill: FLUSHALL with ${N} accepted hibernates queued`, () => {
   it('hibernates every cluster exactly once, and every job id answers and completes', async () => {
     const report = await hibernatesQueuedThen(drill, {
       namespace: 'flushed',

@@ -10,10 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
-import { startDrill, tally, until, type Drill } from './harness.js';
+import { scaled, startDrill, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
-const N = 100;
+/** 100 full size, at least 40: the flush comes after 20 arrived, so half are still to send (20 worker slots). */
+const N = scaled(100, 40);
 const RECEIVER_MS = 1500;
 const NS = 'expiring';
 const names = Array.from({ length: N }, (_, i) => `${NS}-${String(i).padStart(3, '0')}`);
@@ -70,7 +71,7 @@ async function recorded(namespace = NS): Promise<number> {
   }).length;
 }
 
-describe('drill: FLUSHALL while 100 expiry warnings are being delivered', () => {
+describe(`drill: FLUSHALL while ${N} expiry warnings are being delivered`, () => {
   it('delivers each warning exactly once', async () => {
     await drill.start('scheduler');
     await until('the first deliveries arrive', () => delivered.length >= 20, 120_000);

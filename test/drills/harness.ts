@@ -23,6 +23,24 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export { tally, type Tally } from './tally.js';
 
+/**
+ * Drill sizes are multiplied by DRILL_SCALE (a number in (0, 1], default 1): `npm run drills` runs them full size,
+ * `npm test` at a quarter. Each drill says the smallest size that still proves its point.
+ */
+const DRILL_SCALE = scaleFrom(process.env.DRILL_SCALE);
+
+function scaleFrom(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!(n > 0 && n <= 1)) throw new Error(`DRILL_SCALE: "${raw}" is not a number in (0, 1]`);
+  return n;
+}
+
+/** `full` at DRILL_SCALE, never below `min`. */
+export function scaled(full: number, min: number): number {
+  return Math.max(min, Math.round(full * DRILL_SCALE));
+}
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STATE_NS = 'beekeeper';
 const EVENTS: ApiResource = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };

@@ -18,9 +18,13 @@ export const OPERATIONS: ApiResource = {
   namespaced: true,
 };
 
-/** The roles' environment: a resync every 2 s, and the hub's request budget of bench/ (a hundred requests at once). */
+/**
+ * The roles' environment: a resync every 2 s that leaves an Operation to its request for 5 s (instead of 30) before
+ * queueing its job again, and the hub's request budget of bench/ (a hundred requests at once).
+ */
 export const QUICK_ENV = {
   BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2',
+  BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: '5',
   BEEKEEPER_KUBE_QPS: '1000',
   BEEKEEPER_KUBE_BURST: '2000',
 };

@@ -4,10 +4,11 @@
 // Either way every cluster ends Hibernating, each changed exactly once, and every job id answers and completes.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDrill, until, type Drill } from './harness.js';
+import { scaled, startDrill, until, type Drill } from './harness.js';
 import { CLEAN, figures, hibernatesQueuedThen, QUICK_ENV } from './queued-hibernates.js';
 
-const N = 100;
+/** 100 clusters full size, at least 25 (still a queue of jobs, each lost and found again once per cluster). */
+const N = scaled(100, 25);
 let drill: Drill | undefined;
 
 afterEach(async () => {
@@ -25,7 +26,7 @@ async function restart(d: Drill, crash: boolean) {
   );
 }
 
-describe('drill: Redis restarts with 100 accepted hibernates queued', () => {
+describe(`drill: Redis restarts with ${N} accepted hibernates queued`, () => {
   it('without persistence: Redis comes back empty, and every cluster still hibernates exactly once', async () => {
     drill = await startDrill({ roles: { worker: 0 }, env: QUICK_ENV });
     const d = drill;
