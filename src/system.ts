@@ -20,7 +20,6 @@ import { durableKeys } from './system/durable-keys.js';
 import { createMarkIndex } from './services/idempotency/mark-index.js';
 import { createOperations } from './services/operations/operations.js';
 import { operationsRepairer } from './services/operations/operations-repairer.js';
-import { REPAIR_GRACE_MS } from './services/operations/repair-operations.js';
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
@@ -54,11 +53,6 @@ export interface SystemOptions {
   allowPrivateRedis?: boolean;
   /** Retries per job type instead of JOB_CATALOG's (tests shorten them). */
   catalog?: JobCatalog;
-  /**
-   * How long the resync leaves an unfinished Operation to its request before queueing its job again (default
-   * REPAIR_GRACE_MS, 30 s). Set by src/main from BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS (drills shorten it).
-   */
-  operationRepairGraceMs?: number;
 }
 
 export async function createSystem(opts: SystemOptions): Promise<System> {
@@ -199,7 +193,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
             stateHub: config.stateHub,
             stateNamespace: config.stateNamespace,
             jobs: config.jobs,
-            graceMs: opts.operationRepairGraceMs ?? REPAIR_GRACE_MS,
+            graceMs: config.resync.operationGraceSeconds * 1000,
           }),
           ...features.flatMap((f) => f.repairers?.() ?? []),
         ],

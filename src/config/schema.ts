@@ -119,6 +119,9 @@ export const ResyncSchema = Type.Object({
     (seconds) => intervalCron(seconds) !== undefined,
     (seconds) => `${seconds} must be ${INTERVAL_RULE}`,
   ),
+  // How long an unfinished Operation is left to the request that made it before the resync queues its job again
+  // (a request may still be enqueueing it). Drills shorten it; production has no reason to.
+  operationGraceSeconds: int('BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS', 0, 3600, 30),
 });
 
 /** What the environment and the file may say, before defaults that depend on other settings are filled in. */

@@ -34,7 +34,6 @@ export async function start(opts: StartOptions): Promise<void> {
     );
     process.exit(2);
   }
-  const operationRepairGraceMs = repairGraceFrom(process.env);
   const log = createLogger({ level: config.logLevel });
 
   let system: System;
@@ -45,7 +44,6 @@ export async function start(opts: StartOptions): Promise<void> {
       clock: systemClock,
       roles: opts.roles,
       allowPrivateRedis: opts.allInOne ?? false,
-      ...(operationRepairGraceMs !== undefined ? { operationRepairGraceMs } : {}),
     });
   } catch (err) {
     if (err instanceof RedisMissing) process.stderr.write(`${err.message}\n`);
@@ -114,22 +112,6 @@ export async function start(opts: StartOptions): Promise<void> {
         'Stop with Ctrl-C.\n\n',
     );
   }
-}
-
-/**
- * BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: how long the resync leaves an unfinished Operation to its request before
- * queueing its job again (default 30). Read here, not in src/config, until the config schema has it.
- */
-function repairGraceFrom(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS;
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) > 3600) {
-    process.stderr.write(
-      `BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: "${raw}" is not a whole number of seconds from 0 to 3600\n`,
-    );
-    process.exit(2);
-  }
-  return Number(raw) * 1000;
 }
 
 /** A path as a shell word: as is when it is safe, else in single quotes. */

@@ -60,7 +60,7 @@ describe('configuration', () => {
   });
 
   it('takes a resync interval whose slots every replica can agree on (default 60 s), and names the rule otherwise', () => {
-    expect(loadConfig({}).resync).toEqual({ intervalSeconds: 60 });
+    expect(loadConfig({}).resync).toEqual({ intervalSeconds: 60, operationGraceSeconds: 30 });
     expect(loadConfig({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '300' }).resync.intervalSeconds).toBe(300);
     expect(loadConfig({ BEEKEEPER_CONFIG: yamlFile('resync:\n  intervalSeconds: 15\n') }).resync.intervalSeconds).toBe(
       15,
@@ -70,6 +70,13 @@ describe('configuration', () => {
     ]);
     expect(problems({ BEEKEEPER_RESYNC_INTERVAL_SECONDS: '0' })).toEqual([
       expect.stringMatching(/^BEEKEEPER_RESYNC_INTERVAL_SECONDS: 0 is outside 1\.\.86400/),
+    ]);
+  });
+
+  it('lets drills shorten how long the resync leaves an unfinished Operation to its request', () => {
+    expect(loadConfig({ BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: '5' }).resync.operationGraceSeconds).toBe(5);
+    expect(problems({ BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: '5m' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS: /),
     ]);
   });
 

@@ -26,13 +26,14 @@ export interface RepairOperationsDeps extends StateLocation {
   log: ServiceLog;
   jobs: Pick<JobsConfig, 'keepCompletedSeconds' | 'keepFailedSeconds'>;
   /**
-   * Operations younger than this are left alone: their request may still be writing or queueing (default 30 s,
-   * by the Operation's requestedAt on the injected clock).
+   * Operations younger than this are left alone: their request may still be writing or queueing (by the
+   * Operation's requestedAt on the injected clock). The service passes the setting resync.operationGraceSeconds;
+   * without it, that setting's default.
    */
   graceMs?: number;
 }
 
-export const REPAIR_GRACE_MS = 30_000;
+const DEFAULT_GRACE_MS = 30_000;
 
 /**
  * One pass over the Operations in the informer cache. Returns what it repaired. Throws Unavailable when Redis is
@@ -71,7 +72,7 @@ export async function repairOperations(deps: RepairOperationsDeps): Promise<Oper
     }
   }
 
-  const grace = deps.graceMs ?? REPAIR_GRACE_MS;
+  const grace = deps.graceMs ?? DEFAULT_GRACE_MS;
   for (const op of ops.filter((o) => !isFinished(o))) {
     const requestedAt = Date.parse(op.spec.requestedAt);
     if (!Number.isNaN(requestedAt) && now - requestedAt < grace) continue;
