@@ -3,7 +3,8 @@
 // the ClusterImageSets the destination lacks, re-runs preflight as each wave starts, follows and verifies each
 // cluster, carries Beekeeper's state, and honours spec.abort between and during waves. Everything it decides is
 // written to the Relocation's status before it moves on, so a retry or a re-enqueue after a crash resumes there.
-import { Forbidden, Invalid } from '../../hive/errors.js';
+import { randomUUID } from 'node:crypto';
+import { Conflict, Forbidden, Invalid } from '../../hive/errors.js';
 import { RELOCATION_LABEL, RELOCATION_ORIGIN_ANNOTATION } from '../../hive/relocation-marks.js';
 import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../hive/resources/relocation.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
@@ -39,6 +40,10 @@ export interface RelocationRunDeps extends StateLocation {
 }
 
 const DONE_PHASES = new Set(['Succeeded', 'Failed', 'Aborted']);
+/** The run of the relocation job that owns the Relocation now: each run writes its own on start. A run whose job
+ * Redis lost goes on in its worker while the resync queues the job again; once a newer run took over, the older one
+ * stops before its next wave and before cleanup, so two runs never drive one relocation. */
+export const RELOCATION_RUNNER_ANNOTATION = 'beekeeper.io/relocation-runner';
 
 export function relocationRunJob(deps: RelocationRunDeps): JobRegistration {
   return handleJob(RELOCATION_RUN_JOB, async (payload, ctx) => {
@@ -80,6 +85,13 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
   });
   if (DONE_PHASES.has(status.status.phase ?? '')) return summary();
   if (status.clusters.length === 0) throw new Invalid(`relocation ${id} has no clusters in its status`);
+  const runner = randomUUID();
+  await store.mergePatch('Relocation', ref, { metadata: { annotations: { [RELOCATION_RUNNER_ANNOTATION]: runner } } });
+  const stillOurs = async () => {
+    const current = await store.get<Relocation>('Relocation', ref);
+    if (current?.metadata.annotations?.[RELOCATION_RUNNER_ANNOTATION] !== runner)
+      throw new Conflict(`relocation ${id} is driven by a newer run of its job; this run stops`);
+  };
   const { from, to } = rel.spec;
   const m: MoveContext = {
     store,
@@ -126,6 +138,7 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
       const wave = clusters.filter((c) => c.wave === w);
       if (wave.every(isFinal)) continue;
       if (!(await pauseBefore(m, w, pauseSeconds, ctx))) break;
+      await stillOurs();
       await status.patch(progress(w));
       await ctx.step(`wave ${w}/${total}`, `${wave.length} cluster(s) from ${from} to ${to}`);
       await startWave(m, deps.preflight, wave);
@@ -139,6 +152,7 @@ export async function runRelocation(deps: RelocationRunDeps, id: string, ctx: Pi
     }
   }
 
+  await stillOurs();
   const aborting = m.aborted() || status.status.phase === 'Aborting';
   if (aborting) {
     await status.patch({ phase: 'Aborting' });
