@@ -94,7 +94,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       const slots = slotsOf(hub, cls);
       const worker = new Worker<JobData>(
         queueName(hub.name, cls),
-        async (job, token, signal) => run(job, token, signal, hub.name, cls, log),
+        async (job, token, signal) => runLocked(job, token, signal, hub.name, cls, log),
         {
           connection: deps.connection,
           prefix: deps.prefix,
@@ -131,6 +131,42 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   // Observed before BullMQ records the outcome, so a metric is never behind a caller that saw the job end.
   function observe(job: Job<JobData>, outcome: 'completed' | 'failed', hub: string) {
     deps.metrics?.jobFinished(job.name, outcome, (Date.now() - (job.processedOn ?? Date.now())) / 1000, hub);
+  }
+
+  // Runs of each job id in this process. After Redis lost a running job, the resync queues it again under the same
+  // id, and the new run may land here while the lost one still goes on. BullMQ keeps one lock entry per job id, so
+  // the first run's end drops the second run's lock renewal: that run would stall and run again. A run that starts
+  // beside a namesake renews its own lock (Job.extendLock, BullMQ's public API) until it ends.
+  const runningIds = new Map<string, number>();
+
+  async function runLocked(
+    job: Job<JobData>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+    hub: string,
+    cls: WorkClass,
+    hubLog: Logger,
+  ): Promise<unknown> {
+    const id = job.id!;
+    const namesakes = runningIds.get(id) ?? 0;
+    runningIds.set(id, namesakes + 1);
+    const lockMs = deps.jobs.lockDurationMs;
+    const renew =
+      namesakes > 0 && token
+        ? setInterval(() => {
+            job
+              .extendLock(token, lockMs)
+              .catch((err: unknown) => hubLog.debug({ err, jobId: id }, 'lock not extended'));
+          }, lockMs / 2)
+        : undefined;
+    try {
+      return await run(job, token, signal, hub, cls, hubLog);
+    } finally {
+      if (renew) clearInterval(renew);
+      const left = (runningIds.get(id) ?? 1) - 1;
+      if (left > 0) runningIds.set(id, left);
+      else runningIds.delete(id);
+    }
   }
 
   async function run(
