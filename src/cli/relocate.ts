@@ -23,7 +23,11 @@ function relocationId(text: string | undefined): string {
   return encodeURIComponent(text);
 }
 
-/** The request body from the flags: exactly one of --cluster and a selector (--selector/--namespace/--team/--pool). */
+/**
+ * The request body from the flags: exactly one of --cluster, a selector (--selector/--namespace/--team/--pool), or
+ * --all (the empty selector: every cluster of the source hub). `--wave N` sizes the waves (`--wave-size` is its
+ * older spelling).
+ */
 export function relocationBody(args: string[]): { body: Record<string, unknown>; waitMs?: number } {
   const { values } = parse(args, {
     from: { type: 'string' },
@@ -33,6 +37,8 @@ export function relocationBody(args: string[]): { body: Record<string, unknown>;
     namespace: { type: 'string', multiple: true },
     team: { type: 'string' },
     pool: { type: 'string' },
+    all: { type: 'boolean' },
+    wave: { type: 'string' },
     'wave-size': { type: 'string' },
     pause: { type: 'string' },
     'dry-run': { type: 'boolean' },
@@ -54,12 +60,20 @@ export function relocationBody(args: string[]): { body: Record<string, unknown>;
     ...(values.pool ? { pool: nsName(values.pool, '--pool') } : {}),
   };
   const hasSelector = Object.keys(selector).length > 0;
-  if (Boolean(values.cluster?.length) === hasSelector)
-    throw new UsageError('give --cluster NS/NAME (repeatable) or a selector (--selector, --namespace, --team, --pool)');
+  const ways = [Boolean(values.cluster?.length), hasSelector, Boolean(values.all)].filter(Boolean).length;
+  if (ways !== 1)
+    throw new UsageError(
+      'give --cluster NS/NAME (repeatable), a selector (--selector, --namespace, --team, --pool), or --all ' +
+        '(every cluster of the --from hub)',
+    );
+  if (values.wave !== undefined && values['wave-size'] !== undefined)
+    throw new UsageError('give --wave N or --wave-size N (the same flag), not both');
+  const waveFlag = values.wave !== undefined ? '--wave' : '--wave-size';
+  const waveText = values.wave ?? values['wave-size'];
   let size: number | undefined;
-  if (values['wave-size'] !== undefined) {
-    size = Number(values['wave-size']);
-    if (!Number.isInteger(size) || size < 1) throw new UsageError('--wave-size: a whole number of clusters, 1 or more');
+  if (waveText !== undefined) {
+    size = Number(waveText);
+    if (!Number.isInteger(size) || size < 1) throw new UsageError(`${waveFlag}: a whole number of clusters, 1 or more`);
   }
   const pauseSeconds =
     values.pause !== undefined ? Math.round(parseCliDuration(values.pause, '--pause') / 1000) : undefined;

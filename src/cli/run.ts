@@ -28,8 +28,9 @@ usage: beekeeper <command> [flags]
   hibernate  CLUSTER [--wait 30m]               hibernate a cluster
   resume     CLUSTER [--wait 30m]               resume a cluster
   relocate   --from HUB --to HUB                 move clusters to another hub (Hive's ClusterRelocate)
-             --cluster NS/NAME… | --selector key=value[,…] --namespace NS… --team T --pool NS/NAME
-             [--wave-size N] [--pause 10m] [--dry-run] [--skip-failed] [--wait 2h] [--as NAME]
+             --cluster NS/NAME… | --selector key=value[,…] --namespace NS… --team T --pool NS/NAME | --all
+             [--wave N] [--pause 10m] [--dry-run] [--skip-failed] [--wait 2h] [--as NAME]
+             (--all: every cluster of the --from hub; --wave-size N is the same as --wave N)
              prints the preflight table (exit 1 when a cluster fails it, unless --skip-failed);
              with --wait follows the waves and exits 0 once Succeeded, 1 Failed/Aborted, 3 still running
   relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state

@@ -6,6 +6,7 @@ import { hiveAdmission } from './admission/index.js';
 import { R, createKubeClient } from './client/index.js';
 import { type Durations, resolveDurations } from './durations.js';
 import { startHiveControllers, type HiveControllers } from './hive/index.js';
+import { createMetricsRegistry } from './metrics.js';
 import { seedHub, type SeedName } from './seed.js';
 
 export interface SimulatorOptions {
@@ -72,6 +73,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
   try {
     for (const [i, name] of names.entries()) {
+      const metrics = createMetricsRegistry();
       const server = await startApiServer({
         host: opts.host ?? '127.0.0.1',
         port: opts.port ? opts.port + i : 0,
@@ -80,6 +82,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         crds: hiveCrds(),
         admission: opts.webhooks === false ? [] : hiveAdmission,
         faults: opts.faults,
+        metrics,
         tls: opts.tls ?? false,
       });
       hubs.push({ name, url: server.url, token: server.token, server });
@@ -97,6 +100,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
           clock,
           durations,
           log,
+          metrics,
           options: { deleteProtection: opts.deleteProtection ?? false, installFailures: opts.installFailures ?? 0 },
         });
         controllers.push(c);

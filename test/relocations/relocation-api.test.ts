@@ -273,6 +273,48 @@ describe('preflight', () => {
     expect(operations()).toHaveLength(0);
   });
 
+  it('relocating a whole hub is the empty selector: every cluster of east, unclaimed pool clusters refused', async () => {
+    const res = await post({ from: EAST, to: WEST, dryRun: true, selector: {} });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json().report as Report;
+    const onEast = bed.system.store
+      .cachedList<ClusterDeployment>('ClusterDeployment', { hub: EAST })
+      .map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`)
+      .sort();
+    // The eight installed here and the pool's cluster.
+    expect(onEast).toEqual(
+      expect.arrayContaining([
+        'alpha/mover',
+        'clash/twin',
+        'gamma/odd',
+        'matched/target',
+        'power/sleepy',
+        'shared/one',
+        'shared/two',
+        'solo/one',
+        `${poolCluster().metadata.namespace}/${poolCluster().metadata.name}`,
+      ]),
+    );
+    expect(report.clusters.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual(onEast);
+    const pooled = checksOf(report, poolCluster().metadata.namespace!, poolCluster().metadata.name);
+    expect(pooled.ok).toBe(false);
+    expect(pooled.checks).toContainEqual(
+      expect.objectContaining({
+        check: 'pool-cluster',
+        severity: 'error',
+        message: expect.stringContaining('pools are per hub'),
+        fix: expect.stringContaining('claim the cluster first'),
+      }),
+    );
+    // The clusters that pass would move with skipFailed: true; without it the whole request is refused.
+    expect(checksOf(report, 'alpha', 'mover').ok).toBe(true);
+    const refused = await post({ from: EAST, to: WEST, selector: {} });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().code).toBe('PreflightFailed');
+    expect(relocations()).toHaveLength(0);
+    expect(operations()).toHaveLength(0);
+  });
+
   it('refuses with 422 and the report when a cluster fails and skipFailed is not set, creating nothing', async () => {
     const res = await post({
       from: EAST,

@@ -67,6 +67,59 @@ describe('beekeeper relocate', () => {
       'not namespace/name',
     );
     expect((await cli(['relocation', 'frob', 'x'])).code).toBe(2);
+    const allAndMore = await cli(['relocate', '--from', EAST, '--to', WEST, '--all', '--namespace', 'cli']);
+    expect(allAndMore.code).toBe(2);
+    expect(allAndMore.err).toContain('or --all');
+    const twoWaves = await cli(['relocate', '--from', EAST, '--to', WEST, '--all', '--wave', '2', '--wave-size', '2']);
+    expect(twoWaves.code).toBe(2);
+    expect(twoWaves.err).toContain('not both');
+    expect((await cli(['relocate', '--from', EAST, '--to', WEST, '--all', '--wave', '0'])).err).toContain(
+      '--wave: a whole number of clusters',
+    );
+  });
+
+  it('--selector key=value,... picks clusters by label; --all is every cluster of the source hub', async () => {
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'halt', name: 'first' },
+      { metadata: { labels: { tier: 'gold', zone: 'a' } } },
+    );
+    await bed.system.store.mergePatch(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'halt', name: 'second' },
+      { metadata: { labels: { tier: 'gold', zone: 'b' } } },
+    );
+    await bed.system.store.waitFor<ClusterDeployment, true>(
+      'ClusterDeployment',
+      { hub: EAST, namespace: 'halt', name: 'second' },
+      (cd) => (cd?.metadata.labels?.zone === 'b' ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
+    const labelled = await cli([
+      'relocate',
+      '--from',
+      EAST,
+      '--to',
+      WEST,
+      '--selector',
+      'tier=gold,zone=a',
+      '--dry-run',
+    ]);
+    expect(labelled.code, labelled.err).toBe(0);
+    expect(labelled.out).toMatch(/halt\/first\s+yes/);
+    expect(labelled.out).not.toContain('halt/second');
+    expect(labelled.out).toContain('1 of 1 clusters can move');
+
+    const all = await cli(['relocate', '--from', EAST, '--to', WEST, '--all', '--dry-run', '--json']);
+    expect(all.code).toBe(1); // clash/twin fails preflight (a twin on west)
+    const report = JSON.parse(all.out).report as { clusters: Array<{ namespace: string; name: string; ok: boolean }> };
+    expect(report.clusters.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual([
+      'clash/twin',
+      'cli/one',
+      'halt/first',
+      'halt/second',
+    ]);
+    expect(report.clusters.filter((c) => !c.ok).map((c) => c.name)).toEqual(['twin']);
   });
 
   it('a dry run prints the preflight table: each failing cluster, why, and the fix', async () => {
@@ -120,7 +173,7 @@ describe('beekeeper relocate', () => {
       '--namespace',
       'clash',
       '--skip-failed',
-      '--wave-size',
+      '--wave',
       '1',
       '--pause',
       '1s',

@@ -154,4 +154,114 @@ describe('simulated ClusterRelocate between two hubs', () => {
     });
     expect(cd!.metadata.annotations?.['hive.openshift.io/relocate']).toBeUndefined();
   });
+
+  describe("Hive's relocation metrics at /_sim/metrics", () => {
+    const metrics = async (hub = 0, token = sim.hubs[hub]!.token) => {
+      const res = await fetch(`${sim.hubs[hub]!.url}/_sim/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+    };
+    const sample = (text: string, series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const aborted = (text: string, relocate: string, reason: string) =>
+      sample(text, `hive_aborted_cluster_relocations{cluster_relocate="${relocate}",reason="${reason}"}`);
+    const relocateTo = (name: string, selector: Record<string, string>) =>
+      source.create(R.clusterRelocate, {
+        metadata: { name, namespace: 'team' },
+        spec: {
+          kubeconfigSecretRef: { namespace: 'team', name: 'hub-2-kubeconfig' },
+          clusterDeploymentSelector: { matchLabels: selector },
+        },
+      });
+    const relocateOf = (o: { metadata: { annotations?: Record<string, string> } } | undefined) =>
+      o?.metadata.annotations?.['hive.openshift.io/relocate'];
+    /** A CD that Hive holds at `<relocate>/outgoing`: creating ClusterDeployments on hub-2 fails (MoveFailed). */
+    const heldOutgoing = async (name: string, labels: Record<string, string>, relocate: string) => {
+      await source.create(R.clusterDeployment, awsClusterDeployment('team', name, { labels }));
+      await relocateTo(relocate, labels);
+      return waitFor(
+        source,
+        R.clusterDeployment,
+        'team',
+        name,
+        (o) => relocateOf(o) === `${relocate}/outgoing` && condition(o, 'RelocationFailed')?.reason === 'MoveFailed',
+      );
+    };
+    beforeAll(() => {
+      sim.hubs[1]!.server.faults.set({
+        errors: [{ verb: 'create', resource: 'clusterdeployments', rate: 1, code: 500 }],
+      });
+    });
+    afterAll(() => sim.hubs[1]!.server.faults.clear());
+
+    it('counts the completed move per ClusterRelocate, in the Prometheus text format, for the admin token only', async () => {
+      const m = await metrics();
+      expect(m.status).toBe(200);
+      expect(m.type).toBe('text/plain; version=0.0.4; charset=utf-8');
+      expect(m.text).toContain('# HELP hive_cluster_relocations Total number of successful cluster relocations.\n');
+      expect(m.text).toContain('# TYPE hive_cluster_relocations counter\n');
+      expect(sample(m.text, 'hive_cluster_relocations{cluster_relocate="to-hub-2"}')).toBe(1);
+      expect(m.text).toContain('# TYPE hive_aborted_cluster_relocations counter\n');
+      // The destination hub counts no move of its own.
+      expect((await metrics(1)).text).not.toContain('hive_cluster_relocations{');
+      expect((await metrics(0, 'not-a-token')).status).toBe(401);
+    });
+
+    it('no_match: the label removed mid-move aborts it, counted once for that ClusterRelocate', async () => {
+      const held = (await heldOutgoing('nm', { nm: 'yes' }, 'nm-rel'))!;
+      expect(aborted((await metrics()).text, 'nm-rel', 'no_match')).toBe(0);
+      await source.update(R.clusterDeployment, { ...held, metadata: { ...held.metadata, labels: {} } });
+      const cd = await waitFor(source, R.clusterDeployment, 'team', 'nm', (o) => relocateOf(o) === undefined);
+      await waitFor(
+        source,
+        R.clusterDeployment,
+        'team',
+        'nm',
+        (o) => condition(o, 'RelocationFailed')?.reason === 'NoMatchingRelocates',
+      );
+      expect(cd!.metadata.deletionTimestamp).toBeUndefined();
+      const text = (await metrics()).text;
+      expect(aborted(text, 'nm-rel', 'no_match')).toBe(1);
+      expect(aborted(text, 'nm-rel', 'multiple_matches')).toBe(0);
+      expect(aborted(text, 'nm-rel', 'new_match')).toBe(0);
+      expect(sample(text, 'hive_cluster_relocations{cluster_relocate="nm-rel"}')).toBe(0);
+      expect(await dest.tryGet(R.clusterDeployment, 'team', 'nm')).toBeUndefined();
+    });
+
+    it('multiple_matches: a second matching ClusterRelocate aborts the move, counted once', async () => {
+      await heldOutgoing('mm', { mm: 'yes' }, 'mm-first');
+      await relocateTo('mm-second', { mm: 'yes' });
+      const cd = await waitFor(
+        source,
+        R.clusterDeployment,
+        'team',
+        'mm',
+        (o) => condition(o, 'RelocationFailed')?.reason === 'MultipleMatchingRelocates',
+      );
+      expect(relocateOf(cd)).toBeUndefined();
+      expect(condition(cd, 'RelocationFailed')?.message).toBe('multiple ClusterRelocates match: mm-first, mm-second');
+      const text = (await metrics()).text;
+      expect(aborted(text, 'mm-first', 'multiple_matches')).toBe(1);
+      expect(aborted(text, 'mm-first', 'no_match')).toBe(0);
+    });
+
+    it('new_match: relabelled to match another ClusterRelocate, the old move is aborted (counted once) and the new one starts', async () => {
+      const held = (await heldOutgoing('nw', { nw: 'a' }, 'nw-a'))!;
+      await relocateTo('nw-b', { nw: 'b' });
+      await source.update(R.clusterDeployment, { ...held, metadata: { ...held.metadata, labels: { nw: 'b' } } });
+      await waitFor(source, R.clusterDeployment, 'team', 'nw', (o) => relocateOf(o) === 'nw-b/outgoing');
+      const text = (await metrics()).text;
+      expect(aborted(text, 'nw-a', 'new_match')).toBe(1);
+      expect(aborted(text, 'nw-a', 'no_match')).toBe(0);
+      expect(aborted(text, 'nw-b', 'new_match')).toBe(0);
+    });
+
+    it('deleting a CD mid-move aborts it without counting a reason (as upstream)', async () => {
+      await heldOutgoing('gone', { gone: 'yes' }, 'gone-rel');
+      await source.delete(R.clusterDeployment, 'team', 'gone');
+      await waitFor(source, R.clusterDeployment, 'team', 'gone', (o) => !o || relocateOf(o) === undefined);
+      expect((await metrics()).text).not.toContain('cluster_relocate="gone-rel"');
+    });
+  });
 });

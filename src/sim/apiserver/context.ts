@@ -12,6 +12,8 @@ export interface ServerContext {
   registry: Registry;
   clock: Clock;
   faults: Faults;
+  /** Served as Prometheus text at GET /_sim/metrics (the simulated controllers' counters). */
+  metrics?: { render(): string };
   admission: AdmissionHook[];
   /** Bearer tokens and who they authenticate (the static ones, plus those issued by TokenRequest). */
   tokens: Map<string, Identity>;

@@ -41,6 +41,8 @@ export interface ApiServerOptions {
   /** Validating admission, run after schema validation. */
   admission?: AdmissionHook[];
   faults?: FaultSpec;
+  /** What GET /_sim/metrics serves (Prometheus text); without it the endpoint answers an empty exposition. */
+  metrics?: { render(): string };
   /**
    * Events each resource's watch cache keeps for watch resume (default 10,000; upstream grows it up to 102,400
    * while events are fresh). A watch from an older resourceVersion gets an in-band 410 (golden 59). etcd's own
@@ -99,6 +101,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     registry,
     clock,
     faults,
+    metrics: opts.metrics,
     admission: opts.admission ?? [],
     tokens,
     crdChanged(crd, removed) {

@@ -81,6 +81,7 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const raw = await readBody(req);
       if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, raw.toString('utf8')));
+      if (url.pathname === '/_sim/metrics') return send(res, metricsEndpoint(ctx, front, req));
       const who = front.authenticate(req.headers.authorization);
       const r = route(ctx.registry, url.pathname);
       const doc = req.method === 'GET' ? discovery(ctx, front, r, url.pathname) : undefined;
@@ -211,4 +212,21 @@ function faultsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMe
     return { code: 200, body: ctx.faults.get() as Record<string, unknown> };
   }
   return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET, PUT or DELETE') };
+}
+
+/** GET /_sim/metrics: the simulated controllers' counters in the Prometheus text format, for the admin token only. */
+function metricsEndpoint(ctx: ServerContext, front: FrontOptions, req: IncomingMessage): ApiResponse {
+  const who = front.authenticate(req.headers.authorization);
+  if (!who.groups.includes('system:masters')) {
+    return {
+      code: 403,
+      body: statusBody(403, 'Forbidden', `User "${who.username}" cannot read the simulator's metrics`),
+    };
+  }
+  if (req.method !== 'GET') return { code: 405, body: statusBody(405, 'MethodNotAllowed', 'use GET') };
+  return {
+    code: 200,
+    body: ctx.metrics?.render() ?? '',
+    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
+  };
 }

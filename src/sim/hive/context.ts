@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Durations } from '../durations.js';
 import type { Informer, KubeClient, KubeObject } from '../client/index.js';
 import type { Expectations } from './expectations.js';
+import type { HiveMetrics } from './metrics.js';
 
 export type Log = (obj: object, msg: string) => void;
 
@@ -18,6 +19,8 @@ export interface HiveContext {
   provisionExpectations: Expectations;
   /** Builds a client for another API server (the destination of a ClusterRelocate). */
   connect(kubeconfigYaml: string): KubeClient;
+  /** Hive's Prometheus counters for this hub (served at `/_sim/metrics` when the simulator wires them up). */
+  metrics: HiveMetrics;
 }
 
 export interface HiveOptions {

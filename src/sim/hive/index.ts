@@ -13,6 +13,8 @@ import {
 import { type HiveContext, type HiveOptions, type Informers, type Log, L } from './context.js';
 import { type Controller, createStopwatch, startController } from './controller.js';
 import { createExpectations } from './expectations.js';
+import { registerHiveMetrics } from './metrics.js';
+import { createMetricsRegistry, type MetricsRegistry } from '../metrics.js';
 import { reconcileClusterDeployment } from './clusterdeployment.js';
 import { reconcileClusterProvision } from './cluster-provision.js';
 import { reconcileClusterDeprovision } from './cluster-deprovision.js';
@@ -34,6 +36,8 @@ export interface HiveControllersOptions {
   durations: Durations;
   log: Log;
   options: HiveOptions;
+  /** Where Hive's counters go (the hub's API server serves it at /_sim/metrics); a private one when absent. */
+  metrics?: MetricsRegistry;
 }
 
 export interface HiveControllers {
@@ -77,6 +81,7 @@ export function startHiveControllers(opts: HiveControllersOptions): HiveControll
     options: opts.options,
     provisionExpectations: createExpectations(() => opts.clock.now()),
     connect: (kubeconfig) => createKubeClient(targetFromKubeconfig(kubeconfig)),
+    metrics: registerHiveMetrics(opts.metrics ?? createMetricsRegistry()),
   };
   const watch = createStopwatch(() => opts.clock.now());
 
