@@ -24,7 +24,7 @@ import {
   watchCreations,
 } from './relocations.js';
 
-/** 40 clusters full size, at least 8 (four waves, so the kill lands with waves before and after it). */
+/** 40 clusters full size, at least 8 (four waves: the kill lands with a wave behind it and one ahead). */
 const N = scaled(40, 8);
 const WAVE = scaled(10, 2);
 const PAUSE_SECONDS = 2;
@@ -86,12 +86,14 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const started = Date.now();
       const id = await relocate(d, names, { size: WAVE, pauseSeconds: PAUSE_SECONDS });
 
-      // Mid-relocation: a wave moving, or one done and the next not yet, and the relocation not finished.
+      // Mid-relocation, with a wave behind it: a later wave moving (some clusters moved, some moving), or, should
+      // the polls miss that, two waves done and the next waiting out its pause; never finished.
       let atKill: Awaited<ReturnType<typeof relocationView>> | undefined;
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
         const view = await relocationView(d, id);
         expect(view.terminal, JSON.stringify(view)).toBe(false);
-        if (view.clusters.some((c) => c.state === 'moving') || view.waves.done >= 1) {
+        const has = (s: string) => view.clusters.some((c) => c.state === s);
+        if ((has('moving') && has('moved')) || view.waves.done >= 2) {
           atKill = view;
           break;
         }
@@ -106,10 +108,11 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const count = (s: string) => atKill!.clusters.filter((c) => c.state === s).length;
       const at = `wave ${atKill!.waves.current ?? '-'} of ${atKill!.waves.total}, ${atKill!.waves.done} done; clusters moved ${count('moved')}, moving ${count('moving')}, verifying ${count('verifying')}, pending ${count('pending')}`;
 
-      await d.start('api');
-      await d.start('worker');
+      await Promise.all([d.start('api'), d.start('worker')]);
+      const restarted = Date.now();
       const end = await untilTerminal(d, id, 180_000);
       const durationMs = Date.now() - started;
+      const resumedMs = Date.now() - restarted;
 
       const out = await misplaced(d, names);
       const createdOnWest = names.map((n) => copies.uids(`${n}/${n}`).size);
@@ -117,7 +120,8 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const left = await leftovers(d, end);
       console.log(
         `drill relocation-worker-kill: ${N} clusters in ${end.waves.total} waves of ${WAVE} (pause ${PAUSE_SECONDS} s): ` +
-          `worker and api killed (SIGKILL) ${killedAfterMs} ms in, at ${at}; ${end.phase} after ${durationMs} ms; ` +
+          `worker and api killed (SIGKILL) ${killedAfterMs} ms in, at ${at}; ${end.phase} ${durationMs} ms after the request, ` +
+          `${resumedMs} ms after the new worker was up; ` +
           `moved ${end.progress.moved}/${N}; created on west once ${createdOnWest.filter((x) => x === 1).length}, ` +
           `more than once ${createdOnWest.filter((x) => x > 1).length}, never ${createdOnWest.filter((x) => x === 0).length}; ` +
           `ClusterRelocates ever ${relocateUids.length}; left behind ${JSON.stringify(left)}`,
