@@ -86,8 +86,9 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const started = Date.now();
       const id = await relocate(d, names, { size: WAVE, pauseSeconds: PAUSE_SECONDS });
 
-      // Mid-relocation, with a wave behind it: a later wave moving (some clusters moved, some moving), or, should
-      // the polls miss that, two waves done and the next waiting out its pause; never finished.
+      // Mid-relocation, with moves behind it and ahead: some clusters moved while others move (a wave partly done,
+      // or a later wave under way), or, should the polls miss that, two waves done and the next waiting out its
+      // pause; never finished.
       let atKill: Awaited<ReturnType<typeof relocationView>> | undefined;
       for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
         const view = await relocationView(d, id);
