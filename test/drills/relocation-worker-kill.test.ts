@@ -119,13 +119,15 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const createdOnWest = names.map((n) => copies.uids(`${n}/${n}`).size);
       const relocateUids = relocates.keys().flatMap((k) => [...relocates.uids(k)]);
       const left = await leftovers(d, end);
+      // The relocation's job, taken back by the new worker, ended completed (its link, as a user follows it).
+      const job = await d.api<{ job: JobView }>('GET', end.links.job!);
       console.log(
         `drill relocation-worker-kill: ${N} clusters in ${end.waves.total} waves of ${WAVE} (pause ${PAUSE_SECONDS} s): ` +
           `worker and api killed (SIGKILL) ${killedAfterMs} ms in, at ${at}; ${end.phase} ${durationMs} ms after the request, ` +
           `${resumedMs} ms after the new worker was up; ` +
           `moved ${end.progress.moved}/${N}; created on west once ${createdOnWest.filter((x) => x === 1).length}, ` +
           `more than once ${createdOnWest.filter((x) => x > 1).length}, never ${createdOnWest.filter((x) => x === 0).length}; ` +
-          `ClusterRelocates ever ${relocateUids.length}; left behind ${JSON.stringify(left)}`,
+          `ClusterRelocates ever ${relocateUids.length}; left behind ${JSON.stringify(left)}; job ${job.body.job?.state}`,
       );
 
       expect(end.phase, JSON.stringify(end.clusters.filter((c) => c.state !== 'moved'))).toBe('Succeeded');
@@ -136,6 +138,8 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       expect(relocateUids).toHaveLength(1);
       expect(relocates.keys()).toEqual([`${STATE_NS}/relocation-${id}`]);
       expect(left).toEqual([]);
+      expect(job.status, JSON.stringify(job.body)).toBe(200);
+      expect(job.body.job).toMatchObject({ id: end.job, state: 'completed' });
     } finally {
       copies.stop();
       relocates.stop();
