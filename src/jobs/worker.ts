@@ -94,7 +94,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       const slots = slotsOf(hub, cls);
       const worker = new Worker<JobData>(
         queueName(hub.name, cls),
-        async (job, token, signal) => runLocked(job, token, signal, hub.name, cls, log),
+        async (job, token, signal) =>
+          keepingOwnLock(job, token, log, () => run(job, token, signal, hub.name, cls, log)),
         {
           connection: deps.connection,
           prefix: deps.prefix,
@@ -139,13 +140,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
   // beside a namesake renews its own lock (Job.extendLock, BullMQ's public API) until it ends.
   const runningIds = new Map<string, number>();
 
-  async function runLocked(
+  async function keepingOwnLock(
     job: Job<JobData>,
     token: string | undefined,
-    signal: AbortSignal | undefined,
-    hub: string,
-    cls: WorkClass,
-    hubLog: Logger,
+    log: Logger,
+    work: () => Promise<unknown>,
   ): Promise<unknown> {
     const id = job.id!;
     const namesakes = runningIds.get(id) ?? 0;
@@ -154,13 +153,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     const renew =
       namesakes > 0 && token
         ? setInterval(() => {
-            job
-              .extendLock(token, lockMs)
-              .catch((err: unknown) => hubLog.debug({ err, jobId: id }, 'lock not extended'));
+            job.extendLock(token, lockMs).catch((err: unknown) => log.debug({ err, jobId: id }, 'lock not extended'));
           }, lockMs / 2)
         : undefined;
     try {
-      return await run(job, token, signal, hub, cls, hubLog);
+      return await work();
     } finally {
       if (renew) clearInterval(renew);
       const left = (runningIds.get(id) ?? 1) - 1;
