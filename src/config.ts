@@ -11,6 +11,7 @@ import {
   type HostPortSchema,
   type HubLimitsSchema,
   type JobsSchema,
+  type TeamSchema,
 } from './config/schema.js';
 import { locate, rank, readSources } from './config/sources.js';
 import { validateSettings, type Problem, type Settings } from './config/validate.js';
@@ -25,6 +26,7 @@ export type RedisConfig = Static<typeof RedisConfigSchema>;
 export type HostPort = Static<typeof HostPortSchema>;
 export type ApiToken = Static<typeof ApiTokenSchema>;
 export type JobsConfig = Static<typeof JobsSchema>;
+export type TeamConfig = Static<typeof TeamSchema>;
 export type LogLevel = Config['logLevel'];
 export type SimSeed = Config['sim']['seed'];
 
@@ -106,7 +108,13 @@ function toConfig(s: Settings): Config {
     },
     // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
     http: { host: s.http.host ?? (hubs.length === 0 ? '127.0.0.1' : '0.0.0.0'), port: s.http.port },
-    auth: { tokens: s.auth.tokens ?? [] },
+    auth: {
+      tokens: s.auth.tokens ?? [],
+      open: s.auth.open,
+      platformAdmins: { users: s.auth.platformAdmins.users ?? [], groups: s.auth.platformAdmins.groups ?? [] },
+    },
+    teams: s.teams ?? [],
+    teamLabel: s.teamLabel,
     logLevel: s.logLevel,
     sim: s.sim,
     stateNamespace: s.stateNamespace,

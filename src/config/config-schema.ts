@@ -11,6 +11,7 @@ import {
   LOG_LEVELS,
   ResyncSchema,
   SimSchema,
+  TeamSchema,
 } from './schema.js';
 
 const { name, kubeconfig, context } = HubEntrySchema.properties;
@@ -50,8 +51,17 @@ export const ConfigSchema = Type.Object({
   hubDefaults: HubLimitsSchema,
   redis: RedisConfigSchema,
   http: Type.Object({ host: Type.String(), port: Type.Integer() }),
-  /** No tokens: the API is open (a warning is logged at start). */
-  auth: Type.Object({ tokens: Type.Immutable(Type.Array(ApiTokenSchema)) }),
+  auth: Type.Object({
+    tokens: Type.Immutable(Type.Array(ApiTokenSchema)),
+    /** No sign-in: every caller is a platform admin. Only when said explicitly (or nothing else is configured in tests). */
+    open: Type.Boolean(),
+    platformAdmins: Type.Object({
+      users: Type.Immutable(Type.Array(Type.String())),
+      groups: Type.Immutable(Type.Array(Type.String())),
+    }),
+  }),
+  teams: Type.Immutable(Type.Array(TeamSchema)),
+  teamLabel: Type.String(),
   logLevel: Type.Enum(LOG_LEVELS),
   sim: SimSchema,
   /** Namespace on the state hub holding Beekeeper's own resources. */

@@ -7,7 +7,7 @@ type Loose = Record<string, unknown> | undefined;
 
 export function checkRules(settings: unknown, isSet: (path: string) => boolean): Problem[] {
   const s = settings as Loose;
-  return [...hubRules(s), ...redisRules(s?.redis as Loose, isSet)];
+  return [...hubRules(s), ...redisRules(s?.redis as Loose, isSet), ...accessRules(s)];
 }
 
 function hubRules(s: Loose): Problem[] {
@@ -55,6 +55,48 @@ function redisRules(redis: Loose, isSet: (path: string) => boolean): Problem[] {
       path: ['redis', 'prefix'],
       reason: 'must contain a {hash tag} with Redis Cluster, e.g. {beekeeper}',
     });
+  }
+  return problems;
+}
+
+const entries = (v: unknown): [number, Record<string, unknown>][] =>
+  Array.isArray(v)
+    ? v.flatMap((e, i): [number, Record<string, unknown>][] =>
+        e && typeof e === 'object' ? [[i, e as Record<string, unknown>]] : [],
+      )
+    : [];
+
+/** Tokens and teams: what one entry's schema cannot say. Messages never quote a token. */
+function accessRules(s: Loose): Problem[] {
+  const problems: Problem[] = [];
+  const auth = s?.auth as Loose;
+  for (const [i, t] of entries(auth?.tokens)) {
+    if (t.team !== undefined && t.role === undefined)
+      problems.push({
+        path: ['auth', 'tokens', String(i), 'role'],
+        reason: 'required with a team (viewer, operator or admin)',
+      });
+    if (t.team !== undefined && t.role === 'platform-admin')
+      problems.push({
+        path: ['auth', 'tokens', String(i), 'team'],
+        reason: 'a platform-admin token spans teams: leave team out',
+      });
+  }
+  const names = new Set<string>();
+  for (const [i, team] of entries(s?.teams)) {
+    if (typeof team.name === 'string') {
+      if (names.has(team.name))
+        problems.push({ path: ['teams', String(i), 'name'], reason: `team ${team.name} is listed twice` });
+      names.add(team.name);
+    }
+    for (const [j, m] of entries(team.members)) {
+      const said = ['user', 'group', 'serviceAccount'].filter((k) => m[k] !== undefined);
+      if (said.length !== 1)
+        problems.push({
+          path: ['teams', String(i), 'members', String(j)],
+          reason: 'set exactly one of user, group or serviceAccount',
+        });
+    }
   }
   return problems;
 }

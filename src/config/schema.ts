@@ -63,11 +63,71 @@ export const HubEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a team member may do, each including the one before (src/auth/caller.ts). */
+export const ROLES = ['viewer', 'operator', 'admin'] as const;
+/** A token may also be a platform admin's: every team, and what no team owns. */
+export const TOKEN_ROLES = [...ROLES, 'platform-admin'] as const;
+
 export const ApiTokenSchema = Type.Object(
   {
     /** Who holds it; appears in logs and audit, the token never does. */
     name: Type.String({ pattern: TOKEN_NAME.source, rule: 'letters, digits, . _ - (at most 63)' }),
     token: Type.String({ minLength: 16, secret: true }),
+    /** The team the holder acts for; none: a platform admin's token (the only kind before teams existed). */
+    team: Type.Optional(Type.String(DNS_LABEL)),
+    /** Default: platform-admin without a team, required with one. */
+    role: Type.Optional(Type.Enum(TOKEN_ROLES)),
+  },
+  { additionalProperties: false },
+);
+
+/** Who belongs to a team: exactly one of user, group or serviceAccount (`namespace/name`), with a role. */
+export const TeamMemberSchema = Type.Object(
+  {
+    /** The signed-in name: an OIDC username claim, or `system:serviceaccount:<ns>:<name>` from a TokenReview. */
+    user: Type.Optional(nonEmpty()),
+    /** A group the identity provider (OIDC groups claim, TokenReview) reports. */
+    group: Type.Optional(nonEmpty()),
+    serviceAccount: Type.Optional(
+      Type.String({ pattern: '^[a-z0-9-]+/[a-z0-9.-]+$', rule: 'namespace/name of a ServiceAccount' }),
+    ),
+    role: Type.Enum(ROLES),
+  },
+  { additionalProperties: false },
+);
+
+/** Limits on what one team holds at once (src/services/quotas). Absent: no limit. */
+export const TeamQuotasSchema = Type.Object(
+  {
+    /** ClusterClaims not yet released. */
+    claims: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    /** ClusterDeployments the team owns (pool clusters count for the pool's team). */
+    clusters: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    /** Of those, the ones not hibernating. */
+    runningClusters: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    /** Longest lifetime (delete-after, claim lifetime) a team member may give, in hours. */
+    maxLifetimeHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 3650 })),
+  },
+  { additionalProperties: false },
+);
+
+/** `hub/namespace` (one hub) or `namespace` (every hub). */
+export const TEAM_NAMESPACE = /^(?:([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/)?([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)$/;
+/** `hub/namespace/name` of a ClusterPool. */
+export const TEAM_POOL =
+  /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\/[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\/[a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?$/;
+
+export const TeamSchema = Type.Object(
+  {
+    name: Type.String(DNS_LABEL),
+    /** Namespaces it owns: `hub/namespace`, or `namespace` on every hub. A namespace's team label also counts. */
+    namespaces: Type.Optional(
+      Type.Array(Type.String({ pattern: TEAM_NAMESPACE.source, rule: 'hub/namespace or namespace' })),
+    ),
+    /** Pools it owns in a namespace it does not (a shared pool namespace): `hub/namespace/name`. */
+    pools: Type.Optional(Type.Array(Type.String({ pattern: TEAM_POOL.source, rule: 'hub/namespace/name' }))),
+    members: Type.Optional(Type.Array(TeamMemberSchema)),
+    quotas: Type.Optional(TeamQuotasSchema),
   },
   { additionalProperties: false },
 );
@@ -149,8 +209,21 @@ export const SettingsSchema = Type.Object({
   }),
   // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
   http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST', TEXT), port: int('PORT', 0, 65535, 8080) }),
-  /** `name=token,...` in the environment (tokens.ts), a list of `{name, token}` in the file. */
-  auth: Type.Object({ tokens: Type.Optional(Type.Array(ApiTokenSchema, { env: 'BEEKEEPER_API_TOKENS' })) }),
+  auth: Type.Object({
+    /** `name=token,...` in the environment (tokens.ts), a list of `{name, token, team, role}` in the file. */
+    tokens: Type.Optional(Type.Array(ApiTokenSchema, { env: 'BEEKEEPER_API_TOKENS' })),
+    /** No sign-in at all: everyone who reaches the API is a platform admin. Must be said explicitly. */
+    open: Type.Boolean({ env: 'BEEKEEPER_AUTH_OPEN', default: false }),
+    /** Signed-in users and groups (OIDC, TokenReview) who are platform admins. File only. */
+    platformAdmins: Type.Object({
+      users: Type.Optional(Type.Array(nonEmpty())),
+      groups: Type.Optional(Type.Array(nonEmpty())),
+    }),
+  }),
+  /** Who owns which namespaces and pools, who belongs to them, and their quotas. File only. */
+  teams: Type.Optional(Type.Array(TeamSchema)),
+  /** The namespace label that names its owning team (besides the namespaces `teams` lists). */
+  teamLabel: Type.String({ env: 'BEEKEEPER_TEAM_LABEL', default: 'beekeeper.io/team', minLength: 1 }),
   concurrency,
   rateLimits: Type.Object({
     qps: num('BEEKEEPER_KUBE_QPS', QPS.minimum, QPS.maximum, 20),

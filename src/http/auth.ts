@@ -1,24 +1,24 @@
-// Token authentication for the API and the queue dashboard. Tokens are compared as SHA-256 digests with a
-// constant-time comparison, so neither the token nor its length leaks through timing.
+// Sign-in at the edge: every request but the open paths presents `Authorization: Bearer <token>`, which the
+// authenticators (src/auth) turn into a Caller on request.caller. With no authenticator and auth.open, every
+// caller is OPEN_CALLER (a platform admin).
 //
-// The API takes `Authorization: Bearer <token>`. A browser cannot send a bearer header when someone opens
-// /admin/queues, so the dashboard also takes HTTP Basic (`<name>:<token>`, RFC 7617) and its 401 carries
-// `WWW-Authenticate: Basic`, which makes the browser prompt and then send the credentials with every request
-// under that path (the dashboard's own API calls and assets included).
-import { createHash, timingSafeEqual } from 'node:crypto';
+// A browser cannot send a bearer header when someone opens /admin/queues, so the dashboard also takes HTTP Basic
+// (`<name>:<token>`, RFC 7617) and its 401 carries `WWW-Authenticate: Basic`, which makes the browser prompt and
+// then send the credentials with every request under that path (the dashboard's own API calls and assets included).
 import type { FastifyInstance } from 'fastify';
-import type { ApiToken } from '../config.js';
+import { OPEN_CALLER, type Caller, type Identity } from '../auth/caller.js';
+import type { Authenticator } from '../auth/static-tokens.js';
 import { BOARD_PATH } from './board.js';
 import { problem, sendProblem } from './problem.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Name of the token holder; `anonymous` when the API is open. */
+    /** Who asks (src/auth/caller.ts); OPEN_CALLER when access is open. */
+    caller: Caller;
+    /** The caller's name, for logs and audit: caller.name. */
     principal: string;
   }
 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Paths that stay open: probes, metrics and the API description. */
 const OPEN = /^\/(healthz|readyz|metrics|openapi\.json|docs)(\/|\?|$)/;
@@ -41,17 +41,31 @@ function presented(header: string, allowBasic: boolean): Presented | undefined {
   return colon > 0 ? { scheme: 'Basic', name: decoded.slice(0, colon), token: decoded.slice(colon + 1) } : undefined;
 }
 
-export function installAuth(app: FastifyInstance, tokens: readonly ApiToken[]): void {
-  const known = tokens.map((t) => ({ name: t.name, digest: digest(t.token) }));
+export interface AuthOptions {
+  /** Tried in order; the first that knows the token signs the caller in. */
+  authenticators: readonly Authenticator[];
+  /** Identity → Caller with the configuration's teams (src/auth/resolve-caller.ts). */
+  resolve: (identity: Identity) => Caller;
+  /** No authenticators: everyone is OPEN_CALLER. */
+  open: boolean;
+}
+
+export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
+  app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('principal', 'anonymous');
-  if (known.length === 0) return;
+  const open = opts.open || opts.authenticators.length === 0;
   app.addHook('onRequest', async (request, reply) => {
-    if (OPEN.test(request.url)) return;
+    request.caller = OPEN_CALLER;
+    request.principal = OPEN_CALLER.name;
+    if (open || OPEN.test(request.url)) return;
     const board = BOARD.test(request.url);
     const creds = presented(request.headers.authorization ?? '', board);
-    const sent = creds && digest(creds.token);
-    const holder = sent && known.find((k) => timingSafeEqual(k.digest, sent));
-    if (!holder || (creds.name !== undefined && creds.name !== holder.name)) {
+    let identity: Identity | undefined;
+    for (const authenticate of creds ? opts.authenticators : []) {
+      identity = await authenticate(creds!.token);
+      if (identity) break;
+    }
+    if (!identity || (creds!.name !== undefined && creds!.name !== identity.name)) {
       reply.header('www-authenticate', board ? 'Basic realm="beekeeper"' : 'Bearer realm="beekeeper"');
       const detail = creds
         ? `the ${creds.scheme === 'Basic' ? 'name or token' : 'bearer token'} is not valid`
@@ -60,6 +74,7 @@ export function installAuth(app: FastifyInstance, tokens: readonly ApiToken[]): 
           : 'send Authorization: Bearer <token>';
       return sendProblem(reply, problem(401, 'Unauthorized', detail));
     }
-    request.principal = holder.name;
+    request.caller = opts.resolve(identity);
+    request.principal = identity.name;
   });
 }

@@ -8,6 +8,8 @@ import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
 import { JOB_ID_MAX } from '../services/job-ids.js';
 import type { HiveStore, JobQueue } from '../services/ports.js';
+import { resolveCaller } from '../auth/resolve-caller.js';
+import { staticTokens } from '../auth/static-tokens.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
@@ -105,9 +107,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
-  if (deps.config.auth.tokens.length === 0)
-    log.warn({}, 'no API tokens configured: the API is open to anyone who can reach it');
-  installAuth(app, deps.config.auth.tokens);
+  const authenticators = deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : [];
+  if (authenticators.length === 0) log.warn({}, 'no sign-in configured: the API is open to anyone who can reach it');
+  installAuth(app, {
+    authenticators,
+    open: deps.config.auth.open,
+    resolve: (identity) => resolveCaller(identity, deps.config),
+  });
   installInputGuards(app);
   installIdempotency(app, {
     redis: deps.redis,
