@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
+import { createTeamDirectory } from './auth/team-directory.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
@@ -144,7 +145,9 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       stateNamespace: config.stateNamespace,
     });
     const jobs = operations.ledger(queue);
-    const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics }));
+    // Who owns what (src/auth/team-directory.ts). Namespace team labels are not cached yet: configuration only.
+    const teams = createTeamDirectory({ config, namespaceLabel: () => undefined });
+    const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics, teams }));
 
     if (roles.includes('worker')) {
       const handlers: Record<string, JobHandler> = {};
@@ -215,6 +218,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         log,
         queue: jobs,
         store,
+        teams,
         durableKeys: durableKeys(marks, replays),
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),

@@ -63,3 +63,7 @@ export function createTeamDirectory({ config, namespaceLabel }: TeamDirectoryDep
     quotas: (team) => config.teams.find((t) => t.name === team)?.quotas,
   };
 }
+
+/** The configuration's teams only (no namespace labels): for describing the API and for tests. */
+export const configTeamDirectory = (config: Pick<Config, 'teams'>): TeamDirectory =>
+  createTeamDirectory({ config, namespaceLabel: () => undefined });

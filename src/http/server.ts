@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { BaseAdapter } from '@bull-board/api/baseAdapter';
+import type { TeamDirectory } from '../auth/team-directory.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
@@ -27,6 +28,8 @@ export interface ServerDeps {
   log: Logger;
   queue: JobQueue;
   store: HiveStore;
+  /** Who owns what, for authorization (src/auth/team-directory.ts). */
+  teams: TeamDirectory;
   metrics: Metrics;
   /** Feature routes (clusters, hubs, pools...), each registered under /v1. */
   routes: FastifyPluginAsync[];

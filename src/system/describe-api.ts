@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { HiveStore } from '../services/ports.js';
 import { createOperations } from '../services/operations/operations.js';
 import { FEATURES } from './features.js';
+import { configTeamDirectory } from '../auth/team-directory.js';
 
 export async function describeApi(config: Config, log: Logger, clock: Clock): Promise<unknown> {
   const offline = (what: string) => () => {
@@ -57,8 +58,11 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
     stateHub: config.stateHub,
     stateNamespace: config.stateNamespace,
   });
-  const features = FEATURES.map((f) => f({ config, store, queue, operations, clock, log, metrics }));
+  const features = FEATURES.map((f) =>
+    f({ config, store, queue, operations, clock, log, metrics, teams: configTeamDirectory(config) }),
+  );
   const app = await buildServer({
+    teams: configTeamDirectory(config),
     config,
     log,
     queue,

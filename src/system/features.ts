@@ -2,6 +2,7 @@
 // handlers (worker role) and timers or watchers that only enqueue (scheduler role). A new feature adds one entry.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../clock.js';
+import type { TeamDirectory } from '../auth/team-directory.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
@@ -52,6 +53,8 @@ export interface FeatureDeps {
   clock: Clock;
   log: Logger;
   metrics: Metrics;
+  /** Who owns which namespaces, pools and clusters (src/auth/team-directory.ts). */
+  teams: TeamDirectory;
 }
 
 /** The first answer to an Idempotency-Key, rendered again from what the request created. */

@@ -24,6 +24,7 @@ import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type SimulatorOptions } from '../../src/sim/simulator.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { configTeamDirectory } from '../../src/auth/team-directory.js';
 
 const MINUTE = 60_000;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -124,6 +125,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   });
   let reaper = startClaimReaper(base);
   const app = await buildServer({
+    teams: configTeamDirectory(config),
     config,
     log,
     queue: operations.ledger(queue),

@@ -19,6 +19,7 @@ import {
   type Harness,
   testJob,
 } from './support.js';
+import { configTeamDirectory } from '../../src/auth/team-directory.js';
 
 // A feature-style route plugin: validate, enqueue, answer with the job (how cluster/pool routes use the platform).
 const demoRoutes =
@@ -330,6 +331,7 @@ describe('HTTP edge shutting down', () => {
       };
     const queue = { ...h.queue, watch: counted(h.queue.watch), waitUntilDone: counted(h.queue.waitUntilDone) };
     const app = await buildServer({
+      teams: configTeamDirectory(h.config),
       config: h.config,
       log: quietLog,
       queue,

@@ -5,6 +5,7 @@ import { buildServer } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { closeRedis, createRedis, type RedisClient } from '../../src/redis/connect.js';
 import { fakeStore, FAST_JOBS, quietLog, testConfig, testJob } from './support.js';
+import { configTeamDirectory } from '../../src/auth/team-directory.js';
 
 describe('API while Redis is down', () => {
   let app: FastifyInstance;
@@ -26,6 +27,7 @@ describe('API while Redis is down', () => {
       log: quietLog,
     });
     app = await buildServer({
+      teams: configTeamDirectory(config),
       config,
       log: quietLog,
       queue,

@@ -13,6 +13,7 @@ import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { closeRedis, createRedis, type RedisClient } from '../../src/redis/connect.js';
 import { startRedisServer, type RedisServer } from '../drills/redis-server.js';
 import { fakeStore, FAST_JOBS, quietLog, testConfig, testJob } from './support.js';
+import { configTeamDirectory } from '../../src/auth/team-directory.js';
 
 describe('API while Redis is full', () => {
   let dir: string;
@@ -36,6 +37,7 @@ describe('API while Redis is full', () => {
       log: quietLog,
     });
     app = await buildServer({
+      teams: configTeamDirectory(config),
       config,
       log: quietLog,
       queue,

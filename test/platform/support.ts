@@ -14,6 +14,7 @@ import { defineJob, jobOf, type JobDefinition } from '../../src/services/job-def
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
 import type { HiveStore, HubStatus, JobHandler, JobSpec } from '../../src/services/ports.js';
+import { configTeamDirectory } from '../../src/auth/team-directory.js';
 
 export const REDIS_URL = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -166,6 +167,7 @@ export async function buildTestServer(
   opts: { store?: HiveStore; metrics?: Metrics } = {},
 ) {
   return buildServer({
+    teams: configTeamDirectory(h.config),
     config: h.config,
     log: quietLog,
     queue: h.queue,
