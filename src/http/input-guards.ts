@@ -72,6 +72,24 @@ export function installInputGuards(app: FastifyInstance): void {
     );
   });
 
+  // A query parameter the operation does not declare is refused, as an unknown body field is: a misspelt
+  // `?dryrun=true` on /schedules/x/run or /hibernate used to be ignored, and the action ran for real.
+  app.addHook('preValidation', async (request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/v1/')) return;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query || typeof query !== 'object') return;
+    const declared = (request.routeOptions.schema?.querystring as { properties?: object } | undefined)?.properties;
+    const unknown = Object.keys(query).filter((k) => !declared || !Object.hasOwn(declared, k));
+    if (unknown.length === 0) return;
+    const reason = 'unknown query parameter';
+    return sendProblem(
+      reply,
+      problem(400, 'BadRequest', `invalid querystring: ${unknown.join(', ')}: ${reason}`, {
+        errors: unknown.map((field) => ({ field, reason })),
+      }),
+    );
+  });
+
   // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
   // huge value would pass validation. Coerced query and path numbers must be finite.
   app.addHook('preHandler', async (request, reply) => {
