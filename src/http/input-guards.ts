@@ -26,6 +26,22 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/**
+ * The longest text a body may carry in one value or key: far above any name, pull secret, SSH key or service
+ * account JSON the API takes, far below the 1 MiB body.
+ */
+export const MAX_BODY_STRING = 64 * 1024;
+
+/** Dotted paths (`platform.aws.region`, `windows[1].start`) of the strings and keys over MAX_BODY_STRING. */
+function overlongStrings(value: unknown, path: string): string[] {
+  if (typeof value === 'string') return value.length > MAX_BODY_STRING ? [path || 'body'] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => overlongStrings(v, `${path}[${i}]`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k.length > MAX_BODY_STRING ? [path || 'body'] : overlongStrings(v, path ? `${path}.${k}` : k),
+  );
+}
+
 export function installInputGuards(app: FastifyInstance): void {
   // Bodies are JSON only. Fastify also parses text/plain into a string, which then fails schema validation with a
   // puzzling "body must be object"; without the parser the client gets a 415 saying what to send.
@@ -68,6 +84,22 @@ export function installInputGuards(app: FastifyInstance): void {
       reply,
       problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
         errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
+      }),
+    );
+  });
+
+  // No text in a body is longer than MAX_BODY_STRING: a 300 KB region or reason used to be written to the hub as
+  // it came (into a ClusterDeployment, an install-config, an override), and fields the schemas leave open
+  // (regions, instance types, user tags) have no maxLength of their own.
+  app.addHook('preValidation', async (request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/v1/') || typeof request.body !== 'object' || !request.body) return;
+    const long = overlongStrings(request.body, '');
+    if (long.length === 0) return;
+    const reason = `longer than ${MAX_BODY_STRING} characters`;
+    return sendProblem(
+      reply,
+      problem(422, 'Invalid', `invalid body: ${long.join(', ')}: ${reason}`, {
+        errors: long.map((field) => ({ field, reason })),
       }),
     );
   });

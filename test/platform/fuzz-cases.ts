@@ -385,6 +385,94 @@ const bodyWhole: Mutation = (c, r) => {
   return undefined;
 };
 
+/**
+ * Fields that take any text (a person's name, a reason, a cloud's own identifiers): a hostile value there is
+ * still a value. Only an absurd size must be refused (nothing of the sort belongs in a Kubernetes object).
+ */
+const FREE_TEXT = new Set([
+  'by',
+  'reason',
+  'holder',
+  'description',
+  'region',
+  'instanceType',
+  'sshKey',
+  'accessKeyID',
+  'secretAccessKey',
+  'servicePrincipalJSON',
+  'serviceAccountJSON',
+  'projectID',
+  'gcpProjectID',
+  'baseDomainResourceGroupName',
+  'azureBaseDomainResourceGroupName',
+  'pullSecret',
+  'owner',
+  'architecture',
+  'platform',
+  'networkType',
+  'annotations',
+  'userTags',
+]);
+
+/** Text no name, duration, time, zone, date, cron, URL, reference or label value can be. */
+const SEMANTIC_HOSTILE: readonly string[] = [
+  '',
+  ' ',
+  '..',
+  '../../etc/passwd',
+  'a\u0000b',
+  'a\r\nX-Injected: 1',
+  '\t',
+  'ümlaut',
+  '名前',
+  '😀',
+  '\ud800',
+  '\u202e',
+  'x'.repeat(300),
+  'z'.repeat(100_000),
+  '-dash',
+  '__proto__',
+  '"',
+  "'; DROP TABLE x;--",
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+  '%00',
+  '!',
+];
+
+/** Keys no label, annotation or tag map can have. */
+const HOSTILE_KEYS: readonly string[] = ['', ' ', 'a b', 'ü', '-x', 'x'.repeat(300), 'a/b/c', '/x', 'x/', '\u0000', '😀'];
+
+/** Schema-valid text of the wrong meaning in one string field: the service behind the schema must refuse it. */
+const bodyMeaning: Mutation = (c, r) => {
+  if (!c.op.body) return undefined;
+  const value = baseBodyValue(c);
+  const slots = slotsOf(value, c.op.body, c).filter((x) => {
+    const t = typesOf(x.schema, c.resolve);
+    return x.path.length > 0 && t.has('string') && !enumOf(x.schema, c.resolve);
+  });
+  const records = slotsOf(value, c.op.body, c).filter(
+    (x) => typeof c.resolve(x.schema).additionalProperties === 'object' && !c.resolve(x.schema).properties,
+  );
+  const names = (path: Array<string | number>) => path.filter((k): k is string => typeof k === 'string');
+  if (records.length && (slots.length === 0 || r.chance(0.25))) {
+    const rec = r.pick(records);
+    const here = rec.path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], value) as Record<
+      string,
+      unknown
+    >;
+    const free = FREE_TEXT.has(names(rec.path).at(-1) ?? '');
+    const key = r.pick(HOSTILE_KEYS);
+    here[key] = free ? 'v' : r.pick(['v', ...SEMANTIC_HOSTILE.filter((v) => v !== '')]);
+    return bodyCase(c, `body ${where(rec.path)} with the key ${show(key)}: ${show(here[key])}`, value);
+  }
+  if (slots.length === 0) return undefined;
+  const slot = r.pick(slots);
+  const free = names(slot.path).some((k) => FREE_TEXT.has(k));
+  const text = free ? 'z'.repeat(300_000 + r.int(100_000)) : r.pick(SEMANTIC_HOSTILE);
+  return bodyCase(c, `body ${where(slot.path)}=${show(text)}`, setAt(value, slot.path, text));
+};
+
 /** A body sent to an operation that takes none. */
 const unexpectedBody: Mutation = (c, r) => {
   if (c.op.body || c.op.method === 'GET') return undefined;
@@ -420,6 +508,7 @@ const MUTATIONS: Array<[Mutation, number]> = [
   [freeQuery, 1],
   [bodyField, 6],
   [bodyWhole, 4],
+  [bodyMeaning, 6],
   [unexpectedBody, 1],
   [badMethod, 1],
   [badAuthorization, 1],

@@ -23,7 +23,7 @@ export const SAMPLES: Record<string, unknown> = {
     platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
     baseDomain: 'example.com',
     imageSetName: 'openshift-v4.16.3',
-    size: 1,
+    size: 0,
   },
   'PATCH /v1/pools/{hub}/{namespace}/{name}': { size: 2, labels: { team: 'payments' } },
   'POST /v1/claims': { pool: `${HUB}/${NS}/fz-pool`, lifetime: '2h', heartbeatTimeout: '5m' },

@@ -7,6 +7,7 @@ import { Invalid, type FieldIssue } from '../../hive/errors.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
 import type { Secret } from '../../hive/types.js';
 import { checkName } from '../claims/claim-request.js';
+import { DNS_SUBDOMAIN } from '../clusters/create-request.js';
 
 export interface PoolPlatformRequest {
   /** Pools support aws, gcp and azure here (Hive's pool controller also knows openstack/vsphere). */
@@ -121,6 +122,9 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
   } catch (err) {
     issues.push(...(err as Invalid).fields);
   }
+  // Written into every cluster's install-config: ".." or "a b" there fails each install, not this request.
+  if (req.baseDomain && (!DNS_SUBDOMAIN.test(req.baseDomain) || req.baseDomain.length > 253))
+    issues.push({ field: 'baseDomain', reason: 'must be a DNS domain such as example.com' });
   if (req.size === undefined)
     issues.push({ field: 'size', reason: 'is required (the number of unclaimed clusters to keep)' });
   if (!['aws', 'gcp', 'azure'].includes(req.platform?.type))

@@ -59,9 +59,10 @@ export function scheduleIssues(spec: HibernationScheduleSpec): FieldIssue[] {
   }
   for (const key of ['hubs', 'namespaces'] as const) {
     const list = spec.targets?.[key];
-    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
+    if (list !== undefined && !Array.isArray(list))
       issues.push({ field: `targets.${key}`, reason: 'must be a list of names' });
-    }
+    // Hub and namespace names are DNS labels: anything else ("\t", "../x") matches no cluster, silently.
+    else list?.forEach((v, i) => issues.push(...nameIssues(v, `targets.${key}[${i}]`)));
   }
   return issues;
 }
