@@ -32,14 +32,27 @@ function nestsDeeperThan(text: string, max: number): boolean {
  */
 export const MAX_BODY_STRING = 64 * 1024;
 
-/** Dotted paths (`platform.aws.region`, `windows[1].start`) of the strings and keys over MAX_BODY_STRING. */
-function overlongStrings(value: unknown, path: string): string[] {
-  if (typeof value === 'string') return value.length > MAX_BODY_STRING ? [path || 'body'] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => overlongStrings(v, `${path}[${i}]`));
+/** An unpaired UTF-16 surrogate: `"\ud800"` is valid JSON but no Unicode text, and encodeURIComponent throws on it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function textIssue(text: string): string | undefined {
+  if (text.length > MAX_BODY_STRING) return `longer than ${MAX_BODY_STRING} characters`;
+  if (LONE_SURROGATE.test(text)) return 'not valid Unicode (an unpaired surrogate)';
+  return undefined;
+}
+
+/** The strings and keys of a body that are too long or not Unicode, by dotted path (`windows[1].start`). */
+function badStrings(value: unknown, path: string): Array<{ field: string; reason: string }> {
+  if (typeof value === 'string') {
+    const reason = textIssue(value);
+    return reason ? [{ field: path || 'body', reason }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => badStrings(v, `${path}[${i}]`));
   if (!value || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) =>
-    k.length > MAX_BODY_STRING ? [path || 'body'] : overlongStrings(v, path ? `${path}.${k}` : k),
-  );
+  return Object.entries(value).flatMap(([k, v]) => {
+    const reason = textIssue(k);
+    return reason ? [{ field: path || 'body', reason: `a key ${reason}` }] : badStrings(v, path ? `${path}.${k}` : k);
+  });
 }
 
 export function installInputGuards(app: FastifyInstance): void {
@@ -88,18 +101,17 @@ export function installInputGuards(app: FastifyInstance): void {
     );
   });
 
-  // No text in a body is longer than MAX_BODY_STRING: a 300 KB region or reason used to be written to the hub as
-  // it came (into a ClusterDeployment, an install-config, an override), and fields the schemas leave open
-  // (regions, instance types, user tags) have no maxLength of their own.
+  // No text in a body is longer than MAX_BODY_STRING or broken Unicode: a 300 KB region or reason used to be
+  // written to the hub as it came (fields the schemas leave open, such as regions and user tags, have no
+  // maxLength of their own), and an unpaired surrogate in a namespace failed the hub call with a 500.
   app.addHook('preValidation', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/v1/') || typeof request.body !== 'object' || !request.body) return;
-    const long = overlongStrings(request.body, '');
-    if (long.length === 0) return;
-    const reason = `longer than ${MAX_BODY_STRING} characters`;
+    const bad = badStrings(request.body, '');
+    if (bad.length === 0) return;
     return sendProblem(
       reply,
-      problem(422, 'Invalid', `invalid body: ${long.join(', ')}: ${reason}`, {
-        errors: long.map((field) => ({ field, reason })),
+      problem(422, 'Invalid', `invalid body: ${bad.map((b) => `${b.field}: ${b.reason}`).join('; ')}`, {
+        errors: bad,
       }),
     );
   });

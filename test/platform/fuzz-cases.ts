@@ -281,7 +281,9 @@ function outOfRule(s: Schema, c: CaseContext, r: Random): { value: unknown; raw?
   }
   if (types.has('array')) {
     if (s.maxItems !== undefined)
-      options.push(() => ({ value: Array.from({ length: s.maxItems! + 1 }, () => sampleOf(s.items ?? {}, c.resolve)) }));
+      options.push(() => ({
+        value: Array.from({ length: s.maxItems! + 1 }, () => sampleOf(s.items ?? {}, c.resolve)),
+      }));
     if (s.minItems !== undefined && s.minItems > 0) options.push(() => ({ value: [] }));
   }
   if (options.length === 0) return undefined;
@@ -332,7 +334,17 @@ const bodyField: Mutation = (c, r) => {
     deleteAt(value, [...obj.path, key]);
     return bodyCase(c, `body ${where([...obj.path, key])} missing`, value);
   }
-  const key = r.pick(['surprise', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', 'ü', 'k'.repeat(300)]);
+  const key = r.pick([
+    'surprise',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    '',
+    ' ',
+    'ü',
+    'k'.repeat(300),
+  ]);
   here[key] = r.pick([true, 1, 'x', {}, [], null]);
   return bodyCase(c, `body ${where([...obj.path, key])} is an unknown field`, value);
 };
@@ -440,8 +452,23 @@ const SEMANTIC_HOSTILE: readonly string[] = [
   '!',
 ];
 
+/** Fields whose value names a hub. */
+const HUB_FIELDS = new Set(['hub', 'hubs', 'from', 'to']);
+
 /** Keys no label, annotation or tag map can have. */
-const HOSTILE_KEYS: readonly string[] = ['', ' ', 'a b', 'ü', '-x', 'x'.repeat(300), 'a/b/c', '/x', 'x/', '\u0000', '😀'];
+const HOSTILE_KEYS: readonly string[] = [
+  '',
+  ' ',
+  'a b',
+  'ü',
+  '-x',
+  'x'.repeat(300),
+  'a/b/c',
+  '/x',
+  'x/',
+  '\u0000',
+  '😀',
+];
 
 /** Schema-valid text of the wrong meaning in one string field: the service behind the schema must refuse it. */
 const bodyMeaning: Mutation = (c, r) => {
@@ -469,14 +496,27 @@ const bodyMeaning: Mutation = (c, r) => {
   if (slots.length === 0) return undefined;
   const slot = r.pick(slots);
   const free = names(slot.path).some((k) => FREE_TEXT.has(k));
-  const text = free ? 'z'.repeat(300_000 + r.int(100_000)) : r.pick(SEMANTIC_HOSTILE);
+  // A hub is looked up by name: one every JavaScript object has must still be an unknown hub.
+  const hubField = names(slot.path).some((k) => HUB_FIELDS.has(k));
+  const text = free
+    ? 'z'.repeat(300_000 + r.int(100_000))
+    : hubField && r.chance(0.5)
+      ? r.pick([...PROTOTYPE_NAMES, '__proto__', '__defineGetter__'])
+      : r.pick(SEMANTIC_HOSTILE);
   return bodyCase(c, `body ${where(slot.path)}=${show(text)}`, setAt(value, slot.path, text));
 };
 
 /** A body sent to an operation that takes none. */
 const unexpectedBody: Mutation = (c, r) => {
   if (c.op.body || c.op.method === 'GET') return undefined;
-  const body = r.pick(['{"dryRun":true}', '{"force":true}', '[1]', '"x"', '{"__proto__":{"x":1}}', '{"a":{"b":{"c":[]}}}']);
+  const body = r.pick([
+    '{"dryRun":true}',
+    '{"force":true}',
+    '[1]',
+    '"x"',
+    '{"__proto__":{"x":1}}',
+    '{"a":{"b":{"c":[]}}}',
+  ]);
   return build(c, `a body where none is taken: ${body}`, { body });
 };
 
@@ -538,6 +578,6 @@ export function everyKind(c: CaseContext, r: Random): FuzzCase[] {
 }
 
 export function show(v: unknown): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 80 ? `${s.slice(0, 60)}…(${s.length} chars)` : s;
 }

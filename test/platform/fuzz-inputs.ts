@@ -190,7 +190,17 @@ export const BAD_JSON: readonly string[] = [
 ];
 
 /** Bodies that are JSON but not an object. */
-export const NON_OBJECT_BODIES: readonly string[] = ['[]', '[{}]', '"text"', '42', '-1', 'true', 'false', 'null', '1e400'];
+export const NON_OBJECT_BODIES: readonly string[] = [
+  '[]',
+  '[{}]',
+  '"text"',
+  '42',
+  '-1',
+  'true',
+  'false',
+  'null',
+  '1e400',
+];
 
 /** Methods no route of the API answers on any path (HEAD and OPTIONS left out: Fastify answers HEAD for GET). */
 export const ODD_METHODS: readonly string[] = ['TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE'];

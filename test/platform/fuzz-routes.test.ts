@@ -10,6 +10,7 @@ import { appendFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyKind, randomCases, show, type CaseContext, type FuzzCase } from './fuzz-cases.js';
+import { CORPUS } from './fuzz-corpus.js';
 import { operationsOf, type Operation, type Schema } from './fuzz-openapi.js';
 import { createRandom, fuzzRounds, fuzzSeed } from './fuzz-random.js';
 import { SAMPLES } from './fuzz-samples.js';
@@ -113,6 +114,18 @@ describe(`fuzz of every route (FUZZ_SEED=${seed})`, () => {
   it('reads the operations from the served OpenAPI document', () => {
     expect(operations.length).toBeGreaterThanOrEqual(50);
     expect(operations.filter((o) => o.body).length).toBeGreaterThanOrEqual(14);
+  });
+
+  it('the requests it found answered wrongly are refused, and nothing changes', async () => {
+    const cases = CORPUS.map((c) => ({
+      ...c,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(c.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+    }));
+    const problems = await attack(cases);
+    expect(problems, report(problems)).toEqual([]);
   });
 
   it('every operation refuses each kind of hostile input with a 4xx problem, and nothing changes', async () => {

@@ -3,6 +3,7 @@
 import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
 import { selectorMatches } from '../label-selector.js';
+import { isDnsLabel } from '../names.js';
 import type { ClusterDeployment } from '../types.js';
 import type { ExpiryPolicySpec } from '../resources/expiry-policy.js';
 
@@ -37,6 +38,12 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
       });
     }
   };
+  // Hub and namespace names are DNS labels: anything else ("..", "-x") would match no cluster, silently.
+  for (const key of ['hubs', 'namespaces'] as const) {
+    spec.selector?.[key]?.forEach((v, i) => {
+      if (!isDnsLabel(v)) issues.push({ field: `${prefix}selector.${key}[${i}]`, reason: 'must be a DNS label' });
+    });
+  }
   duration('maxLifetime', spec.maxLifetime);
   duration('defaultLifetime', spec.defaultLifetime);
   spec.warnings?.forEach((w, i) => duration(`warnings[${i}]`, w));

@@ -1,5 +1,6 @@
 // The compact create request and its validation. Every problem is reported at once, named by the field as the
 // caller sent it, before anything is written (bad input changes nothing).
+import { isDnsSubdomain } from '../../hive/names.js';
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { GO_MAX_DURATION, invalidDurationMessage, isCrdDuration } from '../../hive/duration.js';
 import { expiresInProblem } from './expires-in.js';
@@ -67,7 +68,7 @@ export interface CreateClusterRequest {
 }
 
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$|^[0-9a-fA-F:]+\/\d{1,3}$/;
 const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -161,11 +162,7 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
     'name',
     'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)',
   );
-  need(
-    nonEmpty(req.baseDomain) && DNS_SUBDOMAIN.test(req.baseDomain),
-    'baseDomain',
-    'must be a DNS domain such as example.com',
-  );
+  need(isDnsSubdomain(req.baseDomain), 'baseDomain', 'must be a DNS domain such as example.com');
 
   const given = PLATFORMS.filter((p) => req.platform?.[p] !== undefined);
   if (given.length !== 1) issues.push({ field: 'platform', reason: `give exactly one of ${PLATFORMS.join(', ')}` });

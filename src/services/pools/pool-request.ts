@@ -4,10 +4,10 @@ import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION, SECRET_KEYS } from '../../hive/constants.js';
 import { DEFAULT_NETWORKING, installConfigYaml } from '../../hive/install-config.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
+import { isDnsLabel, isDnsSubdomain } from '../../hive/names.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
 import type { Secret } from '../../hive/types.js';
 import { checkName } from '../claims/claim-request.js';
-import { DNS_SUBDOMAIN } from '../clusters/create-request.js';
 
 export interface PoolPlatformRequest {
   /** Pools support aws, gcp and azure here (Hive's pool controller also knows openstack/vsphere). */
@@ -123,8 +123,11 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
     issues.push(...(err as Invalid).fields);
   }
   // Written into every cluster's install-config: ".." or "a b" there fails each install, not this request.
-  if (req.baseDomain && (!DNS_SUBDOMAIN.test(req.baseDomain) || req.baseDomain.length > 253))
+  if (req.baseDomain && !isDnsSubdomain(req.baseDomain))
     issues.push({ field: 'baseDomain', reason: 'must be a DNS domain such as example.com' });
+  // Checked before any call to the hub, where an unpaired surrogate in a URL was a 500.
+  if (req.namespace && !isDnsLabel(req.namespace))
+    issues.push({ field: 'namespace', reason: 'must be a DNS label (lower-case alphanumerics and "-", at most 63)' });
   if (req.size === undefined)
     issues.push({ field: 'size', reason: 'is required (the number of unclaimed clusters to keep)' });
   if (!['aws', 'gcp', 'azure'].includes(req.platform?.type))
