@@ -34,7 +34,7 @@ export function createRandom(seed: number): Random {
 }
 
 export const DEFAULT_SEED = 20261124;
-export const DEFAULT_ROUNDS = 6;
+export const DEFAULT_ROUNDS = 20;
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];

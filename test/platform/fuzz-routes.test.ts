@@ -5,7 +5,7 @@
 // namespace of the hub, no job. Operations come from the served document, so a new route is fuzzed unedited.
 //
 // FUZZ_SEED=<n> replays a run (the seed is printed with every failure); FUZZ_ROUNDS=<n> runs more random cases per
-// operation (default 6, plus one case of each kind).
+// operation (default 20, plus one case of each kind).
 import { appendFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
