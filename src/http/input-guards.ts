@@ -101,6 +101,13 @@ export function installInputGuards(app: FastifyInstance): void {
     );
   });
 
+  // A NUL in the path or query names nothing anywhere; the queue dashboard's API (bull-board) failed on one in
+  // `?status=` with a 500 (its error messages use NUL as a separator).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!/%00|\0/.test(request.url)) return;
+    return sendProblem(reply, problem(400, 'BadRequest', 'the URL holds a NUL character (%00)'));
+  });
+
   // No text in a body is longer than MAX_BODY_STRING or broken Unicode: a 300 KB region or reason used to be
   // written to the hub as it came (fields the schemas leave open, such as regions and user tags, have no
   // maxLength of their own), and an unpaired surrogate in a namespace failed the hub call with a 500.

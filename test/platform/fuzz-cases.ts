@@ -80,7 +80,7 @@ function build(
 }
 
 /** Percent-encoding, where a lone surrogate (not encodable as UTF-8) goes as the bytes a careless client sends. */
-function encode(s: string): string {
+export function encode(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {

@@ -9,7 +9,8 @@
 import { appendFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everyKind, randomCases, show, type CaseContext, type FuzzCase } from './fuzz-cases.js';
+import { encode, everyKind, randomCases, show, type CaseContext, type FuzzCase } from './fuzz-cases.js';
+import { HOSTILE_STRINGS, ODD_METHODS } from './fuzz-inputs.js';
 import { CORPUS } from './fuzz-corpus.js';
 import { operationsOf, type Operation, type Schema } from './fuzz-openapi.js';
 import { createRandom, fuzzRounds, fuzzSeed } from './fuzz-random.js';
@@ -75,7 +76,7 @@ function contextFor(op: Operation): CaseContext {
 }
 
 /** Runs the cases, one at a time, and returns what went wrong with each (empty when all held). */
-async function attack(cases: FuzzCase[]): Promise<string[]> {
+async function attack(cases: FuzzCase[], opts: { problemBodies?: boolean } = {}): Promise<string[]> {
   const problems: string[] = [];
   const jobsBefore = await world.jobs();
   world.takeWrites();
@@ -92,7 +93,12 @@ async function attack(cases: FuzzCase[]): Promise<string[]> {
     const wrong: string[] = [];
     if (out.status >= 500) wrong.push(`answered ${out.status}: ${out.body.slice(0, 300)}`);
     else if (c.refused && (out.status < 400 || out.status >= 500)) wrong.push(`answered ${out.status}, not 4xx`);
-    if (out.status >= 400 && out.body.length > 0 && !out.type.startsWith('application/problem+json'))
+    if (
+      opts.problemBodies !== false &&
+      out.status >= 400 &&
+      out.body.length > 0 &&
+      !out.type.startsWith('application/problem+json')
+    )
       wrong.push(`answered ${out.status} as ${out.type || 'no content type'}: ${out.body.slice(0, 200)}`);
     const writes = world.takeWrites();
     if (writes.length) wrong.push(`wrote to the hub: ${writes.join('; ')}`);
@@ -141,6 +147,44 @@ describe(`fuzz of every route (FUZZ_SEED=${seed})`, () => {
     const problems = await attack(cases);
     expect(problems, report(problems)).toEqual([]);
   }, 300_000);
+});
+
+describe('paths outside the OpenAPI document', () => {
+  // Probes, metrics, the document itself and the queue dashboard's API (bull-board, platform admins only).
+  const paths = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/admin/queues/api/queues'];
+
+  it('hostile query values and odd methods never answer 5xx, and nothing changes', async () => {
+    const random = createRandom(seed + 2);
+    const cases: FuzzCase[] = [];
+    for (const path of paths) {
+      for (const name of ['status', 'activeQueue', 'page', 'jobsPerPage', 'x', '__proto__']) {
+        for (const value of ['\u0000', 'a\u0000b', '..', '-1', '1e400', random.pick(HOSTILE_STRINGS)]) {
+          cases.push({
+            op: path,
+            what: `query ${name}=${show(value)}`,
+            method: 'GET',
+            url: `${path}?${name}=${encode(value)}`,
+            headers: { authorization: `Bearer ${TOKEN}` },
+            // The dashboard's own API may answer its own 400 (not problem+json); a 5xx is what must not happen.
+            refused: false,
+          });
+        }
+      }
+      for (const method of ['PUT', 'PATCH', 'DELETE', ...ODD_METHODS])
+        cases.push({ op: path, what: `method ${method}`, method, url: path, headers: {}, refused: true });
+    }
+    const problems = await attack(cases, { problemBodies: false });
+    expect(problems, report(problems)).toEqual([]);
+  });
+
+  it("a NUL in the dashboard API's query is a 400 problem (bull-board answered 500)", async () => {
+    const res = await world.app.inject({
+      url: '/admin/queues/api/queues?status=%00',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
 });
 
 describe('control characters in headers on the wire', () => {
