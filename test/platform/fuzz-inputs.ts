@@ -204,3 +204,76 @@ export const NON_OBJECT_BODIES: readonly string[] = [
 
 /** Methods no route of the API answers on any path (HEAD and OPTIONS left out: Fastify answers HEAD for GET). */
 export const ODD_METHODS: readonly string[] = ['TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE'];
+
+/**
+ * Fields that take any text (a person's name, a reason, a cloud's own identifiers): a hostile value there is
+ * still a value. Only an absurd size must be refused (nothing of the sort belongs in a Kubernetes object).
+ */
+export const FREE_TEXT = new Set([
+  'by',
+  'reason',
+  'holder',
+  'description',
+  'region',
+  'instanceType',
+  'sshKey',
+  'accessKeyID',
+  'secretAccessKey',
+  'servicePrincipalJSON',
+  'serviceAccountJSON',
+  'projectID',
+  'gcpProjectID',
+  'baseDomainResourceGroupName',
+  'azureBaseDomainResourceGroupName',
+  'pullSecret',
+  'owner',
+  'architecture',
+  'platform',
+  'networkType',
+  'annotations',
+  'userTags',
+]);
+
+/** Text no name, duration, time, zone, date, cron, URL, reference or label value can be. */
+export const SEMANTIC_HOSTILE: readonly string[] = [
+  '',
+  ' ',
+  '..',
+  '../../etc/passwd',
+  'a\u0000b',
+  'a\r\nX-Injected: 1',
+  '\t',
+  'ümlaut',
+  '名前',
+  '😀',
+  '\ud800',
+  '\u202e',
+  'x'.repeat(300),
+  'z'.repeat(100_000),
+  '-dash',
+  '__proto__',
+  '"',
+  "'; DROP TABLE x;--",
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+  '%00',
+  '!',
+];
+
+/** Fields whose value names a hub. */
+export const HUB_FIELDS = new Set(['hub', 'hubs', 'from', 'to']);
+
+/** Keys no label, annotation or tag map can have. */
+export const HOSTILE_KEYS: readonly string[] = [
+  '',
+  ' ',
+  'a b',
+  'ü',
+  '-x',
+  'x'.repeat(300),
+  'a/b/c',
+  '/x',
+  'x/',
+  '\u0000',
+  '😀',
+];

@@ -92,6 +92,8 @@ async function attack(cases: FuzzCase[], opts: { problemBodies?: boolean } = {})
     if (process.env.FUZZ_LOG) appendFileSync(process.env.FUZZ_LOG, `${out.status} ${where}\n`);
     const wrong: string[] = [];
     if (out.status >= 500) wrong.push(`answered ${out.status}: ${out.body.slice(0, 300)}`);
+    // A rate limit would answer before validation and hide everything this suite looks for.
+    if (out.status === 429) wrong.push('answered 429: give the fuzz world a rate limit it does not reach');
     else if (c.refused && (out.status < 400 || out.status >= 500)) wrong.push(`answered ${out.status}, not 4xx`);
     if (
       opts.problemBodies !== false &&
