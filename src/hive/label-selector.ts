@@ -29,6 +29,12 @@ function clauses(text: string): string[] {
   return out.map((c) => c.trim()).filter((c) => c !== '');
 }
 
+/** A label key as Kubernetes takes it: an optional DNS prefix (at most 253) and a name of at most 63 characters. */
+export function isLabelKey(key: string): boolean {
+  const slash = key.lastIndexOf('/');
+  return KEY.test(key) && key.length - slash - 1 <= 63 && slash <= 253;
+}
+
 function checkKey(key: string, field: string): string {
   if (!KEY.test(key)) throw invalid(field, `"${key}" is not a valid label key`);
   return key;

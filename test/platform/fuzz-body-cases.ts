@@ -128,10 +128,41 @@ function bodyCase(c: CaseContext, what: string, value: unknown, raw?: { token: s
   return build(c, what, { body: text });
 }
 
+/**
+ * The valid body, half the time with one optional field it leaves out added (a schema-valid sample), so fields
+ * no sample sets (inline credentials, exceptions, selectors) are reached too; `focus` is where it was added.
+ */
+function enriched(c: CaseContext, r: Random): { value: unknown; focus?: Array<string | number> } {
+  const value = baseBodyValue(c);
+  if (!r.chance(0.5)) return { value };
+  const open = slotsOf(value, c.op.body!, c).flatMap((slot) => {
+    const props = c.resolve(slot.schema).properties;
+    const here = valueAt(value, slot.path);
+    if (!props || !here || typeof here !== 'object' || Array.isArray(here)) return [];
+    return Object.keys(props)
+      .filter((k) => !(k in here))
+      .map((k) => ({ path: [...slot.path, k], schema: props[k]! }));
+  });
+  if (open.length === 0) return { value };
+  const add = r.pick(open);
+  setAt(value, add.path, sampleOf(add.schema, c.resolve));
+  return { value, focus: add.path };
+}
+
+const valueAt = (root: unknown, path: Array<string | number>) =>
+  path.reduce<unknown>((v, k) => (v as Record<string | number, unknown> | undefined)?.[k], root);
+
+/** Slots under `focus` when there are any (most of the time), else all. */
+function focused(slots: Slot[], r: Random, focus?: Array<string | number>): Slot[] {
+  if (!focus || !r.chance(0.7)) return slots;
+  const under = slots.filter((s) => focus.every((k, i) => s.path[i] === k));
+  return under.length ? under : slots;
+}
+
 export const bodyField: Mutation = (c, r) => {
   if (!c.op.body) return undefined;
-  const value = baseBodyValue(c);
-  const slots = slotsOf(value, c.op.body, c);
+  const { value, focus } = enriched(c, r);
+  const slots = focused(slotsOf(value, c.op.body, c), r, focus);
   const slot = r.pick(slots);
   const choice = r.int(3);
   if (choice === 0) {
@@ -232,12 +263,13 @@ export const bodyWhole: Mutation = (c, r) => {
 /** Schema-valid text of the wrong meaning in one string field: the service behind the schema must refuse it. */
 export const bodyMeaning: Mutation = (c, r) => {
   if (!c.op.body) return undefined;
-  const value = baseBodyValue(c);
-  const slots = slotsOf(value, c.op.body, c).filter((x) => {
+  const { value, focus } = enriched(c, r);
+  const all = focused(slotsOf(value, c.op.body, c), r, focus);
+  const slots = all.filter((x) => {
     const t = typesOf(x.schema, c.resolve);
     return x.path.length > 0 && t.has('string') && !enumOf(x.schema, c.resolve);
   });
-  const records = slotsOf(value, c.op.body, c).filter(
+  const records = all.filter(
     (x) => typeof c.resolve(x.schema).additionalProperties === 'object' && !c.resolve(x.schema).properties,
   );
   const names = (path: Array<string | number>) => path.filter((k): k is string => typeof k === 'string');

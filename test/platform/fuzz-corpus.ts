@@ -64,6 +64,13 @@ export const CORPUS: Array<Omit<FuzzCase, 'headers'>> = [
     ...with_('POST /v1/expiry-policies', { name: 'fz-regress' }),
     selector: { namespaces: ['..'], hubs: ['-dash'] },
   }),
+  json(
+    'POST /v1/expiry-policies',
+    'teamLabel ".." (was 201)',
+    'POST',
+    '/v1/expiry-policies',
+    with_('POST /v1/expiry-policies', { name: 'fz-regress', teamLabel: '..' }),
+  ),
   // 202: a misspelt query parameter was ignored and the cluster hibernated for real.
   {
     op: 'POST /v1/clusters/{hub}/{namespace}/{name}/hibernate',

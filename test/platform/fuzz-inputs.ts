@@ -232,6 +232,10 @@ export const FREE_TEXT = new Set([
   'networkType',
   'annotations',
   'userTags',
+  // RBAC subjects: a User or Group name is any text to Kubernetes (an e-mail, an LDAP DN).
+  'subjects',
+  // A webhook's signing secret: any text.
+  'secret',
 ]);
 
 /** Text no name, duration, time, zone, date, cron, URL, reference or label value can be. */

@@ -104,13 +104,18 @@ async function attack(cases: FuzzCase[], opts: { problemBodies?: boolean } = {})
       wrong.push(`answered ${out.status} as ${out.type || 'no content type'}: ${out.body.slice(0, 200)}`);
     const writes = world.takeWrites();
     if (writes.length) wrong.push(`wrote to the hub: ${writes.join('; ')}`);
+    // What it started (an install, a pool growing for a claim) must not be blamed on the next request.
+    if (writes.length) await world.settle(15_000);
     const jobsAfter = await world.jobs();
     const newJobs = jobsAfter.filter((j) => !jobsBefore.includes(j));
     if (newJobs.length) {
       wrong.push(`enqueued or changed jobs: ${newJobs.join('; ')}`);
       jobsBefore.splice(0, jobsBefore.length, ...jobsAfter);
     }
-    if (wrong.length) problems.push(`${where}: ${wrong.join('; ')}`);
+    if (wrong.length) {
+      const body = typeof c.payload === 'string' ? ` body ${c.payload.slice(0, 400)}` : '';
+      problems.push(`${where}: ${wrong.join('; ')}${body}`);
+    }
   }
   return problems;
 }

@@ -24,6 +24,8 @@ export interface World {
   params: Record<string, Record<string, string>>;
   /** Store writes since the last call (storage key, object key, event type). */
   takeWrites(): string[];
+  /** After a request that changed something: let what it started run out, so the next request is judged alone. */
+  settle(maxMs: number): Promise<void>;
   /** Ids and states of every job in the queue. */
   jobs(): Promise<string[]>;
   close(): Promise<void>;
@@ -99,13 +101,17 @@ export async function startWorld(): Promise<World> {
   const unsubscribe = store.subscribe((e) => {
     if (!/(^|\/)events$/.test(e.storageKey)) writes.push(`${e.type} ${e.storageKey} ${e.key}`);
   });
-  // Wait for the hub to settle (the install done, the claim pending, Events recorded): quiet for a second.
-  for (let quiet = 0, waited = 0; quiet < 10 && waited < 300; waited++) {
-    const before = writes.length;
-    await new Promise((r) => setTimeout(r, 100));
-    quiet = writes.length === before ? quiet + 1 : 0;
-  }
-  writes = [];
+  /** Waits for the hub to be quiet for a second (at most `maxMs`), and forgets what was written meanwhile. */
+  const settle = async (maxMs: number) => {
+    for (let quiet = 0, waited = 0; quiet < 10 && waited < maxMs / 100; waited++) {
+      const before = writes.length;
+      await new Promise((r) => setTimeout(r, 100));
+      quiet = writes.length === before ? quiet + 1 : 0;
+    }
+    writes = [];
+  };
+  // The install done, the claim pending, Events recorded.
+  await settle(30_000);
 
   const names = { hub: HUB, namespace: NS };
   return {
@@ -122,6 +128,7 @@ export async function startWorld(): Promise<World> {
       jobs: { id: jobId },
       relocations: { id: 'fz-relocation' },
     },
+    settle,
     takeWrites() {
       const out = writes;
       writes = [];

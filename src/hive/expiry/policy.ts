@@ -2,7 +2,7 @@
 // cover a cluster the strictest wins (smallest maximum, smallest default) and every warning lead time applies.
 import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
-import { selectorMatches } from '../label-selector.js';
+import { isLabelKey, selectorMatches } from '../label-selector.js';
 import { isDnsLabel } from '../names.js';
 import type { ClusterDeployment } from '../types.js';
 import type { ExpiryPolicySpec } from '../resources/expiry-policy.js';
@@ -38,6 +38,8 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
       });
     }
   };
+  if (spec.teamLabel !== undefined && !isLabelKey(spec.teamLabel))
+    issues.push({ field: `${prefix}teamLabel`, reason: `"${spec.teamLabel}" is not a label key` });
   // Hub and namespace names are DNS labels: anything else ("..", "-x") would match no cluster, silently.
   for (const key of ['hubs', 'namespaces'] as const) {
     spec.selector?.[key]?.forEach((v, i) => {
