@@ -29,6 +29,11 @@ function clauses(text: string): string[] {
   return out.map((c) => c.trim()).filter((c) => c !== '');
 }
 
+/** A label value as Kubernetes takes it: at most 63 characters, alphanumeric at both ends, `-_.` inside. */
+export function isLabelValue(value: string): boolean {
+  return value.length <= 63 && VALUE.test(value);
+}
+
 /** A label key as Kubernetes takes it: an optional DNS prefix (at most 253) and a name of at most 63 characters. */
 export function isLabelKey(key: string): boolean {
   const slash = key.lastIndexOf('/');

@@ -280,7 +280,8 @@ export const bodyMeaning: Mutation = (c, r) => {
       unknown
     >;
     const free = FREE_TEXT.has(names(rec.path).at(-1) ?? '');
-    const key = r.pick(HOSTILE_KEYS);
+    // A map of free text (user tags, annotations) takes any key but an absurd one.
+    const key = free ? 'k'.repeat(70_000) : r.pick(HOSTILE_KEYS);
     here[key] = free ? 'v' : r.pick(['v', ...SEMANTIC_HOSTILE.filter((v) => v !== '')]);
     return bodyCase(c, `body ${where(rec.path)} with the key ${show(key)}: ${show(here[key])}`, value);
   }

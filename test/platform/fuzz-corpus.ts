@@ -71,6 +71,24 @@ export const CORPUS: Array<Omit<FuzzCase, 'headers'>> = [
     '/v1/expiry-policies',
     with_('POST /v1/expiry-policies', { name: 'fz-regress', teamLabel: '..' }),
   ),
+  json(
+    'POST /v1/expiry-policies',
+    'selector.teams ["${jndi:ldap://x}"] (was 201)',
+    'POST',
+    '/v1/expiry-policies',
+    with_('POST /v1/expiry-policies', { name: 'fz-regress', selector: { teams: ['${jndi:ldap://x}'] } }),
+  ),
+  json(
+    'POST /v1/pools',
+    'pullSecretRef ".." (was 201)',
+    'POST',
+    '/v1/pools',
+    with_('POST /v1/pools', { pullSecretRef: '..' }),
+  ),
+  // 200: the body's name was ignored and the policy in the path replaced.
+  json('PUT /v1/expiry-policies/{name}', 'body name "other" (was 200)', 'PUT', '/v1/expiry-policies/fz-policy', {
+    ...with_('PUT /v1/expiry-policies/{name}', { name: 'other' }),
+  }),
   // 202: a misspelt query parameter was ignored and the cluster hibernated for real.
   {
     op: 'POST /v1/clusters/{hub}/{namespace}/{name}/hibernate',

@@ -264,8 +264,8 @@ export const SEMANTIC_HOSTILE: readonly string[] = [
   '!',
 ];
 
-/** Fields whose value names a hub. */
-export const HUB_FIELDS = new Set(['hub', 'hubs', 'from', 'to']);
+/** Fields naming a hub that must exist (a selector's `hubs` may name one not configured yet). */
+export const HUB_FIELDS = new Set(['hub', 'from', 'to']);
 
 /** Keys no label, annotation or tag map can have. */
 export const HOSTILE_KEYS: readonly string[] = [

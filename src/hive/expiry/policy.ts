@@ -2,7 +2,7 @@
 // cover a cluster the strictest wins (smallest maximum, smallest default) and every warning lead time applies.
 import { isCrdDuration, parseGoDuration } from '../duration.js';
 import type { FieldIssue } from '../errors.js';
-import { isLabelKey, selectorMatches } from '../label-selector.js';
+import { isLabelKey, isLabelValue, selectorMatches } from '../label-selector.js';
 import { isDnsLabel } from '../names.js';
 import type { ClusterDeployment } from '../types.js';
 import type { ExpiryPolicySpec } from '../resources/expiry-policy.js';
@@ -40,6 +40,10 @@ export function expiryPolicyIssues(spec: ExpiryPolicySpec, prefix = ''): FieldIs
   };
   if (spec.teamLabel !== undefined && !isLabelKey(spec.teamLabel))
     issues.push({ field: `${prefix}teamLabel`, reason: `"${spec.teamLabel}" is not a label key` });
+  // Teams are matched against the value of the team label.
+  spec.selector?.teams?.forEach((v, i) => {
+    if (!isLabelValue(v)) issues.push({ field: `${prefix}selector.teams[${i}]`, reason: 'must be a label value' });
+  });
   // Hub and namespace names are DNS labels: anything else ("..", "-x") would match no cluster, silently.
   for (const key of ['hubs', 'namespaces'] as const) {
     spec.selector?.[key]?.forEach((v, i) => {

@@ -78,7 +78,12 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
       return view(p);
     },
     async replace(name: string, body: Record<string, unknown>) {
-      const spec = policySpecOf(body);
+      // The body may repeat the path's name; another name was ignored and the policy in the path replaced.
+      const renamed =
+        body.name !== undefined && body.name !== name
+          ? [{ field: 'name', reason: `must be the name in the path (${name}) or left out` }]
+          : [];
+      const spec = policySpecOf(body, renamed);
       const existing = await fetch(name);
       const p = await deps.store.replace<ExpiryPolicy>('ExpiryPolicy', ref(name), { ...existing, spec });
       deps.log.info({ policy: name }, 'expiry policy replaced');

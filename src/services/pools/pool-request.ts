@@ -125,6 +125,14 @@ export function checkCreateRequest(req: PoolCreateRequest): void {
   // Written into every cluster's install-config: ".." or "a b" there fails each install, not this request.
   if (req.baseDomain && !isDnsSubdomain(req.baseDomain))
     issues.push({ field: 'baseDomain', reason: 'must be a DNS domain such as example.com' });
+  // Secrets named in the pool's namespace: a name no Secret can have fails every install, not this request.
+  for (const [field, ref] of [
+    ['pullSecretRef', req.pullSecretRef],
+    ['installConfigSecretTemplateRef', req.installConfigSecretTemplateRef],
+    ['platform.credentialsSecretRef', req.platform?.credentialsSecretRef],
+  ] as const) {
+    if (ref && !isDnsSubdomain(ref)) issues.push({ field, reason: 'must be the name of a Secret (a DNS subdomain)' });
+  }
   // Checked before any call to the hub, where an unpaired surrogate in a URL was a 500.
   if (req.namespace && !isDnsLabel(req.namespace))
     issues.push({ field: 'namespace', reason: 'must be a DNS label (lower-case alphanumerics and "-", at most 63)' });
