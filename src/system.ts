@@ -15,7 +15,7 @@ import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import { createRedisRunCoordinator, onReconnected } from './redis/run-coordinator.js';
 import { startResync, type Resync } from './schedules/resync.js';
-import type { CachedKind, HiveStore, JobHandler } from './services/ports.js';
+import type { CachedKind, HiveStore, JobHandler, KubeObject } from './services/ports.js';
 import { FEATURES, type Replayer } from './system/features.js';
 import { durableKeys } from './system/durable-keys.js';
 import { createMarkIndex } from './services/idempotency/mark-index.js';
@@ -145,8 +145,13 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       stateNamespace: config.stateNamespace,
     });
     const jobs = operations.ledger(queue);
-    // Who owns what (src/auth/team-directory.ts). Namespace team labels are not cached yet: configuration only.
-    const teams = createTeamDirectory({ config, namespaceLabel: () => undefined });
+    // Who owns what (src/auth/team-directory.ts): the configuration, then the team label on namespaces, read from
+    // the Namespace informer so that no authorization decision costs a request to the hub.
+    const teams = createTeamDirectory({
+      config,
+      namespaceLabel: (hub, name) =>
+        store.cached<KubeObject>('Namespace', { hub, name })?.metadata.labels?.[config.teamLabel],
+    });
     const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics, teams }));
 
     if (roles.includes('worker')) {

@@ -11,6 +11,7 @@ import { JOB_ID_MAX } from '../services/job-ids.js';
 import type { HiveStore, JobQueue } from '../services/ports.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { staticTokens } from '../auth/static-tokens.js';
+import { installAccess } from './access.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
@@ -118,6 +119,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     resolve: (identity) => resolveCaller(identity, deps.config),
   });
   installInputGuards(app);
+  // Before the Idempotency-Key hook: a refused request must not become a key's recorded answer.
+  installAccess(app, { store: deps.store, teams: deps.teams });
   installIdempotency(app, {
     redis: deps.redis,
     prefix: deps.config.redis.prefix,
@@ -134,7 +137,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ...(deps.jobsInFlight ? { jobsInFlight: deps.jobsInFlight } : {}),
     }),
   );
-  await app.register(jobRoutes({ queue: deps.queue }), { prefix: '/v1' });
+  await app.register(jobRoutes({ queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }), {
+    prefix: '/v1',
+  });
   for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
   await installBoard(app, deps.queuesForBoard);
 

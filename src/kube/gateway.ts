@@ -20,6 +20,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   'ClusterClaim',
   'ClusterImageSet',
   'ClusterRelocate',
+  'Namespace',
   'HibernationSchedule',
   'ClusterOverride',
   'ExpiryPolicy',
