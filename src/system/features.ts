@@ -86,7 +86,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ...policyHome,
     });
     return {
-      routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      routes: [
+        clusterRoutes({ clusters, queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }),
+        hubRoutes({ store: deps.store }),
+      ],
       replays: {
         // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
         Operation: async (_hub, obj) => {
@@ -117,7 +120,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     metrics.setPendingSource(() => claims.pendingByPool());
     const pools = createPoolService(base);
     return {
-      routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+      routes: [
+        poolRoutes({ pools, ownership: { store: deps.store, teams: deps.teams } }),
+        claimRoutes({ claims, ownership: { store: deps.store, teams: deps.teams } }),
+      ],
       replays: {
         ClusterClaim: async (hub, obj) => {
           const view = await claims.get(claimRefOf(hub, obj as never));
