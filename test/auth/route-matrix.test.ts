@@ -101,13 +101,13 @@ beforeAll(async () => {
   await seedNamespace(bed, NS.labelled, 'team-a');
   await cached(bed, Object.values(NS));
   // A job per place: the hibernation of its cluster.
-  const jobs: Record<string, string> = {};
+  const jobs = { a: '', b: '', none: '' };
   for (const place of PLACES) {
     const res = await call(bed, 'platform', 'POST', `/v1/clusters/${HUB}/${NS_OF[place]}/c1/hibernate`);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     jobs[place] = (res.body as { job: { id: string } }).job.id;
   }
-  seeds.job = jobs as Record<(typeof PLACES)[number], string>;
+  seeds.job = jobs;
   const doc = (await call(bed, 'anonymous', 'GET', '/openapi.json')).body as {
     paths: Record<string, Record<string, unknown>>;
   };
