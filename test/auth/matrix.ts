@@ -153,6 +153,9 @@ function checkList(seeds: Seeds, caller: CallerName, kind: ListKind, got: Answer
   if (['clusters', 'pools', 'claims', 'jobs'].includes(kind)) {
     const nsOf = (item: Record<string, unknown>): string | undefined => {
       if (kind === 'jobs') return (item.target as { namespace?: string } | undefined)?.namespace;
+      // A pool's cluster (in a namespace Hive made) belongs to its pool's team.
+      const pool = item.pool as { namespace?: string } | undefined;
+      if (kind === 'clusters' && pool?.namespace) return pool.namespace;
       if (typeof item.namespace === 'string') return item.namespace;
       return typeof item.id === 'string' ? item.id.split('/')[1] : undefined;
     };

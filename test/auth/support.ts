@@ -84,6 +84,10 @@ export async function startAuthBed(): Promise<AuthBed> {
   const log = createLogger({ level: 'silent' });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  await system.store.create('ClusterImageSet', HUB, {
+    metadata: { name: 'openshift-v4.16.3' },
+    spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
+  });
   const url = await system.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     sim,
