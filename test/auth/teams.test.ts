@@ -139,3 +139,32 @@ describe('the queue dashboard', () => {
     expect((await board(basic(TOKENS.aAdmin.name, TOKENS.aAdmin.token))).status).toBe(403);
   });
 });
+
+describe('jobs', () => {
+  it('list only those whose target the caller may see, filtered before paging', async () => {
+    const made: Record<string, string[]> = { [NS.a]: [], [NS.b]: [], [NS.none]: [] };
+    for (const ns of [NS.a, NS.b, NS.none, NS.a]) {
+      const res = await call(bed, 'platform', 'POST', `/v1/clusters/${HUB}/${ns}/c1/hibernate`);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      made[ns]!.push((res.body as { job: { id: string } }).job.id);
+    }
+    // Ended jobs keep their order (by finish time), so the pages below read one list.
+    for (const id of Object.values(made).flat()) {
+      const res = await call(bed, 'platform', 'GET', `/v1/jobs/${id}?wait=30`);
+      expect(['completed', 'failed']).toContain((res.body as { job: { state: string } }).job.state);
+    }
+    type Page = { items: Array<{ id: string; target?: { namespace?: string } }> };
+    const all = (await call(bed, 'aViewer', 'GET', '/v1/jobs?limit=100')).body as Page;
+    expect(new Set(all.items.map((j) => j.target?.namespace))).toEqual(new Set([NS.a]));
+    for (const id of made[NS.a]!) expect(all.items.map((j) => j.id)).toContain(id);
+
+    const first = (await call(bed, 'aViewer', 'GET', '/v1/jobs?limit=1&offset=0')).body as Page;
+    const second = (await call(bed, 'aViewer', 'GET', '/v1/jobs?limit=1&offset=1')).body as Page;
+    expect([...first.items, ...second.items].map((j) => j.id)).toEqual(all.items.slice(0, 2).map((j) => j.id));
+
+    const other = made[NS.b]![0]!;
+    expect((await call(bed, 'aViewer', 'GET', `/v1/jobs/${other}`)).status).toBe(404);
+    expect((await call(bed, 'bMember', 'GET', `/v1/jobs/${other}`)).status).toBe(200);
+    expect((await call(bed, 'bMember', 'GET', `/v1/jobs/${made[NS.none]![0]!}`)).status).toBe(404);
+  });
+});

@@ -14,12 +14,13 @@ import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQue
 
 const ENDED = new Set<JobState>(['completed', 'failed']);
 
-/** Jobs read per round while filtering a list for a caller who sees only some of them. */
-const SCAN = 500;
+/** Jobs read in the first round while filtering a list for a caller who sees only some of them. */
+const FIRST_READ = 500;
 
 /**
- * A page of the jobs the caller may see: filtered before paging, so `offset` and `limit` count visible jobs. Redis
- * holds a bounded history, so the scan is bounded too.
+ * A page of the jobs the caller may see: filtered before paging, so `offset` and `limit` count visible jobs. The
+ * queue answers latest first from the head of each list, so each round reads a head twice as long as the last
+ * until the page is full or the (bounded) history is read whole.
  */
 async function visibleJobs(
   queue: JobQueue,
@@ -27,18 +28,16 @@ async function visibleJobs(
   q: { state?: JobState; type?: string; limit: number; offset: number },
 ): Promise<JobView[]> {
   const wanted = q.offset + q.limit;
-  const found: JobView[] = [];
-  for (let at = 0; found.length < wanted; at += SCAN) {
-    const batch = await queue.list({
+  for (let read = FIRST_READ; ; read *= 2) {
+    const head = await queue.list({
       ...(q.state ? { state: q.state } : {}),
       ...(q.type ? { type: q.type } : {}),
-      limit: SCAN,
-      offset: at,
+      limit: read,
+      offset: 0,
     });
-    found.push(...batch.filter(sees));
-    if (batch.length < SCAN) break;
+    const visible = head.filter(sees);
+    if (visible.length >= wanted || head.length < read) return visible.slice(q.offset, wanted);
   }
-  return found.slice(q.offset, wanted);
 }
 
 const IdParams = Type.Object({
