@@ -40,6 +40,8 @@ export type Need =
 export interface Row {
   need: Need;
   body?: (ns: string, place: Place) => unknown;
+  /** A query string for every request of the row (`wait=0`). */
+  query?: string;
   /** Makes the object this one request acts on (a DELETE would otherwise consume the seed). */
   fresh?: (bed: AuthBed, ns: string, name: string, place: Place) => Promise<void>;
 }
@@ -68,13 +70,14 @@ interface Problemish {
 }
 const problemOf = (a: Answer) => (typeof a.body === 'object' && a.body ? (a.body as Problemish) : {});
 
-function pathFor(op: string, place: Place, name: string): string {
-  return op
+function pathFor(op: string, place: Place, name: string, query?: string): string {
+  const path = op
     .split(' ')[1]!
     .replace('{hub}', HUB)
     .replace('{namespace}', NS_OF[place])
     .replace('{name}', name)
     .replace('{id}', name);
+  return query ? `${path}?${query}` : path;
 }
 
 type Verdict = 'allowed' | 'hidden' | 'forbidden' | 'unauthorized';
@@ -108,7 +111,7 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
         name = `fresh-${++freshCount}`;
         await row.fresh(bed, ns, name, place);
       }
-      const got = await call(bed, caller, method, pathFor(op, place, name), row.body?.(ns, place));
+      const got = await call(bed, caller, method, pathFor(op, place, name, row.query), row.body?.(ns, place));
       const expected = verdict(caller, need, place);
       const p = problemOf(got);
       const cell = `${caller} ${op} on ${place}: ${got.status} ${JSON.stringify(got.body)?.slice(0, 200)}`;
@@ -127,7 +130,7 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
           'claimFrom' in need
             ? { ...(row.body!(ns, place) as object), pool: `${HUB}/${ns}/${MISSING}` }
             : row.body?.(ns, place);
-        const absentPath = pathFor(op, place, 'claimFrom' in need ? name : missingName);
+        const absentPath = pathFor(op, place, 'claimFrom' in need ? name : missingName, row.query);
         const absent = await call(bed, 'platform', method, absentPath, absentBody);
         const a = problemOf(absent);
         const same =

@@ -59,12 +59,12 @@ async function makeWebhook(bed: AuthBed, name: string, place: Place) {
   await made(call(bed, 'platform', 'PUT', `/v1/webhooks/${name}`, webhookBody));
   await label(bed, 'webhook', name, place);
 }
-async function makeRelocation(bed: AuthBed, name: string, place: Place) {
+async function makeRelocation(bed: AuthBed, name: string, ns: string, place: Place) {
   await bed.system.store.create('Relocation', HUB, {
     apiVersion: 'beekeeper.io/v1alpha1',
     kind: 'Relocation',
     metadata: { name, namespace: bed.system.config.stateNamespace },
-    spec: { from: HUB, to: HUB, requestedAt: new Date().toISOString(), clusters: [] },
+    spec: { from: HUB, to: 'west', requestedAt: new Date().toISOString(), clusters: [{ namespace: ns, name: 'c1' }] },
   });
   await label(bed, 'relocation', name, place);
 }
@@ -77,7 +77,7 @@ export async function seedTeamObjects(bed: AuthBed): Promise<Seeds> {
     await makeSchedule(bed, (seeds.schedule![place] = `schedule-${place}`), place);
     await makePolicy(bed, (seeds.policy![place] = `policy-${place}`), ns, place);
     await makeWebhook(bed, (seeds.webhook![place] = `webhook-${place}`), place);
-    await makeRelocation(bed, (seeds.relocation![place] = `relocation-${place}`), place);
+    await makeRelocation(bed, (seeds.relocation![place] = `relocation-${place}`), ns, place);
   }
   return seeds;
 }
@@ -87,13 +87,13 @@ export const TEAM_OBJECT_ROUTES: Record<string, Row> = {
   'GET /v1/clusters/{hub}/{namespace}/{name}/expiry': { need: { object: 'cluster', role: 'viewer' } },
   'POST /v1/clusters/{hub}/{namespace}/{name}/expiry/extend': {
     need: { object: 'cluster', role: 'operator' },
-    body: () => ({ extendBy: '1h' }),
+    body: () => ({ extendBy: '1h', by: 'someone', reason: 'the route table' }),
   },
   'GET /v1/clusters/{hub}/{namespace}/{name}/schedule': { need: { object: 'cluster', role: 'viewer' } },
   'GET /v1/clusters/{hub}/{namespace}/{name}/overrides': { need: { object: 'cluster', role: 'viewer' } },
   'POST /v1/clusters/{hub}/{namespace}/{name}/overrides': {
     need: { object: 'cluster', role: 'operator' },
-    body: () => ({ type: 'keepAwake', for: '1h' }),
+    body: () => ({ type: 'keepAwake', for: '1h', by: 'someone', reason: 'the route table' }),
   },
   'DELETE /v1/clusters/{hub}/{namespace}/{name}/overrides': { need: { object: 'cluster', role: 'operator' } },
 
@@ -149,5 +149,9 @@ export const TEAM_OBJECT_ROUTES: Record<string, Row> = {
   'GET /v1/relocations': { need: { list: 'relocations' } },
   'GET /v1/relocations/{id}': { need: { object: 'relocation', role: 'viewer' } },
   'GET /v1/relocations/{id}/events': { need: { object: 'relocation', role: 'viewer' } },
-  'POST /v1/relocations/{id}/abort': { need: { object: 'relocation', role: 'admin' }, body: () => ({}) },
+  'POST /v1/relocations/{id}/abort': {
+    need: { object: 'relocation', role: 'admin' },
+    body: () => ({}),
+    query: 'wait=0',
+  },
 };
