@@ -88,6 +88,9 @@ describe("a namespace's team label", () => {
   it('gives its objects to that team', async () => {
     expect((await call(bed, 'aViewer', 'GET', path)).status).toBe(200);
     expect((await call(bed, 'bMember', 'GET', path)).status).toBe(404);
+    // HEAD, which Fastify answers from the GET route, is checked the same way.
+    expect((await call(bed, 'aViewer', 'HEAD', path)).status).toBe(200);
+    expect((await call(bed, 'bMember', 'HEAD', path)).status).toBe(404);
   });
 
   it('hands them to another team when it changes', async () => {
