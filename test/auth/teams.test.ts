@@ -68,6 +68,22 @@ describe('claims name their claimant for Hive (spec.subjects)', () => {
   });
 });
 
+describe('claims from a pool named without its hub and namespace', () => {
+  it("resolve among the caller's pools only, and never name another team's", async () => {
+    const mine = await call(bed, 'bMember', 'POST', '/v1/claims', { pool: 'p1', name: 'by-name-b' });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    expect((mine.body as { namespace: string }).namespace).toBe(NS.b);
+
+    // team-a has a p1 in two namespaces: ambiguous, and the answer lists only those two.
+    const ambiguous = await call(bed, 'aOperator', 'POST', '/v1/claims', { pool: 'p1' });
+    expect(ambiguous.status).toBe(422);
+    const detail = (ambiguous.body as { detail: string }).detail;
+    expect(detail).toContain(`${HUB}/${NS.a}/p1`);
+    expect(detail).not.toContain(NS.b);
+    expect(detail).not.toContain(NS.none);
+  });
+});
+
 describe('claims by attributes', () => {
   it("pick only from pools of the caller's teams", async () => {
     const res = await call(bed, 'bMember', 'POST', '/v1/claims', { selector: {} });
