@@ -91,6 +91,7 @@ export async function createClaim(
   access?: ClaimAccess,
 ): Promise<ClaimView> {
   checkClaimRequest(req);
+  // The request's own subjects are checked first, each refusal naming its field (subjects[i]).
   hiveSubjects(req.subjects);
   const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
   const { ref, because } = choosePool(deps, req, access);
