@@ -119,7 +119,7 @@ function signInRules(s: Loose): Problem[] {
     ? (s.hubs as Loose[]).map((h) => h?.name).filter((n) => typeof n === 'string')
     : [];
   // Embedded mode (no hubs) has one hub, `local`.
-  const known = hubs.length > 0 ? (hubs as string[]) : ['local'];
+  const known = hubs.length > 0 ? (hubs) : ['local'];
   const hubOf = (path: string[], hub: unknown) => {
     if (typeof hub === 'string' && HUB_NAME.test(hub) && !known.includes(hub))
       problems.push({ path, reason: `${JSON.stringify(hub)} is not one of the configured hubs (${known.join(', ')})` });
