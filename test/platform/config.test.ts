@@ -105,7 +105,7 @@ describe('configuration', () => {
       expect.objectContaining({ name: 'west', inCluster: true }),
     ]);
     expect(config.stateHub).toBe('east');
-    expect(config.http.host).toBe('0.0.0.0');
+    expect(config.http.host).toBe('127.0.0.1');
     expect(config.redis.sentinel).toEqual({
       sentinels: [
         { host: 's1', port: 26379 },
