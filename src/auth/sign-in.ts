@@ -29,11 +29,13 @@ export interface SignIn {
   close(): void;
 }
 
-/** The JWT's issuer when the token is a JWT; never verified here, only used to choose where it goes. */
-function issuerOf(token: string): string | undefined {
+/**
+ * The JWT's claims, unverified, only to choose where the token goes; undefined when it is not a JWT (then neither
+ * OIDC nor TokenReview is asked: ServiceAccount tokens are JWTs, and random strings cost the hub nothing).
+ */
+function claimsOf(token: string): { iss?: unknown } | undefined {
   try {
-    const iss = decodeJwt(token).iss;
-    return typeof iss === 'string' ? iss : undefined;
+    return decodeJwt(token);
   } catch {
     return undefined;
   }
@@ -86,7 +88,9 @@ export function createSignIn({ auth, log, now, reviewToken, readSecret }: SignIn
     : undefined;
   if (oidc || review) {
     authenticators.push((token) => {
-      if (oidc && issuerOf(token) === auth.oidc!.issuer) return oidc(token);
+      const claims = claimsOf(token);
+      if (!claims) return undefined;
+      if (oidc && claims.iss === auth.oidc!.issuer) return oidc(token);
       return review?.(token);
     });
   }
