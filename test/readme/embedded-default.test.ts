@@ -570,7 +570,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const C = `/v1/claims/${byName.json.id}`;
     const running = await curl('GET', `${C}?wait=120`);
     expect(running.json.phase, running.text).toBe('Running');
-    const events = await fetch(`${B}${C}/events`);
+    const events = await fetch(`${B}${C}/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     const reader = events.body!.getReader();
     let frame = '';
