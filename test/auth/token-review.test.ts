@@ -135,3 +135,26 @@ describe('TokenReview audiences', () => {
     }
   });
 });
+
+describe('TokenReview answers remembered', () => {
+  it('for cacheSeconds: a revoked token works until its answer expires, then the hub is asked again', async () => {
+    const cached = await startAuthBed({ BEEKEEPER_TOKENREVIEW_HUB: 'east', BEEKEEPER_TOKENREVIEW_CACHE_SECONDS: '60' });
+    try {
+      await cached.kube('POST', '/api/v1/namespaces', { metadata: { name: NS } });
+      await cached.kube('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'runner' } });
+      const token = (
+        await cached.kube('POST', `/api/v1/namespaces/${NS}/serviceaccounts/runner/token`, {
+          kind: 'TokenRequest',
+          spec: {},
+        })
+      ).body.status.token as string;
+      expect((await cached.get('/v1/hubs', token)).status).toBe(200);
+      await cached.kube('DELETE', `/api/v1/namespaces/${NS}/serviceaccounts/runner`);
+      expect((await cached.get('/v1/hubs', token)).status).toBe(200);
+      cached.clock.advance(61_000);
+      expect((await cached.get('/v1/hubs', token)).status).toBe(401);
+    } finally {
+      await cached.close();
+    }
+  });
+});
