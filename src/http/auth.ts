@@ -65,7 +65,11 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
     const creds = presented(request.headers.authorization ?? '', board);
     let identity: Identity | undefined;
     for (const authenticate of creds ? opts.authenticators : []) {
-      identity = await authenticate(creds!.token);
+      // A sign-in that fails outright (a bug, an identity provider's surprise) refuses this caller, never the server.
+      identity = await (async () => authenticate(creds!.token))().catch((err: unknown) => {
+        request.log.warn({ err: (err as Error).message }, 'sign-in failed');
+        return undefined;
+      });
       if (identity) break;
     }
     if (!identity || (creds!.name !== undefined && creds!.name !== identity.name)) {
