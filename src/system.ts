@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { createTeamDirectory } from './auth/team-directory.js';
+import { createSignIn } from './auth/sign-in.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
@@ -213,6 +214,16 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
+      const signIn = createSignIn({
+        auth: config.auth,
+        log: log.child({ component: 'sign-in' }),
+        now: () => clock.now(),
+        reviewToken: (hub, token, audiences) => store.reviewToken(hub, token, audiences),
+        readSecret: async (ref) =>
+          (await store.get<KubeObject & { data?: Record<string, string> }>('Secret', ref))?.data,
+      });
+      closers.push(['sign-in', async () => signIn.close()]);
+      await signIn.ready;
       const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<
         Record<CachedKind, Replayer>
       >;
@@ -225,6 +236,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         store,
         teams,
         durableKeys: durableKeys(marks, replays),
+        authenticators: signIn.authenticators,
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),
         redis: producer,

@@ -10,7 +10,7 @@ import type { RedisClient } from '../redis/connect.js';
 import { JOB_ID_MAX } from '../services/job-ids.js';
 import type { HiveStore, JobQueue } from '../services/ports.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
-import { staticTokens } from '../auth/static-tokens.js';
+import { staticTokens, type Authenticator } from '../auth/static-tokens.js';
 import { installAccess } from './access.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
@@ -42,6 +42,8 @@ export interface ServerDeps {
   jobCounts?: () => Promise<JobCounts[]>;
   /** Unfinished jobs per hub, class, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
   jobsInFlight?: () => Promise<InFlightJobs[]>;
+  /** Sign-in (src/auth/sign-in.ts); default: the configuration's static tokens only. */
+  authenticators?: readonly Authenticator[];
   /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
   durableKeys?: DurableKeys;
 }
@@ -111,11 +113,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
-  const authenticators = deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : [];
+  const authenticators =
+    deps.authenticators ?? (deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : []);
   if (authenticators.length === 0) log.warn({}, 'no sign-in configured: the API is open to anyone who can reach it');
   installAuth(app, {
     authenticators,
     open: deps.config.auth.open,
+    metricsRequireToken: deps.config.auth.metricsRequireToken,
     resolve: (identity) => resolveCaller(identity, deps.config),
   });
   installInputGuards(app);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
 import type { Role } from '../../src/auth/caller.js';
+import { sha256Hex } from '../../src/config/auth.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
@@ -51,7 +52,14 @@ export const TEAM_A_GROUP = 'idp-team-a-operators';
 export function authConfig(base: Config): Config {
   return {
     ...base,
-    auth: { ...base.auth, open: false, tokens: Object.values(TOKENS) as Config['auth']['tokens'] },
+    auth: {
+      ...base.auth,
+      open: false,
+      tokens: Object.values(TOKENS).map(({ token, ...t }) => ({
+        ...t,
+        tokenSha256: sha256Hex(token),
+      })) as Config['auth']['tokens'],
+    },
     teams: [
       {
         name: 'team-a',
