@@ -147,6 +147,9 @@ const EdgeSchema = Type.Object({
 export const ScheduleViewSchema = Type.Object(
   {
     name: Type.String(),
+    team: Type.Optional(
+      Type.String({ description: 'The owning team (label beekeeper.io/team); absent: platform-wide' }),
+    ),
     spec: HibernationScheduleSpecSchema,
     status: HibernationScheduleStatusSchema,
     desiredNow: Type.Object({ state: Type.String(), reason: Type.String() }),

@@ -77,7 +77,7 @@ export function listWarnings(deps: ExpiryServiceDeps): {
   for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const flag = longHibernationFlag(hibernatingSinceMs(object), now);
     // A schedule may lift the flag for its clusters, with a recorded reason (safety.ignoreLongHibernation).
-    if (flag && governance(schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
+    if (flag && governance(deps, schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
     if (flag)
       longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
   }
