@@ -6,13 +6,13 @@ import { roleAtLeast, roleIn, type Caller, type Role } from '../auth/caller.js';
 import type { TeamDirectory } from '../auth/team-directory.js';
 import { Forbidden, NotFound, invalid } from '../hive/errors.js';
 import type { ClusterDeployment } from '../hive/types.js';
-import type { KubeObject } from './ports.js';
+import type { HiveStore, KubeObject } from './ports.js';
 
 /** The label naming an object's owning team. Fixed, unlike config teamLabel (which names namespaces' teams). */
 export const OWNER_TEAM_LABEL = 'beekeeper.io/team';
 
 /** What the engines need to know: which team a cluster belongs to (the directory reads caches, never the API). */
-export type ClusterTeams = Pick<TeamDirectory, 'clusterTeam' | 'namespaceTeam'>;
+export type ClusterTeams = Pick<TeamDirectory, 'clusterTeam' | 'namespaceTeam' | 'poolTeam' | 'claimTeam'>;
 
 /** Deps of a service or engine that scopes by team; without a directory no cluster belongs to any team. */
 export interface TeamScope {
@@ -130,3 +130,21 @@ export function replacementTeam(
 
 /** A missing object's error, the same whether it is missing or another team's. */
 export const notFound = (what: string) => () => new NotFound(`${what} not found`);
+
+/**
+ * A cluster's team from the informer cache (a cluster not cached yet: its namespace's), checked against the caller:
+ * not seen answers as a missing cluster, a lower role than `needed` is Forbidden. Returns the team.
+ */
+export function requireOnCluster(
+  scope: TeamScope & { store: Pick<HiveStore, 'cached'> },
+  ref: { hub: string; namespace: string; name: string },
+  caller: Caller,
+  needed: Role,
+  doing: string,
+): string | undefined {
+  const cd = scope.store.cached<ClusterDeployment>('ClusterDeployment', ref);
+  const team = cd ? clusterTeamOf(scope, ref.hub, cd) : scope.teams?.namespaceTeam(ref.hub, ref.namespace);
+  if (!sees(caller, team)) throw new NotFound(`cluster ${ref.hub}/${ref.namespace}/${ref.name} not found`);
+  requireRole(caller, team, needed, doing);
+  return team;
+}

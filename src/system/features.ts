@@ -77,7 +77,11 @@ export interface Feature {
 export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
-    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    const policyHome = {
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
+    };
     const clusters = createClusterService({
       store: deps.store,
       queue: deps.queue,
@@ -111,8 +115,12 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
     const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
-    // ExpiryPolicies (on the state hub) cap claim lifetimes too.
-    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    // ExpiryPolicies (on the state hub) cap claim lifetimes too (a team's policy only its own team's).
+    const policyHome = {
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
+    };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
     const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
@@ -158,7 +166,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
           status: 201,
           body: await schedules.get(obj.metadata.name, OPEN_CALLER),
         }),
-        ExpiryPolicy: async (_hub, obj) => ({ status: 201, body: await expiry.policies.get(obj.metadata.name) }),
+        ExpiryPolicy: async (_hub, obj) => ({
+          status: 201,
+          body: await expiry.policies.get(obj.metadata.name, OPEN_CALLER),
+        }),
         ClusterOverride: async (_hub, obj) => {
           const { hub, namespace, name } = (obj as ClusterOverride).spec.cluster;
           const view = schedules

@@ -77,6 +77,9 @@ export const ExpiryPolicyStatusSchema = Type.Object({
 export const ExpiryPolicyViewSchema = Type.Object(
   {
     name: Type.String(),
+    team: Type.Optional(
+      Type.String({ description: 'The owning team (label beekeeper.io/team): covers its clusters only; absent: all' }),
+    ),
     spec: ExpiryPolicySpecSchema,
     status: ExpiryPolicyStatusSchema,
     createdAt: Type.Optional(Type.String()),
