@@ -206,6 +206,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       store: deps.store,
       stateHub: deps.config.stateHub,
       stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
     });
     return {
       jobs: [
