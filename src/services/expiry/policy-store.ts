@@ -1,5 +1,5 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
-import { Conflict, Invalid, NotFound, type FieldIssue } from '../../hive/errors.js';
+import { Conflict, Invalid, type FieldIssue } from '../../hive/errors.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
 import {
   ExpiryPolicySpecSchema,

@@ -41,7 +41,6 @@ import {
   ownerLabels,
   ownerTeam,
   replacementTeam,
-  requireOnObject,
   requireRole,
   sees,
   visibleOr,
