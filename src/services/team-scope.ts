@@ -69,19 +69,6 @@ export function requireRole(caller: Caller, team: string | undefined, needed: Ro
   throw new Forbidden(`${doing} needs ${team === undefined ? where : `the role ${where}`}`);
 }
 
-/** See the object (404 otherwise, as if missing) and hold `needed` in its team (403 otherwise). */
-export function requireOnObject<T extends Pick<KubeObject, 'metadata'>>(
-  caller: Caller,
-  obj: T | undefined,
-  needed: Role,
-  doing: string,
-  missing: () => Error,
-): T {
-  const seen = visibleOr(caller, obj, missing);
-  requireRole(caller, ownerTeam(seen), needed, doing);
-  return seen;
-}
-
 /**
  * The team a new object belongs to. `asked`: the request's `team`. A platform admin may name any team, or none
  * (platform-wide). Anyone else gets the one team where they hold `needed`, or names it when they hold it in
