@@ -35,12 +35,12 @@ import type { ClusterDeployment } from '../../hive/types.js';
 import type { ScheduleView } from '../../hive/resources/hibernation-schedule.js';
 import type { Caller, Role } from '../../auth/caller.js';
 import {
-  clusterTeamOf,
   creationTeam,
   notFound,
   ownerLabels,
   ownerTeam,
   replacementTeam,
+  requireOnCluster,
   requireRole,
   sees,
   visibleOr,
@@ -106,11 +106,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   ): ClusterDeployment => {
     if (!deps.store.hubNames().includes(hub)) throw new NotFound(`hub ${hub} is not configured`);
     const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace, name });
-    const missing = notFound(`cluster ${hub}/${namespace}/${name}`);
-    if (!cd) throw missing();
-    const team = clusterTeamOf(deps, hub, cd);
-    if (!sees(caller, team)) throw missing();
-    requireRole(caller, team, needed, doing);
+    if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
+    requireOnCluster(deps, { hub, namespace, name }, caller, needed, doing);
     return cd;
   };
 
