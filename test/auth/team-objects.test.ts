@@ -285,6 +285,34 @@ describe('webhooks and warnings', () => {
 });
 
 describe('relocations', () => {
+  it("are seen by their team's members (admin to abort) and 404 to other teams", async () => {
+    // Applied as GitOps would: a finished relocation of payments.
+    await bed.system.store.create('Relocation', EAST, {
+      apiVersion: 'beekeeper.io/v1alpha1',
+      kind: 'Relocation',
+      metadata: { name: 'reloc-pay', namespace: STATE_NS, labels: { 'beekeeper.io/team': 'payments' } },
+      spec: {
+        from: EAST,
+        to: 'west',
+        clusters: [{ namespace: 'pay', name: 'a' }],
+        requestedAt: new Date(T0).toISOString(),
+      },
+    });
+    await bed.system.store.waitFor('Relocation', { hub: EAST, namespace: STATE_NS, name: 'reloc-pay' }, (o) => o, {
+      timeoutMs: 10_000,
+    });
+    const seen = await bed.as('payViewer', 'GET', '/v1/relocations/reloc-pay');
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json()).toMatchObject({ id: 'reloc-pay', team: 'payments' });
+    missingLike(await bed.as('mlAdmin', 'GET', '/v1/relocations/reloc-pay'), 'relocation reloc-pay not found');
+    missingLike(await bed.as('mlAdmin', 'POST', '/v1/relocations/reloc-pay/abort'), 'relocation reloc-pay not found');
+    expect((await bed.as('payViewer', 'POST', '/v1/relocations/reloc-pay/abort')).statusCode).toBe(403);
+    const ids = async (who: 'payViewer' | 'mlAdmin') =>
+      (await bed.as(who, 'GET', '/v1/relocations')).json<{ items: Array<{ id: string }> }>().items.map((r) => r.id);
+    expect(await ids('payViewer')).toEqual(['reloc-pay']);
+    expect(await ids('mlAdmin')).toEqual([]);
+  });
+
   it("a team's relocation selects its own team's clusters only and refuses to name another team's", async () => {
     const dry = await bed.as('payAdmin', 'POST', '/v1/relocations', {
       from: EAST,
