@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configTeamDirectory } from '../../src/auth/team-directory.js';
 import { readWarningRecord } from '../../src/hive/expiry/index.js';
 import { createLogger } from '../../src/logger.js';
+import { createPreflight } from '../../src/services/relocations/preflight.js';
 import { startExpiryTimers } from '../../src/schedules/expiry-timers.js';
 import type { JobView } from '../../src/services/ports.js';
 import { adoptCluster, EAST, STATE_NS, startBed, type Bed } from './team-objects-support.js';
@@ -311,6 +312,27 @@ describe('relocations', () => {
       (await bed.as(who, 'GET', '/v1/relocations')).json<{ items: Array<{ id: string }> }>().items.map((r) => r.id);
     expect(await ids('payViewer')).toEqual(['reloc-pay']);
     expect(await ids('mlAdmin')).toEqual([]);
+  });
+
+  it("as each wave starts, preflight fails a cluster that is not the relocation's team's (check `team`)", async () => {
+    const preflight = createPreflight({
+      store: bed.system.store,
+      stateHub: EAST,
+      stateNamespace: STATE_NS,
+      teams: configTeamDirectory(bed.config),
+    });
+    const spec = { from: EAST, to: 'west', requestedAt: new Date(T0).toISOString() };
+    const clusters = [
+      { namespace: 'pay', name: 'a' },
+      { namespace: 'ml', name: 'b' },
+    ];
+    // The job tells it which relocation asks; the team is that Relocation's label (reloc-pay: payments).
+    const report = await preflight(spec, clusters, { id: 'reloc-pay' });
+    const teamCheck = (ns: string) =>
+      report.clusters.find((c) => c.namespace === ns)!.checks.filter((c) => c.check === 'team');
+    expect(teamCheck('pay')).toEqual([]);
+    expect(teamCheck('ml')).toMatchObject([{ severity: 'error', message: expect.stringContaining('team payments') }]);
+    expect(report.clusters.find((c) => c.namespace === 'ml')!.ok).toBe(false);
   });
 
   it("a team's relocation selects its own team's clusters only and refuses to name another team's", async () => {
