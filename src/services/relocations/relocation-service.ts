@@ -2,7 +2,7 @@
 // or a cluster fails without skipFailed) record the Relocation with its plan and accept its relocation.run job
 // through an Operation, so the work is durable in Kubernetes before the answer. Reads come from informer caches.
 import { randomBytes } from 'node:crypto';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
 import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
 import { markAnnotations } from '../idempotency/mark.js';
@@ -17,7 +17,6 @@ import { isRelocation, JOB_ANNOTATION, relocationView, type RelocationView } fro
 import { selectClusters, specIssues } from './select-clusters.js';
 import type { Caller } from '../../auth/caller.js';
 import type { ClusterDeployment } from '../../hive/types.js';
-import { Forbidden } from '../../hive/errors.js';
 import {
   clusterTeamOf,
   creationTeam,
