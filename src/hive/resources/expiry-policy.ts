@@ -100,6 +100,12 @@ export const expiryPolicyCrd: CrdDefinition = {
     "or team. Hive's hive.openshift.io/delete-after annotation is what deletes the clusters.",
   printerColumns: [
     { name: 'MaxLifetime', type: 'string', jsonPath: '.spec.maxLifetime' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'DefaultLifetime', type: 'string', jsonPath: '.spec.defaultLifetime' },
     { name: 'Warnings', type: 'string', jsonPath: '.spec.warnings' },
     { name: 'LastApplied', type: 'string', jsonPath: '.status.lastApplied.at', priority: 1 },

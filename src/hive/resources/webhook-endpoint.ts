@@ -108,6 +108,12 @@ export const webhookEndpointCrd: CrdDefinition = {
   ].join('\n'),
   printerColumns: [
     { name: 'URL', type: 'string', jsonPath: '.spec.url', description: 'Redacted when urlSecretRef is set' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'Format', type: 'string', jsonPath: '.spec.format' },
     { name: 'LastDelivery', type: 'string', jsonPath: '.status.lastDelivery.at' },
     { name: 'OK', type: 'boolean', jsonPath: '.status.lastDelivery.ok' },
