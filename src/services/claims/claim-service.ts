@@ -36,9 +36,13 @@ export interface ClaimServiceDeps {
   onClaimWait?: (poolId: string, seconds: number) => void;
   /** Releases are accepted as Operations (intent first). */
   operations: Operations;
+  /** Whose claims a team's ExpiryPolicy caps (services/team-scope.ts). */
+  teams?: ClusterTeams;
 }
 
 export type { ClaimFilter, ClaimPage } from './claim-list.js';
+
+import type { ClusterTeams } from '../team-scope.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
   const stopMetric = deps.onClaimWait
