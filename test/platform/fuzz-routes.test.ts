@@ -5,7 +5,9 @@
 // namespace of the hub, no job. Operations come from the served document, so a new route is fuzzed unedited.
 //
 // FUZZ_SEED=<n> replays a run (the seed is printed with every failure); FUZZ_ROUNDS=<n> runs more random cases per
-// operation (default 20, plus one case of each kind).
+// operation (default 20, plus one case of each kind); FUZZ_LOG=<file> appends every request and its status there.
+// "Nothing is written" is watched on the simulator's own store (its change feed: every kind, every namespace), so
+// a write is caught at the request that made it.
 import { appendFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
