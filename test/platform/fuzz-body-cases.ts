@@ -285,6 +285,16 @@ export const bodyMeaning: Mutation = (c, r) => {
     here[key] = free ? 'v' : r.pick(['v', ...SEMANTIC_HOSTILE.filter((v) => v !== '')]);
     return bodyCase(c, `body ${where(rec.path)} with the key ${show(key)}: ${show(here[key])}`, value);
   }
+  // A count no schema bounds: beyond what Kubernetes stores (int32) or JavaScript counts exactly.
+  const counts = all.filter((x) => {
+    const sc = c.resolve(x.schema);
+    return typesOf(sc, c.resolve).has('integer') && sc.maximum === undefined;
+  });
+  if (counts.length && (slots.length === 0 || r.chance(0.2))) {
+    const slot = r.pick(counts);
+    const n = r.pick([2 ** 31, 2 ** 53 + 2, 1e15, 4294967297]);
+    return bodyCase(c, `body ${where(slot.path)}=${n}`, setAt(value, slot.path, n));
+  }
   if (slots.length === 0) return undefined;
   const slot = r.pick(slots);
   const free = names(slot.path).some((k) => FREE_TEXT.has(k));

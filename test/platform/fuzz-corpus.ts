@@ -85,6 +85,23 @@ export const CORPUS: Array<Omit<FuzzCase, 'headers'>> = [
     '/v1/pools',
     with_('POST /v1/pools', { pullSecretRef: '..' }),
   ),
+  // 201 / 200: counts beyond Hive's int32 were stored.
+  json(
+    'POST /v1/pools',
+    'maxConcurrent 2^53+2 (was 201)',
+    'POST',
+    '/v1/pools',
+    with_('POST /v1/pools', { maxConcurrent: 2 ** 53 + 2 }),
+  ),
+  json(
+    'PATCH /v1/pools/{hub}/{namespace}/{name}',
+    'maxSize 2^32+1 (was 200)',
+    'PATCH',
+    `/v1/pools/${HUB}/${NS}/fz-pool`,
+    {
+      maxSize: 4294967297,
+    },
+  ),
   // 200: the body's name was ignored and the policy in the path replaced.
   json('PUT /v1/expiry-policies/{name}', 'body name "other" (was 200)', 'PUT', '/v1/expiry-policies/fz-policy', {
     ...with_('PUT /v1/expiry-policies/{name}', { name: 'other' }),

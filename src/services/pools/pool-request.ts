@@ -56,10 +56,12 @@ export interface PoolCreateRequest extends PoolSettings {
   skipMachinePools?: boolean;
 }
 
+/** Hive's counts are int32: a larger one is stored and then breaks Hive's own decoding of the pool. */
+const INT32_MAX = 2_147_483_647;
 const count = (issues: FieldIssue[], field: string, value: number | undefined, min = 0) => {
   if (value === undefined) return;
-  if (!Number.isInteger(value) || value < min)
-    issues.push({ field, reason: `must be a whole number, at least ${min}` });
+  if (!Number.isInteger(value) || value < min || value > INT32_MAX)
+    issues.push({ field, reason: `must be a whole number from ${min} to ${INT32_MAX}` });
 };
 const duration = (issues: FieldIssue[], field: string, value: string | undefined) => {
   if (value === undefined) return;
