@@ -102,6 +102,10 @@ export const CORPUS: Array<Omit<FuzzCase, 'headers'>> = [
       maxSize: 4294967297,
     },
   ),
+  json('POST /v1/clusters', 'installAttemptsLimit 2^53+2 (was 202)', 'POST', '/v1/clusters', {
+    ...createBody(NS, 'fz-regress'),
+    installAttemptsLimit: 2 ** 53 + 2,
+  }),
   // 200: the body's name was ignored and the policy in the path replaced.
   json('PUT /v1/expiry-policies/{name}', 'body name "other" (was 200)', 'PUT', '/v1/expiry-policies/fz-policy', {
     ...with_('PUT /v1/expiry-policies/{name}', { name: 'other' }),

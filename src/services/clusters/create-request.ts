@@ -286,11 +286,14 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
     if (Number.isNaN(at)) issues.push({ field: 'expiresAt', reason: 'must be an RFC 3339 time' });
     else need(at > now, 'expiresAt', 'must be in the future');
   }
+  // Hive's installAttemptsLimit is an int32: a larger one is stored and breaks Hive's decoding of the CD.
   if (req.installAttemptsLimit !== undefined)
     need(
-      Number.isInteger(req.installAttemptsLimit) && req.installAttemptsLimit >= 1,
+      Number.isInteger(req.installAttemptsLimit) &&
+        req.installAttemptsLimit >= 1 &&
+        req.installAttemptsLimit <= 2_147_483_647,
       'installAttemptsLimit',
-      'must be an integer of at least 1',
+      'must be an integer from 1 to 2147483647',
     );
 
   return issues;
