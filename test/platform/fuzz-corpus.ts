@@ -110,10 +110,10 @@ export const CORPUS: Array<Omit<FuzzCase, 'headers'>> = [
   json('PUT /v1/expiry-policies/{name}', 'body name "other" (was 200)', 'PUT', '/v1/expiry-policies/fz-policy', {
     ...with_('PUT /v1/expiry-policies/{name}', { name: 'other' }),
   }),
-  // 202: a misspelt query parameter was ignored and the cluster hibernated for real.
+  // A misspelt query parameter was ignored: the request ran as if it were not there (a real hibernation).
   {
     op: 'POST /v1/clusters/{hub}/{namespace}/{name}/hibernate',
-    what: 'unknown query parameter dryrun (was 202: hibernated)',
+    what: 'unknown query parameter dryrun (was ignored)',
     method: 'POST',
     url: `${cluster}/hibernate?dryrun=true`,
     refused: true,
