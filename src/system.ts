@@ -219,6 +219,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         queue: jobs,
         store,
         teams,
+        clock,
         durableKeys: durableKeys(marks, replays),
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),

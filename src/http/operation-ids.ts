@@ -62,6 +62,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /v1/resync': 'getResync',
 
+  'GET /v1/audit': 'listAuditRecords',
+
   'GET /v1/relocations': 'listRelocations',
   'POST /v1/relocations': 'createRelocation',
   'GET /v1/relocations/:id': 'getRelocation',

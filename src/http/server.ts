@@ -11,6 +11,9 @@ import { JOB_ID_MAX } from '../services/job-ids.js';
 import type { HiveStore, JobQueue } from '../services/ports.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { staticTokens } from '../auth/static-tokens.js';
+import { systemClock, type Clock } from '../clock.js';
+import { createAuditTrail } from '../services/audit/audit-trail.js';
+import { installAuditTrail } from './audit-trail.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
@@ -20,6 +23,7 @@ import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs, type JobCounts } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { auditRoutes } from './routes/audit.js';
 import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
 
@@ -43,6 +47,8 @@ export interface ServerDeps {
   jobsInFlight?: () => Promise<InFlightJobs[]>;
   /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
   durableKeys?: DurableKeys;
+  /** The time audit records carry; the system clock when absent. */
+  clock?: Clock;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -117,6 +123,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     open: deps.config.auth.open,
     resolve: (identity) => resolveCaller(identity, deps.config),
   });
+  // One audit record per mutating request or secret read (docs/audit.md): a log line and an Event.
+  installAuditTrail(app, {
+    trail: createAuditTrail({
+      store: deps.store,
+      log: auditLog(deps.log),
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+    }),
+    store: deps.store,
+    teams: deps.teams,
+    clock: deps.clock ?? systemClock,
+    stateHub: deps.config.stateHub,
+    stateNamespace: deps.config.stateNamespace,
+  });
   installInputGuards(app);
   installIdempotency(app, {
     redis: deps.redis,
@@ -135,9 +155,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(jobRoutes({ queue: deps.queue }), { prefix: '/v1' });
+  await app.register(auditRoutes({ store: deps.store }), { prefix: '/v1' });
   for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
   await installBoard(app, deps.queuesForBoard);
 
   await app.ready();
   return app;
+}
+
+/**
+ * Audit lines are written at info whatever level the rest of the log is raised to (warn, error): only `silent`
+ * turns them off.
+ */
+function auditLog(root: Logger): Logger {
+  const child = root.child({ component: 'audit' });
+  if (root.level !== 'silent' && !child.isLevelEnabled('info')) child.level = 'info';
+  return child;
 }

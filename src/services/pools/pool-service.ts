@@ -109,7 +109,7 @@ export function createPoolService(deps: PoolServiceDeps) {
         },
       );
     }
-    deps.log.info({ audit: true, action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
+    deps.log.info({ decision: 'pool', action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
     return buildPoolView(store, req.hub, created);
   }
 
@@ -136,7 +136,7 @@ export function createPoolService(deps: PoolServiceDeps) {
         const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
           resourceVersion: pool.metadata.resourceVersion,
         });
-        deps.log.info({ audit: true, action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
+        deps.log.info({ decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
         return buildPoolView(store, ref.hub, patched);
       } catch (err) {
         if (!(err instanceof Conflict) || attempt >= 3) throw err;
@@ -175,7 +175,7 @@ export function createPoolService(deps: PoolServiceDeps) {
           .catch((err: unknown) => {
             if (!(err instanceof NotFound)) throw err;
           });
-        deps.log.info({ audit: true, action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
+        deps.log.info({ decision: 'pool', action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
       },
     });
     const view = buildPoolView(store, ref.hub, {
