@@ -3,6 +3,7 @@
 import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
+import { audit } from './audit.js';
 import { relocate, relocation, relocations } from './relocate.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
@@ -36,6 +37,8 @@ usage: beekeeper <command> [flags]
   relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state
   relocation status ID [--wait 1h]              where each cluster of a relocation is
   relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
+  audit      [--actor A] [--since 1h] [--until T] [--object HUB[/NS[/NAME]]] [--team T] [--action OP]
+             [--result allowed|refused|failed] [--limit 50]   the audit trail, newest first (admins)
 
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
@@ -54,6 +57,7 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocate,
   relocations,
   relocation,
+  audit,
 };
 
 export interface CliIo {

@@ -16,6 +16,10 @@ import type { CachedKind, HiveStore, KindName, KubeObject, StateLocation } from 
 import { OPERATION_IDS } from './operation-ids.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The audit trail's writer: `settled()` waits for the Events written so far (shutdown, tests). */
+    auditTrail: AuditTrail;
+  }
   interface FastifyRequest {
     /** What the audit record says about the object, taken before the handler ran. */
     auditTarget: AuditTarget | null;
@@ -155,6 +159,7 @@ export function installAuditTrail(app: FastifyInstance, deps: AuditHookDeps): vo
     return { object, existed: created, ...(team !== undefined ? { team } : {}) };
   };
 
+  app.decorate('auditTrail', deps.trail);
   app.decorateRequest('auditTarget', null);
   app.decorateRequest('auditAnswer', null);
 
