@@ -83,7 +83,7 @@ export function auditRoutes(deps: { store: Pick<HiveStore, 'hubNames' | 'list'> 
             "newest first; platform admins see all, team admins their teams' objects. Kept as long as the hubs " +
             'keep Events; the log stream is the long-term record',
           querystring: AuditQuery,
-          response: { 200: AuditPageSchema, ...problemResponses(400, 403) },
+          response: { 200: AuditPageSchema, ...problemResponses(400, 403, 422) },
         },
       },
       async (req) => {

@@ -1,7 +1,7 @@
 // GET /v1/audit's source: the audit Events on every hub, found by their label, read back from their annotation,
 // filtered, newest first and paged by a cursor (the last record's time and id, so records written meanwhile do not
 // shift the pages). Events live as long as the API server's event TTL; older records are in the log stream only.
-import { Invalid } from '../../hive/errors.js';
+import { invalid } from '../../hive/errors.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { AUDIT_SELECTOR, recordOfEvent, type AuditOutcome, type AuditRecord } from './audit-record.js';
 
@@ -36,7 +36,7 @@ function decodeCursor(cursor: string): [string, string] {
   } catch {
     // answered below
   }
-  throw new Invalid('cursor is not one this API handed out', [{ field: 'cursor', reason: 'use nextCursor as given' }]);
+  throw invalid('cursor', 'not a cursor this API returned (pass nextCursor as given)');
 }
 
 /** Newest first; the id breaks ties between records of the same millisecond. */

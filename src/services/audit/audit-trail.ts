@@ -56,7 +56,12 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
   return {
     write(record, { onObject }) {
       deps.log.info({ audit: true, ...record }, `audit ${record.action} ${record.result.outcome}`);
-      const line = { auditId: record.id, requestId: record.requestId, action: record.action, object: objectId(record.object) };
+      const line = {
+        auditId: record.id,
+        requestId: record.requestId,
+        action: record.action,
+        object: objectId(record.object),
+      };
       if (pending.size >= maxPending) {
         deps.log.error(line, 'audit Event dropped: too many Event writes waiting (the log line above is the record)');
         return;
