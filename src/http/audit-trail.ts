@@ -65,7 +65,7 @@ const field = (o: unknown, key: string): unknown =>
   o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
 
 function compact(o: AuditObject): AuditObject {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as AuditObject;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 export interface AuditHookDeps extends StateLocation {

@@ -20,7 +20,7 @@ async function traces(requestId: string, namespace: string) {
 }
 
 async function audit(who: Who, query: Record<string, string | number> = {}) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return bed.as(who, { method: 'GET', url: `/v1/audit${qs ? `?${qs}` : ''}` });
 }
 
