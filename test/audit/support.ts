@@ -40,7 +40,8 @@ export interface Bed {
   close(): Promise<void>;
 }
 
-export async function startBed(): Promise<Bed> {
+/** `level`: the log level the operator configured (default info). */
+export async function startBed(opts: { level?: 'info' | 'warn' | 'error' } = {}): Promise<Bed> {
   const clock = createTestClock();
   const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock, deleteProtection: false });
   const dir = mkdtempSync(join(tmpdir(), 'bk-audit-'));
@@ -79,7 +80,7 @@ export async function startBed(): Promise<Bed> {
       done();
     },
   });
-  const log = createLogger({ level: 'info', destination });
+  const log = createLogger({ level: opts.level ?? 'info', destination });
   await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   const hub = sim.hubs[0]!;
