@@ -136,7 +136,10 @@ export function createPoolService(deps: PoolServiceDeps) {
         const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
           resourceVersion: pool.metadata.resourceVersion,
         });
-        deps.log.info({ decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
+        deps.log.info(
+          { decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch },
+          'pool updated',
+        );
         return buildPoolView(store, ref.hub, patched);
       } catch (err) {
         if (!(err instanceof Conflict) || attempt >= 3) throw err;
