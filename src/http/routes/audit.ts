@@ -75,7 +75,9 @@ export function auditRoutes(deps: { store: Pick<HiveStore, 'hubNames' | 'list'> 
       '/audit',
       {
         // Checked below: who may read which records depends on each record's team.
-        config: { access: { handled: 'in-handler' } },
+        config: {
+          access: { handled: 'in-handler', why: "admins of a team read its objects' records; platform admins all" },
+        },
         schema: {
           tags: ['audit'],
           summary:
