@@ -14,10 +14,10 @@ afterAll(async () => {
 });
 
 it('with the log level at warn, a request still writes its audit line at info, and nothing else at info', async () => {
-  const res = await bed.as('otto', { method: 'DELETE', url: `/v1/clusters/${HUB}/a-ns/missing` });
+  const res = await bed.as('otto', { method: 'POST', url: `/v1/clusters/${HUB}/a-ns/missing/hibernate` });
   expect(res.statusCode).toBe(404);
   const line = await bed.auditLine(res.headers['x-request-id'] as string);
-  expect(line).toMatchObject({ level: 30, audit: true, action: 'deleteCluster', result: { status: 404 } });
+  expect(line).toMatchObject({ level: 30, audit: true, action: 'hibernateCluster', result: { status: 404 } });
   await bed.app.auditTrail.settled();
   expect(bed.lines.filter((l) => l.level === 30 && l.audit !== true)).toEqual([]);
 });

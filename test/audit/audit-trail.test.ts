@@ -130,11 +130,11 @@ describe('one audit record per request, in the log and as an Event on the object
   });
 
   it('a refused request is recorded: a missing cluster in the state namespace, a bad token without an actor', async () => {
-    const missing = await bed.as('otto', { method: 'DELETE', url: `/v1/clusters/${HUB}/${NS}/nope` });
+    const missing = await bed.as('otto', { method: 'POST', url: `/v1/clusters/${HUB}/${NS}/nope/hibernate` });
     expect(missing.statusCode).toBe(404);
     const m = await traces(missing.headers['x-request-id'] as string, STATE_NAMESPACE);
     expect(m.line).toMatchObject({
-      action: 'deleteCluster',
+      action: 'hibernateCluster',
       actor: { name: 'otto' },
       team: 'team-a',
       object: { kind: 'ClusterDeployment', hub: HUB, namespace: NS, name: 'nope' },
@@ -143,8 +143,24 @@ describe('one audit record per request, in the log and as an Event on the object
     expect(m.events).toHaveLength(1);
     expect(m.events[0]!.event).toMatchObject({
       type: 'Warning',
-      reason: 'AuditDeleteCluster',
+      reason: 'AuditHibernateCluster',
       involvedObject: { kind: 'Namespace', name: STATE_NAMESPACE },
+    });
+
+    // An operator may not delete: refused by authorization, recorded on the cluster it was about.
+    const forbidden = await bed.as('otto', { method: 'DELETE', url: `/v1/clusters/${HUB}/${NS}/c1` });
+    expect(forbidden.statusCode).toBe(403);
+    const f = await traces(forbidden.headers['x-request-id'] as string, NS);
+    expect(f.line).toMatchObject({
+      action: 'deleteCluster',
+      actor: { name: 'otto', role: 'operator' },
+      team: 'team-a',
+      result: { status: 403, outcome: 'refused' },
+    });
+    expect(f.events).toHaveLength(1);
+    expect(f.events[0]!.event).toMatchObject({
+      type: 'Warning',
+      involvedObject: { kind: 'ClusterDeployment', name: 'c1' },
     });
 
     const bad = await bed.as('nobody', { method: 'POST', url: `/v1/clusters/${HUB}/${NS}/c1/resume` });

@@ -20,6 +20,8 @@ const ROUTES: Record<string, Row> = {
   'GET /v1/jobs/{id}/events': { need: { object: 'job', role: 'viewer' } },
   'GET /v1/hubs': { need: { signedIn: true } },
   'GET /v1/resync': { need: { platformAdmin: true } },
+  // Lane audit: admin in the caller's own team (it then sees that team's records; docs/audit.md), else 403.
+  'GET /v1/audit': { need: { createOwn: 'admin' } },
 
   'GET /v1/clusters': { need: { list: 'clusters' } },
   'POST /v1/clusters': {
