@@ -166,6 +166,8 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
           BEEKEEPER_HTTP_HOST: '127.0.0.1',
           PORT: String(port),
           LOG_LEVEL: 'info',
+          // The drills' webhook receivers listen on loopback, which webhooks may not reach by default.
+          BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
           ...opts.env,
           ...env,
         },

@@ -1,9 +1,12 @@
 // What the expiry use cases need: the ports, and where Beekeeper keeps its own resources (ExpiryPolicies,
 // WebhookEndpoints).
+import type { AddressPolicy } from '../notify/address-policy.js';
 import type { ServiceDeps, StateLocation } from '../ports.js';
 
 export type { ServiceLog } from '../ports.js';
 
 export interface ExpiryServiceDeps extends ServiceDeps, StateLocation {
   webhookTimeoutMs?: number;
+  /** Where webhooks may post (src/services/notify/address-policy.ts); absent: public addresses only. */
+  webhookPolicy?: AddressPolicy;
 }
