@@ -85,11 +85,11 @@ async function endpointUrl(deps: DeliverDeps, ep: WebhookEndpoint): Promise<stri
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 /** The low-level code of a failed fetch (for the log) and the fixed reason a caller sees. */
-function failure(err: unknown): { code: string; reason: string } {
+function failure(err: unknown): { code: string; reason: string; range?: string } {
   let cause: unknown = err;
   // undici wraps the socket's error (TypeError: fetch failed → cause), sometimes twice.
   while (cause instanceof Error && cause.cause !== undefined && !(cause instanceof AddressRefused)) cause = cause.cause;
-  if (cause instanceof AddressRefused) return { code: cause.code, reason: FAILURE.refused };
+  if (cause instanceof AddressRefused) return { code: cause.code, reason: FAILURE.refused, range: cause.range };
   const code =
     typeof (cause as { code?: unknown } | undefined)?.code === 'string'
       ? (cause as { code: string }).code
@@ -149,8 +149,8 @@ export async function deliver(deps: DeliverDeps, ep: WebhookEndpoint, notice: No
     });
     await res.arrayBuffer().catch(() => undefined);
   } catch (err) {
-    const { code, reason } = failure(err);
-    throw fail(reason, { code, addresses });
+    const { reason, ...detail } = failure(err);
+    throw fail(reason, { ...detail, addresses });
   } finally {
     void agent.close().catch(() => undefined);
   }
