@@ -166,8 +166,10 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
           BEEKEEPER_HTTP_HOST: '127.0.0.1',
           PORT: String(port),
           LOG_LEVEL: 'info',
-          // The drills' webhook receivers listen on loopback, which webhooks may not reach by default.
+          // The drills' webhook receivers listen on loopback, which webhooks may not reach by default; and one
+          // test process asks for hundreds of changes a minute, as many users would (docs/edge.md).
           BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+          BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0',
           ...opts.env,
           ...env,
         },
