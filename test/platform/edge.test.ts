@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { needs } from '../support/needs.js';
 import { buildTestServer, createHarness, testConfig, type Harness } from './support.js';
@@ -68,7 +69,10 @@ describe('the edge, with tokens, a small rate limit and a portal origin', () => 
     expect(over.json().retryAfterSeconds).toBe(Number(over.headers['retry-after']));
     expect((await app.inject({ url: '/v1/jobs', headers: bearer(CI) })).statusCode).toBe(429);
     // Another caller has a count of its own; probes and metrics are never limited.
-    expect((await app.inject({ url: '/v1/jobs', headers: bearer(OPS) })).statusCode).toBe(200);
+    const ops = await app.inject({ url: '/v1/jobs', headers: bearer(OPS) });
+    expect(ops.statusCode).toBe(200);
+    expect(ops.headers['ratelimit-limit']).toBe('5');
+    expect(Number(ops.headers['ratelimit-remaining'])).toBeLessThan(5);
     for (let i = 0; i < 8; i++) {
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/metrics' })).statusCode).toBe(200);
@@ -161,5 +165,37 @@ describe('the edge by default', () => {
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('the edge settings', () => {
+  it('reads lists from the environment and names a bad entry by its variable', () => {
+    const config = loadConfig({
+      BEEKEEPER_CORS_ORIGINS: 'https://portal.example.com, http://localhost:3000',
+      BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '10.20.0.0/16,fd12:3456::/48',
+      BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0',
+    });
+    expect(config.edge).toEqual({
+      rateLimit: { perMinute: 0 },
+      corsOrigins: ['https://portal.example.com', 'http://localhost:3000'],
+    });
+    expect(config.webhooks).toEqual({ allowPrivate: false, allowCidrs: ['10.20.0.0/16', 'fd12:3456::/48'] });
+    expect(loadConfig({}).edge).toEqual({ rateLimit: { perMinute: 600 }, corsOrigins: [] });
+
+    let err: unknown;
+    try {
+      loadConfig({
+        BEEKEEPER_CORS_ORIGINS: 'https://portal.example.com/app',
+        BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/33',
+      });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const issues = (err as ConfigError).issues;
+    expect(issues.some((i) => i.startsWith('BEEKEEPER_CORS_ORIGINS:') && i.includes('no path'))).toBe(true);
+    expect(issues.some((i) => i.startsWith('BEEKEEPER_WEBHOOK_ALLOW_CIDRS:') && i.includes('must be a CIDR'))).toBe(
+      true,
+    );
   });
 });
