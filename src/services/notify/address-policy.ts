@@ -26,6 +26,8 @@ export interface AddressPolicyConfig {
 /** Names of metadata services that answer without resolving to a range above everywhere. */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data']);
 const METADATA_IPS = ['169.254.169.254', '100.100.100.200', 'fd00:ec2::254'];
+/** How long a registration waits for DNS before accepting the name (delivery checks it anyway). */
+const REGISTRATION_DNS_MS = 3000;
 
 const RANGES: Array<[RefusedRange, string, number]> = [
   ['unspecified', '0.0.0.0', 8], // "this network": Linux connects 0.0.0.0 to the local host
@@ -114,8 +116,13 @@ export function createAddressPolicy(config: AddressPolicyConfig): AddressPolicy 
       if (isIP(host)) return check(host);
       if (METADATA_NAMES.has(host)) return 'cloud metadata';
       if (!opts.resolve) return undefined;
-      // A name that does not resolve now is accepted: delivery resolves it again and refuses it then.
-      const addresses = await dnsLookupAsync(host, { all: true, verbatim: true }).catch(() => []);
+      // A name that does not resolve now (or not within a few seconds) is accepted: delivery resolves it again
+      // and refuses it then.
+      let timer: NodeJS.Timeout | undefined;
+      const addresses = await Promise.race([
+        dnsLookupAsync(host, { all: true, verbatim: true }).catch(() => []),
+        new Promise<LookupAddress[]>((resolve) => (timer = setTimeout(() => resolve([]), REGISTRATION_DNS_MS))),
+      ]).finally(() => clearTimeout(timer));
       for (const { address } of addresses) {
         const range = check(address);
         if (range) return range;
