@@ -94,7 +94,10 @@ function failure(err: unknown): { code: string; reason: string; range?: string }
     typeof (cause as { code?: unknown } | undefined)?.code === 'string'
       ? (cause as { code: string }).code
       : cause instanceof Error
-        ? cause.name
+        ? // A short message without a slash cannot quote the URL (undici's "bad port"); otherwise only the name.
+          /^[\w .:-]{1,80}$/.test(cause.message)
+          ? `${cause.name}: ${cause.message}`
+          : cause.name
         : 'unknown';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') return { code, reason: FAILURE.dns };
   if (code === 'ECONNREFUSED') return { code, reason: FAILURE.connRefused };
