@@ -64,7 +64,8 @@ export function createWebhookService(deps: {
       if (problem) throw new Invalid(`url: ${problem}`, [{ field: 'url', reason: problem }]);
       const range = await policy.checkHost(new URL(req.url).hostname, { resolve: true });
       if (range) {
-        const reason = `its host is or resolves to a ${range} address, where webhooks may not post (docs/webhooks.md)`;
+        const article = /^[aeiou]/.test(range) ? 'an' : 'a';
+        const reason = `its host is or resolves to ${article} ${range} address, where webhooks may not post (docs/webhooks.md)`;
         throw new Invalid(`url: ${reason}`, [{ field: 'url', reason }]);
       }
       if (req.format === 'slack' && req.secret)
