@@ -4,6 +4,7 @@ import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
 import { relocate, relocation, relocations } from './relocate.js';
+import { token } from './token.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -37,6 +38,9 @@ usage: beekeeper <command> [flags]
   relocation status ID [--wait 1h]              where each cluster of a relocation is
   relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
 
+  token new  --name N [--team T --role R]       a fresh API token and its configuration entry (its SHA-256 only);
+             needs no server (role: viewer, operator, admin; none and no team: platform-admin)
+
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
 exit codes: 0 ok, 1 failure, 2 usage, 3 timed out waiting, 128+N ended by signal N (130 SIGINT, 143 SIGTERM,
@@ -54,6 +58,7 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocate,
   relocations,
   relocation,
+  token,
 };
 
 export interface CliIo {

@@ -2,10 +2,11 @@
 // WebhookEndpoints).
 import type { AddressPolicy } from '../notify/address-policy.js';
 import type { ServiceDeps, StateLocation } from '../ports.js';
+import type { TeamScope } from '../team-scope.js';
 
 export type { ServiceLog } from '../ports.js';
 
-export interface ExpiryServiceDeps extends ServiceDeps, StateLocation {
+export interface ExpiryServiceDeps extends ServiceDeps, StateLocation, TeamScope {
   webhookTimeoutMs?: number;
   /** Where webhooks may post (src/services/notify/address-policy.ts); absent: public addresses only. */
   webhookPolicy?: AddressPolicy;
