@@ -1,6 +1,5 @@
 // buildServer(): the whole HTTP edge as a Fastify instance that never listens (only src/main/ listens). Feature
 // route plugins are registered under /v1: write paths relative to it (`/clusters`, not `/v1/clusters`).
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { TeamDirectory } from '../auth/team-directory.js';
@@ -17,6 +16,7 @@ import { createAuditTrail } from '../services/audit/audit-trail.js';
 import { installAuditTrail } from './audit-trail.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
+import { installEdge, RateLimited, requestIdOf } from './edge.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
 import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
@@ -63,7 +63,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     loggerInstance: log as FastifyBaseLogger,
     // Requests are logged once, in onResponse below, with the route template and principal.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
+    // The client's X-Request-Id when sane (edge.ts), so its id follows the request through our logs.
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Every path segment the API hands out fits: names (253) and job ids, the longest of them.
     routerOptions: { maxParamLength: JOB_ID_MAX },
@@ -79,6 +80,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => closing.abort());
 
   app.setErrorHandler((err, request, reply) => {
+    if (err instanceof RateLimited) {
+      log.debug({ reqId: request.id, principal: request.principal, limit: err.problem.limit }, 'rate limited');
+      reply.header('retry-after', String(err.problem.retryAfterSeconds));
+      return sendProblem(reply, err.problem);
+    }
     const p = toProblem(err, request);
     if (p.code === 'InternalError') log.error({ err, reqId: request.id, url: request.url }, 'request failed');
     else log.debug({ reqId: request.id, code: p.code, detail: p.detail }, 'request refused');
@@ -119,6 +125,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
+  await installEdge(app, { config: deps.config, redis: deps.redis });
   const authenticators =
     deps.authenticators ?? (deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : []);
   if (authenticators.length === 0) log.warn({}, 'no sign-in configured: the API is open to anyone who can reach it');

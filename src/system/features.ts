@@ -23,6 +23,7 @@ import { poolRoutes } from '../http/routes/pools.js';
 import { createPoolClaimMetrics } from '../http/routes/pool-claim-metrics.js';
 import { createScheduleService } from '../services/schedules/schedule-service.js';
 import { createExpiryService } from '../services/expiry/expiry-service.js';
+import { createAddressPolicy } from '../services/notify/address-policy.js';
 import { createWebhookService } from '../services/notify/webhook-service.js';
 import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
@@ -160,9 +161,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       teams: deps.teams,
       ...state,
     };
+    const webhookPolicy = createAddressPolicy(deps.config.webhooks);
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
-    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
-    const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
+    const expiry = createExpiryService({ ...base, webhookPolicy, log: deps.log.child({ component: 'expiry' }) });
+    const webhooks = createWebhookService({ ...base, webhookPolicy, log: deps.log.child({ component: 'webhooks' }) });
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
       jobs: [...schedules.jobs(), ...expiry.jobs()],

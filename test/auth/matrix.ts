@@ -10,6 +10,7 @@ import {
   CALLERS,
   HUB,
   NS,
+  TEAM_OF,
   TOKENS,
   call,
   roleAt,
@@ -44,6 +45,13 @@ export interface Row {
   query?: string;
   /** Makes the object this one request acts on (a DELETE would otherwise consume the seed). */
   fresh?: (bed: AuthBed, ns: string, name: string, place: Place) => Promise<void>;
+  /** Runs before each cell on the seeded object (a DELETE of an override needs one to be there). */
+  prepare?: (bed: AuthBed, ns: string, name: string, place: Place) => Promise<void>;
+  /**
+   * What a hidden object answers when "missing" is not comparable: a PUT that creates a missing object must
+   * refuse a name another team holds (409, without saying whose) rather than pretend it is free.
+   */
+  hiddenAnswer?: { status: number; code: string };
 }
 
 export const PLACES: readonly Place[] = ['a', 'b', 'none'];
@@ -111,6 +119,7 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
         name = `fresh-${++freshCount}`;
         await row.fresh(bed, ns, name, place);
       }
+      await row.prepare?.(bed, ns, name, place);
       const got = await call(bed, caller, method, pathFor(op, place, name, row.query), row.body?.(ns, place));
       const expected = verdict(caller, need, place);
       const p = problemOf(got);
@@ -123,6 +132,11 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
         else if ('create' in need && !p.detail?.includes(`${HUB}/${ns}`)) wrong.push(`${cell} (403 must name ${ns})`);
         else if (!('create' in need) && !('platformAdmin' in need) && !p.detail?.includes(' role'))
           wrong.push(`${cell} (403 must name the role needed)`);
+      } else if (expected === 'hidden' && row.hiddenAnswer) {
+        if (got.status !== row.hiddenAnswer.status || p.code !== row.hiddenAnswer.code)
+          wrong.push(`${cell} (expected ${row.hiddenAnswer.status} ${row.hiddenAnswer.code})`);
+        else if (TEAM_OF[place] && p.detail?.includes(TEAM_OF[place]))
+          wrong.push(`${cell} (must not name the team holding it)`);
       } else if (expected === 'hidden') {
         // The same request for an object that does not exist, by someone who may see everything.
         const missingName = target === 'job' ? `${HUB}.${MISSING}` : MISSING;

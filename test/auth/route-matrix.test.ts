@@ -158,7 +158,7 @@ describe('every route × role × team (from the OpenAPI document)', () => {
 // Routes of lane team-objects (schedules, expiry policies, webhooks, relocations, cluster expiry, overrides and
 // schedule), with the expectations access.md's role matrix gives. They pass once that lane's checks are merged:
 // set TEAM_OBJECTS_MERGED to true then (the every-route test above also stops excusing their declarations).
-const TEAM_OBJECTS_MERGED = false;
+const TEAM_OBJECTS_MERGED = true;
 
 describe.runIf(TEAM_OBJECTS_MERGED)('team-objects routes × role × team', () => {
   beforeAll(async () => {

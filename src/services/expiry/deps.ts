@@ -1,5 +1,6 @@
 // What the expiry use cases need: the ports, and where Beekeeper keeps its own resources (ExpiryPolicies,
 // WebhookEndpoints).
+import type { AddressPolicy } from '../notify/address-policy.js';
 import type { ServiceDeps, StateLocation } from '../ports.js';
 import type { TeamScope } from '../team-scope.js';
 
@@ -7,4 +8,6 @@ export type { ServiceLog } from '../ports.js';
 
 export interface ExpiryServiceDeps extends ServiceDeps, StateLocation, TeamScope {
   webhookTimeoutMs?: number;
+  /** Where webhooks may post (src/services/notify/address-policy.ts); absent: public addresses only. */
+  webhookPolicy?: AddressPolicy;
 }
