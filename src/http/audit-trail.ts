@@ -52,6 +52,7 @@ const KIND_OF: Record<string, CachedKind> = {
 /** Kubernetes names are at most 253 characters; anything longer was refused and is shortened here. */
 const MAX_PART = 253;
 const MAX_ANSWER = 256 * 1024;
+const SHUTDOWN_WAIT_MS = 5000;
 
 export function isAudited(method: string, route: string | undefined): boolean {
   if (!route?.startsWith('/v1/')) return false;
@@ -219,7 +220,8 @@ export function installAuditTrail(app: FastifyInstance, deps: AuditHookDeps): vo
     deps.trail.write(record, { onObject: target.existed || outcome === 'allowed' });
   });
 
-  app.addHook('onClose', async () => deps.trail.settled());
+  // Shutdown gives the Event writes under way a few seconds, not as long as a backlog would take.
+  app.addHook('onClose', async () => deps.trail.settled(SHUTDOWN_WAIT_MS));
 }
 
 /** The team a creator acts for: its token's team, else its only team. */

@@ -55,10 +55,15 @@ describe('one audit record per request, in the log and as an Event on the object
   });
 
   it('a hibernate: the actor, their team and role, the action, the cluster, the result and the request id', async () => {
-    const res = await bed.as('otto', { method: 'POST', url: `/v1/clusters/${HUB}/${NS}/c1/hibernate?wait=60` });
+    // The caller's own X-Request-Id (a portal's correlation id) is the one recorded.
+    const requestId = `portal-${Date.now()}`;
+    const res = await bed.as('otto', {
+      method: 'POST',
+      url: `/v1/clusters/${HUB}/${NS}/c1/hibernate?wait=60`,
+      headers: { 'x-request-id': requestId },
+    });
     expect(res.statusCode).toBe(200);
-    const requestId = res.headers['x-request-id'] as string;
-    expect(requestId).toBeTruthy();
+    expect(res.headers['x-request-id']).toBe(requestId);
     requestIds.hibernate = requestId;
     const { line, events } = await traces(requestId, NS);
     const expected = {

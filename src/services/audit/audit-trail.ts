@@ -20,8 +20,12 @@ export interface AuditTrail {
    * when the request came), else in the state namespace (a refused create, a 404, a request with no object).
    */
   write(record: AuditRecord, opts: { onObject: boolean }): void;
-  /** Resolves once every Event written so far has landed or failed (for shutdown and tests). */
-  settled(): Promise<void>;
+  /**
+   * Resolves once every Event written so far has landed or failed (tests), or after `timeoutMs` (shutdown: a
+   * backlog behind the hub's rate limit must not hold the process; what is left is logged, its records are the
+   * log lines already written).
+   */
+  settled(timeoutMs?: number): Promise<void>;
 }
 
 export interface AuditTrailDeps extends StateLocation {
@@ -83,8 +87,26 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
         .finally(() => pending.delete(write));
       pending.add(write);
     },
-    async settled() {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
+    async settled(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline =
+        timeoutMs === undefined
+          ? undefined
+          : new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), timeoutMs)));
+      try {
+        while (pending.size > 0) {
+          const all = Promise.allSettled([...pending]);
+          if ((await (deadline ? Promise.race([all, deadline]) : all)) === 'late') {
+            deps.log.error(
+              { waiting: pending.size },
+              'audit Events still waiting at shutdown may not be written (their log lines are the records)',
+            );
+            return;
+          }
+        }
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }
