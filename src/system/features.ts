@@ -41,6 +41,8 @@ import { exportKubeconfig } from '../kube/export-kubeconfig.js';
 import { relocationRunJob } from '../services/relocations/relocation-run.js';
 import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
 import { createPreflight } from '../services/relocations/preflight.js';
+import { createQuotaGuard } from '../services/quotas/quota-guard.js';
+import { teamRoutes } from '../http/routes/teams.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -83,6 +85,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       operations: deps.operations,
       clock: deps.clock,
       log: deps.log.child({ component: 'clusters' }),
+      quotas: createQuotaGuard(deps),
       ...policyHome,
     });
     return {
@@ -110,12 +113,13 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
     const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
+    const quotas = createQuotaGuard(deps);
     // ExpiryPolicies (on the state hub) cap claim lifetimes too.
     const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
-    const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
+    const claims = createClaimService({ ...base, ...policyHome, quotas, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
-    const pools = createPoolService(base);
+    const pools = createPoolService({ ...base, quotas });
     return {
       routes: [poolRoutes({ pools }), claimRoutes({ claims })],
       replays: {
@@ -205,4 +209,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     };
   },
   relocationFeature,
+  // Who am I, and the caller's teams with their quotas and usage (the quotas themselves are checked in the
+  // cluster, claim and pool services above).
+  (deps) => ({ routes: [teamRoutes(deps)] }),
 ];
