@@ -4,6 +4,7 @@ import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
 import { relocate, relocation, relocations } from './relocate.js';
+import { teams, whoami } from './teams.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -36,6 +37,8 @@ usage: beekeeper <command> [flags]
   relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state
   relocation status ID [--wait 1h]              where each cluster of a relocation is
   relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
+  whoami                                        who the token signs in as: name, teams and roles, platform admin
+  teams      [NAME]                             your teams (platform admin: all) with quotas and use (used/limit)
 
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
@@ -54,6 +57,8 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocate,
   relocations,
   relocation,
+  whoami,
+  teams,
 };
 
 export interface CliIo {
