@@ -142,7 +142,11 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
     const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, ...state };
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
-    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
+    const expiry = createExpiryService({
+      ...base,
+      log: deps.log.child({ component: 'expiry' }),
+      quotas: createQuotaGuard(deps),
+    });
     const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],

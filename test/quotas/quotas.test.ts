@@ -143,6 +143,16 @@ describe('maxLifetimeHours for clusters', () => {
     const near = await gamma().put(url, { expiresIn: '2h' });
     expect(near.statusCode, near.body).toBe(200);
   });
+
+  it('refuses an extension past maxLifetimeHours from creation; allows one within it', async () => {
+    const url = `/v1/clusters/${HUB}/gamma/g1/expiry/extend`;
+    const far = await gamma().post(url, { extendBy: '7h', reason: 'the release slipped' });
+    expect(far.statusCode).toBe(403);
+    expect(problemOf(far)).toMatchObject({ code: 'QuotaExceeded', quota: 'maxLifetimeHours', limit: 8 });
+    expect(problemOf(far).current).toBeGreaterThan(8);
+    const ok = await gamma().post(url, { extendBy: '1h', reason: 'one more test run' });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
 });
 
 describe('claims and their lifetimes', () => {

@@ -1,9 +1,12 @@
 // What the expiry use cases need: the ports, and where Beekeeper keeps its own resources (ExpiryPolicies,
 // WebhookEndpoints).
 import type { ServiceDeps, StateLocation } from '../ports.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 
 export type { ServiceLog } from '../ports.js';
 
 export interface ExpiryServiceDeps extends ServiceDeps, StateLocation {
   webhookTimeoutMs?: number;
+  /** Team quotas (src/services/quotas): an extension within maxLifetimeHours; without it nothing is limited. */
+  quotas?: QuotaGuard;
 }
