@@ -1,6 +1,7 @@
 # One image, every role: the role is the command (api, worker, scheduler, all-in-one).
 #   docker build -t beekeeper .
-#   docker run --rm -p 8080:8080 -e BEEKEEPER_HTTP_HOST=0.0.0.0 beekeeper            # all-in-one demo
+#   docker run --rm -p 8080:8080 -e BEEKEEPER_HTTP_HOST=0.0.0.0 beekeeper            # all-in-one demo (prints
+#                                                                                       export BEEKEEPER_TOKEN=...)
 #   docker run ... beekeeper src/main/worker.ts                                        # one role
 FROM node:20.20-bookworm-slim AS deps
 WORKDIR /app

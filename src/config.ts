@@ -3,7 +3,7 @@
 // problem is listed at once; the result is a frozen Config whose type is the schema's (config/config-schema.ts).
 // Precedence: environment, then file, then defaults. Only entry files pass `process.env` in.
 import type { Static } from 'typebox';
-import type { ConfigSchema, HubConfigSchema, RedisConfigSchema } from './config/config-schema.js';
+import type { ConfigSchema, HubConfigSchema, RedisConfigSchema, StaticTokenSchema } from './config/config-schema.js';
 import { checkRules } from './config/rules.js';
 import {
   SETTINGS,
@@ -14,6 +14,7 @@ import {
   type TeamSchema,
 } from './config/schema.js';
 import { locate, rank, readSources } from './config/sources.js';
+import { authConfig } from './config/auth.js';
 import { validateSettings, type Problem, type Settings } from './config/validate.js';
 
 export { DEFAULT_REDIS_PREFIX } from './config/redis.js';
@@ -24,7 +25,10 @@ export type HubConfig = Static<typeof HubConfigSchema>;
 export type HubDefaults = Static<typeof HubLimitsSchema>;
 export type RedisConfig = Static<typeof RedisConfigSchema>;
 export type HostPort = Static<typeof HostPortSchema>;
+/** A token entry as configured (the token or its SHA-256). */
 export type ApiToken = Static<typeof ApiTokenSchema>;
+/** A token entry as kept: its SHA-256 only. */
+export type StaticToken = Static<typeof StaticTokenSchema>;
 export type JobsConfig = Static<typeof JobsSchema>;
 export type TeamConfig = Static<typeof TeamSchema>;
 export type LogLevel = Config['logLevel'];
@@ -106,13 +110,9 @@ function toConfig(s: Settings): Config {
       ...(password ? { password } : {}),
       prefix,
     },
-    // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
-    http: { host: s.http.host ?? (hubs.length === 0 ? '127.0.0.1' : '0.0.0.0'), port: s.http.port },
-    auth: {
-      tokens: s.auth.tokens ?? [],
-      open: s.auth.open,
-      platformAdmins: { users: s.auth.platformAdmins.users ?? [], groups: s.auth.platformAdmins.groups ?? [] },
-    },
+    // Loopback unless told otherwise, for every role: a deployment says 0.0.0.0 on purpose.
+    http: { host: s.http.host ?? '127.0.0.1', port: s.http.port },
+    auth: authConfig(s.auth),
     teams: s.teams ?? [],
     teamLabel: s.teamLabel,
     logLevel: s.logLevel,

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { createTeamDirectory } from './auth/team-directory.js';
+import { createSignIn } from './auth/sign-in.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
@@ -15,7 +16,7 @@ import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
 import { createRedisRunCoordinator, onReconnected } from './redis/run-coordinator.js';
 import { startResync, type Resync } from './schedules/resync.js';
-import type { CachedKind, HiveStore, JobHandler } from './services/ports.js';
+import type { CachedKind, HiveStore, JobHandler, KubeObject } from './services/ports.js';
 import { FEATURES, type Replayer } from './system/features.js';
 import { durableKeys } from './system/durable-keys.js';
 import { createMarkIndex } from './services/idempotency/mark-index.js';
@@ -145,8 +146,13 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       stateNamespace: config.stateNamespace,
     });
     const jobs = operations.ledger(queue);
-    // Who owns what (src/auth/team-directory.ts). Namespace team labels are not cached yet: configuration only.
-    const teams = createTeamDirectory({ config, namespaceLabel: () => undefined });
+    // Who owns what (src/auth/team-directory.ts): the configuration, then the team label on namespaces, read from
+    // the Namespace informer so that no authorization decision costs a request to the hub.
+    const teams = createTeamDirectory({
+      config,
+      namespaceLabel: (hub, name) =>
+        store.cached<KubeObject>('Namespace', { hub, name })?.metadata.labels?.[config.teamLabel],
+    });
     const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics, teams }));
 
     if (roles.includes('worker')) {
@@ -208,6 +214,16 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
+      const signIn = createSignIn({
+        auth: config.auth,
+        log: log.child({ component: 'sign-in' }),
+        now: () => clock.now(),
+        reviewToken: (hub, token, audiences) => store.reviewToken(hub, token, audiences),
+        readSecret: async (ref) =>
+          (await store.get<KubeObject & { data?: Record<string, string> }>('Secret', ref))?.data,
+      });
+      closers.push(['sign-in', async () => signIn.close()]);
+      await signIn.ready;
       const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<
         Record<CachedKind, Replayer>
       >;
@@ -220,6 +236,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         store,
         teams,
         durableKeys: durableKeys(marks, replays),
+        authenticators: signIn.authenticators,
         metrics,
         routes: features.flatMap((f) => f.routes ?? []),
         redis: producer,

@@ -5,6 +5,7 @@ import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
 import { relocate, relocation, relocations } from './relocate.js';
 import { teams, whoami } from './teams.js';
+import { token } from './token.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -40,6 +41,9 @@ usage: beekeeper <command> [flags]
   whoami                                        who the token signs in as: name, teams and roles, platform admin
   teams      [NAME]                             your teams (platform admin: all) with quotas and use (used/limit)
 
+  token new  --name N [--team T --role R]       a fresh API token and its configuration entry (its SHA-256 only);
+             needs no server (role: viewer, operator, admin; none and no team: platform-admin)
+
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
 exit codes: 0 ok, 1 failure, 2 usage, 3 timed out waiting, 128+N ended by signal N (130 SIGINT, 143 SIGTERM,
@@ -59,6 +63,7 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocation,
   whoami,
   teams,
+  token,
 };
 
 export interface CliIo {

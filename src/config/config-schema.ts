@@ -16,6 +16,14 @@ import {
 
 const { name, kubeconfig, context } = HubEntrySchema.properties;
 
+/** A static token as Beekeeper keeps it: its SHA-256, never the token. */
+export const StaticTokenSchema = Type.Object({
+  name: ApiTokenSchema.properties.name,
+  tokenSha256: Type.String(),
+  team: ApiTokenSchema.properties.team,
+  role: ApiTokenSchema.properties.role,
+});
+
 export const HubConfigSchema = Type.Object({
   name,
   kubeconfig,
@@ -52,13 +60,38 @@ export const ConfigSchema = Type.Object({
   redis: RedisConfigSchema,
   http: Type.Object({ host: Type.String(), port: Type.Integer() }),
   auth: Type.Object({
-    tokens: Type.Immutable(Type.Array(ApiTokenSchema)),
+    /** Plain tokens are hashed when the settings are read: only digests are kept. */
+    tokens: Type.Immutable(Type.Array(StaticTokenSchema)),
     /** No sign-in: every caller is a platform admin. Only when said explicitly (or nothing else is configured in tests). */
     open: Type.Boolean(),
     platformAdmins: Type.Object({
       users: Type.Immutable(Type.Array(Type.String())),
       groups: Type.Immutable(Type.Array(Type.String())),
     }),
+    tokensFile: Type.Optional(Type.String()),
+    tokensSecret: Type.Optional(Type.Object({ hub: Type.String(), namespace: Type.String(), name: Type.String() })),
+    reloadSeconds: Type.Integer(),
+    /** Set when an issuer and an audience are. */
+    oidc: Type.Optional(
+      Type.Object({
+        issuer: Type.String(),
+        audience: Type.String(),
+        jwksUri: Type.Optional(Type.String()),
+        usernameClaim: Type.String(),
+        groupsClaim: Type.String(),
+        clockSkewSeconds: Type.Integer(),
+        jwksCacheSeconds: Type.Integer(),
+      }),
+    ),
+    /** Set when a hub is. */
+    tokenReview: Type.Optional(
+      Type.Object({
+        hub: Type.String(),
+        audiences: Type.Optional(Type.Immutable(Type.Array(Type.String()))),
+        cacheSeconds: Type.Integer(),
+      }),
+    ),
+    metricsRequireToken: Type.Boolean(),
   }),
   teams: Type.Immutable(Type.Array(TeamSchema)),
   teamLabel: Type.String(),

@@ -70,18 +70,10 @@ const entries = (v: unknown): [number, Record<string, unknown>][] =>
 function accessRules(s: Loose): Problem[] {
   const problems: Problem[] = [];
   const auth = s?.auth as Loose;
-  for (const [i, t] of entries(auth?.tokens)) {
-    if (t.team !== undefined && t.role === undefined)
-      problems.push({
-        path: ['auth', 'tokens', String(i), 'role'],
-        reason: 'required with a team (viewer, operator or admin)',
-      });
-    if (t.team !== undefined && t.role === 'platform-admin')
-      problems.push({
-        path: ['auth', 'tokens', String(i), 'team'],
-        reason: 'a platform-admin token spans teams: leave team out',
-      });
-  }
+  for (const [i, t] of entries(auth?.tokens))
+    for (const p of tokenEntryRules(t))
+      problems.push({ path: ['auth', 'tokens', String(i), ...p.path], reason: p.reason });
+  problems.push(...signInRules(s));
   const names = new Set<string>();
   for (const [i, team] of entries(s?.teams)) {
     if (typeof team.name === 'string') {
@@ -98,5 +90,40 @@ function accessRules(s: Loose): Problem[] {
         });
     }
   }
+  return problems;
+}
+
+/** One token entry (config, tokens file or Secret): paths relative to the entry. Never quotes the token. */
+export function tokenEntryRules(t: Record<string, unknown>): Problem[] {
+  const problems: Problem[] = [];
+  if ((t.token === undefined) === (t.tokenSha256 === undefined))
+    problems.push({ path: [], reason: 'set exactly one of token or tokenSha256' });
+  if (t.team !== undefined && t.role === undefined)
+    problems.push({ path: ['role'], reason: 'required with a team (viewer, operator or admin)' });
+  if (t.team !== undefined && t.role === 'platform-admin')
+    problems.push({ path: ['team'], reason: 'a platform-admin token spans teams: leave team out' });
+  return problems;
+}
+
+/** OIDC needs both an issuer and an audience; TokenReview and the tokens Secret name a configured hub. */
+function signInRules(s: Loose): Problem[] {
+  const problems: Problem[] = [];
+  const auth = s?.auth as Loose;
+  const oidc = auth?.oidc as Loose;
+  if ((oidc?.issuer === undefined) !== (oidc?.audience === undefined))
+    problems.push({
+      path: ['auth', 'oidc', oidc?.issuer === undefined ? 'issuer' : 'audience'],
+      reason: 'required with OIDC (set both the issuer and the audience)',
+    });
+  const hubs = Array.isArray(s?.hubs)
+    ? (s.hubs as Loose[]).map((h) => h?.name).filter((n) => typeof n === 'string')
+    : [];
+  const hubOf = (path: string[], hub: unknown) => {
+    // Without hubs (embedded mode) the one hub is named when the simulator starts.
+    if (hubs.length > 0 && typeof hub === 'string' && HUB_NAME.test(hub) && !hubs.includes(hub))
+      problems.push({ path, reason: `${JSON.stringify(hub)} is not one of the configured hubs (${hubs.join(', ')})` });
+  };
+  hubOf(['auth', 'tokenReview', 'hub'], (auth?.tokenReview as Loose)?.hub);
+  if (typeof auth?.tokensSecret === 'string') hubOf(['auth', 'tokensSecret'], auth.tokensSecret.split('/')[0]);
   return problems;
 }

@@ -15,6 +15,9 @@ export const EMBEDDED_KUBECONFIG = '.beekeeper/embedded.kubeconfig';
 
 /** A DNS label: hub names appear in URLs, job ids and queue names, so `.`, `/` and `:` are ruled out. */
 export const HUB_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** `hub/namespace/name` of the tokens Secret. */
+export const TOKENS_SECRET =
+  /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?)$/;
 /** Who holds an API token: it appears in logs and audit (the token never does). */
 export const TOKEN_NAME = /^[A-Za-z0-9._-]{1,63}$/;
 const DNS_LABEL = { pattern: HUB_NAME.source, rule: 'a DNS label (lowercase letters, digits, -)' };
@@ -68,11 +71,17 @@ export const ROLES = ['viewer', 'operator', 'admin'] as const;
 /** A token may also be a platform admin's: every team, and what no team owns. */
 export const TOKEN_ROLES = [...ROLES, 'platform-admin'] as const;
 
+/** A token's SHA-256 in hex (64 digits). */
+export const TOKEN_SHA256 = /^[0-9a-fA-F]{64}$/;
+
 export const ApiTokenSchema = Type.Object(
   {
     /** Who holds it; appears in logs and audit, the token never does. */
     name: Type.String({ pattern: TOKEN_NAME.source, rule: 'letters, digits, . _ - (at most 63)' }),
-    token: Type.String({ minLength: 16, secret: true }),
+    /** The token itself: hashed when the settings are read, never kept. */
+    token: Type.Optional(Type.String({ minLength: 16, secret: true })),
+    /** Or only its SHA-256 (hex), as `beekeeper token new` prints it: the configuration then holds no secret. */
+    tokenSha256: Type.Optional(Type.String({ pattern: TOKEN_SHA256.source, rule: 'the hex SHA-256 of the token' })),
     /** The team the holder acts for; none: a platform admin's token (the only kind before teams existed). */
     team: Type.Optional(Type.String(DNS_LABEL)),
     /** Default: platform-admin without a team, required with one. */
@@ -207,7 +216,7 @@ export const SettingsSchema = Type.Object({
     }),
     cluster: Type.Object({ nodes: hostPorts('BEEKEEPER_REDIS_CLUSTER_NODES') }),
   }),
-  // The embedded demo is open (no tokens by default), so it only listens on loopback unless told otherwise.
+  // Loopback unless told otherwise, for every role: deployments say BEEKEEPER_HTTP_HOST=0.0.0.0 on purpose.
   http: Type.Object({ host: str('BEEKEEPER_HTTP_HOST', TEXT), port: int('PORT', 0, 65535, 8080) }),
   auth: Type.Object({
     /** `name=token,...` in the environment (tokens.ts), a list of `{name, token, team, role}` in the file. */
@@ -219,6 +228,37 @@ export const SettingsSchema = Type.Object({
       users: Type.Optional(Type.Array(nonEmpty())),
       groups: Type.Optional(Type.Array(nonEmpty())),
     }),
+    // Sign-in sources besides auth.tokens (docs/sign-in.md).
+    /** A YAML list of tokens ({name, tokenSha256 | token, team, role}), re-read when it changes. */
+    tokensFile: str('BEEKEEPER_API_TOKENS_FILE', TEXT),
+    /** `hub/namespace/name` of a Secret whose key `tokens.yaml` holds the same list, re-read periodically. */
+    tokensSecret: str('BEEKEEPER_API_TOKENS_SECRET', {
+      pattern: TOKENS_SECRET.source,
+      rule: 'hub/namespace/name of a Secret',
+    }),
+    /** How often the tokens file is checked besides its change events, and the tokens Secret re-read. */
+    reloadSeconds: int('BEEKEEPER_AUTH_RELOAD_SECONDS', 1, 3600, 30),
+    oidc: Type.Object({
+      issuer: str('BEEKEEPER_OIDC_ISSUER', { pattern: '^https?://\\S+$', rule: 'an http(s) URL' }),
+      audience: str('BEEKEEPER_OIDC_AUDIENCE', TEXT),
+      /** Default: the jwks_uri of `<issuer>/.well-known/openid-configuration`. */
+      jwksUri: str('BEEKEEPER_OIDC_JWKS_URI', { pattern: '^https?://\\S+$', rule: 'an http(s) URL' }),
+      usernameClaim: Type.String({ env: 'BEEKEEPER_OIDC_USERNAME_CLAIM', default: 'sub', ...TEXT }),
+      groupsClaim: Type.String({ env: 'BEEKEEPER_OIDC_GROUPS_CLAIM', default: 'groups', ...TEXT }),
+      clockSkewSeconds: int('BEEKEEPER_OIDC_CLOCK_SKEW_SECONDS', 0, 600, 30),
+      /** Keys are kept at most this long; a token with an unknown key id fetches them again (at most every 30 s). */
+      jwksCacheSeconds: int('BEEKEEPER_OIDC_JWKS_CACHE_SECONDS', 1, 86_400, 600),
+    }),
+    tokenReview: Type.Object({
+      /** A configured hub whose API server reviews ServiceAccount tokens (authentication.k8s.io/v1 TokenReview). */
+      hub: str('BEEKEEPER_TOKENREVIEW_HUB', DNS_LABEL),
+      /** Audiences the token must be for; default: the API server's own. */
+      audiences: Type.Optional(Type.Array(nonEmpty(), { env: 'BEEKEEPER_TOKENREVIEW_AUDIENCES' })),
+      /** How long an answer (yes or no) is remembered, keyed by the token's SHA-256. */
+      cacheSeconds: int('BEEKEEPER_TOKENREVIEW_CACHE_SECONDS', 0, 600, 10),
+    }),
+    /** /metrics asks for a token too (probes, /openapi.json and /docs stay open). */
+    metricsRequireToken: Type.Boolean({ env: 'BEEKEEPER_METRICS_REQUIRE_TOKEN', default: false }),
   }),
   /** Who owns which namespaces and pools, who belongs to them, and their quotas. File only. */
   teams: Type.Optional(Type.Array(TeamSchema)),

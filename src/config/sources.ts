@@ -5,7 +5,7 @@ import { readConfigFile } from './file.js';
 import { parseHubs } from './hubs.js';
 import { parseHostPorts } from './redis.js';
 import { SETTINGS, SettingsSchema, type Annotated } from './schema.js';
-import type { ListInput } from './shorthand.js';
+import { quoted, splitList, type ListInput } from './shorthand.js';
 import { parseTokens } from './tokens.js';
 
 /** Where a setting's value came from: a variable, or the file at this path. */
@@ -24,6 +24,10 @@ export interface Sources {
 const ENV_LISTS: Record<string, (text: string) => ListInput> = {
   hubs: parseHubs,
   'auth.tokens': parseTokens,
+  'auth.tokenReview.audiences': (text) => {
+    const items = splitList(text);
+    return { value: items, problems: new Map(), subject: quoted(items) };
+  },
   'redis.sentinel.sentinels': parseHostPorts,
   'redis.cluster.nodes': parseHostPorts,
 };

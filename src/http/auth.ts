@@ -20,8 +20,9 @@ declare module 'fastify' {
   }
 }
 
-/** Paths that stay open: probes, metrics and the API description. */
+/** Paths that stay open: probes, metrics (unless auth.metricsRequireToken) and the API description. */
 const OPEN = /^\/(healthz|readyz|metrics|openapi\.json|docs)(\/|\?|$)/;
+const OPEN_BUT_METRICS = /^\/(healthz|readyz|openapi\.json|docs)(\/|\?|$)/;
 const BOARD = new RegExp(`^${BOARD_PATH}(/|\\?|$)`);
 
 interface Presented {
@@ -48,6 +49,8 @@ export interface AuthOptions {
   resolve: (identity: Identity) => Caller;
   /** No authenticators: everyone is OPEN_CALLER. */
   open: boolean;
+  /** /metrics asks for a token like the API (auth.metricsRequireToken). */
+  metricsRequireToken?: boolean;
 }
 
 export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
@@ -57,16 +60,23 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     request.caller = OPEN_CALLER;
     request.principal = OPEN_CALLER.name;
-    if (open || OPEN.test(request.url)) return;
+    if (open || (opts.metricsRequireToken ? OPEN_BUT_METRICS : OPEN).test(request.url)) return;
     const board = BOARD.test(request.url);
     const creds = presented(request.headers.authorization ?? '', board);
     let identity: Identity | undefined;
     for (const authenticate of creds ? opts.authenticators : []) {
-      identity = await authenticate(creds!.token);
+      // A sign-in that fails outright (a bug, an identity provider's surprise) refuses this caller, never the server.
+      identity = await (async () => authenticate(creds!.token))().catch((err: unknown) => {
+        request.log.warn({ err: (err as Error).message }, 'sign-in failed');
+        return undefined;
+      });
       if (identity) break;
     }
     if (!identity || (creds!.name !== undefined && creds!.name !== identity.name)) {
-      reply.header('www-authenticate', board ? 'Basic realm="beekeeper"' : 'Bearer realm="beekeeper"');
+      // RFC 6750 §3.1: a presented token that is not accepted is `invalid_token`, whichever check refused it
+      // (unknown, expired, wrong issuer or audience): the answer says no more than that.
+      const challenge = board ? 'Basic realm="beekeeper"' : 'Bearer realm="beekeeper"';
+      reply.header('www-authenticate', creds && !board ? `${challenge}, error="invalid_token"` : challenge);
       const detail = creds
         ? `the ${creds.scheme === 'Basic' ? 'name or token' : 'bearer token'} is not valid`
         : board

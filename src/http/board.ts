@@ -1,8 +1,10 @@
-// The BullMQ dashboard (bull-board) under /admin/queues, behind the same bearer auth as the API.
+// The BullMQ dashboard (bull-board) under /admin/queues, behind the same sign-in as the API (src/http/auth.ts, which
+// also takes HTTP Basic here) and for platform admins only: it shows and acts on every team's jobs.
 import type { FastifyInstance } from 'fastify';
 import { createBullBoard } from '@bull-board/api';
 import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import { problem, sendProblem } from './problem.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -32,6 +34,10 @@ export async function installBoard(app: FastifyInstance, queues: readonly BaseAd
   serverAdapter.setBasePath(BOARD_PATH);
   await app.register(
     async (board) => {
+      board.addHook('onRequest', async (request, reply) => {
+        if (!request.caller.platformAdmin)
+          return sendProblem(reply, problem(403, 'Forbidden', 'the queue dashboard is for platform admins'));
+      });
       board.addHook('onSend', async (_req, reply, payload) => {
         reply.header('content-security-policy', BOARD_CSP);
         const html =

@@ -153,7 +153,7 @@ export type WaitQueryType = Static<typeof WaitQuery>;
 const PROBLEM_TEXT: Record<number, string> = {
   400: 'Bad request: a path or query parameter `errors` names, or a body that is not JSON (or nests too deep)',
   401: 'Missing or invalid bearer token',
-  403: 'Forbidden by the hub',
+  403: 'Forbidden: the caller lacks the role this needs (`detail` names it), or the hub refused',
   404: 'Not found',
   409: 'Conflict with the current state; `detail` says why',
   422: 'Refused: `errors` names each body field (wrong JSON type, unknown, bad value) and the reason',
@@ -161,10 +161,10 @@ const PROBLEM_TEXT: Record<number, string> = {
   503: 'A hub or Redis is unavailable; retry after `Retry-After` seconds',
 };
 
-/** The error answers a route may give (plus 401, 500, 503, which any route may), as problem+json. */
+/** The error answers a route may give (plus 401, 403, 500, 503, which any route may), as problem+json. */
 export const problemResponses = (...codes: number[]) =>
   Object.fromEntries(
-    [...new Set([...codes, 401, 500, 503])].map((c) => [
+    [...new Set([...codes, 401, 403, 500, 503])].map((c) => [
       c,
       { description: PROBLEM_TEXT[c] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemSchema } } },
     ]),

@@ -10,7 +10,8 @@ import type { RedisClient } from '../redis/connect.js';
 import { JOB_ID_MAX } from '../services/job-ids.js';
 import type { HiveStore, JobQueue } from '../services/ports.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
-import { staticTokens } from '../auth/static-tokens.js';
+import { staticTokens, type Authenticator } from '../auth/static-tokens.js';
+import { installAccess } from './access.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
@@ -41,6 +42,8 @@ export interface ServerDeps {
   jobCounts?: () => Promise<JobCounts[]>;
   /** Unfinished jobs per hub, class, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
   jobsInFlight?: () => Promise<InFlightJobs[]>;
+  /** Sign-in (src/auth/sign-in.ts); default: the configuration's static tokens only. */
+  authenticators?: readonly Authenticator[];
   /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
   durableKeys?: DurableKeys;
 }
@@ -110,14 +113,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
-  const authenticators = deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : [];
+  const authenticators =
+    deps.authenticators ?? (deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : []);
   if (authenticators.length === 0) log.warn({}, 'no sign-in configured: the API is open to anyone who can reach it');
   installAuth(app, {
     authenticators,
     open: deps.config.auth.open,
+    metricsRequireToken: deps.config.auth.metricsRequireToken,
     resolve: (identity) => resolveCaller(identity, deps.config),
   });
   installInputGuards(app);
+  // Before the Idempotency-Key hook: a refused request must not become a key's recorded answer.
+  installAccess(app, { store: deps.store, teams: deps.teams });
   installIdempotency(app, {
     redis: deps.redis,
     prefix: deps.config.redis.prefix,
@@ -134,7 +141,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ...(deps.jobsInFlight ? { jobsInFlight: deps.jobsInFlight } : {}),
     }),
   );
-  await app.register(jobRoutes({ queue: deps.queue }), { prefix: '/v1' });
+  await app.register(jobRoutes({ queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }), {
+    prefix: '/v1',
+  });
   for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
   await installBoard(app, deps.queuesForBoard);
 

@@ -12,6 +12,7 @@ import { KINDS } from './kinds.js';
 import { createObject, deleteObject, getObject, listObjects, mergePatchObject, replaceObject } from './live-ops.js';
 import type { RateLimit } from './rate-limiter.js';
 import { buildEvent, createEvent } from './record-event.js';
+import { reviewToken, type TokenReviewStatus } from './token-review.js';
 import { createWaiters } from './waiters.js';
 
 export const CACHED_KINDS: readonly CachedKind[] = [
@@ -20,6 +21,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   'ClusterClaim',
   'ClusterImageSet',
   'ClusterRelocate',
+  'Namespace',
   'HibernationSchedule',
   'ClusterOverride',
   'ExpiryPolicy',
@@ -52,7 +54,11 @@ const OWN_KINDS: readonly CachedKind[] = [
   'Relocation',
 ];
 
-export type KubeGateway = HiveStore & { close(): Promise<void> };
+export type KubeGateway = HiveStore & {
+  /** Who a bearer token belongs to, by the hub's own API server (sign-in by TokenReview). */
+  reviewToken(hub: string, token: string, audiences?: readonly string[]): Promise<TokenReviewStatus>;
+  close(): Promise<void>;
+};
 
 export async function createKubeGateway({
   hubs: connections,
@@ -167,6 +173,8 @@ export async function createKubeGateway({
         );
       }
     },
+
+    reviewToken: async (hub, token, audiences) => reviewToken(hubOf(hub), token, audiences),
 
     async close() {
       await Promise.all([...hubs.values()].flatMap((hub) => [...hub.informers.values()].map((inf) => inf.stop())));

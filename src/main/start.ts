@@ -1,9 +1,11 @@
 // What every entry file does: read the environment, build the system for its roles, listen (api), and shut
 // down gracefully on SIGTERM/SIGINT. The only place (with the entry files) that touches process.env, ports,
 // signals and exit codes.
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { sha256Hex, signInConfigured } from '../config/auth.js';
 import { createLogger } from '../logger.js';
 import { RedisMissing } from '../redis/bootstrap.js';
 import { createSystem, type Role, type System } from '../system.js';
@@ -33,6 +35,17 @@ export async function start(opts: StartOptions): Promise<void> {
         'For the embedded demo run `npm start`; to share one simulator between processes run `npm run sim -- --kubeconfig-out sim.kubeconfig`.\n',
     );
     process.exit(2);
+  }
+  // Secure by default: an API with no way to sign in is either given a fresh admin token (embedded `npm start`,
+  // printed once as `export BEEKEEPER_TOKEN=...`) or refused (a deployed api role), unless open access is asked for.
+  let adminToken: string | undefined;
+  if (opts.roles.includes('api') && !config.auth.open && !signInConfigured(config.auth)) {
+    if (!opts.allInOne) {
+      process.stderr.write(NO_SIGN_IN);
+      process.exit(2);
+    }
+    adminToken = randomBytes(32).toString('base64url');
+    config = withTokens(config, [{ name: EMBEDDED_ADMIN, tokenSha256: sha256Hex(adminToken) }]);
   }
   const log = createLogger({ level: config.logLevel });
 
@@ -100,11 +113,15 @@ export async function start(opts: StartOptions): Promise<void> {
   if (opts.roles.includes('api')) log.info({ url: `${base}/v1`, docs: `${base}/docs` }, 'API listening');
   else log.info({ url: `${base}/metrics` }, 'probes and metrics listening');
   if (opts.allInOne) {
+    const bearer = adminToken ? ' -H "Authorization: Bearer $BEEKEEPER_TOKEN"' : '';
     process.stdout.write(
       `\nBeekeeper is running (${system.config.hubs.map((h) => h.name).join(', ')}; Redis: ${system.redisOrigin}).\n` +
-        `  API:  ${base}/v1   (try: curl ${base}/v1/clusters)\n` +
+        (adminToken
+          ? `  Sign in (a new admin token each start; the CLI reads it too):\nexport BEEKEEPER_TOKEN=${adminToken}\n`
+          : '') +
+        `  API:  ${base}/v1   (try: curl${bearer} ${base}/v1/clusters)\n` +
         `  Docs: ${base}/docs\n` +
-        `  Jobs: ${base}/admin/queues\n` +
+        `  Jobs: ${base}/admin/queues${adminToken ? `   (user ${EMBEDDED_ADMIN}, password: the token)` : ''}\n` +
         (kubeconfig
           ? `  Hub:  kubeconfig of the embedded hub in ${kubeconfig.path}\n` +
             `        export KUBECONFIG=${shellQuoted(kubeconfig.path)}   (then: kubectl get cd -A)\n`
@@ -112,6 +129,22 @@ export async function start(opts: StartOptions): Promise<void> {
         'Stop with Ctrl-C.\n\n',
     );
   }
+}
+
+/** The name of the token `npm start` generates, in logs and audit (and the dashboard's user name). */
+const EMBEDDED_ADMIN = 'admin';
+
+const NO_SIGN_IN =
+  'the api role has no way to sign callers in, and refuses to start open. Configure one or more of:\n' +
+  '  - static tokens: BEEKEEPER_API_TOKENS=name=token,... or auth.tokens (token or tokenSha256; `beekeeper token new`)\n' +
+  '  - a tokens file, re-read when it changes: BEEKEEPER_API_TOKENS_FILE=/path/tokens.yaml\n' +
+  '  - a tokens Secret on a hub: BEEKEEPER_API_TOKENS_SECRET=hub/namespace/name (key tokens.yaml)\n' +
+  '  - OIDC: BEEKEEPER_OIDC_ISSUER and BEEKEEPER_OIDC_AUDIENCE\n' +
+  '  - Kubernetes TokenReview: BEEKEEPER_TOKENREVIEW_HUB=<hub>\n' +
+  'or, to let anyone who reaches the API act as a platform admin, BEEKEEPER_AUTH_OPEN=true. See docs/sign-in.md.\n';
+
+function withTokens(config: Config, tokens: Config['auth']['tokens']): Config {
+  return { ...config, auth: { ...config.auth, tokens: [...config.auth.tokens, ...tokens] } };
 }
 
 /** A path as a shell word: as is when it is safe, else in single quotes. */

@@ -15,8 +15,9 @@ import {
 } from '../services/expiry/index.js';
 import { jobIds } from '../services/job-ids.js';
 import type { ClusterDeployment } from '../hive/types.js';
+import { clusterTeamOf, type TeamScope } from '../services/team-scope.js';
 
-export type ExpiryScanDeps = ServiceDeps & StateLocation;
+export type ExpiryScanDeps = ServiceDeps & StateLocation & TeamScope;
 
 /** The job delivering the warning the plan says is due (the most urgent; those it supersedes are recorded as such). */
 export function warnJob(target: Expiring, plan: WarningPlan): FixedJob | undefined {
@@ -45,7 +46,12 @@ export function policyEnforcement(
   const created = Date.parse(cd.metadata.creationTimestamp ?? '');
   if (
     Number.isNaN(created) ||
-    !policyExpiry(clusterExpiry(hub, cd)?.expiresAtMs, created, deps.clock.now(), effectiveLimits(policies, hub, cd))
+    !policyExpiry(
+      clusterExpiry(hub, cd)?.expiresAtMs,
+      created,
+      deps.clock.now(),
+      effectiveLimits(policies, hub, cd, clusterTeamOf(deps, hub, cd)),
+    )
   )
     return undefined;
   const namespace = cd.metadata.namespace ?? '';

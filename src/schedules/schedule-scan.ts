@@ -21,8 +21,9 @@ import {
   type SweepPayload,
 } from '../services/schedules/index.js';
 import type { ClusterDeployment } from '../hive/types.js';
+import type { TeamScope } from '../services/team-scope.js';
 
-export type ScheduleScanDeps = ServiceDeps & StateLocation;
+export type ScheduleScanDeps = ServiceDeps & StateLocation & TeamScope;
 
 /** An edge reached within this long is a normal firing, not a catch-up. */
 const ON_TIME_MS = 60_000;
@@ -129,7 +130,7 @@ function owed(
   atMs: number,
   now: number,
 ): boolean {
-  const schedule = cd && governance(listSchedules(deps), hub, cd).schedule;
+  const schedule = cd && governance(deps, listSchedules(deps), hub, cd).schedule;
   if (atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000)) return false;
   if (atMs > now) return true;
   return schedule !== undefined && cd !== undefined && !clusterEdgeHandled(cd, atMs);

@@ -138,7 +138,7 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
    * where a run now would act (the planner's decision: overrides and the install grace period hold it too).
    */
   const enforce = (hub: string, cd: ClusterDeployment) => {
-    const gov = governance(listSchedules(deps), hub, cd);
+    const gov = governance(deps, listSchedules(deps), hub, cd);
     if (!gov.schedule) return;
     // The job decides again (the cluster may have changed meanwhile); this only spares it when nothing is to do.
     let decision;

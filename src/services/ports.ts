@@ -36,6 +36,8 @@ export type CachedKind =
   | 'ClusterClaim'
   | 'ClusterImageSet'
   | 'ClusterRelocate'
+  // Namespaces carry the team label (config teamLabel) that gives them an owner (src/auth/team-directory.ts).
+  | 'Namespace'
   | 'HibernationSchedule'
   | 'ClusterOverride'
   | 'ExpiryPolicy'

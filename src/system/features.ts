@@ -36,6 +36,7 @@ import { readResyncRecord } from '../services/resync/resync-record.js';
 import { resyncRoutes } from '../http/routes/resync.js';
 import type { ClusterOverride } from '../services/schedules/override-store.js';
 import { NotFound } from '../hive/errors.js';
+import { OPEN_CALLER } from '../auth/caller.js';
 import { relocationFeature } from './relocation-feature.js';
 import { exportKubeconfig } from '../kube/export-kubeconfig.js';
 import { relocationRunJob } from '../services/relocations/relocation-run.js';
@@ -78,7 +79,11 @@ export interface Feature {
 export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // ExpiryPolicies (on the state hub) cap the expiry a request may ask for.
-    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    const policyHome = {
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
+    };
     const clusters = createClusterService({
       store: deps.store,
       queue: deps.queue,
@@ -89,7 +94,10 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ...policyHome,
     });
     return {
-      routes: [clusterRoutes({ clusters, queue: deps.queue }), hubRoutes({ store: deps.store })],
+      routes: [
+        clusterRoutes({ clusters, queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }),
+        hubRoutes({ store: deps.store }),
+      ],
       replays: {
         // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
         Operation: async (_hub, obj) => {
@@ -114,14 +122,21 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     const log = deps.log.child({ component: 'claims' });
     const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
     const quotas = createQuotaGuard(deps);
-    // ExpiryPolicies (on the state hub) cap claim lifetimes too.
-    const policyHome = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
+    // ExpiryPolicies (on the state hub) cap claim lifetimes too (a team's policy only its own team's).
+    const policyHome = {
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
+    };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
     const claims = createClaimService({ ...base, ...policyHome, quotas, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
     const pools = createPoolService({ ...base, quotas });
     return {
-      routes: [poolRoutes({ pools }), claimRoutes({ claims })],
+      routes: [
+        poolRoutes({ pools, ownership: { store: deps.store, teams: deps.teams } }),
+        claimRoutes({ claims, ownership: { store: deps.store, teams: deps.teams } }),
+      ],
       replays: {
         ClusterClaim: async (hub, obj) => {
           const view = await claims.get(claimRefOf(hub, obj as never));
@@ -140,7 +155,15 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     // Schedules and expiry: Beekeeper's own resources live in the state namespace on the state hub.
     const state = { stateHub: deps.config.stateHub, stateNamespace: deps.config.stateNamespace };
-    const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, ...state };
+    // A team's schedules, policies and webhooks act on its own clusters only (services/team-scope.ts).
+    const base = {
+      store: deps.store,
+      queue: deps.queue,
+      operations: deps.operations,
+      clock: deps.clock,
+      teams: deps.teams,
+      ...state,
+    };
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
     const expiry = createExpiryService({
       ...base,
@@ -152,11 +175,20 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
       jobs: [...schedules.jobs(), ...expiry.jobs()],
       replays: {
-        HibernationSchedule: async (_hub, obj) => ({ status: 201, body: await schedules.get(obj.metadata.name) }),
-        ExpiryPolicy: async (_hub, obj) => ({ status: 201, body: await expiry.policies.get(obj.metadata.name) }),
+        // A replay renders what this request created, for the caller who made it: no second access check.
+        HibernationSchedule: async (_hub, obj) => ({
+          status: 201,
+          body: await schedules.get(obj.metadata.name, OPEN_CALLER),
+        }),
+        ExpiryPolicy: async (_hub, obj) => ({
+          status: 201,
+          body: await expiry.policies.get(obj.metadata.name, OPEN_CALLER),
+        }),
         ClusterOverride: async (_hub, obj) => {
           const { hub, namespace, name } = (obj as ClusterOverride).spec.cluster;
-          const view = schedules.listOverrides(hub, namespace, name).find((o) => o.name === obj.metadata.name);
+          const view = schedules
+            .listOverrides(hub, namespace, name, OPEN_CALLER)
+            .find((o) => o.name === obj.metadata.name);
           if (!view) throw new NotFound(`override ${obj.metadata.name} not found`);
           return { status: 201, body: view };
         },
@@ -188,6 +220,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       store: deps.store,
       stateHub: deps.config.stateHub,
       stateNamespace: deps.config.stateNamespace,
+      teams: deps.teams,
     });
     return {
       jobs: [

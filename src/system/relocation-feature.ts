@@ -14,6 +14,8 @@ export function relocationFeature(deps: FeatureDeps): Feature {
     log: deps.log.child({ component: 'relocations' }),
     stateHub: deps.config.stateHub,
     stateNamespace: deps.config.stateNamespace,
+    // A team's relocation selects and moves its own team's clusters only.
+    teams: deps.teams,
   });
   return {
     routes: [relocationRoutes({ relocations })],

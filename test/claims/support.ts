@@ -124,17 +124,19 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     operations: operations.recorder,
   });
   let reaper = startClaimReaper(base);
+  const teams = configTeamDirectory(config);
+  const ownership = { store, teams };
   const app = await buildServer({
-    teams: configTeamDirectory(config),
+    teams,
     config,
     log,
     queue: operations.ledger(queue),
     store,
     metrics,
     routes: [
-      poolRoutes({ pools }),
-      claimRoutes({ claims }),
-      clusterRoutes({ clusters: createClusterService(base), queue: operations.ledger(queue) }),
+      poolRoutes({ pools, ownership }),
+      claimRoutes({ claims, ownership }),
+      clusterRoutes({ clusters: createClusterService(base), queue: operations.ledger(queue), ownership }),
     ],
     redis: producer,
     queuesForBoard: queue.boardQueues(),

@@ -164,6 +164,8 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
           BEEKEEPER_HUBS: hubsVar,
           REDIS_URL: redis!.url,
           BEEKEEPER_HTTP_HOST: '127.0.0.1',
+          // The drills call the API without tokens: open access, said explicitly as a deployment must.
+          BEEKEEPER_AUTH_OPEN: 'true',
           PORT: String(port),
           LOG_LEVEL: 'info',
           ...opts.env,

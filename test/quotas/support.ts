@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
+import { hashedEntry } from '../../src/config/auth.js';
 import type { KindName, KubeObject, ObjectRef } from '../../src/services/ports.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator } from '../../src/sim/simulator.js';
@@ -40,7 +41,7 @@ export async function startQuotaBed(): Promise<Bed & { config: Config }> {
   const embedded = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
   const config: Config = {
     ...embedded,
-    auth: { ...embedded.auth, tokens: Object.values(TOKENS) },
+    auth: { ...embedded.auth, tokens: Object.values(TOKENS).map(hashedEntry) },
     teams: TEAMS,
   };
   const log = createLogger({ level: 'silent' });

@@ -27,6 +27,8 @@ let server: ChildProcess;
 let output = '';
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 let B = '';
+/** The admin token `npm start` printed (`export BEEKEEPER_TOKEN=...`), which every README example sends. */
+let TOKEN = '';
 const tmp = mkdtempSync(join(tmpdir(), 'bk-readme-'));
 
 /** What the process printed lately, so a failed expectation says what the server was doing. */
@@ -75,10 +77,11 @@ async function curl(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
+  const signed = { authorization: `Bearer ${TOKEN}`, ...headers };
   const res = await fetch(`${B}${path}`, {
     method,
     redirect: 'manual',
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    headers: body === undefined ? signed : { 'content-type': 'application/json', ...signed },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -96,7 +99,7 @@ function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/beekeeper.js'), ...args], {
       cwd: tmp,
-      env: { ...process.env, BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '' },
+      env: { ...process.env, BEEKEEPER_URL: B, BEEKEEPER_TOKEN: TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -130,7 +133,7 @@ function readmeBlock(heading: string, lang: string): string {
  * line continuations and all): bash runs the block with `curl` defined as a function that prints its arguments.
  */
 async function curlCommands(block: string): Promise<string[][]> {
-  const script = `curl() { printf '%s\\0' "$@"; printf '\\1\\0'; }\nB=${B}\n${block}\n`;
+  const script = `curl() { printf '%s\\0' "$@"; printf '\\1\\0'; }\nB=${B}\nBEEKEEPER_TOKEN=${TOKEN}\n${block}\n`;
   const run = await bash(script, {});
   if (run.code !== 0) throw new Error(`bash could not run the README block: ${run.stderr}`);
   const commands: string[][] = [[]];
@@ -266,6 +269,8 @@ beforeAll(async () => {
   // `npm start` prints the API URL; everything below uses what it printed, as a newcomer would.
   const [, base] = await waitForOutput(/API:\s+(http:\/\/\S+?)\/v1\b/, 45_000);
   B = base!;
+  const [, token] = await waitForOutput(/^export BEEKEEPER_TOKEN=(\S+)$/m, 5_000);
+  TOKEN = token!;
 }, 50_000);
 
 afterAll(async () => {
@@ -295,6 +300,8 @@ afterAll(async () => {
 describe('README: `npm start` and the curl tour, against the real process', () => {
   it('prints the API URL, the Swagger UI and the queue dashboard', () => {
     expect(output).toContain(`API:  ${B}/v1`);
+    // Secure by default: one admin token, printed once as a line to paste, and the API refuses callers without it.
+    expect(output.match(/^export BEEKEEPER_TOKEN=\S+$/gm)).toHaveLength(1);
     expect(output).toContain(`Docs: ${B}/docs`);
     expect(output).toContain(`Jobs: ${B}/admin/queues`);
   });
@@ -563,7 +570,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     const C = `/v1/claims/${byName.json.id}`;
     const running = await curl('GET', `${C}?wait=120`);
     expect(running.json.phase, running.text).toBe('Running');
-    const events = await fetch(`${B}${C}/events`);
+    const events = await fetch(`${B}${C}/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     const reader = events.body!.getReader();
     let frame = '';
@@ -595,7 +602,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
       expect(script).toContain(part);
     return script.replace('make test-e2e', tests);
   };
-  const shellEnv = () => ({ BEEKEEPER_URL: B, BEEKEEPER_TOKEN: '', BEEKEEPER_HOME: ROOT });
+  const shellEnv = () => ({ BEEKEEPER_URL: B, BEEKEEPER_TOKEN: TOKEN, BEEKEEPER_HOME: ROOT });
   const claimOf = (stderr: string) => /claimed (\S+) from/.exec(stderr)?.[1];
 
   it('CI "Shell": claims, tests with the kubeconfig while heartbeating, and releases', async () => {
@@ -706,6 +713,19 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect((await curl('GET', CD)).status).toBe(404);
   }, 40_000);
 
+  it('sign-in: without the printed token the API answers 401 with a Bearer challenge; probes stay open', async () => {
+    const anonymous = await fetch(`${B}/v1/clusters`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="beekeeper"');
+    const wrong = await fetch(`${B}/v1/clusters`, { headers: { authorization: 'Bearer not-the-token-0123456789' } });
+    expect([wrong.status, wrong.headers.get('www-authenticate')]).toEqual([
+      401,
+      'Bearer realm="beekeeper", error="invalid_token"',
+    ]);
+    expect((await fetch(`${B}/healthz`)).status).toBe(200);
+    expect((await curl('GET', '/v1/clusters')).status).toBe(200);
+  });
+
   it('operations: /healthz, /readyz, /metrics, /openapi.json, /docs, /admin/queues', async () => {
     expect((await curl('GET', '/healthz')).status).toBe(200);
     const ready = await curl('GET', '/readyz');
@@ -726,6 +746,7 @@ describe('README: `npm start` and the curl tour, against the real process', () =
     expect([200, 302]).toContain(docs.status);
     if (docs.status === 200) expect(docs.text).toContain('Swagger UI');
     const queues = await curl('GET', '/admin/queues');
+    expect((await fetch(`${B}/admin/queues`)).status).toBe(401);
     expect(queues.status).toBe(200);
     expect(queues.headers.get('content-type')).toMatch(/text\/html/);
   });

@@ -25,18 +25,18 @@ const policies: NamedPolicy[] = [
 
 describe('expiry policy', () => {
   it('applies the strictest cap and every lead time of the policies covering a cluster', () => {
-    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }, 'ci'));
+    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }, 'ci'), undefined);
     expect(limits).toMatchObject({
       maxLifetimeMs: 12 * H,
       maxFrom: 'ci',
       defaultLifetimeMs: 8 * H,
       warningLeadsMs: [24 * H, H, 0.5 * H],
     });
-    expect(effectiveLimits(policies, 'local', cd({})).policies).toEqual([]);
+    expect(effectiveLimits(policies, 'local', cd({}), undefined).policies).toEqual([]);
   });
 
   it('refuses an expiry or extension beyond the cap, saying the latest allowed time', () => {
-    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }));
+    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }), undefined);
     const now = created + H;
     expect(requestedExpiry({ in: '8h' }, now, created, limits)).toBe(created + 9 * H);
     expect(() => requestedExpiry({ in: '80h' }, now, created, limits)).toThrow(
@@ -50,7 +50,7 @@ describe('expiry policy', () => {
   });
 
   it('defaults and caps never give less notice than the largest warning lead', () => {
-    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }));
+    const limits = effectiveLimits(policies, 'local', cd({ 'beekeeper.io/team': 'payments' }), undefined);
     expect(policyExpiry(undefined, created, created + 30 * H, limits)).toEqual({
       atMs: created + 54 * H,
       why: 'default',

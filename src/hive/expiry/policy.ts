@@ -14,6 +14,8 @@ export type { ExpiryPolicySpec };
 export interface NamedPolicy {
   name: string;
   spec: ExpiryPolicySpec;
+  /** The owning team (label beekeeper.io/team): the policy covers only that team's clusters. None: every cluster. */
+  team?: string;
 }
 
 export interface EffectiveLimits {
@@ -61,12 +63,14 @@ export function policyCovers(spec: ExpiryPolicySpec, hub: string, cd: Pick<Clust
   return selectorMatches(sel.labelSelector, labels);
 }
 
+/** `team`: the cluster's owning team (a team's policy covers only its own team's clusters). */
 export function effectiveLimits(
   policies: NamedPolicy[],
   hub: string,
   cd: Pick<ClusterDeployment, 'metadata'>,
+  team: string | undefined,
 ): EffectiveLimits {
-  const covering = policies.filter((p) => policyCovers(p.spec, hub, cd));
+  const covering = policies.filter((p) => (p.team === undefined || p.team === team) && policyCovers(p.spec, hub, cd));
   const out: EffectiveLimits = { warningLeadsMs: [], policies: covering.map((p) => p.name) };
   const leads = new Set<number>();
   for (const p of covering) {

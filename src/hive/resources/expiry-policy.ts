@@ -77,6 +77,9 @@ export const ExpiryPolicyStatusSchema = Type.Object({
 export const ExpiryPolicyViewSchema = Type.Object(
   {
     name: Type.String(),
+    team: Type.Optional(
+      Type.String({ description: 'The owning team (label beekeeper.io/team): covers its clusters only; absent: all' }),
+    ),
     spec: ExpiryPolicySpecSchema,
     status: ExpiryPolicyStatusSchema,
     createdAt: Type.Optional(Type.String()),
@@ -97,6 +100,12 @@ export const expiryPolicyCrd: CrdDefinition = {
     "or team. Hive's hive.openshift.io/delete-after annotation is what deletes the clusters.",
   printerColumns: [
     { name: 'MaxLifetime', type: 'string', jsonPath: '.spec.maxLifetime' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'DefaultLifetime', type: 'string', jsonPath: '.spec.defaultLifetime' },
     { name: 'Warnings', type: 'string', jsonPath: '.spec.warnings' },
     { name: 'LastApplied', type: 'string', jsonPath: '.status.lastApplied.at', priority: 1 },

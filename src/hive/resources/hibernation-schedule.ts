@@ -147,6 +147,9 @@ const EdgeSchema = Type.Object({
 export const ScheduleViewSchema = Type.Object(
   {
     name: Type.String(),
+    team: Type.Optional(
+      Type.String({ description: 'The owning team (label beekeeper.io/team); absent: platform-wide' }),
+    ),
     spec: HibernationScheduleSpecSchema,
     status: HibernationScheduleStatusSchema,
     desiredNow: Type.Object({ state: Type.String(), reason: Type.String() }),
@@ -176,6 +179,12 @@ export const hibernationScheduleCrd: CrdDefinition = {
     "Stored on the state hub in Beekeeper's namespace; survives Redis loss and can be managed by GitOps.",
   printerColumns: [
     { name: 'TimeZone', type: 'string', jsonPath: '.spec.timeZone' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'Enforce', type: 'boolean', jsonPath: '.spec.enforce' },
     { name: 'DryRun', type: 'boolean', jsonPath: '.spec.dryRun' },
     { name: 'NextAction', type: 'string', jsonPath: '.status.nextEdge.action' },

@@ -39,6 +39,9 @@ export const RelocationViewSchema = Type.Object(
     id: Type.String({ description: "The relocation id (the Relocation's name)" }),
     from: Type.String(),
     to: Type.String(),
+    team: Type.Optional(
+      Type.String({ description: 'The owning team (label beekeeper.io/team): moves its clusters only; absent: any' }),
+    ),
     phase: RelocationPhaseSchema,
     terminal: Type.Boolean({ description: 'Succeeded, Failed or Aborted: nothing moves any more' }),
     requestedBy: Type.Optional(Type.String()),

@@ -129,6 +129,12 @@ export const relocationCrd: CrdDefinition = {
     { name: 'From', type: 'string', jsonPath: '.spec.from' },
     { name: 'To', type: 'string', jsonPath: '.spec.to' },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'Waves-Done', type: 'integer', jsonPath: '.status.waves.done' },
     { name: 'Waves', type: 'integer', jsonPath: '.status.waves.total' },
     { name: 'By', type: 'string', jsonPath: '.spec.requestedBy', priority: 1 },

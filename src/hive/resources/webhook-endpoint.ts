@@ -52,6 +52,17 @@ export const WebhookRequestSchema = Type.Object({
     }),
   ),
   disabled: Type.Optional(Disabled),
+  team: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 63,
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      description:
+        "The team that owns it (label beekeeper.io/team): it then receives that team's warnings only. Default: your " +
+        'one team where you are admin; a platform admin may name any team, or none (every warning). On a replace, ' +
+        'only a platform admin may change it.',
+    }),
+  ),
 });
 
 export const WebhookEndpointStatusSchema = Type.Object({
@@ -66,6 +77,7 @@ export const WebhookEndpointStatusSchema = Type.Object({
 export const WebhookViewSchema = Type.Object(
   {
     name: Type.String(),
+    team: Type.Optional(Type.String({ description: "The owning team: receives its team's warnings only" })),
     url: Type.String({
       description: 'Redacted: userinfo, query and the path past its leading segments masked',
       examples: ['https://hooks.slack.com/services/T000/***'],
@@ -96,6 +108,12 @@ export const webhookEndpointCrd: CrdDefinition = {
   ].join('\n'),
   printerColumns: [
     { name: 'URL', type: 'string', jsonPath: '.spec.url', description: 'Redacted when urlSecretRef is set' },
+    {
+      name: 'Team',
+      type: 'string',
+      jsonPath: '.metadata.labels.beekeeper\\.io/team',
+      description: 'Owning team; none: platform-wide',
+    },
     { name: 'Format', type: 'string', jsonPath: '.spec.format' },
     { name: 'LastDelivery', type: 'string', jsonPath: '.status.lastDelivery.at' },
     { name: 'OK', type: 'boolean', jsonPath: '.status.lastDelivery.ok' },

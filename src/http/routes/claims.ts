@@ -3,6 +3,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { claimAccess } from '../../auth/claim-access.js';
+import { visibilityOf, type Ownership } from '../../auth/authorize.js';
 import type { ClaimService } from '../../services/claims/claim-service.js';
 import { auditOrigin } from '../audit.js';
 import { longPoll, streamEvents } from '../follow.js';
@@ -16,7 +18,7 @@ import {
   RefParams,
 } from './pool-claim-schemas.js';
 
-export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync {
+export function claimRoutes(deps: { claims: ClaimService; ownership: Ownership }): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { claims } = deps;
@@ -25,6 +27,9 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.post(
       '/claims',
       {
+        config: {
+          access: { handled: 'in-handler', why: 'operator in the pool’s team; other teams’ pools are as absent' },
+        },
         schema: {
           tags,
           summary: 'Claim a cluster from a named pool, or from the best pool matching attributes across hubs',
@@ -34,7 +39,12 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
         },
       },
       async (req, reply) => {
-        const created = await claims.create(req.body, req.principal, req.idempotency);
+        const created = await claims.create(
+          req.body,
+          req.principal,
+          req.idempotency,
+          claimAccess(req.caller, deps.ownership),
+        );
         const ref = { hub: created.hub, namespace: created.namespace, name: created.name };
         const wait = req.query.wait;
         const view = wait
@@ -51,6 +61,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.get(
       '/claims',
       {
+        config: { access: { handled: 'in-handler', why: 'lists the claims of the caller’s teams' } },
         schema: {
           tags,
           summary: 'Claims across hubs, oldest first, a page at a time (pass nextCursor back as cursor)',
@@ -80,12 +91,16 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
           },
         },
       },
-      async (req) => claims.list(req.query as Parameters<ClaimService['list']>[0]),
+      async (req) => {
+        const sees = visibilityOf(req.caller, deps.ownership);
+        return claims.list(req.query, sees.everything ? undefined : sees.claim);
+      },
     );
 
     app.get(
       '/claims/:hub/:namespace/:name',
       {
+        config: { access: { object: 'claim', role: 'viewer' } },
         schema: {
           tags,
           summary:
@@ -110,6 +125,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.get(
       '/claims/:hub/:namespace/:name/events',
       {
+        config: { access: { object: 'claim', role: 'viewer' } },
         schema: {
           tags,
           summary: 'Server-Sent Events: an `event: claim` with the whole claim on every change, until it is gone',
@@ -145,6 +161,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.get(
       '/claims/:hub/:namespace/:name/kubeconfig',
       {
+        config: { access: { object: 'claim', role: 'operator' } },
         schema: {
           tags,
           summary: "The claimed cluster's admin kubeconfig (YAML text)",
@@ -166,6 +183,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.get(
       '/claims/:hub/:namespace/:name/credentials',
       {
+        config: { access: { object: 'claim', role: 'operator' } },
         schema: {
           tags,
           summary: "The claimed cluster's API and console URLs and kubeadmin credentials",
@@ -189,6 +207,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.patch(
       '/claims/:hub/:namespace/:name',
       {
+        config: { access: { object: 'claim', role: 'operator' } },
         schema: {
           tags,
           summary:
@@ -206,6 +225,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.post(
       '/claims/:hub/:namespace/:name/heartbeat',
       {
+        config: { access: { object: 'claim', role: 'operator' } },
         schema: {
           tags,
           summary: "Renew the claim's heartbeat Lease; without heartbeats the claim is released after its timeout",
@@ -228,6 +248,7 @@ export function claimRoutes(deps: { claims: ClaimService }): FastifyPluginAsync 
     app.delete(
       '/claims/:hub/:namespace/:name',
       {
+        config: { access: { object: 'claim', role: 'operator' } },
         schema: {
           tags,
           summary: 'Release the claim now; Hive deprovisions the cluster, followed by the returned job',

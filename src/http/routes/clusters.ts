@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { visibilityOf, type Ownership } from '../../auth/authorize.js';
 import type { ClusterService } from '../../services/clusters/cluster-service.js';
 import type { JobQueue } from '../../services/ports.js';
 import { auditOrigin, requester } from '../audit.js';
@@ -21,7 +22,11 @@ import {
 
 const jobAnswers = { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema };
 
-export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue }): FastifyPluginAsync {
+export function clusterRoutes(deps: {
+  clusters: ClusterService;
+  queue: JobQueue;
+  ownership: Ownership;
+}): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { clusters, queue } = deps;
@@ -30,6 +35,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.get(
       '/clusters',
       {
+        config: { access: { handled: 'in-handler', why: 'lists the clusters of the caller’s teams' } },
         schema: {
           tags,
           summary: 'ClusterDeployments across hubs, from the informer cache; filtered and paged',
@@ -37,12 +43,16 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
           response: { 200: ClusterPageSchema, ...problemResponses(400, 422) },
         },
       },
-      async (req) => clusters.list(req.query),
+      async (req) => {
+        const sees = visibilityOf(req.caller, deps.ownership);
+        return clusters.list(req.query, sees.everything ? undefined : sees.cluster);
+      },
     );
 
     app.post(
       '/clusters',
       {
+        config: { access: { create: 'cluster', role: 'admin' } },
         schema: {
           tags,
           summary:
@@ -66,6 +76,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.get(
       '/clusters/:hub/:namespace/:name',
       {
+        config: { access: { object: 'cluster', role: 'viewer' } },
         schema: {
           tags,
           summary: 'One cluster in plain words: phase, power state, URLs, version, pool/claim, expiry, conditions',
@@ -86,6 +97,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
       app.post(
         `/clusters/:hub/:namespace/:name/${action}`,
         {
+          config: { access: { object: 'cluster', role: 'operator' } },
           schema: {
             tags,
             summary:
@@ -107,6 +119,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.delete(
       '/clusters/:hub/:namespace/:name',
       {
+        config: { access: { object: 'cluster', role: 'admin' } },
         schema: {
           tags,
           summary: 'Delete and follow deprovision to the end; protected clusters answer 409 unless liftProtection=true',
@@ -139,6 +152,8 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.put(
       '/clusters/:hub/:namespace/:name/expiry',
       {
+        // Within policy: the ExpiryPolicy's maxLifetime still caps it (422 beyond).
+        config: { access: { object: 'cluster', role: 'operator' } },
         schema: {
           tags,
           summary:
@@ -157,6 +172,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.get(
       '/clusters/:hub/:namespace/:name/kubeconfig',
       {
+        config: { access: { object: 'cluster', role: 'operator' } },
         schema: {
           tags,
           summary: 'The admin kubeconfig Hive stored for the cluster (YAML)',
@@ -174,6 +190,7 @@ export function clusterRoutes(deps: { clusters: ClusterService; queue: JobQueue 
     app.get(
       '/clusters/:hub/:namespace/:name/credentials',
       {
+        config: { access: { object: 'cluster', role: 'operator' } },
         schema: {
           tags,
           summary: 'The kubeadmin username and password Hive stored for the cluster',

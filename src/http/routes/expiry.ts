@@ -12,6 +12,7 @@ import { auditOrigin, By, Reason } from '../audit.js';
 import { requestShape, responseShape } from '../request-shape.js';
 import { ExpiryHistoryEntrySchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
+import { inHandler, TeamField } from './team-scoped.js';
 
 const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
@@ -44,6 +45,8 @@ export function expiryRoutes(deps: {
     const { expiry, webhooks } = deps;
     const tags = ['expiry'];
     const NameParams = Type.Object({ name: Name });
+    const byCluster = inHandler("the cluster's team: viewer to read, operator to extend");
+    const byLabel = inHandler("the object's team label: viewer to read, admin to change");
 
     app.get(
       '/clusters/:hub/:namespace/:name/expiry',
@@ -54,8 +57,9 @@ export function expiryRoutes(deps: {
           params: ClusterParams,
           response: { 200: ExpiryView, ...problemResponses(404) },
         },
+        config: byCluster,
       },
-      async (req) => expiry.get(req.params),
+      async (req) => expiry.get(req.params, req.caller),
     );
 
     app.post(
@@ -67,10 +71,11 @@ export function expiryRoutes(deps: {
             'Extend expiry, capped by the policy maximum lifetime; recorded (who, from, to, why) in the history annotation, an audit log line and an Event',
           params: ClusterParams,
           body: ExtendBody,
-          response: { 200: ExpiryView, ...problemResponses(400, 404, 409, 422) },
+          response: { 200: ExpiryView, ...problemResponses(400, 403, 404, 409, 422) },
         },
+        config: byCluster,
       },
-      async (req) => expiry.extend(req.params, req.body, auditOrigin(req)),
+      async (req) => expiry.extend(req.params, req.body, auditOrigin(req), req.caller),
     );
 
     app.get(
@@ -82,8 +87,9 @@ export function expiryRoutes(deps: {
             'Upcoming deletions with their warnings (delivered, next due) and clusters hibernated for close to 90 days',
           response: { 200: Type.Object({}, open), ...problemResponses() },
         },
+        config: inHandler('filtered to the clusters and claims of your teams'),
       },
-      async () => expiry.warnings(),
+      async (req) => expiry.warnings(req.caller),
     );
 
     app.post(
@@ -109,11 +115,12 @@ export function expiryRoutes(deps: {
               changes: Type.Array(Type.Object({}, open)),
               failed: Type.Array(Type.Object({}, open)),
             }),
-            ...problemResponses(400, 422),
+            ...problemResponses(400, 403, 422),
           },
         },
+        config: inHandler('platform admins only: it spans every team'),
       },
-      async (req) => expiry.sweep(req.query, auditOrigin(req)),
+      async (req) => expiry.sweep(req.query, auditOrigin(req), req.caller),
     );
 
     app.get(
@@ -121,11 +128,12 @@ export function expiryRoutes(deps: {
       {
         schema: {
           tags,
-          summary: 'Expiry policies',
+          summary: 'Expiry policies (those of your teams)',
           response: { 200: Type.Object({ items: Type.Array(PolicyView) }), ...problemResponses() },
         },
+        config: byLabel,
       },
-      async () => ({ items: expiry.policies.list() }),
+      async (req) => ({ items: expiry.policies.list(req.caller) }),
     );
     app.post(
       '/expiry-policies',
@@ -133,12 +141,15 @@ export function expiryRoutes(deps: {
         schema: {
           tags,
           summary: 'Create an expiry policy',
-          body: Type.Object({ name: Name, ...PolicyProps }, closed),
-          response: { 201: PolicyView, ...problemResponses(400, 409, 422) },
+          body: Type.Object({ name: Name, team: Type.Optional(TeamField), ...PolicyProps }, closed),
+          response: { 201: PolicyView, ...problemResponses(400, 403, 409, 422) },
         },
+        config: byLabel,
       },
       async (req, reply) =>
-        reply.code(201).send(await expiry.policies.create(req.body as Record<string, unknown>, req.idempotency)),
+        reply
+          .code(201)
+          .send(await expiry.policies.create(req.body as Record<string, unknown>, req.caller, req.idempotency)),
     );
     app.get(
       '/expiry-policies/:name',
@@ -149,8 +160,9 @@ export function expiryRoutes(deps: {
           params: NameParams,
           response: { 200: PolicyView, ...problemResponses(404) },
         },
+        config: byLabel,
       },
-      async (req) => expiry.policies.get(req.params.name),
+      async (req) => expiry.policies.get(req.params.name, req.caller),
     );
     app.put(
       '/expiry-policies/:name',
@@ -159,11 +171,12 @@ export function expiryRoutes(deps: {
           tags,
           summary: 'Replace an expiry policy',
           params: NameParams,
-          body: Type.Object({ name: Type.Optional(Name), ...PolicyProps }, closed),
-          response: { 200: PolicyView, ...problemResponses(400, 404, 422) },
+          body: Type.Object({ name: Type.Optional(Name), team: Type.Optional(TeamField), ...PolicyProps }, closed),
+          response: { 200: PolicyView, ...problemResponses(400, 403, 404, 422) },
         },
+        config: byLabel,
       },
-      async (req) => expiry.policies.replace(req.params.name, req.body as Record<string, unknown>),
+      async (req) => expiry.policies.replace(req.params.name, req.body as Record<string, unknown>, req.caller),
     );
     app.delete(
       '/expiry-policies/:name',
@@ -172,11 +185,12 @@ export function expiryRoutes(deps: {
           tags,
           summary: 'Delete an expiry policy',
           params: NameParams,
-          response: { 204: Type.Null(), ...problemResponses(404) },
+          response: { 204: Type.Null(), ...problemResponses(403, 404) },
         },
+        config: byLabel,
       },
       async (req, reply) => {
-        await expiry.policies.remove(req.params.name);
+        await expiry.policies.remove(req.params.name, req.caller);
         return reply.code(204).send(null);
       },
     );
@@ -189,8 +203,9 @@ export function expiryRoutes(deps: {
           summary: 'Webhook endpoints for warnings (URLs redacted, keys never shown)',
           response: { 200: Type.Object({ items: Type.Array(WebhookView) }), ...problemResponses() },
         },
+        config: byLabel,
       },
-      async () => ({ items: webhooks.list() }),
+      async (req) => ({ items: webhooks.list(req.caller) }),
     );
     app.get(
       '/webhooks/:name',
@@ -201,8 +216,9 @@ export function expiryRoutes(deps: {
           params: NameParams,
           response: { 200: WebhookView, ...problemResponses(404) },
         },
+        config: byLabel,
       },
-      async (req) => webhooks.get(req.params.name),
+      async (req) => webhooks.get(req.params.name, req.caller),
     );
     app.put(
       '/webhooks/:name',
@@ -212,10 +228,11 @@ export function expiryRoutes(deps: {
           summary: 'Create or replace a webhook endpoint (generic JSON signed with HMAC-SHA256, or Slack)',
           params: NameParams,
           body: WebhookBody,
-          response: { 200: WebhookView, ...problemResponses(400, 422) },
+          response: { 200: WebhookView, ...problemResponses(400, 403, 409, 422) },
         },
+        config: byLabel,
       },
-      async (req) => webhooks.put(req.params.name, req.body),
+      async (req) => webhooks.put(req.params.name, req.body, req.caller),
     );
     app.delete(
       '/webhooks/:name',
@@ -224,11 +241,12 @@ export function expiryRoutes(deps: {
           tags,
           summary: 'Delete a webhook endpoint',
           params: NameParams,
-          response: { 204: Type.Null(), ...problemResponses(404) },
+          response: { 204: Type.Null(), ...problemResponses(403, 404) },
         },
+        config: byLabel,
       },
       async (req, reply) => {
-        await webhooks.remove(req.params.name);
+        await webhooks.remove(req.params.name, req.caller);
         return reply.code(204).send(null);
       },
     );

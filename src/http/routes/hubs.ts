@@ -13,6 +13,7 @@ export function hubRoutes(deps: { store: Pick<HiveStore, 'hubStatus'> }): Fastif
     app.get(
       '/hubs',
       {
+        config: { access: { signedIn: true } },
         schema: {
           tags: ['hubs'],
           summary: 'Configured hubs: reachable, Hive CRDs present, cached object counts, informer health',

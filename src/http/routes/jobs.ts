@@ -3,27 +3,63 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { visibilityOf, type Ownership } from '../../auth/authorize.js';
 import { NotFound } from '../../hive/errors.js';
 import { JOB_ID_MAX } from '../../services/job-ids.js';
-import type { JobQueue, JobState } from '../../services/ports.js';
+import type { JobQueue, JobState, JobView } from '../../services/ports.js';
+import type { Caller } from '../../auth/caller.js';
 import { streamEvents } from '../follow.js';
 import { waitForJob } from '../reply-job.js';
 import { JobEnvelopeSchema, JobSchema, JobStateSchema, problemResponses, WaitQuery } from '../schemas.js';
 
 const ENDED = new Set<JobState>(['completed', 'failed']);
 
+/** Jobs read in the first round while filtering a list for a caller who sees only some of them. */
+const FIRST_READ = 500;
+
+/**
+ * A page of the jobs the caller may see: filtered before paging, so `offset` and `limit` count visible jobs. The
+ * queue answers latest first from the head of each list, so each round reads a head twice as long as the last
+ * until the page is full or the (bounded) history is read whole.
+ */
+async function visibleJobs(
+  queue: JobQueue,
+  sees: (job: JobView) => boolean,
+  q: { state?: JobState; type?: string; limit: number; offset: number },
+): Promise<JobView[]> {
+  const wanted = q.offset + q.limit;
+  for (let read = FIRST_READ; ; read *= 2) {
+    const head = await queue.list({
+      ...(q.state ? { state: q.state } : {}),
+      ...(q.type ? { type: q.type } : {}),
+      limit: read,
+      offset: 0,
+    });
+    const visible = head.filter(sees);
+    if (visible.length >= wanted || head.length < read) return visible.slice(q.offset, wanted);
+  }
+}
+
 const IdParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: JOB_ID_MAX, description: '`<hub>.<id>`, as the API reported it' }),
 });
 
-export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
+export function jobRoutes(deps: { queue: JobQueue; ownership: Ownership }): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-    const { queue } = deps;
+    const { queue, ownership } = deps;
+    // A job belongs to its target's team (access.md): one the caller may not see answers as a missing one.
+    const visibleJob = async (req: { caller: Caller }, id: string): Promise<JobView> => {
+      const job = await queue.get(id);
+      if (!job || !visibilityOf(req.caller, ownership).job(job.target)) throw new NotFound(`job ${id} not found`);
+      return job;
+    };
+    const byTarget = { access: { handled: 'in-handler', why: "the job's target's team" } } as const;
 
     app.get(
       '/jobs',
       {
+        config: { access: { handled: 'in-handler', why: 'lists the jobs whose target the caller may see' } },
         schema: {
           tags: ['jobs'],
           summary:
@@ -43,6 +79,11 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
       },
       async (req) => {
         const { state, type, limit, offset } = req.query;
+        const sees = visibilityOf(req.caller, ownership);
+        if (!sees.everything) {
+          const items = await visibleJobs(queue, (job) => sees.job(job.target), { state, type, limit, offset });
+          return { items, limit, offset };
+        }
         const items = await queue.list({
           ...(state ? { state: state } : {}),
           ...(type ? { type } : {}),
@@ -56,6 +97,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
     app.get(
       '/jobs/:id',
       {
+        config: byTarget,
         schema: {
           tags: ['jobs'],
           summary:
@@ -67,8 +109,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
         },
       },
       async (req, reply) => {
-        const job = await queue.get(req.params.id);
-        if (!job) throw new NotFound(`job ${req.params.id} not found`);
+        const job = await visibleJob(req, req.params.id);
         return { job: await waitForJob(reply, queue, job, req.query.wait) };
       },
     );
@@ -76,6 +117,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
     app.get(
       '/jobs/:id/events',
       {
+        config: byTarget,
         schema: {
           tags: ['jobs'],
           summary: 'Server-Sent Events: an `event: job` with the whole job on every change, until it ends',
@@ -91,8 +133,7 @@ export function jobRoutes(deps: { queue: JobQueue }): FastifyPluginAsync {
         },
       },
       async (req, reply) => {
-        const first = await queue.get(req.params.id);
-        if (!first) throw new NotFound(`job ${req.params.id} not found`);
+        const first = await visibleJob(req, req.params.id);
         await streamEvents(reply, {
           // watch() delivers the current state first, then every change.
           follow: (stream) =>

@@ -3,11 +3,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { visibilityOf, type Ownership } from '../../auth/authorize.js';
 import type { PoolService } from '../../services/pools/pool-service.js';
 import { JobSchema, problemResponses } from '../schemas.js';
 import { PoolCreateSchema, PoolPatchSchema, PoolViewSchema, RefParams } from './pool-claim-schemas.js';
 
-export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
+export function poolRoutes(deps: { pools: PoolService; ownership: Ownership }): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { pools } = deps;
@@ -16,6 +17,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
     app.get(
       '/pools',
       {
+        config: { access: { handled: 'in-handler', why: 'lists the pools of the caller’s teams' } },
         schema: {
           tags,
           summary: 'Pools across hubs with Hive counts, problems in plain words, waiting claims',
@@ -27,12 +29,16 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
           response: { 200: Type.Object({ items: Type.Array(PoolViewSchema) }), ...problemResponses(400) },
         },
       },
-      async (req) => ({ items: pools.list(req.query) }),
+      async (req) => {
+        const sees = visibilityOf(req.caller, deps.ownership);
+        return { items: pools.list(req.query, sees.everything ? undefined : sees.pool) };
+      },
     );
 
     app.post(
       '/pools',
       {
+        config: { access: { create: 'pool', role: 'admin' } },
         schema: {
           tags,
           summary: 'Create a ClusterPool (and its install-config template Secret unless one is named)',
@@ -49,6 +55,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
     app.get(
       '/pools/:hub/:namespace/:name',
       {
+        config: { access: { object: 'pool', role: 'viewer' } },
         schema: {
           tags,
           summary: 'One pool: counts, problems, claims waiting in order, its clusters',
@@ -62,6 +69,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
     app.patch(
       '/pools/:hub/:namespace/:name',
       {
+        config: { access: { object: 'pool', role: 'admin' } },
         schema: {
           tags,
           summary:
@@ -77,6 +85,7 @@ export function poolRoutes(deps: { pools: PoolService }): FastifyPluginAsync {
     app.delete(
       '/pools/:hub/:namespace/:name',
       {
+        config: { access: { object: 'pool', role: 'admin' } },
         schema: {
           tags,
           summary: 'Delete a pool; refused (409, naming the claims) while claimed clusters would hold it',

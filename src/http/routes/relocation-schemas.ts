@@ -1,4 +1,5 @@
 // The relocation API's bodies, derived from the Relocation resource's schemas (hive/resources/relocation.ts).
+import { TeamField } from './team-scoped.js';
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import {
@@ -43,6 +44,7 @@ export const RelocationRequestSchema = requestShape(
         Type.Boolean({ description: 'Only preflight: answer 200 with the report, create nothing' }),
       ),
       by: Type.Optional(By),
+      team: Type.Optional(TeamField),
     },
     { description: 'Give exactly one of clusters and selector' },
   ),

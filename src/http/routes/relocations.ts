@@ -19,12 +19,14 @@ import {
   RelocationRequestSchema,
   RelocationViewSchema,
 } from './relocation-schemas.js';
+import { inHandler } from './team-scoped.js';
 
 export function relocationRoutes(deps: { relocations: RelocationService }): FastifyPluginAsync {
   return async (plain) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const { relocations } = deps;
     const tags = ['relocations'];
+    const byLabel = inHandler("the relocation's team label: viewer to read, admin to create or abort");
 
     app.post(
       '/relocations',
@@ -38,7 +40,7 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
           response: {
             200: DryRunSchema,
             202: RelocationAcceptedSchema,
-            ...problemResponses(400, 409),
+            ...problemResponses(400, 403, 409),
             422: {
               description:
                 'Refused, nothing created: `errors` names each bad field, or `report` says which clusters fail ' +
@@ -47,9 +49,10 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
             },
           },
         },
+        config: byLabel,
       },
       async (req, reply) => {
-        const outcome = await relocations.create(req.body, requester(req));
+        const outcome = await relocations.create(req.body, requester(req), req.caller);
         if (outcome.kind === 'dryRun') return reply.code(200).send({ dryRun: true as const, report: outcome.report });
         if (outcome.kind === 'refused')
           return sendProblem(reply, {
@@ -72,8 +75,9 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
           querystring: RelocationListQuery,
           response: { 200: Type.Object({ items: Type.Array(RelocationViewSchema) }), ...problemResponses(400) },
         },
+        config: byLabel,
       },
-      async (req) => ({ items: relocations.list(req.query.phase ? { phase: req.query.phase } : {}) }),
+      async (req) => ({ items: relocations.list(req.caller, req.query.phase ? { phase: req.query.phase } : {}) }),
     );
 
     app.get(
@@ -85,8 +89,9 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
           params: RelocationParams,
           response: { 200: RelocationViewSchema, ...problemResponses(404) },
         },
+        config: byLabel,
       },
-      async (req) => relocations.get(req.params.id),
+      async (req) => relocations.get(req.params.id, req.caller),
     );
 
     app.get(
@@ -107,9 +112,10 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
             ...problemResponses(404),
           },
         },
+        config: byLabel,
       },
       async (req, reply) => {
-        const first = await relocations.load(req.params.id); // 404 before the stream starts
+        const first = await relocations.load(req.params.id, req.caller); // 404 before the stream starts
         const id = first.metadata.name;
         await streamEvents(reply, {
           follow: (stream) =>
@@ -123,7 +129,7 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
             ),
           // The stream ends with the relocation as it is now; the client reconnects to another replica.
           atShutdown: async (stream) => {
-            const view = await relocations.get(id).catch(() => undefined);
+            const view = await relocations.get(id, req.caller).catch(() => undefined);
             if (view) stream.send('relocation', view);
           },
         });
@@ -141,8 +147,13 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
           params: RelocationParams,
           querystring: AbortQuery,
           body: Type.Optional(AbortBody),
-          response: { 200: RelocationViewSchema, 202: RelocationViewSchema, ...problemResponses(404, 409, 422) },
+          response: {
+            200: RelocationViewSchema,
+            202: RelocationViewSchema,
+            ...problemResponses(403, 404, 409, 422),
+          },
         },
+        config: byLabel,
         // `curl -X POST …/abort` sends no body at all: that is an abort without a `by`.
         preValidation: async (req) => {
           req.body ??= {};
@@ -150,13 +161,13 @@ export function relocationRoutes(deps: { relocations: RelocationService }): Fast
       },
       async (req, reply) => {
         const { id } = req.params;
-        const asked = await relocations.abort(id, req.body?.by ?? req.principal);
+        const asked = await relocations.abort(id, req.body?.by ?? req.principal, req.caller);
         const view = asked.terminal
           ? asked
           : await longPoll(
               reply,
               (signal) => relocations.waitTerminal(id, req.query.wait, signal),
-              () => relocations.get(id),
+              () => relocations.get(id, req.caller),
             );
         return reply
           .code(view.terminal ? 200 : 202)

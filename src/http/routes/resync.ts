@@ -36,6 +36,7 @@ export function resyncRoutes(deps: {
     app.get(
       '/resync',
       {
+        config: { access: { platformAdmin: true } },
         schema: {
           tags: ['hubs'],
           summary: 'The periodic resync: its interval and its last run (what was found missing and repaired)',

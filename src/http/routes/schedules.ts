@@ -20,16 +20,20 @@ import { replyWithJob } from '../reply-job.js';
 import { requestShape, responseShape } from '../request-shape.js';
 import { JobEnvelopeSchema, problemResponses } from '../schemas.js';
 import { ClusterParams } from './cluster-schemas.js';
+import { inHandler, TeamField } from './team-scoped.js';
 
 const open = { additionalProperties: true } as const;
 const closed = { additionalProperties: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 63, description: 'DNS label' });
 const ScheduleSpecProps = requestShape(HibernationScheduleSpecSchema).properties;
 const ScheduleBody = Type.Object(
-  { name: Name, ...ScheduleSpecProps },
+  { name: Name, team: Type.Optional(TeamField), ...ScheduleSpecProps },
   { ...closed, description: 'A HibernationSchedule: windows or cron, zone, exceptions, targets' },
 );
-const SchedulePutBody = Type.Object({ name: Type.Optional(Name), ...ScheduleSpecProps }, closed);
+const SchedulePutBody = Type.Object(
+  { name: Type.Optional(Name), team: Type.Optional(TeamField), ...ScheduleSpecProps },
+  closed,
+);
 const ScheduleView = responseShape(ScheduleViewSchema);
 const OverrideView = responseShape(OverrideViewSchema);
 const PreviewView = Type.Object(
@@ -101,18 +105,21 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
     const { schedules } = deps;
     const tags = ['schedules'];
     const NameParams = Type.Object({ name: Name });
+    const byLabel = inHandler("the schedule's team label: viewer to read, admin to change or run");
+    const byCluster = inHandler("the cluster's team: viewer to read, operator to change overrides");
 
     app.get(
       '/schedules',
       {
         schema: {
           tags,
-          summary: 'Hibernation schedules with their next action',
+          summary: 'Hibernation schedules with their next action (those of your teams)',
           response: { 200: Type.Object({ items: Type.Array(ScheduleView) }), ...problemResponses() },
         },
+        config: byLabel,
       },
-      async () => ({
-        items: await schedules.list(),
+      async (req) => ({
+        items: await schedules.list(req.caller),
       }),
     );
 
@@ -123,11 +130,12 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Create a hibernation schedule (stored as a HibernationSchedule resource)',
           body: ScheduleBody,
-          response: { 201: ScheduleView, ...problemResponses(400, 409, 422) },
+          response: { 201: ScheduleView, ...problemResponses(400, 403, 409, 422) },
         },
+        config: byLabel,
       },
       async (req, reply) =>
-        reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.idempotency)),
+        reply.code(201).send(await schedules.create(req.body as Record<string, unknown>, req.caller, req.idempotency)),
     );
 
     app.get(
@@ -139,8 +147,9 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           params: NameParams,
           response: { 200: ScheduleView, ...problemResponses(404) },
         },
+        config: byLabel,
       },
-      async (req) => schedules.get(req.params.name),
+      async (req) => schedules.get(req.params.name, req.caller),
     );
 
     app.put(
@@ -151,10 +160,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           summary: 'Replace a schedule',
           params: NameParams,
           body: SchedulePutBody,
-          response: { 200: ScheduleView, ...problemResponses(400, 404, 409, 422) },
+          response: { 200: ScheduleView, ...problemResponses(400, 403, 404, 409, 422) },
         },
+        config: byLabel,
       },
-      async (req) => schedules.replace(req.params.name, req.body as Record<string, unknown>),
+      async (req) => schedules.replace(req.params.name, req.body as Record<string, unknown>, req.caller),
     );
 
     app.delete(
@@ -164,11 +174,12 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           tags,
           summary: 'Delete a schedule',
           params: NameParams,
-          response: { 204: Type.Null(), ...problemResponses(404) },
+          response: { 204: Type.Null(), ...problemResponses(403, 404) },
         },
+        config: byLabel,
       },
       async (req, reply) => {
-        await schedules.remove(req.params.name);
+        await schedules.remove(req.params.name, req.caller);
         return reply.code(204).send(null);
       },
     );
@@ -183,9 +194,10 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           querystring: PreviewQuery,
           response: { 200: PreviewView, ...problemResponses(400, 404, 422) },
         },
+        config: byLabel,
       },
       async (req) =>
-        schedules.preview(req.params.name, {
+        schedules.preview(req.params.name, req.caller, {
           from: req.query.from,
           days: req.query.days,
           clusters: req.query.clusters,
@@ -206,14 +218,15 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
             dryRun: Type.Optional(Type.Boolean()),
             wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
           }),
-          response: { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema, ...problemResponses(404) },
+          response: { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema, ...problemResponses(403, 404) },
         },
+        config: byLabel,
       },
       async (req, reply) => {
         await replyWithJob(
           reply,
           deps.queue,
-          await schedules.run(req.params.name, { dryRun: req.query.dryRun, requester: requester(req) }),
+          await schedules.run(req.params.name, req.caller, { dryRun: req.query.dryRun, requester: requester(req) }),
           req.query.wait,
         );
         return reply;
@@ -230,9 +243,10 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           querystring: Range,
           response: { 200: ClusterScheduleView, ...problemResponses(400, 404, 422) },
         },
+        config: byCluster,
       },
       async (req) =>
-        schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, {
+        schedules.clusterSchedule(req.params.hub, req.params.namespace, req.params.name, req.caller, {
           from: req.query.from,
           days: req.query.days,
         }),
@@ -247,8 +261,11 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           params: ClusterParams,
           response: { 200: Type.Object({ items: Type.Array(OverrideView) }), ...problemResponses(404) },
         },
+        config: byCluster,
       },
-      async (req) => ({ items: schedules.listOverrides(req.params.hub, req.params.namespace, req.params.name) }),
+      async (req) => ({
+        items: schedules.listOverrides(req.params.hub, req.params.namespace, req.params.name, req.caller),
+      }),
     );
 
     app.post(
@@ -259,8 +276,9 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           summary: 'Keep the cluster awake until a time, or skip its next hibernation; lapses by itself',
           params: ClusterParams,
           body: OverrideBody,
-          response: { 201: OverrideView, ...problemResponses(400, 404, 422) },
+          response: { 201: OverrideView, ...problemResponses(400, 403, 404, 422) },
         },
+        config: byCluster,
       },
       async (req, reply) =>
         reply
@@ -271,6 +289,7 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
               req.params.namespace,
               req.params.name,
               req.body,
+              req.caller,
               req.idempotency,
             ),
           ),
@@ -284,11 +303,18 @@ export function scheduleRoutes(deps: { schedules: ScheduleService; queue: JobQue
           summary: 'Remove overrides (all, or one type)',
           params: ClusterParams,
           querystring: Type.Object({ type: Type.Optional(OverrideTypeSchema) }),
-          response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(404) },
+          response: { 200: Type.Object({ removed: Type.Array(Type.String()) }), ...problemResponses(403, 404) },
         },
+        config: byCluster,
       },
       async (req) => ({
-        removed: await schedules.deleteOverrides(req.params.hub, req.params.namespace, req.params.name, req.query.type),
+        removed: await schedules.deleteOverrides(
+          req.params.hub,
+          req.params.namespace,
+          req.params.name,
+          req.caller,
+          req.query.type,
+        ),
       }),
     );
   };

@@ -8,9 +8,10 @@ import type { TeamDirectory } from '../../auth/team-directory.js';
 import type { HiveStore } from '../../services/ports.js';
 import { getTeam, listTeams } from '../../services/quotas/team-views.js';
 import { problemResponses } from '../schemas.js';
+import { inHandler as inHandlerOf } from './team-scoped.js';
 import { MeSchema, TeamNameParams, TeamViewSchema } from './team-schemas.js';
 
-const inHandler = { access: { handled: 'in-handler' } } as const;
+const inHandler = inHandlerOf('answers for the caller only: its own identity, its own teams');
 
 export function teamRoutes(deps: { store: Pick<HiveStore, 'cachedList'>; teams: TeamDirectory }): FastifyPluginAsync {
   return async (plain) => {

@@ -20,10 +20,26 @@ import { expiryEntry } from '../expiry/expiry-record.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { audit, type AuditLog } from './audit.js';
 import { claimLimits, type LimitDeps } from './claim-limits.js';
-import { checkClaimRequest, hiveSubjects, type ClaimRequest } from './claim-request.js';
+import {
+  checkClaimRequest,
+  hiveSubjects,
+  uniqueSubjects,
+  type ClaimRequest,
+  type SubjectRequest,
+} from './claim-request.js';
 import { buildClaimView, claimRefOf, type ClaimView } from './claim-view.js';
 import { heartbeatLease } from './heartbeat-lease.js';
 import { refId } from '../../hive/object-ref.js';
+
+/** Who claims, as authorization sees it (src/auth/claim-access.ts); absent: anyone may claim from any pool. */
+export interface ClaimAccess {
+  /** Pools the caller may see: any other is as absent as one that does not exist. */
+  sees(pool: NamespacedRef): boolean;
+  /** Why the caller may not claim from a pool it sees (a Forbidden error), or undefined when it may. */
+  refusal(pool: NamespacedRef): Error | undefined;
+  /** Subjects Hive binds to the claimed cluster's namespace for the caller (REFERENCE.md §5), beside the request's. */
+  subjects(pool: NamespacedRef): SubjectRequest[];
+}
 
 export interface ClaimDeps extends LimitDeps {
   store: HiveStore;
@@ -33,9 +49,22 @@ export interface ClaimDeps extends LimitDeps {
   quotas?: QuotaGuard;
 }
 
-function choosePool(deps: ClaimDeps, req: ClaimRequest): { ref: NamespacedRef; because?: string } {
-  if (req.pool !== undefined) return { ref: resolvePool(deps.store, req.pool) };
-  const candidates = deps.store.cachedList<ClusterPool>('ClusterPool').map(({ hub, object }) => {
+function choosePool(
+  deps: ClaimDeps,
+  req: ClaimRequest,
+  access?: ClaimAccess,
+): { ref: NamespacedRef; because?: string } {
+  if (req.pool !== undefined) {
+    const ref = resolvePool(deps.store, req.pool, 'pool', access && ((p) => access.sees(p)));
+    const refused = access?.refusal(ref);
+    if (refused) throw refused;
+    return { ref };
+  }
+  const mayClaim = (ref: NamespacedRef) => !access || (access.sees(ref) && !access.refusal(ref));
+  const pools = deps.store
+    .cachedList<ClusterPool>('ClusterPool')
+    .filter(({ hub, object }) => mayClaim({ hub, namespace: object.metadata.namespace!, name: object.metadata.name }));
+  const candidates = pools.map(({ hub, object }) => {
     const ref = { hub, namespace: object.metadata.namespace!, name: object.metadata.name };
     return {
       hub,
@@ -62,11 +91,14 @@ export async function createClaim(
   req: ClaimRequest,
   actor?: string,
   mark?: IdempotencyMark,
+  access?: ClaimAccess,
 ): Promise<ClaimView> {
   checkClaimRequest(req);
-  const subjects = hiveSubjects(req.subjects);
+  // The request's own subjects are checked first, each refusal naming its field (subjects[i]).
+  hiveSubjects(req.subjects);
   const timeoutSeconds = req.heartbeatTimeout !== undefined ? heartbeatTimeoutSeconds(req.heartbeatTimeout) : undefined;
-  const { ref, because } = choosePool(deps, req);
+  const { ref, because } = choosePool(deps, req, access);
+  const subjects = uniqueSubjects(hiveSubjects([...(req.subjects ?? []), ...(access?.subjects(ref) ?? [])]));
   const pool = requirePool(deps.store, ref);
   if (pool.metadata.deletionTimestamp)
     throw new Conflict(`pool ${refId(ref)} is being deleted and fills no new claims`);

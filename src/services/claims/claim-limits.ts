@@ -7,11 +7,12 @@ import { effectiveLimits, type NamedPolicy } from '../../hive/expiry/index.js';
 import type { ClusterPool } from '../../hive/pools/types.js';
 import type { HiveStore, NamespacedRef } from '../ports.js';
 import { enforcedPolicies } from '../expiry/policy-store.js';
+import type { TeamScope } from '../team-scope.js';
 
 /** Used when no ExpiryPolicy gives a limit (documented in docs/pools-claims.md). */
 export const FALLBACK_CLAIM_LIFETIME: LifetimePolicy = { defaultLifetime: '4h', maximumLifetime: '72h' };
 
-export interface LimitDeps {
+export interface LimitDeps extends TeamScope {
   /** The ExpiryPolicies in force (dry-run ones excluded). */
   policies: () => NamedPolicy[];
   fallback: LifetimePolicy;
@@ -30,8 +31,15 @@ export function policySource(deps: {
 
 export function claimLimits(deps: LimitDeps, ref: NamespacedRef, pool: ClusterPool | undefined): LifetimeLimits {
   const labels = { ...pool?.spec.labels, ...pool?.metadata.labels };
-  const caps = effectiveLimits(deps.policies(), ref.hub, {
-    metadata: { name: ref.name, namespace: ref.namespace, labels },
-  });
+  // A team's policy caps its own team's claims only: the pool's team (its namespace's, unless the pool is listed).
+  const team = pool
+    ? deps.teams?.poolTeam(ref.hub, pool.metadata.namespace ?? ref.namespace, pool.metadata.name)
+    : deps.teams?.namespaceTeam(ref.hub, ref.namespace);
+  const caps = effectiveLimits(
+    deps.policies(),
+    ref.hub,
+    { metadata: { name: ref.name, namespace: ref.namespace, labels } },
+    team,
+  );
   return lifetimeLimits(pool?.spec.claimLifetime, caps, deps.fallback);
 }

@@ -40,7 +40,12 @@ function decodeCursor(cursor: string): SortKey {
   throw invalid('cursor', 'not a cursor this API returned');
 }
 
-export function listClaims(deps: { store: HiveStore; clock: Clock }, filter: ClaimFilter = {}): ClaimPage {
+/** `visible`: only the claims the caller may see count, filtered before paging so pages and totals stay right. */
+export function listClaims(
+  deps: { store: HiveStore; clock: Clock },
+  filter: ClaimFilter = {},
+  visible?: (hub: string, claim: ClusterClaim) => boolean,
+): ClaimPage {
   const limit = filter.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
     throw invalid('limit', 'must be an integer from 1 to 1000');
@@ -51,7 +56,8 @@ export function listClaims(deps: { store: HiveStore; clock: Clock }, filter: Cla
     .cachedList<ClusterClaim>('ClusterClaim', { hub: filter.hub, namespace: filter.namespace })
     .filter(
       ({ hub, object }) =>
-        !filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool,
+        (!visible || visible(hub, object)) &&
+        (!filter.pool || `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}` === filter.pool),
     )
     .map(({ hub, object }) => buildClaimView(deps, hub, object, reads))
     .filter((v) => !filter.phase || v.phase === filter.phase)

@@ -48,6 +48,17 @@ export function hiveSubjects(subjects: SubjectRequest[] | undefined) {
   });
 }
 
+/** Each subject once (the caller may also name itself in the request). */
+export function uniqueSubjects<S extends { kind: string; name: string; namespace?: string }>(subjects: S[]): S[] {
+  const seen = new Set<string>();
+  return subjects.filter((s) => {
+    const key = `${s.kind}/${s.namespace ?? ''}/${s.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function checkClaimRequest(req: ClaimRequest): void {
   if ((req.pool === undefined) === (req.selector === undefined)) {
     throw invalid('pool', 'give exactly one of pool (a named pool) or selector (attributes to pick a pool by)');

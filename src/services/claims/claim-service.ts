@@ -10,7 +10,7 @@ import type { AuditLog } from './audit.js';
 import type { QuotaGuard } from '../quotas/quota-guard.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
 import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
-import { createClaim, type ClaimDeps } from './claim-create.js';
+import { createClaim, type ClaimAccess, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
 import { watchClaimWaits } from './claim-wait-metric.js';
@@ -39,9 +39,13 @@ export interface ClaimServiceDeps {
   operations: Operations;
   /** Team quotas (src/services/quotas): claims and their lifetimes; without it nothing is limited. */
   quotas?: QuotaGuard;
+  /** Whose claims a team's ExpiryPolicy caps (services/team-scope.ts). */
+  teams?: ClusterTeams;
 }
 
 export type { ClaimFilter, ClaimPage } from './claim-list.js';
+
+import type { ClusterTeams } from '../team-scope.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
   const stopMetric = deps.onClaimWait
@@ -55,8 +59,11 @@ export function createClaimService(deps: ClaimServiceDeps) {
 
   return {
     /** `mark`: the request's Idempotency-Key, recorded on the claim. */
-    create: (req: ClaimRequest, actor?: string, mark?: IdempotencyMark) => createClaim(claimDeps, req, actor, mark),
-    list: (filter: ClaimFilter = {}): ClaimPage => listClaims(claimDeps, filter),
+    create: (req: ClaimRequest, actor?: string, mark?: IdempotencyMark, access?: ClaimAccess) =>
+      createClaim(claimDeps, req, actor, mark, access),
+    /** `visible`: only the claims the caller may see (filtered before paging). */
+    list: (filter: ClaimFilter = {}, visible?: (hub: string, claim: ClusterClaim) => boolean): ClaimPage =>
+      listClaims(claimDeps, filter, visible),
     get: async (ref: NamespacedRef) => buildClaimView(claimDeps, ref.hub, await loadClaim(deps.store, ref)),
     wait: (ref: NamespacedRef, seconds: number, signal?: AbortSignal) => waitForClaim(claimDeps, ref, seconds, signal),
     watch: (ref: NamespacedRef, listener: (view: ClaimView) => void, onEnd: () => void) =>

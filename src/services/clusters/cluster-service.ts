@@ -27,7 +27,8 @@ import type { PowerPayload } from './power-job.js';
 
 export interface ClusterService {
   hubs(): Promise<HubStatus[]>;
-  list(q: ListClustersQuery): ClusterPage;
+  /** `visible`: only the clusters the caller may see (filtered before paging). */
+  list(q: ListClustersQuery, visible?: (hub: string, cd: ClusterDeployment) => boolean): ClusterPage;
   get(ref: NamespacedRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
   /**
    * `origin`: who creates it, and through which route, for the record of the expiry it is created with.
@@ -155,7 +156,7 @@ export function createClusterService(
   return {
     hubs: () => store.hubStatus(),
 
-    list: (q) => listClusters(store, q),
+    list: (q, visible) => listClusters(store, q, visible),
 
     async get(ref, opts = {}) {
       return summarize(ref.hub, await find(ref), { ...opts, detail: true });

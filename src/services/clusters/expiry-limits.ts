@@ -9,9 +9,10 @@ import { isUnclaimedPoolCluster } from '../../hive/schedule/index.js';
 import { enforcedPolicies } from '../expiry/policy-store.js';
 import type { HiveStore } from '../ports.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { clusterTeamOf, type TeamScope } from '../team-scope.js';
 
 /** Where ExpiryPolicies live (the state hub and namespace); without it no policy caps anything. */
-export interface PolicyHome {
+export interface PolicyHome extends TeamScope {
   stateHub?: string;
   stateNamespace?: string;
 }
@@ -25,7 +26,13 @@ export function maxLifetimeLimits(
   const { stateHub, stateNamespace } = deps;
   // Unclaimed pool clusters are their pool's business (the expiry feature leaves them alone too).
   if (!stateHub || !stateNamespace || isUnclaimedPoolCluster(cd)) return undefined;
-  const limits = effectiveLimits(enforcedPolicies({ store: deps.store, stateHub, stateNamespace }), hub, cd);
+  // A team's policy caps its own team's clusters only.
+  const limits = effectiveLimits(
+    enforcedPolicies({ store: deps.store, stateHub, stateNamespace }),
+    hub,
+    cd,
+    clusterTeamOf(deps, hub, cd),
+  );
   return limits.maxLifetimeMs === undefined ? undefined : limits;
 }
 

@@ -37,7 +37,12 @@ function decodeCursor(cursor: string): string {
   return key;
 }
 
-export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPage {
+/** `visible`: only the clusters the caller may see count, filtered before paging so pages and totals stay right. */
+export function listClusters(
+  store: HiveStore,
+  q: ListClustersQuery,
+  visible?: (hub: string, cd: ClusterDeployment) => boolean,
+): ClusterPage {
   const limit = q.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
     throw invalid('limit', 'must be an integer from 1 to 1000');
@@ -60,7 +65,8 @@ export function listClusters(store: HiveStore, q: ListClustersQuery): ClusterPag
       namespace: q.namespace,
       labelSelector: q.labelSelector,
     })
-    .filter(({ object: cd }) => {
+    .filter(({ hub, object: cd }) => {
+      if (visible && !visible(hub, cd)) return false;
       const ref = cd.spec.clusterPoolRef;
       if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
       if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;

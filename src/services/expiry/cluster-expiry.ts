@@ -22,6 +22,7 @@ import { requestActor, SCHEDULER, type AuditOrigin } from './expiry-record.js';
 import { enforcedPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { clusterTeamOf } from '../team-scope.js';
 
 type Cd = ClusterDeployment;
 
@@ -54,7 +55,8 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
     return cd;
   };
   // Dry-run policies are shown, never applied: they neither cap an extension nor set warning lead times.
-  const limitsOf = (ref: ObjectRef, cd: Cd): EffectiveLimits => effectiveLimits(enforcedPolicies(deps), ref.hub, cd);
+  const limitsOf = (ref: ObjectRef, cd: Cd): EffectiveLimits =>
+    effectiveLimits(enforcedPolicies(deps), ref.hub, cd, clusterTeamOf(deps, ref.hub, cd));
   const createdMs = (cd: Cd) => Date.parse(cd.metadata.creationTimestamp ?? '');
 
   const view = (ref: ObjectRef, cd: Cd): ExpiryView => {

@@ -2,10 +2,11 @@
 // WebhookEndpoints).
 import type { ServiceDeps, StateLocation } from '../ports.js';
 import type { QuotaGuard } from '../quotas/quota-guard.js';
+import type { TeamScope } from '../team-scope.js';
 
 export type { ServiceLog } from '../ports.js';
 
-export interface ExpiryServiceDeps extends ServiceDeps, StateLocation {
+export interface ExpiryServiceDeps extends ServiceDeps, StateLocation, TeamScope {
   webhookTimeoutMs?: number;
   /** Team quotas (src/services/quotas): an extension within maxLifetimeHours; without it nothing is limited. */
   quotas?: QuotaGuard;

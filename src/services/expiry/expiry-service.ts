@@ -11,6 +11,9 @@ import { createPolicyStore } from './policy-store.js';
 import { createExpirySweep } from './policy-sweep.js';
 import { warnJob } from './warn.js';
 import { listWarnings } from './warnings-list.js';
+import type { Caller } from '../../auth/caller.js';
+import { Forbidden } from '../../hive/errors.js';
+import { requireOnCluster } from '../team-scope.js';
 
 export const ENFORCE_POLICY_JOB = defineJob({
   type: 'expiry.enforce-policy',
@@ -21,19 +24,34 @@ export const ENFORCE_POLICY_JOB = defineJob({
 
 export type ExpiryService = ReturnType<typeof createExpiryService>;
 
+const nsRef = (ref: ObjectRef) => ({ hub: ref.hub, namespace: ref.namespace ?? '', name: ref.name });
+
 export function createExpiryService(deps: ExpiryServiceDeps) {
   const clusters = createClusterExpiry(deps);
   const policies = createPolicyStore(deps);
   const sweep = createExpirySweep(deps, clusters);
   return {
-    get: (ref: ObjectRef) => clusters.get(ref),
-    extend: (ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin) => clusters.extend(ref, req, origin),
+    /** Viewer in the cluster's team (another team's cluster answers as a missing one). */
+    get: (ref: ObjectRef, caller: Caller) => {
+      requireOnCluster(deps, nsRef(ref), caller, 'viewer', 'reading the expiry of this cluster');
+      return clusters.get(ref);
+    },
+    /** Operator in the cluster's team; still capped by the policies in force. */
+    extend: (ref: ObjectRef, req: ExtensionRequest & Actor, origin: AuditOrigin, caller: Caller) => {
+      requireOnCluster(deps, nsRef(ref), caller, 'operator', 'extending the expiry of this cluster');
+      return clusters.extend(ref, req, origin);
+    },
     enforcePolicy: (ref: ObjectRef, opts?: { dryRun?: boolean; origin?: AuditOrigin }) =>
       clusters.enforcePolicy(ref, opts),
     policies,
     /** Impose policy defaults and caps on every cluster now; with dryRun, only report what would change. */
-    sweep,
-    warnings: () => listWarnings(deps),
+    sweep: (opts: Parameters<typeof sweep>[0], origin: AuditOrigin | undefined, caller: Caller) => {
+      // It spans every team's clusters.
+      if (!caller.platformAdmin) throw new Forbidden('an expiry sweep of all clusters needs a platform admin');
+      return sweep(opts, origin);
+    },
+    /** Only what concerns clusters and claims the caller sees. */
+    warnings: (caller: Caller) => listWarnings(deps, caller),
     jobs: (): JobRegistration[] => [
       warnJob(deps),
       handleJob(ENFORCE_POLICY_JOB, (p) =>

@@ -12,6 +12,7 @@ import type { AuditOrigin } from './expiry-record.js';
 import { enforcedPolicies, listPolicies } from './policy-store.js';
 import { clusterExpiry } from './targets.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { clusterTeamOf } from '../team-scope.js';
 
 export interface ExpirySweepChange {
   hub: string;
@@ -50,7 +51,7 @@ export function createExpirySweep(deps: ExpiryServiceDeps, clusters: ReturnType<
       if (cd.metadata.deletionTimestamp || isUnclaimedPoolCluster(cd) || relocatingMessage(cd)) continue;
       const created = Date.parse(cd.metadata.creationTimestamp ?? '');
       if (Number.isNaN(created)) continue;
-      const limits = effectiveLimits(policies, hub, cd);
+      const limits = effectiveLimits(policies, hub, cd, clusterTeamOf(deps, hub, cd));
       const current = clusterExpiry(hub, cd)?.expiresAtMs;
       const change = policyExpiry(current, created, now, limits);
       if (!change) continue;

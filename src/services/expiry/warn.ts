@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { formatGoDuration } from '../../hive/duration.js';
 import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
-import { deliver, listEndpoints, type Notice } from '../notify/index.js';
+import { deliver, type Notice } from '../notify/index.js';
+import { endpointsFor } from './expiring-team.js';
 import { relocatingMessage } from '../../hive/relocation-marks.js';
 import { Type as T } from 'typebox';
 import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
@@ -185,7 +186,8 @@ export async function warn(
     record = await update(stamp(p.lead, EVENT_SINK));
   }
   const failures: Array<{ endpoint: string; err: unknown }> = [];
-  for (const ep of listEndpoints(deps)) {
+  // Platform-wide endpoints and those of the target's team: another team's never hear of it.
+  for (const ep of endpointsFor(deps, target)) {
     const name = ep.metadata.name;
     if (record.sent[p.lead]?.[name]) {
       already.push(name);

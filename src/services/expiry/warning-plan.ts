@@ -7,24 +7,24 @@ import {
   type WarningPlan,
   type WarningRecord,
 } from '../../hive/expiry/index.js';
-import { listEndpoints } from '../notify/deliver.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { enforcedPolicies } from './policy-store.js';
 import type { Expiring } from './targets.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { clusterTeamOf } from '../team-scope.js';
+import { endpointsFor } from './expiring-team.js';
 
 /** The pseudo-endpoint recording the Kubernetes Event, in the delivery record next to the webhook endpoints. */
 export const EVENT_SINK = 'kubernetes-event';
 
-type PlanDeps = Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
+type PlanDeps = Pick<ExpiryServiceDeps, 'store' | 'stateHub' | 'stateNamespace' | 'teams'>;
 
 export function warningLeads(deps: PlanDeps, target: Expiring): number[] {
-  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', target.cluster);
-  return effectiveLimits(
-    enforcedPolicies(deps),
-    target.cluster.hub,
-    cd ?? { metadata: { name: target.cluster.name, namespace: target.cluster.namespace } },
-  ).warningLeadsMs;
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', target.cluster) ?? {
+    metadata: { name: target.cluster.name, namespace: target.cluster.namespace },
+  };
+  return effectiveLimits(enforcedPolicies(deps), target.cluster.hub, cd, clusterTeamOf(deps, target.cluster.hub, cd))
+    .warningLeadsMs;
 }
 
 /**
@@ -38,7 +38,8 @@ export function warningPlan(
   nowMs: number,
 ): WarningPlan & { record: WarningRecord; owedTo: string[] } {
   const record = readWarningRecord(target.annotations, target.expiresAtMs);
-  const sinks = [EVENT_SINK, ...listEndpoints(deps).map((e) => e.metadata.name)];
+  // A team's endpoints are owed only its own team's warnings.
+  const sinks = [EVENT_SINK, ...endpointsFor(deps, target).map((e) => e.metadata.name)];
   const missing = (lead: string) =>
     record.sent[lead]?.superseded ? [] : sinks.filter((sink) => !record.sent[lead]?.[sink]);
   const plan = planWarnings(

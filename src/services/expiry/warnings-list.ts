@@ -9,6 +9,9 @@ import { claimExpiry, clusterExpiry, type Expiring } from './targets.js';
 import { warningLeads, warningPlan } from './warning-plan.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
+import type { Caller } from '../../auth/caller.js';
+import { clusterTeamOf, sees } from '../team-scope.js';
+import { expiringTeam } from './expiring-team.js';
 
 export interface ExpiryWarningView {
   kind: Expiring['kind'];
@@ -46,13 +49,17 @@ export function allExpiring(deps: Pick<ExpiryServiceDeps, 'store'>): Expiring[] 
   return out;
 }
 
-export function listWarnings(deps: ExpiryServiceDeps): {
+/** `caller`: only what concerns clusters and claims of the caller's teams (platform admins: all). */
+export function listWarnings(
+  deps: ExpiryServiceDeps,
+  caller: Caller,
+): {
   expiry: ExpiryWarningView[];
   longHibernation: LongHibernationView[];
 } {
   const now = deps.clock.now();
   const expiry = allExpiring(deps)
-    .filter((t) => t.expiresAtMs > now)
+    .filter((t) => t.expiresAtMs > now && sees(caller, expiringTeam(deps, t)))
     .map((t): ExpiryWarningView => {
       const leads = warningLeads(deps, t);
       const plan = warningPlan(deps, t, now);
@@ -77,8 +84,8 @@ export function listWarnings(deps: ExpiryServiceDeps): {
   for (const { hub, object } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
     const flag = longHibernationFlag(hibernatingSinceMs(object), now);
     // A schedule may lift the flag for its clusters, with a recorded reason (safety.ignoreLongHibernation).
-    if (flag && governance(schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
-    if (flag)
+    if (flag && governance(deps, schedules, hub, object).schedule?.spec.safety?.ignoreLongHibernation) continue;
+    if (flag && sees(caller, clusterTeamOf(deps, hub, object)))
       longHibernation.push({ hub, namespace: object.metadata.namespace ?? '', name: object.metadata.name, ...flag });
   }
   return { expiry, longHibernation };

@@ -2,12 +2,24 @@
 // path is its token), so both go into the endpoint's Secret in Beekeeper's namespace (`webhook-<name>`, keys
 // `url` and `hmac`); the WebhookEndpoint holds only the redacted URL, and neither is returned, logged or put in a
 // job.
-import { Invalid, NotFound } from '../../hive/errors.js';
+import { Conflict, Invalid } from '../../hive/errors.js';
 import type { WebhookRequest, WebhookView } from '../../hive/resources/webhook-endpoint.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { redactUrl, urlProblem } from './webhook-url.js';
+import type { Caller } from '../../auth/caller.js';
+import {
+  creationTeam,
+  notFound,
+  ownerLabels,
+  ownerTeam,
+  replacementTeam,
+  requireRole,
+  sees,
+  visibleOr,
+  OWNER_TEAM_LABEL,
+} from '../team-scope.js';
 
 export type { WebhookView };
 
@@ -22,6 +34,7 @@ export function createWebhookService(deps: {
   const ref = (name: string) => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name });
   const view = (e: WebhookEndpoint): WebhookView => ({
     name: e.metadata.name,
+    ...(ownerTeam(e) ? { team: ownerTeam(e) } : {}),
     // Redacted even when applied with kubectl as a plain spec.url: the API never shows more.
     url: e.spec.url ? redactUrl(e.spec.url) : '',
     format: e.spec.format ?? 'generic',
@@ -31,21 +44,35 @@ export function createWebhookService(deps: {
   });
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   return {
-    list: (): WebhookView[] =>
+    /** The endpoints the caller sees: its teams' (platform admins: all). */
+    list: (caller: Caller): WebhookView[] =>
       deps.store
         .cachedList<WebhookEndpoint>('WebhookEndpoint', { hub: deps.stateHub, namespace: deps.stateNamespace })
+        .filter((e) => sees(caller, ownerTeam(e.object)))
         .map((e) => view(e.object))
         .sort((a, b) => a.name.localeCompare(b.name)),
 
-    async get(name: string): Promise<WebhookView> {
+    async get(name: string, caller: Caller): Promise<WebhookView> {
       checkName(name);
       const e = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
-      if (!e) throw new NotFound(`webhook ${name} not found`);
-      return view(e);
+      return view(visibleOr(caller, e ?? undefined, notFound(`webhook ${name}`)));
     },
 
-    async put(name: string, req: WebhookRequest): Promise<WebhookView> {
+    /**
+     * Creates (owned by `req.team`, or the caller's one team where they are admin) or replaces (admin in its team;
+     * only a platform admin may move it to another team). A team's endpoint hears only its team's warnings.
+     */
+    async put(name: string, req: WebhookRequest, caller: Caller): Promise<WebhookView> {
       checkName(name);
+      const found = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
+      let team: string | undefined;
+      if (found) {
+        // Names are shared by every team (one namespace): another team's endpoint answers as taken, nothing more.
+        if (!sees(caller, ownerTeam(found)))
+          throw new Conflict(`the name ${name} is taken: choose another name for your webhook`);
+        requireRole(caller, ownerTeam(found), 'admin', 'replacing a webhook');
+        team = replacementTeam(caller, ownerTeam(found), req.team);
+      } else team = creationTeam(caller, req.team, 'admin', 'creating a webhook');
       // The reason never quotes the URL: it may be the credential.
       const problem = urlProblem(req.url);
       if (problem) throw new Invalid(`url: ${problem}`, [{ field: 'url', reason: problem }]);
@@ -90,25 +117,31 @@ export function createWebhookService(deps: {
             ? { secretRef: keepKey }
             : {}),
       };
+      const { [OWNER_TEAM_LABEL]: _old, ...labels } = previous?.metadata.labels ?? {};
       const saved = previous
-        ? await deps.store.replace<WebhookEndpoint>('WebhookEndpoint', ref(name), { ...previous, spec })
+        ? await deps.store.replace<WebhookEndpoint>('WebhookEndpoint', ref(name), {
+            ...previous,
+            metadata: { ...previous.metadata, labels: { ...labels, ...ownerLabels(team) } },
+            spec,
+          })
         : await deps.store.create<WebhookEndpoint>('WebhookEndpoint', deps.stateHub, {
             apiVersion: 'beekeeper.io/v1alpha1',
             kind: 'WebhookEndpoint',
-            metadata: { name, namespace: deps.stateNamespace },
+            metadata: { name, namespace: deps.stateNamespace, ...(team ? { labels: ownerLabels(team) } : {}) },
             spec,
           });
       deps.log.info(
-        { webhook: name, url: spec.url, format: spec.format, signed: Boolean(spec.secretRef) },
+        { webhook: name, team, url: spec.url, format: spec.format, signed: Boolean(spec.secretRef) },
         'webhook endpoint saved',
       );
       return view(saved);
     },
 
-    async remove(name: string): Promise<void> {
+    async remove(name: string, caller: Caller): Promise<void> {
       checkName(name);
-      const existing = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
-      if (!existing) throw new NotFound(`webhook ${name} not found`);
+      const found = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
+      const existing = visibleOr(caller, found ?? undefined, notFound(`webhook ${name}`));
+      requireRole(caller, ownerTeam(existing), 'admin', 'deleting a webhook');
       await deps.store.delete('WebhookEndpoint', ref(name));
       const own = `webhook-${name}`;
       if (existing.spec.secretRef?.name === own || existing.spec.urlSecretRef?.name === own)

@@ -60,14 +60,21 @@ export function imageSetOf(store: HiveStore, hub: string, pool: ClusterPool): Cl
  * A pool named by the caller: `hub/namespace/name`, or a shorter `namespace/name` or `name` when exactly one pool
  * across all hubs fits (what a CI user types).
  */
-export function resolvePool(store: HiveStore, text: string, field = 'pool'): NamespacedRef {
+/** `visible`: the pools the caller may see; any other is as absent as a pool that does not exist. */
+export function resolvePool(
+  store: HiveStore,
+  text: string,
+  field = 'pool',
+  visible?: (ref: NamespacedRef) => boolean,
+): NamespacedRef {
   const parts = text.split('/');
   if (parts.length > 3 || parts.some((p) => p === ''))
     throw invalid(field, `"${text}" is not a pool: use hub/namespace/name, namespace/name or name`);
   const [name, namespace, hub] = [...parts].reverse() as [string, string | undefined, string | undefined];
   const matches = store
     .cachedList<ClusterPool>('ClusterPool', hub ? { hub } : {})
-    .filter((e) => e.object.metadata.name === name && (!namespace || e.object.metadata.namespace === namespace));
+    .filter((e) => e.object.metadata.name === name && (!namespace || e.object.metadata.namespace === namespace))
+    .filter((e) => !visible || visible({ hub: e.hub, namespace: e.object.metadata.namespace!, name }));
   if (matches.length === 1) return { hub: matches[0]!.hub, namespace: matches[0]!.object.metadata.namespace!, name };
   // A reference in a request body to something that does not exist is an invalid value of that field (422, as
   // an unknown imageSet or Secret is), not a 404: the URL the caller asked for exists.

@@ -204,9 +204,17 @@ export function createPoolService(deps: PoolServiceDeps) {
   }
 
   return {
-    list(filter: { hub?: string; namespace?: string; labelSelector?: string } = {}): PoolView[] {
+    /** `visible`: only the pools the caller may see. */
+    list(
+      filter: { hub?: string; namespace?: string; labelSelector?: string } = {},
+      visible?: (ref: NamespacedRef) => boolean,
+    ): PoolView[] {
       return store
         .cachedList<ClusterPool>('ClusterPool', filter)
+        .filter(
+          ({ hub, object }) =>
+            !visible || visible({ hub, namespace: object.metadata.namespace!, name: object.metadata.name }),
+        )
         .map(({ hub, object }) => buildPoolView(store, hub, object, false))
         .sort((a, b) => a.id.localeCompare(b.id));
     },

@@ -24,10 +24,11 @@ export interface PreflightReport {
 
 /**
  * `id`: the relocation asking, when its job re-runs preflight as a wave starts; its own record, ClusterRelocate and
- * label do not count against its clusters.
+ * label do not count against its clusters. `team`: the team the relocation belongs to (when `id` is given, read
+ * from the Relocation's label): a cluster of any other team fails the `team` check.
  */
 export type Preflight = (
   spec: RelocationSpec,
   clusters: readonly ClusterName[],
-  opts?: { id?: string },
+  opts?: { id?: string; team?: string },
 ) => Promise<PreflightReport>;

@@ -17,8 +17,9 @@ import type { ClusterClaim } from '../../hive/pools/types.js';
 import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { HiveStore, KubeObject, StateLocation } from '../ports.js';
 import type { ClusterName, ClusterPreflight, Preflight, PreflightReport } from './preflight-report.js';
+import { clusterTeamOf, ownerTeam, type TeamScope } from '../team-scope.js';
 
-export interface PreflightDeps extends StateLocation {
+export interface PreflightDeps extends StateLocation, TeamScope {
   store: HiveStore;
 }
 
@@ -82,9 +83,10 @@ async function runPreflight(
   deps: PreflightDeps,
   spec: RelocationSpec,
   clusters: readonly ClusterName[],
-  opts: { id?: string } = {},
+  opts: { id?: string; team?: string } = {},
 ): Promise<PreflightReport> {
   const { store } = deps;
+  const team = opts.team ?? (opts.id ? await relocationTeam(deps, opts.id) : undefined);
   const { from, to } = spec;
   const warnings: string[] = [];
   const hubs = await store.hubStatus();
@@ -186,6 +188,22 @@ async function runPreflight(
         ],
       };
     }
+    // A team's relocation moves its own team's clusters only (ownership may have changed since it was asked for).
+    if (team !== undefined && clusterTeamOf(deps, from, cd) !== team) {
+      return {
+        namespace,
+        name,
+        ok: false,
+        checks: [
+          {
+            check: 'team',
+            severity: 'error' as const,
+            message: `${namespace}/${name} is not a cluster of team ${team}, which owns this relocation`,
+            fix: 'leave it out, or have its own team (or a platform admin) relocate it',
+          },
+        ],
+      };
+    }
     const ns = facts.get(namespace)!;
     const imageSetName = cd.spec.provisioning?.imageSetRef?.name;
     const claimRef = cd.spec.clusterPoolRef;
@@ -233,6 +251,15 @@ async function runPreflight(
  * The namespace on both hubs: which Secrets the source holds, and what on the destination would trip Hive's copy
  * (same-named Secrets and ConfigMaps that differ; a namespace being deleted).
  */
+/** The owning team of the relocation `id` (its label), from the cache or else read live. */
+async function relocationTeam(deps: PreflightDeps, id: string): Promise<string | undefined> {
+  const ref = { hub: deps.stateHub, namespace: deps.stateNamespace, name: id };
+  const rel =
+    deps.store.cached<RelocationObject>('Relocation', ref) ??
+    (await deps.store.get<RelocationObject>('Relocation', ref));
+  return rel ? ownerTeam(rel) : undefined;
+}
+
 async function namespaceFacts(
   store: HiveStore,
   at: {

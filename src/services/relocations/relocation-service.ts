@@ -2,7 +2,7 @@
 // or a cluster fails without skipFailed) record the Relocation with its plan and accept its relocation.run job
 // through an Operation, so the work is durable in Kubernetes before the answer. Reads come from informer caches.
 import { randomBytes } from 'node:crypto';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
 import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
 import { markAnnotations } from '../idempotency/mark.js';
@@ -15,6 +15,17 @@ import type { PreflightReport } from './preflight-report.js';
 import { RELOCATION_RUN_JOB } from './relocation-jobs.js';
 import { isRelocation, JOB_ANNOTATION, relocationView, type RelocationView } from './relocation-view.js';
 import { selectClusters, specIssues } from './select-clusters.js';
+import type { Caller } from '../../auth/caller.js';
+import type { ClusterDeployment } from '../../hive/types.js';
+import {
+  clusterTeamOf,
+  creationTeam,
+  ownerLabels,
+  ownerTeam,
+  requireRole,
+  sees,
+  type TeamScope,
+} from '../team-scope.js';
 
 export const RELOCATION_API_VERSION = 'beekeeper.io/v1alpha1';
 export const FROM_LABEL = 'beekeeper.io/relocation-from';
@@ -27,6 +38,8 @@ export type RelocationRequest = Pick<
 > & {
   dryRun?: boolean;
   by?: string;
+  /** The owning team (services/team-scope.ts creationTeam): the relocation then moves that team's clusters only. */
+  team?: string;
 };
 
 export type CreateOutcome =
@@ -34,7 +47,7 @@ export type CreateOutcome =
   | { kind: 'refused'; report: PreflightReport; message: string }
   | { kind: 'accepted'; report: PreflightReport; relocation: RelocationView; job: JobView };
 
-export interface RelocationServiceDeps extends StateLocation {
+export interface RelocationServiceDeps extends StateLocation, TeamScope {
   store: HiveStore;
   operations: Operations;
   clock: Clock;
@@ -52,7 +65,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
   const now = () => clock.now();
 
   /** From the cache, else a live read: a Relocation created a moment ago may not be cached yet. */
-  async function load(id: string): Promise<RelocationObject> {
+  async function read(id: string): Promise<RelocationObject> {
     if (!ID_PATTERN.test(id) || id.length > 63) throw new NotFound(`relocation ${id} not found`);
     const found =
       store.cached<RelocationObject>('Relocation', refOf(id)) ??
@@ -61,9 +74,39 @@ export function createRelocationService(deps: RelocationServiceDeps) {
     return found;
   }
 
-  async function create(req: RelocationRequest, requester: Requester): Promise<CreateOutcome> {
+  /** As the caller may see it: another team's (or no team's, for a non-admin) answers as a missing one. */
+  async function load(id: string, caller: Caller): Promise<RelocationObject> {
+    const found = await read(id);
+    if (!sees(caller, ownerTeam(found))) throw new NotFound(`relocation ${id} not found`);
+    return found;
+  }
+
+  /** The team of a cluster on the source hub: from the cache, or its namespace's for one not there. */
+  const teamOn = (hub: string, c: { namespace: string; name: string }) => {
+    const cd = store.cached<ClusterDeployment>('ClusterDeployment', { hub, ...c });
+    return cd ? clusterTeamOf(deps, hub, cd) : deps.teams?.namespaceTeam(hub, c.namespace);
+  };
+
+  /**
+   * A team's relocation moves its own clusters only: a listed cluster of another team (or of none) is refused
+   * naming it, before anything says whether it exists; a selector selects among the team's clusters only.
+   */
+  function scopedSelection(spec: RelocationSpec, team: string | undefined) {
+    if (team === undefined) return selectClusters(store, spec);
+    spec.clusters?.forEach((c, i) => {
+      if (teamOn(spec.from, c) !== team)
+        throw new Forbidden(
+          `clusters[${i}]: ${c.namespace}/${c.name} is not a cluster of team ${team}: a relocation of team ${team} ` +
+            'moves only its clusters',
+        );
+    });
+    return selectClusters(store, spec, (cd) => clusterTeamOf(deps, spec.from, cd) === team);
+  }
+
+  async function create(req: RelocationRequest, requester: Requester, caller: Caller): Promise<CreateOutcome> {
     const issues = specIssues(req, store.hubNames());
     if (issues.length) throw new Invalid('the relocation request is invalid', issues);
+    const team = creationTeam(caller, req.team, 'admin', 'relocating clusters');
     const spec: RelocationSpec = {
       from: req.from,
       to: req.to,
@@ -74,7 +117,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
       ...((req.by ?? requester.by) ? { requestedBy: req.by ?? requester.by } : {}),
       requestedAt: new Date(now()).toISOString(),
     };
-    const report = await preflight(spec, selectClusters(store, spec));
+    const report = await preflight(spec, scopedSelection(spec, team), team !== undefined ? { team } : {});
     if (req.dryRun) return { kind: 'dryRun', report };
     const failing = report.clusters.filter((c) => !c.ok);
     if (failing.length === report.clusters.length)
@@ -106,7 +149,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
           metadata: {
             name: id,
             namespace: deps.stateNamespace,
-            labels: { [FROM_LABEL]: spec.from, [TO_LABEL]: spec.to },
+            labels: { [FROM_LABEL]: spec.from, [TO_LABEL]: spec.to, ...ownerLabels(team) },
             annotations: { [JOB_ANNOTATION]: op.metadata.name, ...markAnnotations(requester.idempotency) },
           },
           spec,
@@ -174,18 +217,20 @@ export function createRelocationService(deps: RelocationServiceDeps) {
     }
   }
 
-  function list(filter: { phase?: RelocationPhase } = {}): RelocationView[] {
+  /** The relocations the caller sees: its teams' (platform admins: all). */
+  function list(caller: Caller, filter: { phase?: RelocationPhase } = {}): RelocationView[] {
     return store
       .cachedList<RelocationObject>('Relocation', { hub: deps.stateHub, namespace: deps.stateNamespace })
       .map((e) => e.object)
       .filter(isRelocation)
+      .filter((o) => sees(caller, ownerTeam(o)))
       .map((o) => relocationView(o, now()))
       .filter((v) => !filter.phase || v.phase === filter.phase)
       .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt) || b.id.localeCompare(a.id));
   }
 
-  async function get(id: string): Promise<RelocationView> {
-    return relocationView(await load(id), now());
+  async function get(id: string, caller: Caller): Promise<RelocationView> {
+    return relocationView(await load(id, caller), now());
   }
 
   /** The view once the relocation is terminal, or as it is after `seconds` (or when `signal` aborts). */
@@ -202,15 +247,16 @@ export function createRelocationService(deps: RelocationServiceDeps) {
           if (!(err instanceof Unavailable)) throw err;
         });
     }
-    return get(id);
+    return relocationView(await read(id), now());
   }
 
   /**
    * Sets spec.abort (once; a second abort keeps the first's time) on an unfinished relocation; the relocation job
    * stops further waves and aborts in-flight moves. A finished relocation answers Conflict.
    */
-  async function abort(id: string, by: string | undefined): Promise<RelocationView> {
-    const obj = await load(id);
+  async function abort(id: string, by: string | undefined, caller: Caller): Promise<RelocationView> {
+    const obj = await load(id, caller);
+    requireRole(caller, ownerTeam(obj), 'admin', 'aborting a relocation');
     const phase = obj.status?.phase;
     if (isTerminal(phase)) throw new Conflict(`relocation ${id} already ended (${phase}): there is nothing to abort`);
     if (obj.spec.abort) return relocationView(obj, now());

@@ -5,6 +5,7 @@ import type { RelocationSpec } from '../../hive/resources/relocation.js';
 import type { RelocationView } from '../../hive/resources/relocation-view.js';
 import type { KubeObject } from '../ports.js';
 import type { RelocationObject } from './preflight.js';
+import { ownerTeam } from '../team-scope.js';
 
 /** The Operation (and so the job id) that runs the relocation, recorded when it is created. */
 export const JOB_ANNOTATION = 'beekeeper.io/job';
@@ -19,10 +20,12 @@ export function relocationView(obj: RelocationObject, nowMs: number): Relocation
   const job = obj.metadata.annotations?.[JOB_ANNOTATION];
   const self = `/v1/relocations/${encodeURIComponent(id)}`;
   const eta = etaOf(status, nowMs);
+  const team = ownerTeam(obj);
   return {
     id,
     from: spec.from,
     to: spec.to,
+    ...(team ? { team } : {}),
     phase,
     terminal: isTerminal(phase),
     ...(spec.requestedBy ? { requestedBy: spec.requestedBy } : {}),

@@ -44,7 +44,12 @@ const byName = (a: ClusterName, b: ClusterName) =>
  * namespace and name. A pool means its claimed clusters (an unclaimed one never moves: pools are per hub). Throws
  * Invalid naming the field when a listed cluster is not on the source hub or the selector matches nothing.
  */
-export function selectClusters(store: HiveStore, spec: RelocationSpec): ClusterName[] {
+/** `keep`: which of the selector's matches it may select (a team's relocation: its own team's clusters only). */
+export function selectClusters(
+  store: HiveStore,
+  spec: RelocationSpec,
+  keep: (cd: ClusterDeployment) => boolean = () => true,
+): ClusterName[] {
   const { from } = spec;
   if (spec.clusters) {
     const issues: FieldIssue[] = [];
@@ -74,7 +79,7 @@ export function selectClusters(store: HiveStore, spec: RelocationSpec): ClusterN
         const ref = cd.spec.clusterPoolRef;
         if (ref?.namespace !== sel.pool.namespace || ref.poolName !== sel.pool.name || !ref.claimName) return false;
       }
-      return true;
+      return keep(cd);
     })
     .map((cd) => ({ namespace: cd.metadata.namespace!, name: cd.metadata.name }))
     .sort(byName);

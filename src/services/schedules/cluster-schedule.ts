@@ -15,8 +15,9 @@ import { compile, installGraceMs, type HibernationSchedule } from './schedule-re
 import { overridesOf, toPowerOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { actsOn, clusterTeamOf, ownerTeam, type TeamScope } from '../team-scope.js';
 
-export type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'>;
+export type StateDeps = Pick<ScheduleServiceDeps, 'store' | 'stateHub' | 'stateNamespace'> & TeamScope;
 
 export interface Governance {
   schedule?: HibernationSchedule;
@@ -35,8 +36,19 @@ export function listSchedules(
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
 }
 
-export function governance(schedules: HibernationSchedule[], hub: string, cd: ClusterDeployment): Governance {
+/**
+ * A team's schedule (label beekeeper.io/team) exists only for its team's clusters: for any other cluster it is not
+ * there at all, so it can neither govern it nor make it a conflict (team-scope.ts). Platform-wide ones apply to all.
+ */
+export function governance(
+  scope: TeamScope,
+  schedules: HibernationSchedule[],
+  hub: string,
+  cd: ClusterDeployment,
+): Governance {
+  const team = clusterTeamOf(scope, hub, cd);
   const matches = schedules
+    .filter((s) => actsOn(ownerTeam(s), team))
     .map((s) => ({ s, m: targetMatch(s.metadata.name, s.spec.targets ?? {}, hub, cd) }))
     .filter((x) => x.m.matched);
   const candidates = matches.map((x) => x.s.metadata.name);
@@ -82,7 +94,7 @@ export function scheduleClusters(
   const out: Array<ClusterFacts<NamespacedRef>> = [];
   // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
   for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
-    const gov = governance(all, hub, cd);
+    const gov = governance(deps, all, hub, cd);
     if (gov.excluded && gov.excluded !== 'NotTargeted') {
       if (gov.candidates.includes(name))
         out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });

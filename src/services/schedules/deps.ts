@@ -1,11 +1,12 @@
 // What the schedule use cases need: the ports, and where Beekeeper keeps its own resources.
 import type { Operations } from '../operations/operations.js';
 import type { ObjectRef, ServiceDeps, StateLocation } from '../ports.js';
+import type { TeamScope } from '../team-scope.js';
 
 export type { ServiceLog } from '../ports.js';
 
 /** The shared ports plus the state location (HibernationSchedules, ClusterOverrides live there). */
-export type ScheduleServiceDeps = ServiceDeps & StateLocation & { operations: Operations };
+export type ScheduleServiceDeps = ServiceDeps & StateLocation & TeamScope & { operations: Operations };
 
 export const stateRef = (deps: StateLocation, name: string): ObjectRef => ({
   hub: deps.stateHub,

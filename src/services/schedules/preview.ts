@@ -182,7 +182,7 @@ export function clusterSchedule(
 ): ClusterScheduleView {
   const now = deps.clock.now();
   const facts = clusterFacts(deps, hub, cd);
-  const gov = governance(listSchedules(deps), hub, cd);
+  const gov = governance(deps, listSchedules(deps), hub, cd);
   const problems = gov.schedule ? scheduleIssues(gov.schedule.spec) : [];
   const usable = gov.schedule && problems.length === 0 ? gov.schedule : undefined;
   // The query is checked even when no schedule applies; a date then means 00:00 UTC.

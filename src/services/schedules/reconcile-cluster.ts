@@ -64,7 +64,7 @@ function verdict(deps: ScheduleServiceDeps, p: ReconcilePayload): Verdict {
     name: p.name,
   });
   if (!cd) return { act: false, message: 'the cluster no longer exists' };
-  const gov = governance(listSchedules(deps), p.hub, cd);
+  const gov = governance(deps, listSchedules(deps), p.hub, cd);
   if (!gov.schedule) return { act: false, message: gov.why };
   const schedule = gov.schedule;
   const now = deps.clock.now();
@@ -146,7 +146,7 @@ export async function reconcileCluster(
   // Recorded once a schedule handled the edge, whatever the outcome. Clusters no schedule governs, unclaimed pool
   // clusters among them, are not written to.
   const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', ref);
-  if (p.edgeAt && cd && !handled(cd) && governance(listSchedules(deps), p.hub, cd).schedule) {
+  if (p.edgeAt && cd && !handled(cd) && governance(deps, listSchedules(deps), p.hub, cd).schedule) {
     await deps.store.mergePatch('ClusterDeployment', ref, {
       metadata: { annotations: { [CLUSTER_EDGE_ANNOTATION]: p.edgeAt } },
     });

@@ -33,6 +33,19 @@ import { sweepJobs, type SweepPayload } from './sweep.js';
 import { governance, listSchedules } from './cluster-schedule.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import type { ScheduleView } from '../../hive/resources/hibernation-schedule.js';
+import type { Caller, Role } from '../../auth/caller.js';
+import {
+  creationTeam,
+  notFound,
+  ownerLabels,
+  ownerTeam,
+  replacementTeam,
+  requireOnCluster,
+  requireRole,
+  sees,
+  visibleOr,
+  OWNER_TEAM_LABEL,
+} from '../team-scope.js';
 
 export type { ScheduleView };
 
@@ -40,8 +53,10 @@ export type ScheduleService = ReturnType<typeof createScheduleService>;
 
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const view = (cr: HibernationSchedule): ScheduleView => {
+    const team = ownerTeam(cr);
     const base = {
       name: cr.metadata.name,
+      ...(team ? { team } : {}),
       spec: cr.spec,
       status: cr.status ?? {},
       ...(cr.metadata.creationTimestamp ? { createdAt: cr.metadata.creationTimestamp } : {}),
@@ -66,72 +81,104 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     };
   };
 
-  const fetch = async (name: string): Promise<HibernationSchedule> => {
+  /** The schedule as the caller may see it: another team's answers as a missing one. */
+  const fetch = async (name: string, caller: Caller): Promise<HibernationSchedule> => {
     checkName(name);
     const cr = await deps.store.get<HibernationSchedule>('HibernationSchedule', stateRef(deps, name));
-    if (!cr) throw new NotFound(`schedule ${name} not found`);
+    return visibleOr(caller, cr ?? undefined, notFound(`schedule ${name}`));
+  };
+
+  /** ...and the caller holds `needed` in its team. */
+  const fetchFor = async (name: string, caller: Caller, needed: Role, doing: string) => {
+    const cr = await fetch(name, caller);
+    requireRole(caller, ownerTeam(cr), needed, doing);
     return cr;
   };
 
-  const cluster = (hub: string, namespace: string, name: string): ClusterDeployment => {
+  /** A cluster the caller sees (viewer in its team, else 404 as if missing) and holds `needed` on. */
+  const cluster = (
+    hub: string,
+    namespace: string,
+    name: string,
+    caller: Caller,
+    needed: Role = 'viewer',
+    doing = 'reading this cluster',
+  ): ClusterDeployment => {
     if (!deps.store.hubNames().includes(hub)) throw new NotFound(`hub ${hub} is not configured`);
     const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', { hub, namespace, name });
     if (!cd) throw new NotFound(`cluster ${hub}/${namespace}/${name} not found`);
+    requireOnCluster(deps, { hub, namespace, name }, caller, needed, doing);
     return cd;
   };
 
   const specOf = (body: Record<string, unknown>, more: FieldIssue[] = []): HibernationScheduleSpec => {
-    const { name: _name, ...spec } = body;
+    const { name: _name, team: _team, ...spec } = body;
     validateScheduleSpec(spec as unknown as HibernationScheduleSpec, more);
     return spec as unknown as HibernationScheduleSpec;
   };
 
   return {
-    async list(): Promise<ScheduleView[]> {
-      return listSchedules(deps).map(view);
+    /** The schedules the caller sees: its teams' (platform admins: all, platform-wide ones included). */
+    async list(caller: Caller): Promise<ScheduleView[]> {
+      return listSchedules(deps)
+        .filter((s) => sees(caller, ownerTeam(s)))
+        .map(view);
     },
 
-    async get(name: string): Promise<ScheduleView> {
-      return view(await fetch(name));
+    async get(name: string, caller: Caller): Promise<ScheduleView> {
+      return view(await fetch(name, caller));
     },
 
-    /** `mark`: the request's Idempotency-Key, recorded on the schedule. */
-    async create(body: Record<string, unknown>, mark?: IdempotencyMark): Promise<ScheduleView> {
+    /**
+     * `body.team`: the owning team (team-scope.ts creationTeam); the schedule then acts on that team's clusters
+     * only. `mark`: the request's Idempotency-Key, recorded on the schedule.
+     */
+    async create(body: Record<string, unknown>, caller: Caller, mark?: IdempotencyMark): Promise<ScheduleView> {
       const spec = specOf(body, nameIssues(body.name));
       const name = body.name as string;
+      const team = creationTeam(caller, body.team as string | undefined, 'admin', 'creating a schedule');
       if (await deps.store.get('HibernationSchedule', stateRef(deps, name)))
         throw new Conflict(`schedule ${name} already exists; use PUT /v1/schedules/${name} to change it`);
       const cr = await deps.store.create<HibernationSchedule>('HibernationSchedule', deps.stateHub, {
         apiVersion: BEEKEEPER_API_VERSION,
         kind: 'HibernationSchedule',
-        metadata: { name, namespace: deps.stateNamespace, ...(mark ? { annotations: markAnnotations(mark) } : {}) },
+        metadata: {
+          name,
+          namespace: deps.stateNamespace,
+          ...(team ? { labels: ownerLabels(team) } : {}),
+          ...(mark ? { annotations: markAnnotations(mark) } : {}),
+        },
         spec,
       });
-      deps.log.info({ schedule: name, timeZone: spec.timeZone }, 'schedule created');
+      deps.log.info({ schedule: name, team, timeZone: spec.timeZone }, 'schedule created');
       return view(cr);
     },
 
-    async replace(name: string, body: Record<string, unknown>): Promise<ScheduleView> {
+    /** The owning team stays unless a platform admin names another (`body.team`). */
+    async replace(name: string, body: Record<string, unknown>, caller: Caller): Promise<ScheduleView> {
       if (body.name !== undefined && body.name !== name)
         throw invalid('name', `the body names ${String(body.name)} but the URL names ${name}`);
       const spec = specOf(body);
-      const existing = await fetch(name);
+      const existing = await fetchFor(name, caller, 'admin', 'replacing a schedule');
+      const team = replacementTeam(caller, ownerTeam(existing), body.team as string | undefined);
+      const { [OWNER_TEAM_LABEL]: _old, ...labels } = existing.metadata.labels ?? {};
       const cr = await deps.store.replace<HibernationSchedule>('HibernationSchedule', stateRef(deps, name), {
         ...existing,
+        metadata: { ...existing.metadata, labels: { ...labels, ...ownerLabels(team) } },
         spec,
       });
-      deps.log.info({ schedule: name }, 'schedule replaced');
+      deps.log.info({ schedule: name, team }, 'schedule replaced');
       return view(cr);
     },
 
-    async remove(name: string): Promise<void> {
-      await fetch(name);
+    async remove(name: string, caller: Caller): Promise<void> {
+      await fetchFor(name, caller, 'admin', 'deleting a schedule');
       await deps.store.delete('HibernationSchedule', stateRef(deps, name));
       deps.log.info({ schedule: name }, 'schedule deleted');
     },
 
-    async preview(name: string, query: PreviewQuery = {}): Promise<SchedulePreview> {
-      return previewSchedule(deps, await fetch(name), query);
+    async preview(name: string, caller: Caller, query: PreviewQuery = {}): Promise<SchedulePreview> {
+      return previewSchedule(deps, await fetch(name, caller), query);
     },
 
     /**
@@ -139,8 +186,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
      * cannot be written up front: its Operation is the intent, and the resync queues its sweep again if Redis
      * loses it (the plan is in the payload, so the sweep is the same).
      */
-    async run(name: string, opts: { dryRun?: boolean; requester?: Requester }): Promise<JobView> {
-      const cr = await fetch(name);
+    async run(name: string, caller: Caller, opts: { dryRun?: boolean; requester?: Requester }): Promise<JobView> {
+      const cr = await fetchFor(name, caller, 'admin', 'running a schedule');
       const now = deps.clock.now();
       const desired = compile(cr).desiredState(now);
       const payload: SweepPayload = {
@@ -159,13 +206,19 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       });
     },
 
-    clusterSchedule(hub: string, namespace: string, name: string, query: PreviewQuery = {}): ClusterScheduleView {
-      return clusterSchedule(deps, hub, cluster(hub, namespace, name), query);
+    clusterSchedule(
+      hub: string,
+      namespace: string,
+      name: string,
+      caller: Caller,
+      query: PreviewQuery = {},
+    ): ClusterScheduleView {
+      return clusterSchedule(deps, hub, cluster(hub, namespace, name, caller), query);
     },
 
-    listOverrides(hub: string, namespace: string, name: string): OverrideView[] {
-      const cd = cluster(hub, namespace, name);
-      return overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
+    listOverrides(hub: string, namespace: string, name: string, caller: Caller): OverrideView[] {
+      const cd = cluster(hub, namespace, name, caller);
+      return overrideViews(deps, governance(deps, listSchedules(deps), hub, cd).schedule, hub, cd);
     },
 
     /** `mark`: the request's Idempotency-Key, recorded on the override. */
@@ -174,9 +227,10 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       namespace: string,
       name: string,
       body: OverrideRequest,
+      caller: Caller,
       mark?: IdempotencyMark,
     ): Promise<OverrideView> {
-      const cd = cluster(hub, namespace, name);
+      const cd = cluster(hub, namespace, name, caller, 'operator', 'overriding the schedule of this cluster');
       const now = deps.clock.now();
       const { untilMs } = parseOverrideRequest(body, now, parseGoDuration);
       const saved = await saveOverride(deps, { hub, namespace, name }, body, now, untilMs, mark);
@@ -194,7 +248,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           message: `${body.type} by ${body.by}${saved.spec.until ? ` until ${saved.spec.until}` : ''}: ${body.reason}`,
         },
       );
-      const views = overrideViews(deps, governance(listSchedules(deps), hub, cd).schedule, hub, cd);
+      const views = overrideViews(deps, governance(deps, listSchedules(deps), hub, cd).schedule, hub, cd);
       return (
         views.find((v) => v.name === saved.metadata.name) ?? {
           name: saved.metadata.name,
@@ -207,8 +261,14 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       );
     },
 
-    async deleteOverrides(hub: string, namespace: string, name: string, type?: OverrideType): Promise<string[]> {
-      cluster(hub, namespace, name);
+    async deleteOverrides(
+      hub: string,
+      namespace: string,
+      name: string,
+      caller: Caller,
+      type?: OverrideType,
+    ): Promise<string[]> {
+      cluster(hub, namespace, name, caller, 'operator', 'removing overrides of this cluster');
       const removed = await deleteOverrides(deps, { hub, namespace, name }, type);
       deps.log.info({ hub, namespace, name, removed }, 'overrides deleted');
       return removed;

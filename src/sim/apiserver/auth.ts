@@ -3,6 +3,7 @@
 import type { Identity } from './types.js';
 import type { Store } from './store.js';
 import { unauthorized } from './status.js';
+import { API_AUDIENCES, type ServiceAccountTokens } from './sa-tokens.js';
 
 export interface AuthRequest {
   verb: string;
@@ -15,12 +16,30 @@ export interface AuthRequest {
   path?: string;
 }
 
-export function createAuthenticator(tokens: Map<string, Identity>) {
+/** Who a bearer token is: a static token, else a ServiceAccount token issued for the API server's audiences. */
+export function lookupToken(
+  tokens: Map<string, Identity>,
+  saTokens: ServiceAccountTokens,
+  token: string,
+  audiences: readonly string[] = API_AUDIENCES,
+): { who: Identity; audiences: string[] } | { error: string } {
+  const known = tokens.get(token);
+  if (known) return { who: known, audiences: [...audiences] };
+  const checked = saTokens.check(token);
+  if (!checked) return { error: 'invalid bearer token' };
+  if ('error' in checked) return checked;
+  const granted = checked.audiences.filter((a) => audiences.includes(a));
+  if (granted.length === 0) return { error: 'invalid bearer token, token audiences is invalid' };
+  return { who: checked.identity, audiences: granted };
+}
+
+export function createAuthenticator(tokens: Map<string, Identity>, saTokens: ServiceAccountTokens) {
   return (authorization: string | undefined): Identity => {
     if (!authorization) return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
     const m = /^Bearer\s+(.+)$/i.exec(authorization.trim());
-    const who = m ? tokens.get(m[1]!.trim()) : undefined;
-    if (!who) throw unauthorized();
+    const found = m ? lookupToken(tokens, saTokens, m[1]!.trim()) : undefined;
+    if (!found || 'error' in found) throw unauthorized();
+    const who = found.who;
     return { username: who.username, groups: [...new Set([...who.groups, 'system:authenticated'])] };
   };
 }

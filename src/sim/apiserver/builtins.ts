@@ -352,6 +352,17 @@ export function builtinResources(): ResourceType[] {
       { verbs: ['create'] },
     );
 
+  // authentication.k8s.io/v1 TokenReview: virtual too (handlers/token-review.ts).
+  const tokenReview = builtin(
+    'authentication.k8s.io',
+    'v1',
+    'tokenreviews',
+    'TokenReview',
+    false,
+    { shape: kindShape(['spec', 'status']) },
+    { verbs: ['create'] },
+  );
+
   return [
     configMap,
     coreEvent,
@@ -367,5 +378,6 @@ export function builtinResources(): ResourceType[] {
     crd,
     review('selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
     review('subjectaccessreviews', 'SubjectAccessReview'),
+    tokenReview,
   ];
 }

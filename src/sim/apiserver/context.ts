@@ -5,6 +5,7 @@ import type { Registry } from './registry.js';
 import type { Store } from './store.js';
 import type { Identity, ResourceType } from './types.js';
 import { ApiError } from './status.js';
+import type { ServiceAccountTokens } from './sa-tokens.js';
 
 /** Everything a handler needs, built once per server. */
 export interface ServerContext {
@@ -17,6 +18,8 @@ export interface ServerContext {
   admission: AdmissionHook[];
   /** Bearer tokens and who they authenticate (the static ones, plus those issued by TokenRequest). */
   tokens: Map<string, Identity>;
+  /** ServiceAccount tokens: issued by TokenRequest, checked by every request and by TokenReview. */
+  saTokens: ServiceAccountTokens;
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }

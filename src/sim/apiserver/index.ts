@@ -13,6 +13,7 @@ import { createStore, type Store } from './store.js';
 import { builtinResources } from './builtins.js';
 import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
+import { createServiceAccountTokens } from './sa-tokens.js';
 import type { ServerContext } from './context.js';
 import type { Identity } from './types.js';
 import { createRequestHandler } from './server.js';
@@ -104,6 +105,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     metrics: opts.metrics,
     admission: opts.admission ?? [],
     tokens,
+    saTokens: createServiceAccountTokens(store, clock),
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -155,7 +157,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     : createServer({ keepAlive: true }, listener);
   let address = '';
   const handler = createRequestHandler(ctx, {
-    authenticate: createAuthenticator(tokens),
+    authenticate: createAuthenticator(tokens, ctx.saTokens),
     serverAddress: () => address,
   });
   await new Promise<void>((resolve, reject) => {

@@ -27,6 +27,7 @@ import { deleteCollection, getObject, listObjects } from './handlers/read.js';
 import { watchObjects } from './handlers/watch.js';
 import { createAccessReview } from './handlers/access-review.js';
 import { createToken } from './handlers/token-request.js';
+import { createTokenReview } from './handlers/token-review.js';
 import { checkWriteOptions } from './request-options.js';
 import { renderTable, tableRequestOf } from './table.js';
 
@@ -152,7 +153,9 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
             ? createToken(ctx, apiReq)
             : type.group === 'authorization.k8s.io'
               ? createAccessReview(ctx, apiReq)
-              : createObject(ctx, apiReq),
+              : type.group === 'authentication.k8s.io'
+                ? createTokenReview(ctx, apiReq)
+                : createObject(ctx, apiReq),
         update: () => updateObject(ctx, apiReq, 'update'),
         patch: () => updateObject(ctx, apiReq, 'patch'),
         delete: () => deleteObject(ctx, apiReq),

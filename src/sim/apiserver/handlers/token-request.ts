@@ -1,21 +1,20 @@
 // POST /api/v1/namespaces/{ns}/serviceaccounts/{name}/token (authentication.k8s.io/v1 TokenRequest, what
-// `kubectl create token` sends): a bearer token that authenticates as the ServiceAccount, so clients that only hold
-// a kubeconfig can act as another identity on the double as on a real server. The token is opaque (upstream signs
-// a JWT) and lives as long as the server; the request is answered, never stored.
-import { randomBytes } from 'node:crypto';
+// `kubectl create token` sends): a signed ServiceAccount JWT (sa-tokens.ts) for the audiences asked (the API
+// server's own by default), valid for expirationSeconds. The request is answered, never stored; the token
+// authenticates to this server and to TokenReview until it expires or the ServiceAccount is deleted.
 import type { ApiRequest, ApiResponse, ServerContext } from '../context.js';
 import { q } from '../context.js';
 import { invalid, notFound } from '../status.js';
 import { objectKey } from '../store.js';
 import { formatTime } from '../meta.js';
 import { parseJsonBody } from '../object-pipeline.js';
-
-const DEFAULT_AUDIENCES = ['https://kubernetes.default.svc.cluster.local'];
+import { API_AUDIENCES } from '../sa-tokens.js';
 
 export async function createToken(ctx: ServerContext, req: ApiRequest): Promise<ApiResponse> {
   const name = req.name!;
   const namespace = req.namespace!;
-  if (!ctx.store.get(req.type.storageKey, objectKey(namespace, name))) throw notFound(q(req.type), name);
+  const sa = ctx.store.get(req.type.storageKey, objectKey(namespace, name))?.obj;
+  if (!sa) throw notFound(q(req.type), name);
   const body = req.body ? parseJsonBody(req.body) : {};
   const spec = body.spec ?? {};
   const expirationSeconds = Number(spec.expirationSeconds ?? 3600);
@@ -29,11 +28,8 @@ export async function createToken(ctx: ServerContext, req: ApiRequest): Promise<
       },
     ]);
   }
-  const token = randomBytes(32).toString('base64url');
-  ctx.tokens.set(token, {
-    username: `system:serviceaccount:${namespace}:${name}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
-  });
+  const audiences: string[] = spec.audiences?.length ? spec.audiences : API_AUDIENCES;
+  const token = ctx.saTokens.issue({ namespace, name, uid: sa.metadata.uid }, audiences, expirationSeconds);
   return {
     code: 201,
     body: {
@@ -41,7 +37,7 @@ export async function createToken(ctx: ServerContext, req: ApiRequest): Promise<
       apiVersion: 'authentication.k8s.io/v1',
       metadata: { name, namespace, creationTimestamp: null },
       spec: {
-        audiences: spec.audiences?.length ? spec.audiences : DEFAULT_AUDIENCES,
+        audiences,
         expirationSeconds,
         boundObjectRef: spec.boundObjectRef ?? null,
       },

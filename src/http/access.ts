@@ -1,0 +1,74 @@
+// Every /v1 route declares who may call it, as route config (`config: { access }`), and one preHandler hook enforces
+// the declaration before the handler runs (after validation, so the params and body it reads are well-formed, and
+// before the Idempotency-Key hook, so a refusal is never recorded as a key's answer). A route that declares nothing
+// is for platform admins only, and test/auth/route-access.test.ts fails for it: a new route cannot skip the check.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../auth/caller.js';
+import { missing, ownerOf, requireCreate, requireRole, type Owned, type Ownership } from '../auth/authorize.js';
+import { Forbidden } from '../hive/errors.js';
+import type { NamespacedRef } from '../services/ports.js';
+
+export type Access =
+  /** Anyone signed in (GET /v1/hubs). */
+  | { signedIn: true }
+  /** Platform admins only: what spans teams or belongs to none. */
+  | { platformAdmin: true }
+  /** The object the path's `:hub/:namespace/:name` names: hidden (404) without a role in its team, 403 below `role`. */
+  | { object: Owned; role: Role }
+  /** A create: the body's `hub` and `namespace` must belong to a team where the caller holds `role` (403 otherwise). */
+  | { create: Owned; role: Role }
+  /**
+   * The handler decides: lists that show only what the caller may see, jobs judged by their target, Beekeeper's
+   * own objects judged by their team label. `why` says how, for readers of the route.
+   */
+  | { handled: 'in-handler'; why?: string };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyInstance {
+    /** Every /v1 route with its access declaration, as registered (for the test that no route goes without). */
+    routeAccess: Array<{ method: string; url: string; access?: Access }>;
+  }
+}
+
+const pathRef = (request: FastifyRequest): NamespacedRef => {
+  const p = request.params as Partial<NamespacedRef>;
+  return { hub: p.hub ?? '', namespace: p.namespace ?? '', name: p.name ?? '' };
+};
+
+export function installAccess(app: FastifyInstance, deps: Ownership): void {
+  const table: FastifyInstance['routeAccess'] = [];
+  app.decorate('routeAccess', table);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/')) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      table.push({ method, url: route.url, ...(route.config?.access ? { access: route.config.access } : {}) });
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.url?.startsWith('/v1/')) return;
+    const access = request.routeOptions.config.access;
+    const { caller } = request;
+    if (!access) {
+      if (caller.platformAdmin) return;
+      throw new Forbidden('this route declares no access rule, so only platform admins may call it');
+    }
+    if ('signedIn' in access || 'handled' in access) return;
+    if ('platformAdmin' in access) {
+      if (!caller.platformAdmin) throw new Forbidden('this needs a platform admin');
+      return;
+    }
+    if ('object' in access) {
+      const ref = pathRef(request);
+      requireRole(caller, ownerOf(deps, access.object, ref), access.role, () => missing(access.object, ref));
+      return;
+    }
+    const body = request.body as { hub?: string; namespace?: string };
+    const hub = body.hub ?? '';
+    const namespace = body.namespace ?? '';
+    requireCreate(caller, deps.teams.namespaceTeam(hub, namespace), access.role, `${hub}/${namespace}`);
+  });
+}
