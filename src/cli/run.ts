@@ -5,6 +5,7 @@ import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
 import { audit } from './audit.js';
 import { relocate, relocation, relocations } from './relocate.js';
+import { teams, whoami } from './teams.js';
 import { token } from './token.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
@@ -38,6 +39,8 @@ usage: beekeeper <command> [flags]
   relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state
   relocation status ID [--wait 1h]              where each cluster of a relocation is
   relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
+  whoami                                        who the token signs in as: name, teams and roles, platform admin
+  teams      [NAME]                             your teams (platform admin: all) with quotas and use (used/limit)
   audit      [--actor A] [--since 1h] [--until T] [--object HUB[/NS[/NAME]]] [--team T] [--action OP]
              [--result allowed|refused|failed] [--limit 50]   the audit trail, newest first (admins)
 
@@ -61,6 +64,8 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocate,
   relocations,
   relocation,
+  whoami,
+  teams,
   audit,
   token,
 };

@@ -58,6 +58,33 @@ export const JobSchema = Type.Object(
 /** `{ job }`: what mutation endpoints and GET /v1/jobs/{id} return. */
 export const JobEnvelopeSchema = Type.Object({ job: JobSchema }, { title: 'JobEnvelope' });
 
+/** The fields a QuotaExceeded problem adds (docs/quotas.md). */
+const QuotaProblemFields = {
+  team: Type.Optional(Type.String({ description: 'QuotaExceeded: the team whose quota refuses the request' })),
+  quota: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('claims'),
+        Type.Literal('clusters'),
+        Type.Literal('runningClusters'),
+        Type.Literal('maxLifetimeHours'),
+      ],
+      { description: 'QuotaExceeded: which quota' },
+    ),
+  ),
+  limit: Type.Optional(
+    Type.Number({
+      description: "QuotaExceeded: the quota's limit; TooManyRequests: requests a minute allowed to this caller",
+    }),
+  ),
+  current: Type.Optional(
+    Type.Number({
+      description: 'QuotaExceeded: what the team holds now (for maxLifetimeHours: the lifetime asked for, in hours)',
+    }),
+  ),
+  requested: Type.Optional(Type.Number({ description: 'QuotaExceeded: what the request would add' })),
+};
+
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'Always about:blank; `code` names the problem' }),
@@ -71,6 +98,7 @@ export const ProblemSchema = Type.Object(
         'Conflict',
         'Invalid',
         'Forbidden',
+        'QuotaExceeded',
         'Unavailable',
         'BadRequest',
         'Unauthorized',
@@ -82,7 +110,7 @@ export const ProblemSchema = Type.Object(
     correlationId: Type.Optional(
       Type.String({ description: 'Quote it when reporting a problem; the log has the details' }),
     ),
-    limit: Type.Optional(Type.Integer({ description: 'TooManyRequests: requests a minute allowed to this caller' })),
+    ...QuotaProblemFields,
     retryAfterSeconds: Type.Optional(Type.Integer({ description: 'TooManyRequests: as the Retry-After header' })),
   },
   { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },

@@ -21,7 +21,7 @@ import {
   type Place,
 } from './support.js';
 
-export type Target = 'cluster' | 'pool' | 'claim' | 'job' | 'schedule' | 'policy' | 'webhook' | 'relocation';
+export type Target = 'cluster' | 'pool' | 'claim' | 'job' | 'schedule' | 'policy' | 'webhook' | 'relocation' | 'team';
 export type ListKind = 'clusters' | 'pools' | 'claims' | 'jobs' | 'schedules' | 'policies' | 'webhooks' | 'relocations';
 
 export type Need =
@@ -52,6 +52,8 @@ export interface Row {
    * refuse a name another team holds (409, without saying whose) rather than pretend it is free.
    */
   hiddenAnswer?: { status: number; code: string };
+  /** The places the route has a target in (default all): a team is never of no team. */
+  places?: readonly Place[];
 }
 
 export const PLACES: readonly Place[] = ['a', 'b', 'none'];
@@ -112,7 +114,7 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
   const placed = target !== undefined || 'create' in need;
   const wrong: string[] = [];
   for (const caller of CALLERS) {
-    for (const place of placed ? PLACES : (['a'] as const)) {
+    for (const place of placed ? (row.places ?? PLACES) : (['a'] as const)) {
       const ns = NS_OF[place];
       let name = target ? (seeds[target]?.[place] ?? '') : 'none';
       if (row.fresh) {

@@ -19,6 +19,10 @@ const ROUTES: Record<string, Row> = {
   'GET /v1/jobs/{id}': { need: { object: 'job', role: 'viewer' } },
   'GET /v1/jobs/{id}/events': { need: { object: 'job', role: 'viewer' } },
   'GET /v1/hubs': { need: { signedIn: true } },
+  // Lane quotas: who am I, and the caller's teams (another team's is as absent as a missing one).
+  'GET /v1/me': { need: { signedIn: true } },
+  'GET /v1/teams': { need: { list: 'unchecked' } },
+  'GET /v1/teams/{name}': { need: { object: 'team', role: 'viewer' }, places: ['a', 'b'] },
   'GET /v1/resync': { need: { platformAdmin: true } },
   // Lane audit: admin in the caller's own team (it then sees that team's records; docs/audit.md), else 403.
   'GET /v1/audit': { need: { createOwn: 'admin' } },
@@ -95,7 +99,12 @@ const same = (name: string) => ({ a: name, b: name, none: name });
 
 let bed: AuthBed;
 let operations: string[] = [];
-const seeds: Seeds = { cluster: same('c1'), pool: same('p1'), claim: same('k1') };
+const seeds: Seeds = {
+  cluster: same('c1'),
+  pool: same('p1'),
+  claim: same('k1'),
+  team: { a: 'team-a', b: 'team-b', none: '' },
+};
 
 beforeAll(async () => {
   bed = await startAuthBed();

@@ -2,6 +2,7 @@
 // WebhookEndpoints).
 import type { AddressPolicy } from '../notify/address-policy.js';
 import type { ServiceDeps, StateLocation } from '../ports.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 import type { TeamScope } from '../team-scope.js';
 
 export type { ServiceLog } from '../ports.js';
@@ -10,4 +11,6 @@ export interface ExpiryServiceDeps extends ServiceDeps, StateLocation, TeamScope
   webhookTimeoutMs?: number;
   /** Where webhooks may post (src/services/notify/address-policy.ts); absent: public addresses only. */
   webhookPolicy?: AddressPolicy;
+  /** Team quotas (src/services/quotas): an extension within maxLifetimeHours; without it nothing is limited. */
+  quotas?: QuotaGuard;
 }
