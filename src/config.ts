@@ -121,6 +121,8 @@ function toConfig(s: Settings): Config {
     stateHub: s.stateHub ?? hubs[0]?.name ?? 'local',
     jobs: s.jobs,
     resync: s.resync,
+    edge: s.edge,
+    webhooks: s.webhooks,
   };
 }
 

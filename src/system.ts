@@ -235,6 +235,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         queue: jobs,
         store,
         teams,
+        clock,
         durableKeys: durableKeys(marks, replays),
         authenticators: signIn.authenticators,
         metrics,

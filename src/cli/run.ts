@@ -3,7 +3,9 @@
 import { UsageError } from './args.js';
 import { ApiError, createClient } from './client.js';
 import * as commands from './commands.js';
+import { audit } from './audit.js';
 import { relocate, relocation, relocations } from './relocate.js';
+import { teams, whoami } from './teams.js';
 import { token } from './token.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
@@ -37,6 +39,10 @@ usage: beekeeper <command> [flags]
   relocations [ID] [--phase P]                  relocations, newest first, or one with each cluster's state
   relocation status ID [--wait 1h]              where each cluster of a relocation is
   relocation abort ID [--wait 30s] [--as NAME]  stop further waves, undo in-flight moves, say where each cluster is
+  whoami                                        who the token signs in as: name, teams and roles, platform admin
+  teams      [NAME]                             your teams (platform admin: all) with quotas and use (used/limit)
+  audit      [--actor A] [--since 1h] [--until T] [--object HUB[/NS[/NAME]]] [--team T] [--action OP]
+             [--result allowed|refused|failed] [--limit 50]   the audit trail, newest first (admins)
 
   token new  --name N [--team T --role R]       a fresh API token and its configuration entry (its SHA-256 only);
              needs no server (role: viewer, operator, admin; none and no team: platform-admin)
@@ -58,6 +64,9 @@ const COMMANDS: Record<string, (ctx: CliContext, args: string[]) => Promise<numb
   relocate,
   relocations,
   relocation,
+  whoami,
+  teams,
+  audit,
   token,
 };
 

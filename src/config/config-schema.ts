@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import {
   ApiTokenSchema,
+  EdgeSchema,
   HostPortSchema,
   HubEntrySchema,
   HubLimitsSchema,
@@ -12,6 +13,7 @@ import {
   ResyncSchema,
   SimSchema,
   TeamSchema,
+  WebhooksSchema,
 } from './schema.js';
 
 const { name, kubeconfig, context } = HubEntrySchema.properties;
@@ -104,4 +106,6 @@ export const ConfigSchema = Type.Object({
   jobs: JobsSchema,
   /** The scheduler role's periodic resync (src/schedules/resync.ts). */
   resync: ResyncSchema,
+  edge: EdgeSchema,
+  webhooks: WebhooksSchema,
 });

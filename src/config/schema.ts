@@ -3,6 +3,7 @@
 // from here. Annotations the validator ignores and the messages use: `env` (the variable), `rule` (what a pattern
 // or a list asks for, in words), `secret` (never echo the value), `fileKey: false` (the file may not set it: the
 // embedded kubeconfig path is a per-checkout choice).
+import { isIP } from 'node:net';
 import { Type, type TSchema } from 'typebox';
 import { INTERVAL_RULE, intervalCron } from './interval-cron.js';
 
@@ -193,6 +194,35 @@ export const ResyncSchema = Type.Object({
   operationGraceSeconds: int('BEEKEEPER_OPERATION_REPAIR_GRACE_SECONDS', 0, 3600, 30),
 });
 
+/**
+ * The HTTP edge and where webhooks may post (docs/edge.md, docs/webhooks.md). Lists are comma-separated in the
+ * environment.
+ */
+const CIDR = /^(?:\d{1,3}(?:\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*\/\d{1,3})$/;
+const isCidr = (text: string) => {
+  const [ip = '', bits = ''] = text.split('/');
+  const family = isIP(ip);
+  return CIDR.test(text) && family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+};
+export const EdgeSchema = Type.Object({
+  /** Requests per minute per signed-in caller (per client address when open); 0: no limit. Probes and /metrics are exempt. */
+  rateLimit: Type.Object({ perMinute: int('BEEKEEPER_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 600) }),
+  /** Browser origins (portals) allowed to call the API; none: no CORS headers at all. */
+  corsOrigins: Type.Array(
+    Type.String({ pattern: '^https?://[^/\\s]+$', rule: 'an origin: http(s)://host[:port], no path' }),
+    { env: 'BEEKEEPER_CORS_ORIGINS', default: [] },
+  ),
+});
+export const WebhooksSchema = Type.Object({
+  /** Let webhooks post to loopback, private, link-local and CGNAT addresses (never to cloud metadata endpoints). */
+  allowPrivate: Type.Boolean({ env: 'BEEKEEPER_WEBHOOK_ALLOW_PRIVATE', default: false }),
+  /** Address ranges webhooks may post to even though they are refused otherwise (`10.1.0.0/16,fd12::/64`). */
+  allowCidrs: Type.Array(
+    Type.Refine(Type.String(), isCidr, () => `must be a CIDR such as 10.1.0.0/16`),
+    { env: 'BEEKEEPER_WEBHOOK_ALLOW_CIDRS', default: [] },
+  ),
+});
+
 /** What the environment and the file may say, before defaults that depend on other settings are filled in. */
 export const SettingsSchema = Type.Object({
   /** `east=/etc/kube/east.yaml#context,west=in-cluster` (hubs.ts), or a list of hub mappings in the file. */
@@ -277,6 +307,8 @@ export const SettingsSchema = Type.Object({
   stateHub: str('BEEKEEPER_STATE_HUB', DNS_LABEL),
   jobs: JobsSchema,
   resync: ResyncSchema,
+  edge: EdgeSchema,
+  webhooks: WebhooksSchema,
 });
 
 /** A schema with the annotations above. */

@@ -21,3 +21,9 @@ export const quoted =
   (items: readonly string[]) =>
   (index: number, field: string | undefined): string =>
     `${JSON.stringify(items[index])}:${field ? ` ${field}` : ''}`;
+
+/** A plain list of strings, `a,b,c`; each entry is named by its text. */
+export function parseStrings(text: string): ListInput {
+  const items = splitList(text);
+  return { value: items, problems: new Map(), subject: quoted(items) };
+}

@@ -5,7 +5,7 @@ import { readConfigFile } from './file.js';
 import { parseHubs } from './hubs.js';
 import { parseHostPorts } from './redis.js';
 import { SETTINGS, SettingsSchema, type Annotated } from './schema.js';
-import { quoted, splitList, type ListInput } from './shorthand.js';
+import { parseStrings, quoted, splitList, type ListInput } from './shorthand.js';
 import { parseTokens } from './tokens.js';
 
 /** Where a setting's value came from: a variable, or the file at this path. */
@@ -30,6 +30,8 @@ const ENV_LISTS: Record<string, (text: string) => ListInput> = {
   },
   'redis.sentinel.sentinels': parseHostPorts,
   'redis.cluster.nodes': parseHostPorts,
+  'edge.corsOrigins': parseStrings,
+  'webhooks.allowCidrs': parseStrings,
 };
 const FILE_LISTS: Record<string, (raw: unknown) => ListInput> = {
   'redis.sentinel.sentinels': parseHostPorts,

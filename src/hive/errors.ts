@@ -8,7 +8,7 @@ export interface FieldIssue {
 }
 
 export class DomainError extends Error {
-  readonly code: 'NotFound' | 'Conflict' | 'Invalid' | 'Forbidden' | 'Unavailable' = 'Invalid';
+  readonly code: 'NotFound' | 'Conflict' | 'Invalid' | 'Forbidden' | 'QuotaExceeded' | 'Unavailable' = 'Invalid';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
@@ -36,6 +36,28 @@ export class Invalid extends DomainError {
 
 export class Forbidden extends DomainError {
   override readonly code = 'Forbidden' as const;
+}
+
+/** Which team quota a request would exceed (src/services/quotas), for the 403 body. */
+export interface QuotaDetails {
+  team: string;
+  quota: 'claims' | 'clusters' | 'runningClusters' | 'maxLifetimeHours';
+  limit: number;
+  /** What the team holds now; for maxLifetimeHours, the lifetime asked for (hours). */
+  current: number;
+  /** What the request would add (counts only). */
+  requested?: number;
+}
+
+/** A team's quota refuses the request: 403 like Forbidden, with the limit and the current use. */
+export class QuotaExceeded extends DomainError {
+  override readonly code = 'QuotaExceeded' as const;
+  constructor(
+    message: string,
+    readonly quota: QuotaDetails,
+  ) {
+    super(message);
+  }
 }
 
 export class Unavailable extends DomainError {

@@ -1,5 +1,6 @@
-// Who changes something through the API, for the audit trail (services/expiry/expiry-record.ts): the `by` and
-// `reason` a request may give, and its origin, the API token's holder and the route it came through.
+// Who changes something through the API, for the expiry history (services/expiry/expiry-record.ts) and what a
+// request creates: the `by` and `reason` a request may give, and its origin, the API token's holder and the route
+// it came through. The audit record of each request is written once, by audit-trail.ts.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuditOrigin } from '../services/expiry/expiry-record.js';

@@ -23,6 +23,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /v1/hubs': 'listHubs',
 
+  'GET /v1/me': 'getMe',
+  'GET /v1/teams': 'listTeams',
+  'GET /v1/teams/:name': 'getTeam',
+
   'GET /v1/pools': 'listPools',
   'POST /v1/pools': 'createPool',
   'GET /v1/pools/:hub/:namespace/:name': 'getPool',
@@ -61,6 +65,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /v1/webhooks/:name': 'deleteWebhook',
 
   'GET /v1/resync': 'getResync',
+
+  'GET /v1/audit': 'listAuditRecords',
 
   'GET /v1/relocations': 'listRelocations',
   'POST /v1/relocations': 'createRelocation',

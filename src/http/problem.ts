@@ -2,7 +2,14 @@
 // client errors, and everything else, each to an RFC 9457 problem+json body.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, Invalid, Unavailable, type FieldIssue } from '../hive/errors.js';
+import {
+  DomainError,
+  Invalid,
+  QuotaExceeded,
+  Unavailable,
+  type FieldIssue,
+  type QuotaDetails,
+} from '../hive/errors.js';
 import { isRedisDown } from '../redis/connect.js';
 import { validationIssues } from './validation-issues.js';
 
@@ -17,6 +24,12 @@ export interface Problem {
   code: string;
   errors?: FieldIssue[];
   correlationId?: string;
+  /** QuotaExceeded only: the team, which quota, its limit and the current use. */
+  team?: QuotaDetails['team'];
+  quota?: QuotaDetails['quota'];
+  limit?: number;
+  current?: number;
+  requested?: number;
 }
 
 const DOMAIN_STATUS: Record<DomainError['code'], number> = {
@@ -24,6 +37,7 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   Conflict: 409,
   Invalid: 422,
   Forbidden: 403,
+  QuotaExceeded: 403,
   Unavailable: 503,
 };
 
@@ -82,7 +96,8 @@ export function toProblem(err: unknown, request: FastifyRequest): Problem {
   if (err instanceof DomainError) {
     const status = DOMAIN_STATUS[err.code];
     const fields = err instanceof Invalid && err.fields.length > 0 ? { errors: err.fields } : {};
-    return problem(status, err.code, err.message, fields);
+    const quota = err instanceof QuotaExceeded ? err.quota : {};
+    return problem(status, err.code, err.message, { ...fields, ...quota });
   }
   const e = err as FastifyError;
   if (e && Array.isArray(e.validation)) {

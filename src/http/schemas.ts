@@ -58,6 +58,33 @@ export const JobSchema = Type.Object(
 /** `{ job }`: what mutation endpoints and GET /v1/jobs/{id} return. */
 export const JobEnvelopeSchema = Type.Object({ job: JobSchema }, { title: 'JobEnvelope' });
 
+/** The fields a QuotaExceeded problem adds (docs/quotas.md). */
+const QuotaProblemFields = {
+  team: Type.Optional(Type.String({ description: 'QuotaExceeded: the team whose quota refuses the request' })),
+  quota: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('claims'),
+        Type.Literal('clusters'),
+        Type.Literal('runningClusters'),
+        Type.Literal('maxLifetimeHours'),
+      ],
+      { description: 'QuotaExceeded: which quota' },
+    ),
+  ),
+  limit: Type.Optional(
+    Type.Number({
+      description: "QuotaExceeded: the quota's limit; TooManyRequests: requests a minute allowed to this caller",
+    }),
+  ),
+  current: Type.Optional(
+    Type.Number({
+      description: 'QuotaExceeded: what the team holds now (for maxLifetimeHours: the lifetime asked for, in hours)',
+    }),
+  ),
+  requested: Type.Optional(Type.Number({ description: 'QuotaExceeded: what the request would add' })),
+};
+
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'Always about:blank; `code` names the problem' }),
@@ -71,9 +98,11 @@ export const ProblemSchema = Type.Object(
         'Conflict',
         'Invalid',
         'Forbidden',
+        'QuotaExceeded',
         'Unavailable',
         'BadRequest',
         'Unauthorized',
+        'TooManyRequests',
         'InternalError',
       ],
     }),
@@ -81,6 +110,8 @@ export const ProblemSchema = Type.Object(
     correlationId: Type.Optional(
       Type.String({ description: 'Quote it when reporting a problem; the log has the details' }),
     ),
+    ...QuotaProblemFields,
+    retryAfterSeconds: Type.Optional(Type.Integer({ description: 'TooManyRequests: as the Retry-After header' })),
   },
   { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' },
 );
@@ -132,14 +163,15 @@ const PROBLEM_TEXT: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict with the current state; `detail` says why',
   422: 'Refused: `errors` names each body field (wrong JSON type, unknown, bad value) and the reason',
+  429: 'Too many requests from this caller (`limit` a minute); retry after `Retry-After` seconds',
   500: 'Unexpected error; quote `correlationId`',
   503: 'A hub or Redis is unavailable; retry after `Retry-After` seconds',
 };
 
-/** The error answers a route may give (plus 401, 403, 500, 503, which any route may), as problem+json. */
+/** The error answers a route may give (plus 401, 403, 429, 500, 503, which any route may), as problem+json. */
 export const problemResponses = (...codes: number[]) =>
   Object.fromEntries(
-    [...new Set([...codes, 401, 403, 500, 503])].map((c) => [
+    [...new Set([...codes, 401, 403, 429, 500, 503])].map((c) => [
       c,
       { description: PROBLEM_TEXT[c] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemSchema } } },
     ]),

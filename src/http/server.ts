@@ -1,6 +1,5 @@
 // buildServer(): the whole HTTP edge as a Fastify instance that never listens (only src/main/ listens). Feature
 // route plugins are registered under /v1: write paths relative to it (`/clusters`, not `/v1/clusters`).
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { BaseAdapter } from '@bull-board/api/baseAdapter';
 import type { TeamDirectory } from '../auth/team-directory.js';
@@ -12,8 +11,12 @@ import type { HiveStore, JobQueue } from '../services/ports.js';
 import { resolveCaller } from '../auth/resolve-caller.js';
 import { staticTokens, type Authenticator } from '../auth/static-tokens.js';
 import { installAccess } from './access.js';
+import { systemClock, type Clock } from '../clock.js';
+import { createAuditTrail } from '../services/audit/audit-trail.js';
+import { installAuditTrail } from './audit-trail.js';
 import { installAuth } from './auth.js';
 import { installBoard } from './board.js';
+import { installEdge, RateLimited, requestIdOf } from './edge.js';
 import { installIdempotency, type DurableKeys } from './idempotency.js';
 import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
@@ -21,6 +24,7 @@ import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs, type JobCounts } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { auditRoutes } from './routes/audit.js';
 import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
 
@@ -46,6 +50,8 @@ export interface ServerDeps {
   authenticators?: readonly Authenticator[];
   /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
   durableKeys?: DurableKeys;
+  /** The time audit records carry; the system clock when absent. */
+  clock?: Clock;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -57,7 +63,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     loggerInstance: log as FastifyBaseLogger,
     // Requests are logged once, in onResponse below, with the route template and principal.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
+    // The client's X-Request-Id when sane (edge.ts), so its id follows the request through our logs.
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Every path segment the API hands out fits: names (253) and job ids, the longest of them.
     routerOptions: { maxParamLength: JOB_ID_MAX },
@@ -73,6 +80,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => closing.abort());
 
   app.setErrorHandler((err, request, reply) => {
+    if (err instanceof RateLimited) {
+      log.debug({ reqId: request.id, principal: request.principal, limit: err.problem.limit }, 'rate limited');
+      reply.header('retry-after', String(err.problem.retryAfterSeconds));
+      return sendProblem(reply, err.problem);
+    }
     const p = toProblem(err, request);
     if (p.code === 'InternalError') log.error({ err, reqId: request.id, url: request.url }, 'request failed');
     else log.debug({ reqId: request.id, code: p.code, detail: p.detail }, 'request refused');
@@ -113,6 +125,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }
   });
 
+  await installEdge(app, { config: deps.config, redis: deps.redis });
   const authenticators =
     deps.authenticators ?? (deps.config.auth.tokens.length > 0 ? [staticTokens(deps.config.auth.tokens)] : []);
   if (authenticators.length === 0) log.warn({}, 'no sign-in configured: the API is open to anyone who can reach it');
@@ -121,6 +134,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     open: deps.config.auth.open,
     metricsRequireToken: deps.config.auth.metricsRequireToken,
     resolve: (identity) => resolveCaller(identity, deps.config),
+  });
+  // One audit record per mutating request or secret read (docs/audit.md): a log line and an Event.
+  installAuditTrail(app, {
+    trail: createAuditTrail({
+      store: deps.store,
+      log: auditLog(deps.log),
+      stateHub: deps.config.stateHub,
+      stateNamespace: deps.config.stateNamespace,
+    }),
+    store: deps.store,
+    teams: deps.teams,
+    clock: deps.clock ?? systemClock,
+    stateHub: deps.config.stateHub,
+    stateNamespace: deps.config.stateNamespace,
   });
   installInputGuards(app);
   // Before the Idempotency-Key hook: a refused request must not become a key's recorded answer.
@@ -144,9 +171,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes({ queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }), {
     prefix: '/v1',
   });
+  await app.register(auditRoutes({ store: deps.store }), { prefix: '/v1' });
   for (const routes of deps.routes) await app.register(routes, { prefix: '/v1' });
   await installBoard(app, deps.queuesForBoard);
 
   await app.ready();
   return app;
+}
+
+/**
+ * Audit lines are written at info whatever level the rest of the log is raised to (warn, error): only `silent`
+ * turns them off.
+ */
+function auditLog(root: Logger): Logger {
+  const child = root.child({ component: 'audit' });
+  if (root.level !== 'silent' && !child.isLevelEnabled('info')) child.level = 'info';
+  return child;
 }

@@ -19,6 +19,7 @@ export function outcomeOf(err: unknown): Outcome {
         return { kind: 'done', result: { outcome: 'NothingToDo', reason: 'NotFound', message } };
       case 'Invalid':
       case 'Forbidden':
+      case 'QuotaExceeded':
         return { kind: 'give-up', reason, message };
       default:
         return { kind: 'retry', reason, message };

@@ -37,11 +37,16 @@ export function buildEvent(
   clock: Clock,
 ): KubeObject {
   const now = clock.now();
-  const namespace = ref.namespace ?? 'default';
+  const namespace = event.namespace ?? ref.namespace ?? 'default';
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${ref.name}.${suffix(kind, ref, event.key, now)}`, namespace },
+    metadata: {
+      name: `${ref.name}.${suffix(kind, ref, event.key, now)}`,
+      namespace,
+      ...(event.labels ? { labels: event.labels } : {}),
+      ...(event.annotations ? { annotations: event.annotations } : {}),
+    },
     involvedObject: {
       apiVersion: apiVersionOf(kind),
       kind,

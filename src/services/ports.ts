@@ -70,6 +70,14 @@ export interface KubeEvent {
    * Event, so work that runs again (a job retried after a crash) records its action once, not twice.
    */
   key?: string;
+  /** Labels and annotations on the Event itself (audit records are found by label, read from an annotation). */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  /**
+   * The namespace the Event is stored in, when not the object's (a cluster-scoped object's Events go to
+   * `default` otherwise): audit records about no existing object go to Beekeeper's state namespace.
+   */
+  namespace?: string;
 }
 
 export interface HiveStore {

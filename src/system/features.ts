@@ -23,6 +23,7 @@ import { poolRoutes } from '../http/routes/pools.js';
 import { createPoolClaimMetrics } from '../http/routes/pool-claim-metrics.js';
 import { createScheduleService } from '../services/schedules/schedule-service.js';
 import { createExpiryService } from '../services/expiry/expiry-service.js';
+import { createAddressPolicy } from '../services/notify/address-policy.js';
 import { createWebhookService } from '../services/notify/webhook-service.js';
 import { scheduleRoutes } from '../http/routes/schedules.js';
 import { expiryRoutes } from '../http/routes/expiry.js';
@@ -42,6 +43,8 @@ import { exportKubeconfig } from '../kube/export-kubeconfig.js';
 import { relocationRunJob } from '../services/relocations/relocation-run.js';
 import { createRelocationMetrics } from '../http/routes/relocation-metrics.js';
 import { createPreflight } from '../services/relocations/preflight.js';
+import { createQuotaGuard } from '../services/quotas/quota-guard.js';
+import { teamRoutes } from '../http/routes/teams.js';
 
 /** What every feature gets to build its services, routes, handlers and timers from. */
 export interface FeatureDeps {
@@ -88,6 +91,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       operations: deps.operations,
       clock: deps.clock,
       log: deps.log.child({ component: 'clusters' }),
+      quotas: createQuotaGuard(deps),
       ...policyHome,
     });
     return {
@@ -118,6 +122,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
   (deps) => {
     const log = deps.log.child({ component: 'claims' });
     const base = { store: deps.store, queue: deps.queue, operations: deps.operations, clock: deps.clock, log };
+    const quotas = createQuotaGuard(deps);
     // ExpiryPolicies (on the state hub) cap claim lifetimes too (a team's policy only its own team's).
     const policyHome = {
       stateHub: deps.config.stateHub,
@@ -125,9 +130,9 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       teams: deps.teams,
     };
     const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
-    const claims = createClaimService({ ...base, ...policyHome, onClaimWait: metrics.observeWait });
+    const claims = createClaimService({ ...base, ...policyHome, quotas, onClaimWait: metrics.observeWait });
     metrics.setPendingSource(() => claims.pendingByPool());
-    const pools = createPoolService(base);
+    const pools = createPoolService({ ...base, quotas });
     return {
       routes: [
         poolRoutes({ pools, ownership: { store: deps.store, teams: deps.teams } }),
@@ -160,9 +165,15 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       teams: deps.teams,
       ...state,
     };
+    const webhookPolicy = createAddressPolicy(deps.config.webhooks);
     const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
-    const expiry = createExpiryService({ ...base, log: deps.log.child({ component: 'expiry' }) });
-    const webhooks = createWebhookService({ ...base, log: deps.log.child({ component: 'webhooks' }) });
+    const expiry = createExpiryService({
+      ...base,
+      webhookPolicy,
+      log: deps.log.child({ component: 'expiry' }),
+      quotas: createQuotaGuard(deps),
+    });
+    const webhooks = createWebhookService({ ...base, webhookPolicy, log: deps.log.child({ component: 'webhooks' }) });
     return {
       routes: [scheduleRoutes({ schedules, queue: deps.queue }), expiryRoutes({ expiry, webhooks })],
       jobs: [...schedules.jobs(), ...expiry.jobs()],
@@ -238,4 +249,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     };
   },
   relocationFeature,
+  // Who am I, and the caller's teams with their quotas and usage (the quotas themselves are checked in the
+  // cluster, claim and pool services above).
+  (deps) => ({ routes: [teamRoutes(deps)] }),
 ];

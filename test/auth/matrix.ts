@@ -10,6 +10,7 @@ import {
   CALLERS,
   HUB,
   NS,
+  TEAM_OF,
   TOKENS,
   call,
   roleAt,
@@ -20,7 +21,7 @@ import {
   type Place,
 } from './support.js';
 
-export type Target = 'cluster' | 'pool' | 'claim' | 'job' | 'schedule' | 'policy' | 'webhook' | 'relocation';
+export type Target = 'cluster' | 'pool' | 'claim' | 'job' | 'schedule' | 'policy' | 'webhook' | 'relocation' | 'team';
 export type ListKind = 'clusters' | 'pools' | 'claims' | 'jobs' | 'schedules' | 'policies' | 'webhooks' | 'relocations';
 
 export type Need =
@@ -44,6 +45,15 @@ export interface Row {
   query?: string;
   /** Makes the object this one request acts on (a DELETE would otherwise consume the seed). */
   fresh?: (bed: AuthBed, ns: string, name: string, place: Place) => Promise<void>;
+  /** Runs before each cell on the seeded object (a DELETE of an override needs one to be there). */
+  prepare?: (bed: AuthBed, ns: string, name: string, place: Place) => Promise<void>;
+  /**
+   * What a hidden object answers when "missing" is not comparable: a PUT that creates a missing object must
+   * refuse a name another team holds (409, without saying whose) rather than pretend it is free.
+   */
+  hiddenAnswer?: { status: number; code: string };
+  /** The places the route has a target in (default all): a team is never of no team. */
+  places?: readonly Place[];
 }
 
 export const PLACES: readonly Place[] = ['a', 'b', 'none'];
@@ -104,13 +114,14 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
   const placed = target !== undefined || 'create' in need;
   const wrong: string[] = [];
   for (const caller of CALLERS) {
-    for (const place of placed ? PLACES : (['a'] as const)) {
+    for (const place of placed ? (row.places ?? PLACES) : (['a'] as const)) {
       const ns = NS_OF[place];
       let name = target ? (seeds[target]?.[place] ?? '') : 'none';
       if (row.fresh) {
         name = `fresh-${++freshCount}`;
         await row.fresh(bed, ns, name, place);
       }
+      await row.prepare?.(bed, ns, name, place);
       const got = await call(bed, caller, method, pathFor(op, place, name, row.query), row.body?.(ns, place));
       const expected = verdict(caller, need, place);
       const p = problemOf(got);
@@ -123,6 +134,11 @@ export async function checkRoute(bed: AuthBed, seeds: Seeds, op: string, row: Ro
         else if ('create' in need && !p.detail?.includes(`${HUB}/${ns}`)) wrong.push(`${cell} (403 must name ${ns})`);
         else if (!('create' in need) && !('platformAdmin' in need) && !p.detail?.includes(' role'))
           wrong.push(`${cell} (403 must name the role needed)`);
+      } else if (expected === 'hidden' && row.hiddenAnswer) {
+        if (got.status !== row.hiddenAnswer.status || p.code !== row.hiddenAnswer.code)
+          wrong.push(`${cell} (expected ${row.hiddenAnswer.status} ${row.hiddenAnswer.code})`);
+        else if (TEAM_OF[place] && p.detail?.includes(TEAM_OF[place]))
+          wrong.push(`${cell} (must not name the team holding it)`);
       } else if (expected === 'hidden') {
         // The same request for an object that does not exist, by someone who may see everything.
         const missingName = target === 'job' ? `${HUB}.${MISSING}` : MISSING;

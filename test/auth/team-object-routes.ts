@@ -95,7 +95,19 @@ export const TEAM_OBJECT_ROUTES: Record<string, Row> = {
     need: { object: 'cluster', role: 'operator' },
     body: () => ({ type: 'keepAwake', for: '1h', by: 'someone', reason: 'the route table' }),
   },
-  'DELETE /v1/clusters/{hub}/{namespace}/{name}/overrides': { need: { object: 'cluster', role: 'operator' } },
+  'DELETE /v1/clusters/{hub}/{namespace}/{name}/overrides': {
+    need: { object: 'cluster', role: 'operator' },
+    // An override to delete, made by a platform admin before each cell.
+    prepare: async (bed, ns, name) => {
+      if (!name) return;
+      await call(bed, 'platform', 'POST', `/v1/clusters/${HUB}/${ns}/${name}/overrides`, {
+        type: 'keepAwake',
+        for: '1h',
+        by: 'someone',
+        reason: 'the route table',
+      });
+    },
+  },
 
   'GET /v1/warnings': { need: { list: 'unchecked' } },
   'POST /v1/expiry/sweep': { need: { platformAdmin: true } },
@@ -134,9 +146,12 @@ export const TEAM_OBJECT_ROUTES: Record<string, Row> = {
 
   'GET /v1/webhooks': { need: { list: 'webhooks' } },
   'GET /v1/webhooks/{name}': { need: { object: 'webhook', role: 'viewer' } },
-  // PUT creates or replaces; on another team's endpoint it must answer as for a missing one. If the lane's PUT
-  // creates a missing endpoint (so "missing" is a 201), this row needs its own rule at merge.
-  'PUT /v1/webhooks/{name}': { need: { object: 'webhook', role: 'admin' }, body: () => webhookBody },
+  // PUT creates or replaces: another team's name is taken (409, without saying whose), it cannot be free.
+  'PUT /v1/webhooks/{name}': {
+    need: { object: 'webhook', role: 'admin' },
+    body: () => webhookBody,
+    hiddenAnswer: { status: 409, code: 'Conflict' },
+  },
   'DELETE /v1/webhooks/{name}': {
     need: { object: 'webhook', role: 'admin' },
     fresh: (bed, _ns, name, place) => makeWebhook(bed, name, place),

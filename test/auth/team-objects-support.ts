@@ -71,6 +71,8 @@ export async function startBed(startMs: number): Promise<Bed> {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-teamobj-${randomUUID().slice(0, 8)}}`,
     BEEKEEPER_CONFIG: file,
+    // The tests' webhook receivers listen on loopback, which webhooks may not reach by default (docs/webhooks.md).
+    BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
   });
   const kubeconfigOf = (i: number, name: string) => toYaml(sim.hubs[i]!.server.kubeconfig(name));
   const east = withEmbeddedHub(base, { name: EAST, kubeconfigData: kubeconfigOf(0, EAST) });

@@ -361,7 +361,7 @@ describe('claims', () => {
     const reasons = events.filter((e) => e.involvedObject?.name === 'sleepy').map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['ClaimCreated', 'LifetimeExtensionRefused', 'LifetimeExtended']));
 
-    // And in the audit log: one structured line per decision, with who asked.
+    // And in the log: one structured line per decision, with who asked.
     const lines: Array<Record<string, unknown>> = [];
     const log = {
       info: (o: object) => void lines.push(o as Record<string, unknown>),
@@ -381,7 +381,7 @@ describe('claims', () => {
     audited.close();
     expect(lines).toEqual([
       expect.objectContaining({
-        audit: true,
+        decision: 'claim',
         action: 'extend',
         claim: 'hub-1/ci/sleepy',
         actor: 'alice',

@@ -168,6 +168,10 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
           BEEKEEPER_AUTH_OPEN: 'true',
           PORT: String(port),
           LOG_LEVEL: 'info',
+          // The drills' webhook receivers listen on loopback, which webhooks may not reach by default; and one
+          // test process asks for hundreds of changes a minute, as many users would (docs/edge.md).
+          BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+          BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0',
           ...opts.env,
           ...env,
         },

@@ -11,7 +11,7 @@ import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { Type as T } from 'typebox';
 import { defineJob, jobOf, type JobDefinition } from '../../src/services/job-definition.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
 import type { HiveStore, HubStatus, JobHandler, JobSpec } from '../../src/services/ports.js';
 import { configTeamDirectory } from '../../src/auth/team-directory.js';
@@ -164,12 +164,12 @@ export async function createHarness(
 export async function buildTestServer(
   h: Harness,
   routes: FastifyPluginAsync[] = [],
-  opts: { store?: HiveStore; metrics?: Metrics } = {},
+  opts: { store?: HiveStore; metrics?: Metrics; log?: Logger } = {},
 ) {
   return buildServer({
     teams: configTeamDirectory(h.config),
     config: h.config,
-    log: quietLog,
+    log: opts.log ?? quietLog,
     queue: h.queue,
     store: opts.store ?? fakeStore(),
     metrics: opts.metrics ?? createMetrics({ defaultMetrics: false }),

@@ -71,7 +71,7 @@ beforeAll(async () => {
     url: '/v1/webhooks/ci',
     payload: {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
-      secret: 'another-long-hmac-key-for-tests',
+      secret: `whsec_${Buffer.from('another-long-hmac-key-for-tests').toString('base64')}`,
     },
   });
   expect(hook.statusCode, hook.body).toBe(200);

@@ -1,8 +1,8 @@
 // Expiry end to end: policy caps, an audited extension, warnings delivered once to a signed generic webhook
 // and a Slack one (retried when the receiver fails), and Hive deleting the cluster through delete-after.
-import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExpiryTimers } from '../../src/schedules/expiry-timers.js';
 import { adoptCluster, events, HUB, startBed, type Bed } from './support.js';
@@ -10,11 +10,18 @@ import { adoptCluster, events, HUB, startBed, type Bed } from './support.js';
 const T0 = Date.parse('2026-11-23T09:00:00Z');
 const H = 3_600_000;
 const NS = 'team-b';
-const KEY = 'a-long-shared-hmac-key-for-tests';
+/** A Standard Webhooks secret: whsec_ and 32 bytes in base64. */
+const KEY = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 let bed: Bed;
 let receiver: Server;
 let base = '';
-const posts: Array<{ path: string; body: string; signature?: string; delivery?: string }> = [];
+const posts: Array<{
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+  signature?: string;
+  delivery?: string;
+}> = [];
 const waiters: Array<() => void> = [];
 let failNextGeneric = 0;
 const timers: Array<{ close(): void }> = [];
@@ -42,8 +49,9 @@ beforeAll(async () => {
       posts.push({
         path: req.url ?? '',
         body,
-        signature: req.headers['x-beekeeper-signature'] as string | undefined,
-        delivery: req.headers['x-beekeeper-delivery'] as string | undefined,
+        headers: req.headers as Record<string, string>,
+        signature: req.headers['webhook-signature'] as string | undefined,
+        delivery: req.headers['webhook-id'] as string | undefined,
       });
       res.writeHead(204).end();
       for (const w of waiters.splice(0)) w();
@@ -120,7 +128,12 @@ describe('expiry with warnings', () => {
     bed.clock.set(expiresAt - 2 * H + 1000);
     await postsArrived(2);
     const generic = posts.find((p) => p.path === '/generic')!;
-    expect(generic.signature).toBe(`sha256=${createHmac('sha256', KEY).update(generic.body).digest('hex')}`);
+    // A receiver verifies it with the Standard Webhooks library: signature, id and a fresh timestamp.
+    expect(new Webhook(KEY).verify(generic.body, generic.headers)).toMatchObject({ type: 'ClusterExpiryWarning' });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 8).toString('base64')}`).verify(generic.body, generic.headers),
+    ).toThrow();
+    expect(generic.headers['webhook-id']).toBe(JSON.parse(generic.body).id);
     expect(JSON.parse(generic.body)).toMatchObject({
       type: 'ClusterExpiryWarning',
       lead: '2h',

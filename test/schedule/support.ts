@@ -54,6 +54,8 @@ export async function startBed(
   const env = {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`,
+    // The tests' webhook receivers listen on loopback, which webhooks may not reach by default.
+    BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
     ...opts.env,
   };
   const base = loadConfig(env);

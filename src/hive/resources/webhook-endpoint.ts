@@ -25,7 +25,9 @@ export const WebhookEndpointSpecSchema = Type.Object(
       SecretKeyRef('url', "Secret in Beekeeper's namespace holding the full URL; takes precedence over url."),
     ),
     format: Type.Optional(FormatSchema),
-    secretRef: Type.Optional(SecretKeyRef('hmac', "Secret in Beekeeper's namespace holding the HMAC key.")),
+    secretRef: Type.Optional(
+      SecretKeyRef('hmac', "Secret in Beekeeper's namespace holding the signing key (its raw bytes)."),
+    ),
     disabled: Type.Optional(Disabled),
   },
   {
@@ -48,7 +50,10 @@ export const WebhookRequestSchema = Type.Object({
   secret: Type.Optional(
     Type.String({
       minLength: 16,
-      description: 'HMAC key for X-Beekeeper-Signature; stored in a Secret, never returned',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      description:
+        'Signing key in the Standard Webhooks form: whsec_ followed by 24 to 64 random bytes in base64 ' +
+        '(webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>); stored in a Secret, never returned',
     }),
   ),
   disabled: Type.Optional(Disabled),
@@ -100,8 +105,9 @@ export const webhookEndpointCrd: CrdDefinition = {
   plural: 'webhookendpoints',
   shortNames: ['whe'],
   comment: [
-    'WebhookEndpoint: where expiry warnings go. Generic JSON is signed with HMAC-SHA256 of the body using the key',
-    'in the referenced Secret (header X-Beekeeper-Signature: sha256=<hex>); slack sends a Slack-compatible payload.',
+    'WebhookEndpoint: where expiry warnings go. Generic JSON is signed the Standard Webhooks way with the key in the',
+    'referenced Secret (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>);',
+    'slack sends a Slack-compatible payload.',
     'A webhook URL is usually a credential (userinfo, or a token in the path as with Slack), so it belongs in a',
     'Secret referenced by urlSecretRef; spec.url then only shows its redacted form. A plain spec.url without',
     'urlSecretRef is posted to as is: use it only for URLs that carry no credential.',

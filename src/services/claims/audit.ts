@@ -1,5 +1,6 @@
-// The audit trail of claim decisions: a structured log line per decision (what, who, the claim, why). Never
-// secrets: kubeconfigs and passwords are read through other paths and never pass here.
+// Claim decisions as structured log lines (`decision: 'claim'`: what, who, the claim, why), including the reaper's
+// own. Not the audit trail: each API request makes its one audit record at the HTTP edge (src/http/audit-trail.ts).
+// Never secrets: kubeconfigs and passwords are read through other paths and never pass here.
 export interface AuditLog {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
@@ -9,7 +10,7 @@ export function audit(
   log: AuditLog,
   entry: { action: string; claim: string; actor?: string; outcome: 'done' | 'refused'; [key: string]: unknown },
 ): void {
-  const line = { audit: true, ...entry };
+  const line = { decision: 'claim', ...entry };
   if (entry.outcome === 'refused') log.warn(line, `claim ${entry.action} refused`);
   else log.info(line, `claim ${entry.action}`);
 }

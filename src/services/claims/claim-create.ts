@@ -2,7 +2,8 @@
 // ClusterClaim and, with a heartbeat timeout, its Lease. Nothing is left half-written when a step fails.
 import { heartbeatTimeoutSeconds } from '../../hive/claims/heartbeat.js';
 import { claimLifetime } from '../../hive/claims/lifetime.js';
-import { formatDuration } from '../../hive/claims/duration.js';
+import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 import { BEEKEEPER, BEEKEEPER_LABELS, HIVE_API_VERSION } from '../../hive/constants.js';
 import { Conflict, Invalid } from '../../hive/errors.js';
 import { isPoolChoice, pickPool } from '../../hive/pools/pick-pool.js';
@@ -44,6 +45,8 @@ export interface ClaimDeps extends LimitDeps {
   store: HiveStore;
   clock: Clock;
   log: AuditLog;
+  /** Team quotas (src/services/quotas); without it nothing is limited. */
+  quotas?: QuotaGuard;
 }
 
 function choosePool(
@@ -99,7 +102,14 @@ export async function createClaim(
   const pool = requirePool(deps.store, ref);
   if (pool.metadata.deletionTimestamp)
     throw new Conflict(`pool ${refId(ref)} is being deleted and fills no new claims`);
-  const lifetime = claimLifetime(req.lifetime, claimLimits(deps, ref, pool));
+  const limits = claimLimits(deps, ref, pool);
+  // A team quota's maxLifetimeHours shortens the default; a longer lifetime asked for is refused below.
+  const quotaMs = deps.quotas?.claimMaxLifetimeMs(ref.hub, ref);
+  const lifetime = claimLifetime(
+    req.lifetime,
+    quotaMs === undefined ? limits : { ...limits, defaultMs: Math.min(limits.defaultMs, quotaMs) },
+  );
+  deps.quotas?.admitClaim(ref.hub, ref, parseDuration(lifetime)!);
 
   const annotations: Record<string, string> = {
     // The lifetime's first history entry, in the shape of every expiry change (services/expiry/expiry-record.ts).

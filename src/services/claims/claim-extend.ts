@@ -84,6 +84,8 @@ async function extendOnce(
     throw err;
   }
 
+  // The team's maxLifetimeHours caps the new total lifetime, counted from the claim as Hive counts it.
+  deps.quotas?.admitClaimLifetime(ref.hub, claim, parseDuration(next)!);
   const entry = expiryEntry(deps.clock.now(), actor, 'extend', current ?? formatDuration(currentMs), next);
   // Conditional on the version read, so two extensions at once cannot both pass the cap (409, retry reads again).
   let patched: ClusterClaim;

@@ -7,6 +7,7 @@ import type { AuditOrigin } from '../expiry/expiry-record.js';
 import type { IdempotencyMark } from '../idempotency/mark.js';
 import type { Operations } from '../operations/operations.js';
 import type { AuditLog } from './audit.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 import { claimCredentials, claimKubeconfig } from './claim-access.js';
 import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
 import { createClaim, type ClaimAccess, type ClaimDeps } from './claim-create.js';
@@ -36,6 +37,8 @@ export interface ClaimServiceDeps {
   onClaimWait?: (poolId: string, seconds: number) => void;
   /** Releases are accepted as Operations (intent first). */
   operations: Operations;
+  /** Team quotas (src/services/quotas): claims and their lifetimes; without it nothing is limited. */
+  quotas?: QuotaGuard;
   /** Whose claims a team's ExpiryPolicy caps (services/team-scope.ts). */
   teams?: ClusterTeams;
 }

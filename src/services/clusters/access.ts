@@ -1,11 +1,11 @@
 // GET .../kubeconfig and .../credentials: read from the Secrets Hive writes once a cluster is installed
 // (spec.clusterMetadata.adminKubeconfigSecretRef / adminPasswordSecretRef, REFERENCE.md §2.1). The values go to
-// the caller only: never logged, never queued; the read itself is audited.
+// the caller only: never logged, never queued. The read itself is audited once, at the HTTP edge
+// (src/http/audit-trail.ts), like every secret read.
 import { SECRET_KEYS } from '../../hive/constants.js';
 import { Conflict, NotFound } from '../../hive/errors.js';
 import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { ObjectRef } from '../ports.js';
-import { audit } from './audit.js';
 import { consoleUrls } from './cluster-summary.js';
 import type { ClusterServiceDeps } from './deps.js';
 
@@ -42,12 +42,6 @@ export async function adminKubeconfig(
   // `kubeconfig` carries Hive's injected CAs; `raw-kubeconfig` is the installer's original.
   const text = decode(secret, SECRET_KEYS.kubeconfig) ?? decode(secret, SECRET_KEYS.rawKubeconfig);
   if (!text) throw new NotFound(`Secret ${secret.metadata.name} has no kubeconfig key`);
-  await audit(deps.store, deps.log, ref, {
-    type: 'Normal',
-    reason: 'KubeconfigRead',
-    action: 'ReadKubeconfig',
-    message: 'the admin kubeconfig was read through Beekeeper',
-  });
   return text;
 }
 
@@ -61,12 +55,6 @@ export async function adminCredentials(
   const password = decode(secret, SECRET_KEYS.password);
   if (username === undefined || password === undefined)
     throw new NotFound(`Secret ${secret.metadata.name} lacks username or password`);
-  await audit(deps.store, deps.log, ref, {
-    type: 'Normal',
-    reason: 'CredentialsRead',
-    action: 'ReadCredentials',
-    message: 'the admin credentials were read through Beekeeper',
-  });
   return {
     username,
     password,

@@ -16,6 +16,7 @@ import { setExpiry, type ExpiryRequest, type ExpiryResult } from './expiry.js';
 import { createExpiryIssues, type PolicyHome } from './expiry-limits.js';
 import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
 import { writeCreate } from './create-writes.js';
+import { withQuotaExpiry } from './quota-expiry.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
 import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
@@ -127,6 +128,7 @@ export function createClusterService(
   const power = async (ref: NamespacedRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
     const cd = await find(ref);
     checkPowerable(cd, ref, to);
+    if (to === 'Running') deps.quotas?.admitResume(ref.hub, cd);
     const powerJob = to === 'Hibernating' ? HIBERNATE_JOB : RESUME_JOB;
     const type = powerJob.type;
     const payload: PowerPayload = {
@@ -160,16 +162,29 @@ export function createClusterService(
       return summarize(ref.hub, await find(ref), { ...opts, detail: true });
     },
 
-    async create(req, origin, requester) {
-      const issues = createRequestIssues(req, clock.now());
-      const { namespaceExists } = await checkAgainstHub(req, issues);
+    async create(asked, origin, requester) {
+      const issues = createRequestIssues(asked, clock.now());
+      const { namespaceExists } = await checkAgainstHub(asked, issues);
       // Only an expiry that is valid so far can be checked against the policy cap.
       if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!)))
-        issues.push(...createExpiryIssues(deps, req, clock.now()));
+        issues.push(...createExpiryIssues(deps, asked, clock.now()));
       throwIfIssues(issues);
+      // The team's quotas (src/services/quotas), last before anything is written.
+      const quota = withQuotaExpiry(deps, asked, clock.now());
+      const req = quota.req;
+      deps.quotas?.admitCluster(
+        { hub: req.hub, namespace: req.namespace, name: req.name },
+        {
+          running: req.powerState !== 'Hibernating',
+          ...(quota.lifetimeMs !== undefined ? { lifetimeMs: quota.lifetimeMs } : {}),
+        },
+      );
       const plan = buildPlan(req);
       if (origin && (req.expiresIn !== undefined || req.expiresAt !== undefined))
-        plan.expiryActor = { ...requestActor(origin, {}), reason: 'given when the cluster was created' };
+        plan.expiryActor = {
+          ...requestActor(origin, {}),
+          reason: quota.defaulted ?? 'given when the cluster was created',
+        };
       const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
       const job = await operations.accept({
         ...jobOf(CREATE_JOB, plan),

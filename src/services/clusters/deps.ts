@@ -1,5 +1,6 @@
 // What the cluster use cases need from the world, all through ports (ARCHITECTURE.md "Shape of the code").
 import type { ServiceDeps } from '../ports.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 
 export type { ServiceLog } from '../ports.js';
 
@@ -19,6 +20,8 @@ export const DEFAULT_TIMEOUTS: ClusterTimeouts = {
 };
 
 export interface ClusterServiceDeps extends ServiceDeps {
+  /** Team quotas (src/services/quotas); without it nothing is limited. */
+  quotas?: QuotaGuard;
   config?: { clusters?: Partial<ClusterTimeouts> };
   /** Told of every power job's end, e.g. for the `beekeeper_power_transitions_total` metric. */
   onPowerTransition?: (t: {

@@ -64,12 +64,10 @@ export async function setExpiry(
     ref,
     cd,
     (live) => {
-      checkExpiryCap(
-        req,
-        now,
-        Date.parse(live.metadata.creationTimestamp ?? ''),
-        maxLifetimeLimits(deps, ref.hub, live),
-      );
+      const createdMs = Date.parse(live.metadata.creationTimestamp ?? '');
+      checkExpiryCap(req, now, createdMs, maxLifetimeLimits(deps, ref.hub, live));
+      // The team's maxLifetimeHours counts from creation too, as Hive counts delete-after.
+      deps.quotas?.admitClusterLifetime(ref.hub, live, at ? at.getTime() - (createdMs || now) : null);
       return { atMs: at ? at.getTime() : null };
     },
     requestActor(origin, req),

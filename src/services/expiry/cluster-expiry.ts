@@ -103,7 +103,10 @@ export function createClusterExpiry(deps: ExpiryServiceDeps) {
           const current = clusterExpiry(ref.hub, cd);
           if (!current)
             throw invalid('extendBy', 'the cluster has no expiry to extend; set one first (PUT .../expiry)');
-          return { atMs: extendedExpiry(req, current.expiresAtMs, deps.clock.now(), createdMs(cd), limitsOf(ref, cd)) };
+          const atMs = extendedExpiry(req, current.expiresAtMs, deps.clock.now(), createdMs(cd), limitsOf(ref, cd));
+          // The team's maxLifetimeHours, counted from creation as Hive counts delete-after.
+          deps.quotas?.admitClusterLifetime(ref.hub, cd, atMs - (createdMs(cd) || deps.clock.now()));
+          return { atMs };
         },
         requestActor(origin, req),
       );

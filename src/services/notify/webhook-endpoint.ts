@@ -11,6 +11,9 @@ export interface WebhookEndpoint extends KubeObject {
   status?: WebhookEndpointStatus;
 }
 
-export const SIGNATURE_HEADER = 'X-Beekeeper-Signature';
+// Standard Webhooks (https://www.standardwebhooks.com): the notice's id (the same on every retry, for receivers
+// to de-duplicate), the send time in seconds, and `v1,<base64 HMAC-SHA256 of id.timestamp.body>` when signed.
+export const ID_HEADER = 'webhook-id';
+export const TIMESTAMP_HEADER = 'webhook-timestamp';
+export const SIGNATURE_HEADER = 'webhook-signature';
 export const EVENT_HEADER = 'X-Beekeeper-Event';
-export const DELIVERY_HEADER = 'X-Beekeeper-Delivery';

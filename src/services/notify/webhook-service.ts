@@ -1,11 +1,13 @@
 // Managing WebhookEndpoints through the API. The URL and the HMAC key are both credentials (a Slack webhook's
 // path is its token), so both go into the endpoint's Secret in Beekeeper's namespace (`webhook-<name>`, keys
 // `url` and `hmac`); the WebhookEndpoint holds only the redacted URL, and neither is returned, logged or put in a
-// job.
+// job. The URL must not reach a refused address range (address-policy.ts): checked here on what its host is or
+// resolves to now, and again at each delivery.
 import { Conflict, Invalid } from '../../hive/errors.js';
 import type { WebhookRequest, WebhookView } from '../../hive/resources/webhook-endpoint.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
+import { createAddressPolicy, type AddressPolicy } from './address-policy.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { redactUrl, urlProblem } from './webhook-url.js';
 import type { Caller } from '../../auth/caller.js';
@@ -30,7 +32,10 @@ export function createWebhookService(deps: {
   stateHub: string;
   stateNamespace: string;
   log: { info(o: object, m?: string): void };
+  /** Where webhooks may post; absent: public addresses only. */
+  webhookPolicy?: AddressPolicy;
 }) {
+  const policy = deps.webhookPolicy ?? createAddressPolicy({ allowPrivate: false, allowCidrs: [] });
   const ref = (name: string) => ({ hub: deps.stateHub, namespace: deps.stateNamespace, name });
   const view = (e: WebhookEndpoint): WebhookView => ({
     name: e.metadata.name,
@@ -43,6 +48,14 @@ export function createWebhookService(deps: {
     ...(e.status?.lastDelivery ? { lastDelivery: e.status.lastDelivery } : {}),
   });
   const b64 = (s: string) => Buffer.from(s).toString('base64');
+  /** The key of a Standard Webhooks secret, `whsec_<base64 of 24 to 64 bytes>`; the reason never quotes it. */
+  const signingKey = (secret: string): Buffer => {
+    const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
+    const key = m ? Buffer.from(m[1]!, 'base64') : undefined;
+    if (key && key.length >= 24 && key.length <= 64) return key;
+    const reason = 'must be whsec_ followed by 24 to 64 random bytes in base64 (e.g. whsec_$(openssl rand -base64 32))';
+    throw new Invalid(`secret: ${reason}`, [{ field: 'secret', reason }]);
+  };
   return {
     /** The endpoints the caller sees: its teams' (platform admins: all). */
     list: (caller: Caller): WebhookView[] =>
@@ -76,16 +89,23 @@ export function createWebhookService(deps: {
       // The reason never quotes the URL: it may be the credential.
       const problem = urlProblem(req.url);
       if (problem) throw new Invalid(`url: ${problem}`, [{ field: 'url', reason: problem }]);
+      const range = await policy.checkHost(new URL(req.url).hostname, { resolve: true });
+      if (range) {
+        const article = /^[aeiou]/.test(range) ? 'an' : 'a';
+        const reason = `its host is or resolves to ${article} ${range} address, where webhooks may not post (docs/webhooks.md)`;
+        throw new Invalid(`url: ${reason}`, [{ field: 'url', reason }]);
+      }
       if (req.format === 'slack' && req.secret)
         throw new Invalid('secret: Slack webhooks are not signed', [
           { field: 'secret', reason: 'Slack-format endpoints are not signed; omit secret' },
         ]);
+      const key = req.secret === undefined ? undefined : signingKey(req.secret);
       const secretName = `webhook-${name}`;
       const previous = await deps.store.get<WebhookEndpoint>('WebhookEndpoint', ref(name));
       const existing = await deps.store.get<Secret>('Secret', ref(secretName));
       const keepKey = req.secret === undefined && req.format !== 'slack' ? previous?.spec.secretRef : undefined;
       const data: Record<string, string> = { url: b64(req.url) };
-      if (req.secret !== undefined) data.hmac = b64(req.secret);
+      if (key) data.hmac = key.toString('base64');
       else if (keepKey?.name === secretName && existing?.data?.[keepKey.key ?? 'hmac'])
         data[keepKey.key ?? 'hmac'] = existing.data[keepKey.key ?? 'hmac']!;
       const secret: Secret = {

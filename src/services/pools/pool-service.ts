@@ -21,6 +21,7 @@ import {
   type PoolSettings,
 } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
+import type { QuotaGuard } from '../quotas/quota-guard.js';
 import { refId } from '../../hive/object-ref.js';
 
 export const POOL_DELETE_JOB = defineJob({
@@ -37,6 +38,8 @@ export interface PoolServiceDeps {
   log: AuditLog;
   /** Deletes are accepted as Operations (intent first). */
   operations: Operations;
+  /** Team quotas (src/services/quotas): a pool's growth counts toward clusters; without it nothing is limited. */
+  quotas?: QuotaGuard;
 }
 
 async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promise<void> {
@@ -65,6 +68,13 @@ async function checkReferences(store: HiveStore, req: PoolCreateRequest): Promis
   if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
 }
 
+/** A pool's size and cap, after `settings` when given (a PATCH's `unset: ['maxSize']` lifts the cap). */
+function poolShape(spec: ClusterPool['spec'], settings?: PoolSettings): { size: number; maxSize?: number } {
+  const size = settings?.size ?? spec.size;
+  const maxSize = settings?.unset?.includes('maxSize') ? undefined : (settings?.maxSize ?? spec.maxSize);
+  return { size, ...(maxSize !== undefined ? { maxSize } : {}) };
+}
+
 export function createPoolService(deps: PoolServiceDeps) {
   const { store } = deps;
 
@@ -72,6 +82,10 @@ export function createPoolService(deps: PoolServiceDeps) {
   async function create(req: PoolCreateRequest, actor?: string, mark?: IdempotencyMark): Promise<PoolView> {
     checkCreateRequest(req);
     await checkReferences(store, req);
+    deps.quotas?.admitPool(req, undefined, {
+      size: req.size ?? 0,
+      ...(req.maxSize !== undefined ? { maxSize: req.maxSize } : {}),
+    });
     const built = clusterPool(req);
     const marks = markAnnotations(mark);
     const pool: ClusterPool = Object.keys(marks).length
@@ -109,7 +123,7 @@ export function createPoolService(deps: PoolServiceDeps) {
         },
       );
     }
-    deps.log.info({ audit: true, action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
+    deps.log.info({ decision: 'pool', action: 'pool.create', pool: refId(req), actor, size: req.size }, 'pool created');
     return buildPoolView(store, req.hub, created);
   }
 
@@ -132,11 +146,15 @@ export function createPoolService(deps: PoolServiceDeps) {
       };
       const issues = settingsIssues(settings, current);
       if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
+      deps.quotas?.admitPool(ref, poolShape(pool.spec), poolShape(pool.spec, settings));
       try {
         const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
           resourceVersion: pool.metadata.resourceVersion,
         });
-        deps.log.info({ audit: true, action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
+        deps.log.info(
+          { decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch },
+          'pool updated',
+        );
         return buildPoolView(store, ref.hub, patched);
       } catch (err) {
         if (!(err instanceof Conflict) || attempt >= 3) throw err;
@@ -175,7 +193,7 @@ export function createPoolService(deps: PoolServiceDeps) {
           .catch((err: unknown) => {
             if (!(err instanceof NotFound)) throw err;
           });
-        deps.log.info({ audit: true, action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
+        deps.log.info({ decision: 'pool', action: 'pool.delete', pool: refId(ref), actor }, 'pool deleted');
       },
     });
     const view = buildPoolView(store, ref.hub, {

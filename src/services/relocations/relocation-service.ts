@@ -104,9 +104,10 @@ export function createRelocationService(deps: RelocationServiceDeps) {
   }
 
   async function create(req: RelocationRequest, requester: Requester, caller: Caller): Promise<CreateOutcome> {
+    // Who may relocate comes first: a caller without the role learns nothing from the request's checks.
+    const team = creationTeam(caller, req.team, 'admin', 'relocating clusters');
     const issues = specIssues(req, store.hubNames());
     if (issues.length) throw new Invalid('the relocation request is invalid', issues);
-    const team = creationTeam(caller, req.team, 'admin', 'relocating clusters');
     const spec: RelocationSpec = {
       from: req.from,
       to: req.to,

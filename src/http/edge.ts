@@ -1,0 +1,99 @@
+// The edge in front of every route (docs/edge.md): the request id, CORS for configured portal origins, security
+// headers, and a rate limit per caller shared by all API replicas through Redis. Installed before sign-in so that
+// a CORS preflight (which carries no credentials) is answered and every answer, a 401 too, has the headers.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { Config } from '../config.js';
+import type { RedisClient } from '../redis/connect.js';
+import { problem, type Problem } from './problem.js';
+
+/** A client's X-Request-Id is kept when it is short and plain (it goes into logs and answers as is). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
+
+/** Fastify's genReqId: the client's X-Request-Id when sane, else a fresh UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Probes and metrics are scraped by the platform at its own pace: never limited. */
+const EXEMPT = /^\/(healthz|readyz|metrics)(\/|\?|$)/;
+
+/** Thrown by the rate limit; server.ts answers it with its own problem (429, the limit, Retry-After). */
+export class RateLimited extends Error {
+  readonly statusCode = 429;
+  constructor(readonly problem: Problem & { limit: number; retryAfterSeconds: number }) {
+    super(problem.detail);
+    this.name = 'RateLimited';
+  }
+}
+
+// Same-origin everything; inline styles for the two pages that use them (Swagger UI at /docs, bull-board at
+// /admin/queues, which sets its own equivalent policy); no upgrade-insecure-requests, as the embedded demo is
+// plain http on loopback. HSTS belongs to whatever terminates TLS (the Route or Ingress), not to this process.
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  formAction: ["'self'"],
+  frameAncestors: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  upgradeInsecureRequests: null,
+};
+
+export async function installEdge(
+  app: FastifyInstance,
+  deps: { config: Pick<Config, 'edge' | 'redis'>; redis: RedisClient },
+): Promise<void> {
+  const { corsOrigins, rateLimit: limit } = deps.config.edge;
+  if (corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: [...corsOrigins],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining'],
+      // Bearer tokens, not cookies: browsers need not send credentials.
+      credentials: false,
+      maxAge: 600,
+    });
+  }
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    strictTransportSecurity: false,
+  });
+  if (limit.perMinute === 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    // After sign-in (onRequest), before the body is read: a caller over the limit costs no parsing.
+    hook: 'preParsing',
+    max: limit.perMinute,
+    timeWindow: 60_000,
+    // Shared by every API replica; the prefix keeps the keys in Beekeeper's Redis Cluster slot.
+    redis: deps.redis,
+    nameSpace: `${deps.config.redis.prefix}:rate-limit:`,
+    // Redis down: the API still answers (what needs Redis fails on its own with 503).
+    skipOnError: true,
+    keyGenerator: (req) => (req.caller && req.caller.via !== 'open' ? `caller:${req.caller.name}` : `ip:${req.ip}`),
+    allowList: (req) => EXEMPT.test(req.url),
+    enableDraftSpec: true,
+    errorResponseBuilder: (req, ctx) => {
+      const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
+      const who = req.caller && req.caller.via !== 'open' ? req.caller.name : 'this client address';
+      const p = problem(
+        429,
+        'TooManyRequests',
+        `more than ${ctx.max} requests a minute by ${who}; retry in ${seconds}s`,
+      );
+      return new RateLimited({ ...p, limit: ctx.max, retryAfterSeconds: seconds });
+    },
+  });
+}
