@@ -87,6 +87,9 @@ export async function startAuthBed(): Promise<AuthBed> {
   const base = loadConfig({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-authz-${randomUUID().slice(0, 8)}}`,
+    // Every request of the table leaves an audit Event: the default 20 requests/s would pace the test, not Beekeeper.
+    BEEKEEPER_KUBE_QPS: '1000',
+    BEEKEEPER_KUBE_BURST: '2000',
   });
   const config = authConfig(withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() }));
   const log = createLogger({ level: 'silent' });
