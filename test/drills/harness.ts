@@ -152,7 +152,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
     });
 
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OURS.test(k)));
-    const start = async (role: Role, env: Record<string, string> = {}): Promise<RoleProcess> => {
+    const start = async (role: Role, env: Record<string, string> = {}, attempt = 1): Promise<RoleProcess> => {
       const port = await freePort();
       const n = roles.filter((r) => r.role === role).length + 1;
       const proc = startProcess({
@@ -181,7 +181,15 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       });
       const rp: RoleProcess = { ...proc, role, url: `http://127.0.0.1:${port}` };
       roles.push(rp);
-      await proc.ready;
+      try {
+        await proc.ready;
+      } catch (err) {
+        // The free port was taken between the check and the child's listen (another test run on the machine):
+        // start it again on another one.
+        if (!String(err).includes('EADDRINUSE') || attempt >= 3) throw err;
+        roles.splice(roles.indexOf(rp), 1);
+        return start(role, env, attempt + 1);
+      }
       return rp;
     };
 
