@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
-import type { ClusterDeployment } from '../../src/hive/types.js';
+import { adoptCluster as adoptInstalled } from '../schedule/support.js';
 
 export const EAST = 'east';
 export const WEST = 'west';
@@ -101,47 +101,6 @@ export async function startBed(startMs: number): Promise<Bed> {
   };
 }
 
-const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-/** An adopted, installed cluster on east (Hive reaches Running at once). */
-export async function adoptCluster(
-  bed: Bed,
-  namespace: string,
-  name: string,
-  annotations: Record<string, string> = {},
-): Promise<void> {
-  const { store } = bed.system;
-  await store.create('Namespace', EAST, { metadata: { name: namespace } }).catch(() => undefined);
-  await store
-    .create('Secret', EAST, {
-      metadata: { name: 'aws-creds', namespace },
-      data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-    })
-    .catch(() => undefined);
-  await store.create('Secret', EAST, {
-    metadata: { name: `${name}-kubeconfig`, namespace },
-    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
-  });
-  await store.create('ClusterDeployment', EAST, {
-    apiVersion: 'hive.openshift.io/v1',
-    kind: 'ClusterDeployment',
-    metadata: { name, namespace, annotations: { 'hive.openshift.io/fake-cluster': 'true', ...annotations } },
-    spec: {
-      clusterName: name,
-      baseDomain: 'example.com',
-      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-      installed: true,
-      clusterMetadata: {
-        clusterID: `${name}-id`,
-        infraID: `${name}-infra`,
-        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
-      },
-    },
-  });
-  await store.waitFor<ClusterDeployment, true>(
-    'ClusterDeployment',
-    { hub: EAST, namespace, name },
-    (o) => (o?.status?.powerState === 'Running' ? true : undefined),
-    { timeoutMs: 60_000 },
-  );
-}
+/** An adopted, installed cluster on east (Hive reaches Running at once): the schedule tests' own. */
+export const adoptCluster = (bed: Bed, namespace: string, name: string, annotations: Record<string, string> = {}) =>
+  adoptInstalled(bed, namespace, name, { annotations });

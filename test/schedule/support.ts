@@ -117,7 +117,7 @@ export async function startBed(
 
 /** An adopted, installed cluster (Hive reaches Running at once), optionally a pool cluster. */
 export async function adoptCluster(
-  bed: Bed,
+  bed: Pick<Bed, 'system'>,
   namespace: string,
   name: string,
   opts: { labels?: Record<string, string>; pool?: string; annotations?: Record<string, string> } = {},
@@ -164,7 +164,12 @@ export function cd(bed: Bed, namespace: string, name: string): ClusterDeployment
 }
 
 /** Resolves when Hive reports the power state (status.powerState). */
-export function waitPower(bed: Bed, namespace: string, name: string, state: 'Running' | 'Hibernating'): Promise<true> {
+export function waitPower(
+  bed: Pick<Bed, 'system'>,
+  namespace: string,
+  name: string,
+  state: 'Running' | 'Hibernating',
+): Promise<true> {
   return bed.system.store.waitFor<ClusterDeployment, true>(
     'ClusterDeployment',
     { hub: HUB, namespace, name },
