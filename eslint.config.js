@@ -59,7 +59,16 @@ function room(dir, { patterns, allowOut, why }) {
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'coverage/', 'node_modules/', 'test/fixtures/', 'bench/results/', '.beekeeper/', 'deploy/'],
+    ignores: [
+      'dist/',
+      'packages/cli/dist/',
+      'coverage/',
+      'node_modules/',
+      'test/fixtures/',
+      'bench/results/',
+      '.beekeeper/',
+      'deploy/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -154,6 +163,17 @@ export default tseslint.config(
     // rules by sharing them (README, "Development").
     allowOut: 'clock\\.js$',
     why: 'the simulator imports nothing of the service, only its own files and src/clock.ts (docs/adr/0001)',
+  }),
+  ...room('cli', {
+    patterns: [
+      {
+        regex: '^(?!node:|\\.)',
+        message: 'the CLI ships as @beekeeper/cli without dependencies: Node built-ins only (packages/cli/README.md)',
+      },
+    ],
+    // The standalone bundle (npm run build:cli) takes whatever src/cli reaches: service code would ship with it.
+    allowOut: 'config/names\\.js$',
+    why: 'src/cli imports only src/cli and src/config/names.ts, so its bundle carries no service code (packages/cli)',
   }),
   {
     // Prettier wraps code but cannot break a string or a comment: this keeps those readable too.

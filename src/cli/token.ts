@@ -2,7 +2,7 @@
 // holds only the token's SHA-256, so the configuration, the tokens file or the tokens Secret never hold the token.
 // Needs no server: the operator adds the entry, hands the token to its holder, and removes the old entry to rotate.
 import { createHash, randomBytes } from 'node:crypto';
-import { HUB_NAME, TOKEN_NAME, TOKEN_ROLES } from '../config/schema.js';
+import { HUB_NAME, TOKEN_NAME, TOKEN_ROLES } from '../config/names.js';
 import { parse, UsageError } from './args.js';
 import { EXIT, printJson, type CliContext } from './context.js';
 

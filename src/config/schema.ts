@@ -6,6 +6,9 @@
 import { isIP } from 'node:net';
 import { Type, type TSchema } from 'typebox';
 import { INTERVAL_RULE, intervalCron } from './interval-cron.js';
+import { HUB_NAME, ROLES, TOKEN_NAME, TOKEN_ROLES } from './names.js';
+
+export { HUB_NAME, ROLES, TOKEN_NAME, TOKEN_ROLES };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** The simulator's seed data sets (src/sim/seed.ts). */
@@ -14,13 +17,9 @@ export const SIM_SEEDS = ['demo', 'none'] as const;
 /** Relative to the working directory of `npm start`; `.beekeeper/` is git-ignored. */
 export const EMBEDDED_KUBECONFIG = '.beekeeper/embedded.kubeconfig';
 
-/** A DNS label: hub names appear in URLs, job ids and queue names, so `.`, `/` and `:` are ruled out. */
-export const HUB_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** `hub/namespace/name` of the tokens Secret. */
 export const TOKENS_SECRET =
   /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?)$/;
-/** Who holds an API token: it appears in logs and audit (the token never does). */
-export const TOKEN_NAME = /^[A-Za-z0-9._-]{1,63}$/;
 const DNS_LABEL = { pattern: HUB_NAME.source, rule: 'a DNS label (lowercase letters, digits, -)' };
 
 // Per-hub limits: a setting each (the default of every hub), and a hub entry in the file may override each.
@@ -66,11 +65,6 @@ export const HubEntrySchema = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** What a team member may do, each including the one before (src/auth/caller.ts). */
-export const ROLES = ['viewer', 'operator', 'admin'] as const;
-/** A token may also be a platform admin's: every team, and what no team owns. */
-export const TOKEN_ROLES = [...ROLES, 'platform-admin'] as const;
 
 /** A token's SHA-256 in hex (64 digits). */
 export const TOKEN_SHA256 = /^[0-9a-fA-F]{64}$/;
