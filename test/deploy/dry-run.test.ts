@@ -119,7 +119,7 @@ describe('server-side dry run of deploy/ on the simulator', needs(kubectlMissing
     );
   });
 
-  it('refuses what the schemas require or enumerate: a missing selector, a bad protocol, a Route without a target', async () => {
+  it('refuses what the schemas and Go rules require: a missing selector, a bad protocol, pods the selector misses, a Route without a target', async () => {
     const file = deployment((d) => {
       delete d.spec.selector;
       d.spec.template.spec.containers[0].ports[0].protocol = 'HTTP';
@@ -129,6 +129,10 @@ describe('server-side dry run of deploy/ on the simulator', needs(kubectlMissing
     expect(err).toContain('spec.selector: Required value');
     expect(err).toContain(
       'spec.template.spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
+    );
+    const unselected = deployment((d) => (d.spec.template.metadata.labels = { app: 'other', tier: 'x' }));
+    expect(await refused('apply', '--dry-run=server', '-f', unselected)).toContain(
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`',
     );
     const route = path.join(dir, 'route.yaml');
     writeFileSync(

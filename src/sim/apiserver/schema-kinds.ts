@@ -8,13 +8,14 @@
 // custom resources: a value of the wrong JSON type is a 400 from the decoder ("json: cannot unmarshal string into Go
 // struct field DeploymentSpec.spec.replicas of type int32"), not a 422 cause. Unknown fields are reported like a
 // custom resource's (Warning headers, or the strict decoding error under fieldValidation=Strict), and what the
-// schema requires or enumerates becomes the usual 422 causes.
+// schema requires or enumerates becomes the usual 422 causes, with the Go rules of kind-rules.ts.
 import type { ResourceType } from './types.js';
 import { kindShape } from './serialize.js';
 import { validateMeta } from './meta.js';
 import { compileSchema } from './schema/index.js';
 import { additionalSchema, isObject, type SchemaNode } from './schema/schema-node.js';
 import { goJsonType } from './typed-fields.js';
+import { kindRules } from './kind-rules.js';
 
 export interface SchemaKind {
   group: string;
@@ -34,6 +35,7 @@ export function schemaKindResources(kinds: SchemaKind[]): ResourceType[] {
   return kinds.map((k) => {
     const { apiVersion, kind, metadata, ...body } = k.schema.properties ?? {};
     const statusSubresource = 'status' in body;
+    const rules = kindRules(k.group, k.kind);
     const compiled = compileSchema({ ...k.schema, properties: { apiVersion, kind, ...body } });
     return {
       group: k.group,
@@ -55,7 +57,7 @@ export function schemaKindResources(kinds: SchemaKind[]): ResourceType[] {
           // The create strategies of built-in kinds reset status: it is the controllers' to write.
           if (op === 'create' && statusSubresource) obj.status = {};
         },
-        validate: (obj) => validateMeta(obj.metadata, 'subdomain'),
+        validate: (obj) => [...validateMeta(obj.metadata, 'subdomain'), ...(rules?.(obj) ?? [])],
         hasGeneration: k.generation ?? true,
         untrackedPaths: statusSubresource ? [['status']] : [],
       },
