@@ -75,6 +75,20 @@ describe('server-side dry run of deploy/ on the simulator', needs(kubectlMissing
     expect(await kubectl('get', 'deployments,services,networkpolicies', '-n', ns, '-o', 'name')).toBe('');
   });
 
+  it('refuses objects in a namespace that only a dry run created, as NamespaceLifecycle does on a real server', async () => {
+    const file = path.join(dir, 'nowhere.yaml');
+    writeFileSync(
+      file,
+      [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nowhere' } },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'nowhere' } },
+      ]
+        .map((o) => stringify(o))
+        .join('---\n'),
+    );
+    expect(await refused('apply', '--dry-run=server', '-f', file)).toContain('namespaces "nowhere" not found');
+  });
+
   it('server-side apply (--server-side) dry run accepts the openshift overlay too', async () => {
     const out = await kubectl('apply', '--server-side', '--dry-run=server', '-f', path.join(dir, 'openshift.yaml'));
     expect(out).toContain('deployment.apps/beekeeper-worker serverside-applied (server dry run)');
