@@ -40,6 +40,16 @@ describe('deploy/ overlays', needs(kubectlMissing), () => {
       const d = find(rendered.openshift, 'Deployment', `beekeeper-${role}`);
       const c = d.spec.template.spec.containers[0];
       expect(c.args).toEqual([`dist/main/${role}.js`]);
+      // No runAsUser, runAsGroup or fsGroup: the SCC assigns them from the namespace's range.
+      expect(d.spec.template.spec.securityContext).toEqual({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(c.securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
       expect(c.readinessProbe.httpGet.path).toBe('/readyz');
       expect(c.livenessProbe.httpGet.path).toBe('/healthz');
       expect(c.startupProbe.httpGet.path).toBe('/healthz');
