@@ -11,6 +11,7 @@ import { createFaults, type FaultSpec } from './faults.js';
 import { createRegistry } from './registry.js';
 import { createStore, type Store } from './store.js';
 import { builtinResources } from './builtins.js';
+import { schemaKindResources, type SchemaKind } from './schema-kinds.js';
 import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
 import { createServiceAccountTokens } from './sa-tokens.js';
@@ -28,6 +29,7 @@ import { selfSignedCertificate } from './self-signed.js';
 export type { AdmissionHook, AdmissionRequest, AdmissionResult } from './admission.js';
 export type { FaultSpec, FaultMatch } from './faults.js';
 export type { Store } from './store.js';
+export type { SchemaKind } from './schema-kinds.js';
 
 export interface ApiServerOptions {
   host?: string;
@@ -39,6 +41,11 @@ export interface ApiServerOptions {
   clock?: Clock;
   /** CustomResourceDefinition objects installed at boot (Established). */
   crds?: object[];
+  /**
+   * More built-in kinds, each served from its Kubernetes OpenAPI schema (schema-kinds.ts): Deployments, Services and
+   * the like, for validating manifests. The double has none of them otherwise.
+   */
+  kinds?: SchemaKind[];
   /** Validating admission, run after schema validation. */
   admission?: AdmissionHook[];
   faults?: FaultSpec;
@@ -90,6 +97,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   for (const u of opts.users ?? []) tokens.set(u.token, { username: u.username, groups: u.groups ?? [] });
   const registry = createRegistry();
   registry.add(builtinResources());
+  registry.add(schemaKindResources(opts.kinds ?? []));
   const store =
     opts.store ??
     createStore({ historyLimit: opts.watchHistory ?? 10_000, watchCacheSize: opts.watchHistory ?? 10_000 });

@@ -48,7 +48,7 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
   }
   let body = rest;
   let causes: SchemaCause[] = [];
-  const schema = type.custom?.schema;
+  const schema = type.custom?.schema ?? type.builtin?.schema;
   if (schema) {
     const result = schema.validate(rest, { fieldValidation: mode });
     body = result.value ?? rest;
@@ -72,7 +72,7 @@ export function decode(ctx: ServerContext, req: ApiRequest, input: any): Decoded
 
 /** Re-runs defaulting and validation on an object that was already decoded (after server-side edits). */
 export function revalidate(req: ApiRequest, obj: any): SchemaCause[] {
-  const schema = req.type.custom?.schema;
+  const schema = req.type.custom?.schema ?? req.type.builtin?.schema;
   if (!schema) return [];
   const { metadata, ...rest } = obj;
   const result = schema.validate(rest, { fieldValidation: 'Ignore' });

@@ -58,7 +58,9 @@ function goJson(v: unknown): string {
  * patch is a 422 on the field "patch" carrying the patched document (patch.go applyPatchToCurrentObject).
  */
 export function checkTypedFields(type: ResourceType, obj: any, patched: boolean): void {
-  const problem = type.builtin?.timeFields ? timeFieldError(obj, type.builtin.timeFields) : undefined;
+  const problem =
+    (type.builtin?.timeFields ? timeFieldError(obj, type.builtin.timeFields) : undefined) ??
+    type.builtin?.decodeError?.(obj);
   if (!problem) return;
   if (!patched)
     throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: ${problem}`);

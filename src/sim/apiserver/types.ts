@@ -49,6 +49,10 @@ export interface BuiltinBehaviour {
   shape: Shape;
   /** Server defaults applied on create (and on update for fields the API server always fills). */
   defaults?(obj: any, op: 'create' | 'update'): void;
+  /** The kind's OpenAPI schema (schema-kinds.ts): unknown fields, defaults and causes as for custom resources. */
+  schema?: CompiledSchema;
+  /** The Go decoder's type error for this body, if any (a 400 before validation). */
+  decodeError?(obj: any): string | undefined;
   /** Kind-specific validation; returns causes like the schema engine. */
   validate?(obj: any): SchemaCause[];
   /** Convert from the storage form to this version's form and back (events.k8s.io/v1 Events). */
