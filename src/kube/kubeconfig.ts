@@ -1,6 +1,10 @@
 // One KubeConfig per hub: a kubeconfig file and optional context, inline kubeconfig text (the embedded simulator),
 // or the pod's service account (in-cluster).
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+
+/** Where the kubelet mounts the pod's projected ServiceAccount token and CA (client-node's loadFromCluster reads them). */
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export interface HubConnection {
   name: string;
@@ -13,6 +17,18 @@ export interface HubConnection {
   /** This hub's client-side rate limit, when it differs from the gateway default. */
   qps?: number;
   burst?: number;
+}
+
+/**
+ * The files whose content is the hub's credentials, fingerprinted to notice a change (hub-credentials.ts): the
+ * kubeconfig file, or for in-cluster hubs the projected token and CA the kubelet rotates. Inline kubeconfig text has
+ * none. Files a kubeconfig refers to (client-certificate, token-file) are not followed: a kubeconfig from a Secret is
+ * self-contained.
+ */
+export function credentialFiles(hub: HubConnection): string[] {
+  if (hub.inCluster) return [join(SERVICE_ACCOUNT_DIR, 'token'), join(SERVICE_ACCOUNT_DIR, 'ca.crt')];
+  if (hub.kubeconfigData) return [];
+  return hub.kubeconfig ? [hub.kubeconfig] : [];
 }
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
