@@ -11,8 +11,8 @@ import type { Clock } from '../clock.js';
 import type { GatewayLog } from './gateway-log.js';
 import { credentialFiles, loadKubeConfig, type HubConnection } from './kubeconfig.js';
 
-/** `unchanged`: same content; `reloaded`: new content now in use; `rejected`: new content that does not load. */
-export type ReloadOutcome = 'unchanged' | 'reloaded' | 'rejected';
+/** `reloaded`: changed content, now in use; `rejected`: changed content that does not load (the last good is kept). */
+export type ReloadOutcome = 'reloaded' | 'rejected';
 
 export interface HubCredentials {
   /** The last KubeConfig that loaded; undefined while none has. */
@@ -23,8 +23,11 @@ export interface HubCredentials {
   problem(): string | undefined;
   /** The files watched for changes (none for inline kubeconfig text). */
   readonly files: readonly string[];
-  /** Reads the files again and, when their content changed, loads them. Calls never overlap. */
-  check(): Promise<ReloadOutcome>;
+  /**
+   * Reads the files again and, when their content changed, loads them and tells `onReload` (once per change, however
+   * many callers asked). Checks never overlap: one asked for meanwhile runs after the current one.
+   */
+  check(): Promise<void>;
 }
 
 const errorCode = (err: unknown) => (err as NodeJS.ErrnoException).code ?? 'error';
@@ -54,7 +57,7 @@ const readLater = async (files: readonly string[]) =>
 
 export function createHubCredentials(
   connection: HubConnection,
-  deps: { clock: Clock; log: GatewayLog },
+  deps: { clock: Clock; log: GatewayLog; onReload?: (outcome: ReloadOutcome) => void },
 ): HubCredentials {
   const { clock, log } = deps;
   const files = credentialFiles(connection);
@@ -74,11 +77,11 @@ export function createHubCredentials(
     problem = err instanceof Error ? err.message : String(err);
   }
 
-  let checking: Promise<ReloadOutcome> | undefined;
+  let checking: Promise<void> | undefined;
   let again = false;
-  const checkOnce = async (): Promise<ReloadOutcome> => {
+  const checkOnce = async (): Promise<ReloadOutcome | undefined> => {
     const print = await readLater(files);
-    if (print === seen) return 'unchanged';
+    if (print === seen) return undefined;
     seen = print;
     try {
       load();
@@ -95,23 +98,21 @@ export function createHubCredentials(
     return 'reloaded';
   };
   // A change signalled while a check runs is checked again afterwards (the kubelet's swap is several events).
-  const check = async (): Promise<ReloadOutcome> => {
+  const check = async (): Promise<void> => {
     if (checking) {
       again = true;
       return checking;
     }
     checking = (async () => {
-      let outcome: ReloadOutcome = 'unchanged';
       try {
         do {
           again = false;
-          const next = await checkOnce();
-          if (next !== 'unchanged') outcome = next;
+          const outcome = await checkOnce();
+          if (outcome) deps.onReload?.(outcome);
         } while (again);
       } finally {
         checking = undefined;
       }
-      return outcome;
     })();
     return checking;
   };

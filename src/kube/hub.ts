@@ -20,8 +20,6 @@ export interface Hub {
   informers: Map<CachedKind, KindInformer>;
   /** Starts the informers (once credentials have loaded) and the watch on the credential files. */
   start(): Promise<void>;
-  /** Reads the credential files again; on a change, new requests and re-opened watches use them. */
-  reload(): Promise<ReloadOutcome>;
   stop(): Promise<void>;
 }
 
@@ -36,7 +34,7 @@ export interface HubDeps {
   log: GatewayLog;
   onEvent: (kind: CachedKind, type: ChangeType, obj: KubeObject) => void;
   /** A change of the credential files that was loaded (`reloaded`) or refused (`rejected`). */
-  onReload?: (outcome: Exclude<ReloadOutcome, 'unchanged'>) => void;
+  onReload?: (outcome: ReloadOutcome) => void;
 }
 
 export function createHub(deps: HubDeps): Hub {
@@ -46,7 +44,19 @@ export function createHub(deps: HubDeps): Hub {
     qps: connection.qps ?? rateLimit.qps,
     burst: connection.burst ?? rateLimit.burst,
   });
-  const credentials = createHubCredentials(connection, { clock: deps.clock, log });
+  const informers = new Map<CachedKind, KindInformer>();
+  let started = false;
+  let files: FileWatch | undefined;
+  const credentials = createHubCredentials(connection, {
+    clock: deps.clock,
+    log,
+    onReload(outcome) {
+      deps.onReload?.(outcome);
+      if (outcome !== 'reloaded') return;
+      if (informers.size > 0) for (const inf of informers.values()) inf.reconnect();
+      else if (started) void startInformers();
+    },
+  });
   if (!credentials.current()) log.error({ hub: name, err: credentials.problem() }, 'hub kubeconfig unusable');
   const kubeConfig = () => {
     const kc = credentials.current();
@@ -54,10 +64,6 @@ export function createHub(deps: HubDeps): Hub {
     return kc;
   };
   const rest = createRestClient(kubeConfig, { timeoutMs: requestTimeoutMs });
-  const informers = new Map<CachedKind, KindInformer>();
-  let started = false;
-  let files: FileWatch | undefined;
-
   // Informers need a KubeConfig: a hub whose kubeconfig is broken from the start gets them when it first loads.
   const startInformers = async () => {
     if (!credentials.current() || informers.size > 0) return;
@@ -78,18 +84,6 @@ export function createHub(deps: HubDeps): Hub {
     await Promise.allSettled([...informers.values()].map((inf) => inf.start()));
   };
 
-  const reload = async () => {
-    const outcome = await credentials.check();
-    if (outcome === 'unchanged') return outcome;
-    deps.onReload?.(outcome);
-    if (outcome === 'reloaded') {
-      if (informers.size === 0) {
-        if (started) void startInformers();
-      } else for (const inf of informers.values()) inf.reconnect();
-    }
-    return outcome;
-  };
-
   return {
     name,
     credentials,
@@ -98,14 +92,13 @@ export function createHub(deps: HubDeps): Hub {
     informers,
     async start() {
       started = true;
-      files ??= watchFiles(credentials.files, () => void reload(), {
+      files ??= watchFiles(credentials.files, () => void credentials.check(), {
         intervalMs: deps.credentialsPollMs,
         log,
         hub: name,
       });
       await startInformers();
     },
-    reload,
     async stop() {
       started = false;
       files?.close();

@@ -26,16 +26,15 @@ export class ReopenableWatch extends Watch {
     const generation = this.generation;
     let finished = false;
     let reopening = false;
-    let controller: AbortController | undefined;
-    const reopen = () => {
-      reopening = true;
-      controller?.abort();
-    };
-    controller = await super.watch(path, queryParams, callback, (err: unknown) => {
+    const controller = await super.watch(path, queryParams, callback, (err: unknown) => {
       finished = true;
       this.open.delete(reopen);
       done(reopening ? null : err);
     });
+    function reopen() {
+      reopening = true;
+      controller.abort();
+    }
     if (!finished) {
       this.open.add(reopen);
       // Credentials changed while this request was being opened with the old ones.
