@@ -14,6 +14,8 @@ export interface HubConnection {
   kubeconfigData?: string;
   context?: string;
   inCluster?: boolean;
+  /** In-cluster only: a directory standing in for `/`, where the service account files are found (tests). */
+  inClusterRoot?: string;
   /** This hub's client-side rate limit, when it differs from the gateway default. */
   qps?: number;
   burst?: number;
@@ -26,7 +28,10 @@ export interface HubConnection {
  * self-contained.
  */
 export function credentialFiles(hub: HubConnection): string[] {
-  if (hub.inCluster) return [join(SERVICE_ACCOUNT_DIR, 'token'), join(SERVICE_ACCOUNT_DIR, 'ca.crt')];
+  if (hub.inCluster) {
+    const dir = join(hub.inClusterRoot ?? '/', SERVICE_ACCOUNT_DIR);
+    return [join(dir, 'token'), join(dir, 'ca.crt')];
+  }
   if (hub.kubeconfigData) return [];
   return hub.kubeconfig ? [hub.kubeconfig] : [];
 }
@@ -36,7 +41,9 @@ export function loadKubeConfig(hub: HubConnection): KubeConfig {
   if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig)
     throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
   try {
-    if (hub.inCluster) kc.loadFromCluster();
+    // client-node reads the token file itself, again at most once a minute (FileAuth); a rotation is picked up at
+    // once because a changed token file loads a new KubeConfig (hub-credentials.ts).
+    if (hub.inCluster) kc.loadFromCluster(hub.inClusterRoot?.replace(/\/+$/, ''));
     else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
     else kc.loadFromFile(hub.kubeconfig!);
   } catch (err) {

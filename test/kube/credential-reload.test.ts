@@ -2,7 +2,7 @@
 // server moves, someone applies a broken file. Beekeeper (api + worker on real Redis) against the simulator, its hub
 // kubeconfig written the way the kubelet writes a Secret volume, carries on through each change without a restart.
 import { randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import type { HubStatus, JobView } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
-import { cd } from './support.js';
+import { cd, secretVolume } from './support.js';
 
 const HUB = 'east';
 const ns = 'reload';
@@ -49,28 +49,7 @@ const sink = new Writable({
 const nextLog = (msg: string) =>
   new Promise<Record<string, unknown>>((resolve) => waiting.push({ msg, resolve: (l) => resolve(l) }));
 
-/**
- * The kubelet's AtomicWriter: the files go into a fresh timestamped directory, a `..data_tmp` symlink to it is renamed
- * over `..data`, the previous directory is removed; each visible file is a symlink through `..data`.
- */
-let generation = 0;
-let previous: string | undefined;
-function writeLikeKubelet(files: Record<string, string>) {
-  const stamp = `..2026_11_24_09_00_00.${++generation}`;
-  mkdirSync(join(dir, stamp));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, stamp, name), text);
-  symlinkSync(stamp, join(dir, '..data_tmp'));
-  renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
-  for (const name of Object.keys(files)) {
-    try {
-      lstatSync(join(dir, name));
-    } catch {
-      symlinkSync(join('..data', name), join(dir, name));
-    }
-  }
-  if (previous) rmSync(join(dir, previous), { recursive: true });
-  previous = stamp;
-}
+const writeLikeKubelet = secretVolume(dir);
 
 const kubeconfig = (server: string, token: string, context = HUB) =>
   toYaml({
