@@ -42,8 +42,7 @@ beforeAll(async () => {
   sim = await startSimulator({ hubNames: [HUB], controllers: false, tls: true });
   const { url, token } = sim.hubs[0]!;
   admin = { server: url, token, insecureSkipTLSVerify: true };
-  const post = (path: string, body: unknown) =>
-    requestJson(admin, { method: 'POST', path, body });
+  const post = (path: string, body: unknown) => requestJson(admin, { method: 'POST', path, body });
   await post('/api/v1/namespaces', { metadata: { name: 'beekeeper' } });
   await post('/api/v1/namespaces', { metadata: { name: ns } });
   await post('/apis/rbac.authorization.k8s.io/v1/clusterroles', {
