@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { systemClock } from '../../src/clock.js';
-import { loadConfig, withEmbeddedHub } from '../../src/config.js';
+import { ConfigError, loadConfig, withEmbeddedHub } from '../../src/config.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import { createKubeGateway } from '../../src/kube/gateway.js';
 import { createLogger } from '../../src/logger.js';
@@ -313,5 +313,20 @@ describe('hub credentials reloaded from a changing Secret volume', () => {
     } finally {
       await gw.close();
     }
+  });
+});
+
+describe('the poll interval', () => {
+  it('defaults to 20 s, is set by BEEKEEPER_HUB_CREDENTIALS_POLL_SECONDS, and a value out of range is named', () => {
+    expect(loadConfig({}).hubCredentials).toEqual({ pollSeconds: 20 });
+    expect(loadConfig({ BEEKEEPER_HUB_CREDENTIALS_POLL_SECONDS: '10' }).hubCredentials).toEqual({ pollSeconds: 10 });
+    const refused = (() => {
+      try {
+        loadConfig({ BEEKEEPER_HUB_CREDENTIALS_POLL_SECONDS: '0' });
+      } catch (err) {
+        return (err as ConfigError).issues;
+      }
+    })();
+    expect(refused).toEqual([expect.stringMatching(/^BEEKEEPER_HUB_CREDENTIALS_POLL_SECONDS: 0 is outside 1\.\.3600/)]);
   });
 });
