@@ -95,6 +95,7 @@ function toConfig(s: Settings): Config {
   return {
     hubs,
     hubDefaults,
+    hubCredentials: s.hubCredentials,
     redis: {
       ...(url ? { url } : {}),
       ...(sentinel.sentinels && sentinel.name

@@ -8,6 +8,7 @@ import { createTeamDirectory } from './auth/team-directory.js';
 import { createSignIn } from './auth/sign-in.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
+import { createHubCredentialMetrics } from './http/hub-credential-metrics.js';
 import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
@@ -113,16 +114,22 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       throw new RedisMissing(`Redis at ${whereIs(config.redis)} did not answer within 30 s.`);
     });
 
+    const metrics = createMetrics();
+    const credentialReloads = createHubCredentialMetrics(
+      metrics.registry,
+      config.hubs.map((h) => h.name),
+    );
     const store = await createKubeGateway({
       hubs: config.hubs,
       log: log.child({ component: 'kube' }),
       clock,
       stateHub: config.stateHub,
       rateLimit: { qps: config.hubDefaults.qps, burst: config.hubDefaults.burst },
+      credentialsPollMs: config.hubCredentials.pollSeconds * 1000,
+      onCredentialsReload: (hub, outcome) => credentialReloads(hub, outcome === 'reloaded' ? 'success' : 'failure'),
     });
     closers.push(['informers', () => store.close()]);
 
-    const metrics = createMetrics();
     const queue = createJobQueue({
       producer,
       listener,

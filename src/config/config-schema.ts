@@ -59,6 +59,8 @@ export const ConfigSchema = Type.Object({
   hubs: Type.Immutable(Type.Array(HubConfigSchema)),
   /** Concurrency and rate limits of hubs that do not set their own (and of the embedded hub). */
   hubDefaults: HubLimitsSchema,
+  /** How often hub credential files are read again besides their change events (docs/hub-credentials.md). */
+  hubCredentials: Type.Object({ pollSeconds: Type.Integer() }),
   redis: RedisConfigSchema,
   http: Type.Object({ host: Type.String(), port: Type.Integer() }),
   auth: Type.Object({

@@ -293,6 +293,11 @@ export const SettingsSchema = Type.Object({
     qps: num('BEEKEEPER_KUBE_QPS', QPS.minimum, QPS.maximum, 20),
     burst: int('BEEKEEPER_KUBE_BURST', BURST.minimum, BURST.maximum, 40),
   }),
+  /** Hub kubeconfigs (and in-cluster tokens) are read again when they change (docs/hub-credentials.md). */
+  hubCredentials: Type.Object({
+    /** How often they are read again besides their directory's change events, which some volumes do not send. */
+    pollSeconds: int('BEEKEEPER_HUB_CREDENTIALS_POLL_SECONDS', 1, 3600, 20),
+  }),
   logLevel: Type.Enum(LOG_LEVELS, { env: 'LOG_LEVEL', default: 'info' }),
   sim: SimSchema,
   /** Namespace on the state hub holding Beekeeper's own resources. */

@@ -43,6 +43,13 @@ export interface KubeGatewayOptions {
   cachedKinds?: readonly CachedKind[];
   /** The hub holding Beekeeper's own kinds (beekeeper.io); other hubs do not watch them. Default: every hub. */
   stateHub?: string;
+  /**
+   * How often each hub's credential files (kubeconfig, in-cluster token) are read again besides their directory's
+   * change events (hub-credentials.ts). Default 20 s.
+   */
+  credentialsPollMs?: number;
+  /** A hub's changed credential files were loaded (`reloaded`) or refused, the last good ones kept (`rejected`). */
+  onCredentialsReload?: (hub: string, outcome: 'reloaded' | 'rejected') => void;
 }
 
 const OWN_KINDS: readonly CachedKind[] = [
@@ -69,6 +76,8 @@ export async function createKubeGateway({
   startupTimeoutMs = 10_000,
   cachedKinds = CACHED_KINDS,
   stateHub,
+  credentialsPollMs = 20_000,
+  onCredentialsReload,
 }: KubeGatewayOptions): Promise<KubeGateway> {
   const waiters = createWaiters({ clock, log });
   const hubs = new Map<string, Hub>();
@@ -81,8 +90,11 @@ export async function createKubeGateway({
           stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
         rateLimit,
         requestTimeoutMs,
+        credentialsPollMs,
+        clock,
         log,
         onEvent: (kind, type, obj) => waiters.dispatch(kind, connection.name, type, obj),
+        ...(onCredentialsReload ? { onReload: (outcome) => onCredentialsReload(connection.name, outcome) } : {}),
       }),
     );
   }
@@ -98,7 +110,7 @@ export async function createKubeGateway({
     return inf?.get(KINDS[kind].namespaced ? ref.namespace : undefined, ref.name) as T | undefined;
   };
 
-  const starts = [...hubs.values()].flatMap((hub) => [...hub.informers.values()].map((inf) => inf.start()));
+  const starts = [...hubs.values()].map((hub) => hub.start());
   let startupTimer: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.allSettled(starts),
@@ -177,7 +189,7 @@ export async function createKubeGateway({
     reviewToken: async (hub, token, audiences) => reviewToken(hubOf(hub), token, audiences),
 
     async close() {
-      await Promise.all([...hubs.values()].flatMap((hub) => [...hub.informers.values()].map((inf) => inf.stop())));
+      await Promise.all([...hubs.values()].map((hub) => hub.stop()));
     },
   };
   return store;

@@ -1,5 +1,5 @@
-// What GET /v1/hubs and /readyz report for a hub: reachable at all, Hive's API group served, cache sizes and
-// informer health.
+// What GET /v1/hubs and /readyz report for a hub: reachable at all, Hive's API group served, cache sizes,
+// informer health, and when its credentials were loaded (and why changed ones were not).
 import type { HubStatus } from '../services/ports.js';
 import type { Hub } from './hub.js';
 import { toDomainError } from './map-error.js';
@@ -14,8 +14,15 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
     informers[kind] = health;
     if (health.synced) counts[kind] = inf.list().length;
   }
-  if (hub.brokenBecause) {
-    return { name: hub.name, reachable: false, hiveCrdsPresent: false, message: hub.brokenBecause, counts, informers };
+  const loadedAt = hub.credentials.loadedAt();
+  const problem = hub.credentials.problem();
+  const credentialsLoadedAt = {
+    ...(loadedAt === undefined ? {} : { credentialsLoadedAt: new Date(loadedAt).toISOString() }),
+    ...(problem === undefined ? {} : { credentialsProblem: problem }),
+  };
+  if (!hub.credentials.current()) {
+    const message = problem ?? 'no credentials';
+    return { name: hub.name, reachable: false, hiveCrdsPresent: false, message, counts, informers };
   }
   try {
     const resources = await hub.rest.request<{ resources?: Array<{ name: string }> }>(
@@ -33,6 +40,7 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
       ...(present ? {} : { message: 'the hive.openshift.io/v1 API does not serve clusterdeployments' }),
       counts,
       informers,
+      ...credentialsLoadedAt,
     };
   } catch (err) {
     const mapped = toDomainError(err, `hub ${hub.name}`) as { code?: string; message?: string };
@@ -44,6 +52,7 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
         message: 'Hive CRDs are not installed (hive.openshift.io/v1 not served)',
         counts,
         informers,
+        ...credentialsLoadedAt,
       };
     }
     return {
@@ -53,6 +62,7 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
       message: mapped.message ?? String(err),
       counts,
       informers,
+      ...credentialsLoadedAt,
     };
   }
 }

@@ -1,18 +1,14 @@
 // One informer per hub and cached kind. client-node's informer stops for good after a real error (only a clean
 // stream close reconnects, and a 410 Gone relists; STACK.md §3d), so this wrapper restarts it with capped
 // exponential backoff and keeps the health a hub status reports.
-import {
-  makeInformer,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import { ListWatch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
 import { apiVersionOf, resourcePath } from './kinds.js';
 import { toDomainError } from './map-error.js';
 import type { RestClient } from './rest-client.js';
 import type { TokenBucket } from './rate-limiter.js';
 import type { GatewayLog } from './gateway-log.js';
+import { ReopenableWatch } from './reopenable-watch.js';
 
 export interface InformerHealth {
   synced: boolean;
@@ -26,13 +22,16 @@ export interface KindInformer {
   health(): InformerHealth;
   /** Resolves once the first list and watch are up, or failed (then it keeps retrying in the background). */
   start(): Promise<void>;
+  /** The hub's credentials changed: watch again with them, from where the cache is (no relist, no events). */
+  reconnect(): void;
   stop(): Promise<void>;
 }
 
 export interface KindInformerDeps {
   hub: string;
   kind: CachedKind;
-  kc: KubeConfig;
+  /** The hub's KubeConfig as it is now (it changes when its credentials are reloaded). */
+  kubeConfig: () => KubeConfig;
   rest: RestClient;
   limiter: TokenBucket;
   log: GatewayLog;
@@ -43,7 +42,7 @@ export interface KindInformerDeps {
 export function createKindInformer({
   hub,
   kind,
-  kc,
+  kubeConfig,
   rest,
   limiter,
   log,
@@ -58,12 +57,18 @@ export function createKindInformer({
   let stopped = false;
   let restartTimer: NodeJS.Timeout | undefined;
 
-  const informer = makeInformer<KubernetesObject>(kc, path, async () => {
-    await limiter.take();
-    const list = await rest.request<KubernetesListObject<KubernetesObject>>('GET', path);
-    synced = true;
-    return list;
-  });
+  const watch = new ReopenableWatch(kubeConfig);
+  const informer = new ListWatch<KubernetesObject>(
+    path,
+    watch,
+    async () => {
+      await limiter.take();
+      const list = await rest.request<KubernetesListObject<KubernetesObject>>('GET', path);
+      synced = true;
+      return list;
+    },
+    false,
+  );
 
   // List items come without apiVersion/kind; fill them in so cached objects look like fetched ones.
   const typed = (o: KubernetesObject) => {
@@ -108,6 +113,18 @@ export function createKindInformer({
     list: (namespace) => informer.list(namespace) as KubeObject[],
     health: () => ({ synced, ...(lastError !== undefined ? { lastError } : {}) }),
     start: run,
+    reconnect() {
+      if (stopped) return;
+      // Failing (the old token was revoked, say) and waiting out its backoff: try the new credentials now.
+      if (restartTimer) {
+        clearTimeout(restartTimer);
+        restartTimer = undefined;
+        failures = 0;
+        void run();
+        return;
+      }
+      watch.reopen();
+    },
     async stop() {
       stopped = true;
       if (restartTimer) clearTimeout(restartTimer);

@@ -1,6 +1,10 @@
 // One KubeConfig per hub: a kubeconfig file and optional context, inline kubeconfig text (the embedded simulator),
 // or the pod's service account (in-cluster).
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+
+/** Where the kubelet mounts the pod's projected ServiceAccount token and CA (client-node's loadFromCluster reads them). */
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export interface HubConnection {
   name: string;
@@ -10,9 +14,26 @@ export interface HubConnection {
   kubeconfigData?: string;
   context?: string;
   inCluster?: boolean;
+  /** In-cluster only: a directory standing in for `/`, where the service account files are found (tests). */
+  inClusterRoot?: string;
   /** This hub's client-side rate limit, when it differs from the gateway default. */
   qps?: number;
   burst?: number;
+}
+
+/**
+ * The files whose content is the hub's credentials, fingerprinted to notice a change (hub-credentials.ts): the
+ * kubeconfig file, or for in-cluster hubs the projected token and CA the kubelet rotates. Inline kubeconfig text has
+ * none. Files a kubeconfig refers to (client-certificate, token-file) are not followed: a kubeconfig from a Secret is
+ * self-contained.
+ */
+export function credentialFiles(hub: HubConnection): string[] {
+  if (hub.inCluster) {
+    const dir = join(hub.inClusterRoot ?? '/', SERVICE_ACCOUNT_DIR);
+    return [join(dir, 'token'), join(dir, 'ca.crt')];
+  }
+  if (hub.kubeconfigData) return [];
+  return hub.kubeconfig ? [hub.kubeconfig] : [];
 }
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
@@ -20,7 +41,9 @@ export function loadKubeConfig(hub: HubConnection): KubeConfig {
   if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig)
     throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
   try {
-    if (hub.inCluster) kc.loadFromCluster();
+    // client-node reads the token file itself, again at most once a minute (FileAuth); a rotation is picked up at
+    // once because a changed token file loads a new KubeConfig (hub-credentials.ts).
+    if (hub.inCluster) kc.loadFromCluster(hub.inClusterRoot?.replace(/\/+$/, ''));
     else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
     else kc.loadFromFile(hub.kubeconfig!);
   } catch (err) {

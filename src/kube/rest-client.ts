@@ -33,11 +33,19 @@ function serialize(body: unknown): string {
   }
 }
 
-export function createRestClient(kc: KubeConfig, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): RestClient {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('No active cluster!');
+/**
+ * `kubeConfig` is asked on every request, so a request sent after the hub's credentials were reloaded uses the new
+ * server, CA and token while one already in flight finishes on the old ones.
+ */
+export function createRestClient(
+  kubeConfig: () => KubeConfig,
+  { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
+): RestClient {
   return {
     async request<T>(method: Method, path: string, req: RestRequest = {}): Promise<T> {
+      const kc = kubeConfig();
+      const cluster = kc.getCurrentCluster();
+      if (!cluster) throw new Error('No active cluster!');
       const url = new URL(cluster.server + path);
       for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
       // Token (refreshed by exec and OIDC providers), client certificates and the TLS or proxy agent, per request.

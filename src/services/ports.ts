@@ -54,6 +54,10 @@ export interface HubStatus {
   counts: Partial<Record<CachedKind, number>>;
   /** Informer health per kind: synced once, and the last error if the watch is currently broken. */
   informers: Partial<Record<CachedKind, { synced: boolean; lastError?: string }>>;
+  /** When the credentials in use were loaded (ISO 8601); they are reloaded when their files change. */
+  credentialsLoadedAt?: string;
+  /** Set while the hub's credential files have changed to something that does not load (the last good ones are used). */
+  credentialsProblem?: string;
 }
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -278,6 +278,19 @@ export const HubStatusSchema = Type.Object(
     message: Type.Optional(Type.String()),
     counts: Type.Record(Type.String(), Type.Integer(), { description: 'Objects in the informer cache per kind' }),
     informers: Type.Record(Type.String(), InformerHealth, { description: 'Informer health per kind' }),
+    credentialsLoadedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          "When the hub's credentials in use were loaded; they are reloaded when their kubeconfig (or in-cluster token) changes",
+      }),
+    ),
+    credentialsProblem: Type.Optional(
+      Type.String({
+        description:
+          'Why the changed kubeconfig is not in use (the last good credentials are); absent when the file in place loaded',
+      }),
+    ),
   },
   { ...open, title: 'HubStatus' },
 );
