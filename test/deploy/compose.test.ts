@@ -138,7 +138,8 @@ describe('docker-compose.yml', () => {
 const RUN = randomUUID().slice(0, 8);
 const PREFIX = `{bk-compose-${RUN}}`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const tmp = mkdtempSync(join(tmpdir(), 'bk-compose-'));
+/** The volumes, and the directory the README's commands run in. */
+let tmp = '';
 const processes: Array<{ name: string; child: ChildProcess; output: () => string; exited: Promise<unknown> }> = [];
 let B = '';
 
@@ -243,6 +244,7 @@ async function runReadme(heading: string): Promise<CurlAnswer[]> {
 
 describe('compose without Docker: the processes it describes serve the README as written', () => {
   beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'bk-compose-'));
     // The simulator's hubs listen on consecutive ports (hub i on port + i), as the compose file publishes them.
     const simPorts = (service('sim').ports ?? []).map((p) => Number(p.split(':').at(-1)));
     let base = 0;
@@ -276,7 +278,7 @@ describe('compose without Docker: the processes it describes serve the README as
         }),
       ),
     );
-    rmSync(tmp, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     try {
       let cursor = '0';
