@@ -1,7 +1,11 @@
 // `npm run sim`: N Hive hubs (Kubernetes API server doubles + Hive controllers) in one process, a kubeconfig
 // with one context per hub, exactly one `ready` line on stdout once they serve, and a clean stop on SIGINT/SIGTERM.
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.js';
+import { loadConfig, withEmbeddedHub } from '../config.js';
 import { createLogger } from '../logger.js';
+import { prepareEmbeddedHub } from '../system/embedded-hub.js';
 import { startSimulator, type SimulatorOptions } from '../sim/simulator.js';
 import { type Durations, defaultDurations, durationNames } from '../sim/durations.js';
 import { formatGoDuration, parseGoDuration } from '../sim/hive/go-values.js';
@@ -16,7 +20,16 @@ simulated Hive controllers. Prints "ready" when every hub serves; stop with Ctrl
 Options:
   --hubs <n>                 number of hubs (default 1); contexts are hub-1, hub-2, ...
   --hub-names <a,b,...>      explicit hub (context) names instead of hub-1..hub-N
-  --kubeconfig-out <path>    write a kubeconfig with one context per hub (current context: the first)
+  --kubeconfig-out <path>    write a kubeconfig with one context per hub (current context: the first) once
+                             every hub serves; a stale one there is removed at start
+  --advertise-host <host>    the host the kubeconfig's servers name, and a name the certificate is valid for:
+                             how clients elsewhere reach the hubs, e.g. a compose service name (default: the
+                             listen address; 127.0.0.1 when listening on 0.0.0.0)
+  --localhost-kubeconfig-out <path>
+                             also write a kubeconfig whose servers are https://127.0.0.1:<port>, for kubectl on
+                             the machine that publishes the ports (docker compose)
+  --install-beekeeper        install Beekeeper's own CRDs (deploy/crds) and its namespace \`beekeeper\` on the
+                             first hub, as its state hub needs (\`kubectl apply -f deploy/crds/\`)
   --seed <demo|none>         demo: the README's demo data on every hub: ClusterImageSets, pools demo/demo-aws
                              (4.16, size 2) and demo/payments-aws (4.17, size 1), cluster team-web/web-1
                              (default none)
@@ -59,7 +72,15 @@ function parseDurationFlag(text: string): [keyof Durations, number] {
   }
 }
 
-function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: string; logLevel: string } {
+interface Options {
+  sim: SimulatorOptions;
+  kubeconfigOut?: string;
+  localhostKubeconfigOut?: string;
+  installBeekeeper: boolean;
+  logLevel: string;
+}
+
+function parseOptions(argv: string[]): Options {
   let values;
   try {
     ({ values } = parseArgs({
@@ -68,6 +89,9 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
         hubs: { type: 'string' },
         'hub-names': { type: 'string' },
         'kubeconfig-out': { type: 'string' },
+        'advertise-host': { type: 'string' },
+        'localhost-kubeconfig-out': { type: 'string' },
+        'install-beekeeper': { type: 'boolean' },
         seed: { type: 'string' },
         speed: { type: 'string' },
         duration: { type: 'string', multiple: true },
@@ -130,26 +154,55 @@ function parseOptions(argv: string[]): { sim: SimulatorOptions; kubeconfigOut?: 
   sim.tls = !values['plain-http'];
   sim.host = values.host;
   sim.port = int('port', values.port, 0);
+  sim.advertiseHost = values['advertise-host'];
   const logLevel = values['log-level'] ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     fail(`--log-level: unknown level "${logLevel}"`);
-  return { sim, kubeconfigOut: values['kubeconfig-out'], logLevel };
+  return {
+    sim,
+    kubeconfigOut: values['kubeconfig-out'],
+    localhostKubeconfigOut: values['localhost-kubeconfig-out'],
+    installBeekeeper: values['install-beekeeper'] ?? false,
+    logLevel,
+  };
 }
 
-const { sim: options, kubeconfigOut, logLevel } = parseOptions(process.argv.slice(2));
+const {
+  sim: options,
+  kubeconfigOut,
+  localhostKubeconfigOut,
+  installBeekeeper,
+  logLevel,
+} = parseOptions(process.argv.slice(2));
 const log = createLogger({ level: logLevel as any, destination: process.stderr, pretty: false }).child({
   component: 'sim',
 });
 options.log = (obj, msg) => log.info(obj, msg);
 
+// The kubeconfig appears only once the hubs serve (a health check may wait for it): one from an earlier run would
+// name ports and tokens that died with it.
+for (const path of [kubeconfigOut, localhostKubeconfigOut]) if (path) rmSync(path, { force: true });
 let sim;
 try {
   sim = await startSimulator(options);
+  if (installBeekeeper) {
+    // This process reaches the first hub at its listen address, whatever the kubeconfig advertises.
+    const first = sim.hubs[0]!;
+    const listening = new URL(first.url).hostname.replace(/^\[|\]$/g, '');
+    const config = withEmbeddedHub(loadConfig({}), { name: first.name, kubeconfigData: sim.kubeconfigYaml(listening) });
+    await prepareEmbeddedHub({
+      hub: config.hubs[0]!,
+      namespace: config.stateNamespace,
+      clock: systemClock,
+      log: log.child({ component: 'kube' }),
+    });
+  }
 } catch (err) {
   log.fatal({ err }, 'simulator failed to start');
   process.exit(1);
 }
 if (kubeconfigOut) writeKubeconfigFile(kubeconfigOut, sim.kubeconfigYaml());
+if (localhostKubeconfigOut) writeKubeconfigFile(localhostKubeconfigOut, sim.kubeconfigYaml('127.0.0.1'));
 const d = { ...defaultDurations, ...options.durations };
 log.info(
   {

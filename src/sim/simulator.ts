@@ -38,6 +38,8 @@ export interface SimulatorOptions {
   tls?: boolean;
   /** First hub's port; hub i listens on port + i. Default 0 (random free ports). */
   port?: number;
+  /** The host clients elsewhere reach the hubs by (e.g. a compose service name): in the kubeconfig and the certificate. */
+  advertiseHost?: string;
 }
 
 export interface SimulatorHub {
@@ -49,9 +51,9 @@ export interface SimulatorHub {
 
 export interface Simulator {
   hubs: SimulatorHub[];
-  /** All contexts, current = first hub. */
-  kubeconfig(): Record<string, unknown>;
-  kubeconfigYaml(): string;
+  /** All contexts, current = first hub; servers at the advertised host, or at `host` when given. */
+  kubeconfig(host?: string): Record<string, unknown>;
+  kubeconfigYaml(host?: string): string;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         faults: opts.faults,
         metrics,
         tls: opts.tls ?? false,
+        advertiseHost: opts.advertiseHost,
       });
       hubs.push({ name, url: server.url, token: server.token, server });
       const client = createKubeClient({ server: server.url, token: server.token, insecureSkipTLSVerify: true });
@@ -112,8 +115,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     throw e;
   }
 
-  const kubeconfig = () => {
-    const parts = hubs.map((h) => h.server.kubeconfig(h.name) as any);
+  const kubeconfig = (host?: string) => {
+    const parts = hubs.map((h) => h.server.kubeconfig(h.name, host) as any);
     return {
       apiVersion: 'v1',
       kind: 'Config',
@@ -123,5 +126,5 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       'current-context': hubs[0]!.name,
     };
   };
-  return { hubs, kubeconfig, kubeconfigYaml: () => toYaml(kubeconfig()), close };
+  return { hubs, kubeconfig, kubeconfigYaml: (host?: string) => toYaml(kubeconfig(host)), close };
 }

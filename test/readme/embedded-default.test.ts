@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { bash as runBash, curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const hasKubectl = await new Promise<boolean>((resolve) =>
@@ -118,96 +119,8 @@ function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null;
   });
 }
 
-/** The first fenced block of `lang` after the README heading `heading` (e.g. `### Shell`), as written. */
-function readmeBlock(heading: string, lang: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf(`\n${heading}\n`);
-  if (at < 0) throw new Error(`README has no heading ${heading}`);
-  const fence = '```' + lang + '\n';
-  const start = readme.indexOf(fence, at) + fence.length;
-  return readme.slice(start, readme.indexOf('\n```', start));
-}
-
-/**
- * The curl commands of a README shell block with $B set, as bash itself splits them into arguments (quotes,
- * line continuations and all): bash runs the block with `curl` defined as a function that prints its arguments.
- */
-async function curlCommands(block: string): Promise<string[][]> {
-  const script = `curl() { printf '%s\\0' "$@"; printf '\\1\\0'; }\nB=${B}\nBEEKEEPER_TOKEN=${TOKEN}\n${block}\n`;
-  const run = await bash(script, {});
-  if (run.code !== 0) throw new Error(`bash could not run the README block: ${run.stderr}`);
-  const commands: string[][] = [[]];
-  for (const arg of run.stdout.split('\0').slice(0, -1)) {
-    if (arg === '\u0001') commands.push([]);
-    else commands.at(-1)!.push(arg);
-  }
-  return commands.filter((c) => c.length > 0);
-}
-
-/** One curl command line (`-s -X METHOD URL -H 'k: v' -d 'body'`) sent with fetch. */
-async function runCurl(args: string[]): Promise<Answer & { command: string }> {
-  let method: string | undefined;
-  let url = '';
-  let body: string | undefined;
-  const headers: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-X') method = args[++i];
-    else if (a === '-H') {
-      const [k, ...v] = args[++i]!.split(':');
-      headers[k!.trim()] = v.join(':').trim();
-    } else if (a === '-d') body = args[++i];
-    else if (a.startsWith('http')) url = a;
-    else if (!/^-s?N?$/.test(a)) throw new Error(`the README test does not know curl's ${a}`);
-  }
-  method ??= body === undefined ? 'GET' : 'POST';
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json, command: `${method} ${url.slice(B.length)}` };
-}
-
-/** Moves each YYYY-MM-DD in an example forward by whole years until it lies at least two days ahead. */
-function datesAhead(text: string): string {
-  return text.replace(/\b(20\d\d)-(\d\d)-(\d\d)(?!\d)/g, (_, y: string, m: string, d: string) => {
-    let year = Number(y);
-    while (Date.UTC(year, Number(m) - 1, Number(d)) < Date.now() + 2 * 86_400_000) year++;
-    return `${year}-${m}-${d}`;
-  });
-}
-
 /** Runs a README shell script with bash in its own process, as a CI runner would. */
-function bash(
-  script: string,
-  env: Record<string, string>,
-  timeoutMs = 90_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], {
-      cwd: tmp,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the README script did not end within ${timeoutMs} ms\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const bash = (script: string, env: Record<string, string>) => runBash(script, { env, cwd: tmp });
 
 /** Ask again until the answer satisfies `ok` (each ask is a real HTTP answer; the pause only spaces them). */
 async function until(path: string, ok: (a: Answer) => boolean, timeoutMs: number): Promise<Answer> {
@@ -663,11 +576,15 @@ describe('README: `npm start` and the curl tour, against the real process', () =
   // have passed since the README was written are moved ahead by whole years (an override must end in the future).
   it('the schedules section: schedule, preview, cluster schedule, dry run, override, expiry policy, sweep, extend, webhook, warnings', async () => {
     await until('/v1/clusters/local/team-web/web-1', (a) => a.status === 200 && a.json.installed === true, 40_000);
-    const commands = await curlCommands(datesAhead(readmeBlock('## Schedules, overrides and expiry', 'sh')));
+    const commands = await curlCommands(datesAhead(readmeBlock('## Schedules, overrides and expiry', 'sh')), {
+      base: B,
+      token: TOKEN,
+      cwd: tmp,
+    });
     expect(commands.length).toBe(11);
     const answers: Array<Awaited<ReturnType<typeof runCurl>>> = [];
     for (const command of commands) {
-      const answer = await runCurl(command);
+      const answer = await runCurl(command, B);
       expect(answer.status, `${answer.command}: ${answer.text.slice(0, 800)}`).toBeLessThan(300);
       answers.push(answer);
     }

@@ -69,14 +69,22 @@ export interface ApiServerOptions {
    * which never sends a bearer token over plain HTTP. Default false.
    */
   tls?: boolean;
+  /**
+   * The host other clients reach this server by (a container's service name, say): the kubeconfig's server
+   * names it, and the certificate is valid for it too. Default: the listen address (127.0.0.1 for 0.0.0.0/::).
+   */
+  advertiseHost?: string;
 }
 
 export interface ApiServer {
   url: string;
   token: string;
   faults: { get(): FaultSpec; set(spec: FaultSpec): void; clear(): void };
-  /** A kubeconfig document (plain object) with one cluster/user/context named `contextName`. */
-  kubeconfig(contextName: string): Record<string, unknown>;
+  /**
+   * A kubeconfig document (plain object) with one cluster/user/context named `contextName`; its server is the
+   * advertised host, or `host` (e.g. 127.0.0.1 for a client on the machine that publishes the port).
+   */
+  kubeconfig(contextName: string, host?: string): Record<string, unknown>;
   /**
    * An etcd compaction at the current revision: LISTs at an older resourceVersion and older continue tokens get
    * 410; watches still resume from the watch caches (golden 58).
@@ -161,7 +169,10 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
   const server = opts.tls
-    ? createHttpsServer({ ...selfSignedCertificate(opts.name), keepAlive: true }, listener)
+    ? createHttpsServer(
+        { ...selfSignedCertificate(opts.name, opts.advertiseHost ? [opts.advertiseHost] : []), keepAlive: true },
+        listener,
+      )
     : createServer({ keepAlive: true }, listener);
   let address = '';
   const handler = createRequestHandler(ctx, {
@@ -172,19 +183,22 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
   });
-  const { port, address: host } = server.address() as AddressInfo;
+  const { port, address: listening } = server.address() as AddressInfo;
+  // Listening on every address: this process and the machine's own clients come in over loopback.
+  const host = listening === '0.0.0.0' ? '127.0.0.1' : listening === '::' ? '::1' : listening;
+  const origin = (h: string) => `${opts.tls ? 'https' : 'http'}://${h.includes(':') ? `[${h}]` : h}:${port}`;
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const url = `${opts.tls ? 'https' : 'http'}://${address}`;
+  const url = origin(host);
 
   return {
     url,
     token,
     faults: { get: () => faults.get(), set: (spec) => faults.set(spec), clear: () => faults.clear() },
-    kubeconfig(contextName) {
+    kubeconfig(contextName, serverHost = opts.advertiseHost ?? host) {
       return {
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: contextName, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+        clusters: [{ name: contextName, cluster: { server: origin(serverHost), 'insecure-skip-tls-verify': true } }],
         users: [{ name: contextName, user: { token } }],
         contexts: [{ name: contextName, context: { cluster: contextName, user: contextName } }],
         'current-context': contextName,

@@ -1,7 +1,8 @@
 // A throwaway self-signed certificate for the optional HTTPS listener. kubectl (client-go) never sends a bearer
 // token over plain HTTP, so a kubectl session needs TLS; node:crypto can sign but not build X.509, hence this
-// minimal DER encoder (v3, ECDSA P-256, subjectAltName 127.0.0.1/::1/localhost).
+// minimal DER encoder (v3, ECDSA P-256, subjectAltName 127.0.0.1/::1/localhost and any extra names given).
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 
 const len = (n: number) => {
   if (n < 0x80) return Buffer.from([n]);
@@ -30,7 +31,14 @@ const utcTime = (d: Date) => tlv(0x17, Buffer.from(d.toISOString().replace(/[-:T
 
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 
-export function selfSignedCertificate(commonName = 'beekeeper-sim'): { key: string; cert: string } {
+/** An extra subjectAltName: an IPv4 address, else a DNS name (e.g. a compose service name). */
+const altName = (name: string) =>
+  isIPv4(name) ? tlv(0x87, Buffer.from(name.split('.').map(Number))) : tlv(0x82, Buffer.from(name));
+
+export function selfSignedCertificate(
+  commonName = 'beekeeper-sim',
+  extraNames: string[] = [],
+): { key: string; cert: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName)))));
   const now = Date.now();
@@ -38,6 +46,7 @@ export function selfSignedCertificate(commonName = 'beekeeper-sim'): { key: stri
     tlv(0x87, Buffer.from([127, 0, 0, 1])),
     tlv(0x87, Buffer.concat([Buffer.alloc(15), Buffer.from([1])])),
     tlv(0x82, Buffer.from('localhost')),
+    ...extraNames.map(altName),
   );
   const extensions = tlv(0xa3, seq(seq(oid('2.5.29.17'), tlv(0x04, san))));
   // DER INTEGERs are minimal and the serial must be positive: a first byte in 0x40..0x7f is neither zero (which
