@@ -32,6 +32,8 @@ function renderCrd(def: CrdDefinition): string {
       if (node.items.every(isScalar)) node.flow = true;
     },
   });
-  const comment = [...def.comment.split('\n'), ...VERSIONS.split('\n'), NOTICE].map((l) => `# ${l}`.trimEnd()).join('\n');
+  const comment = [...def.comment.split('\n'), ...VERSIONS.split('\n'), NOTICE]
+    .map((l) => `# ${l}`.trimEnd())
+    .join('\n');
   return `${comment}\n${doc.toString({ lineWidth: 120, minContentWidth: 40, flowCollectionPadding: false })}`;
 }

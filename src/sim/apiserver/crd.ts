@@ -16,41 +16,45 @@ const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create'
 export function crdResourceTypes(crd: any, compile: SchemaCompiler | undefined): ResourceType[] {
   const { group, names, scope, versions } = crd.spec;
   const storage = versions.find((v: any) => v.storage) ?? versions[0];
-  return byKubeAwareVersion<any>(versions.filter((v: any) => v.served !== false), (v) => v.name)
-    .map((v: any): ResourceType => {
-      const openAPIV3Schema = v.schema?.openAPIV3Schema;
-      const scale = v.subresources?.scale;
-      return {
-        group,
-        version: v.name,
-        resource: names.plural,
-        kind: names.kind,
-        listKind: names.listKind ?? `${names.kind}List`,
-        singular: names.singular ?? names.kind.toLowerCase(),
-        namespaced: scope === 'Namespaced',
-        shortNames: names.shortNames,
-        categories: names.categories,
-        verbs: CR_VERBS,
-        storageKey: `${group}/${names.plural}`,
-        statusSubresource: !!v.subresources?.status,
-        scale: scale
-          ? {
-              specReplicasPath: scale.specReplicasPath,
-              statusReplicasPath: scale.statusReplicasPath,
-              labelSelectorPath: scale.labelSelectorPath,
-            }
-          : undefined,
-        custom: {
-          // The scale subresource adds apiextensions' non-negative replica checks to the schema.
-          schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined,
-          openAPIV3Schema,
-          storageVersionHash: storageVersionHash(group, storage.name, names.kind),
-          storageVersion: storage.name,
-          ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) } : {}),
-          printerColumns: v.additionalPrinterColumns,
-        },
-      };
-    });
+  return byKubeAwareVersion<any>(
+    versions.filter((v: any) => v.served !== false),
+    (v) => v.name,
+  ).map((v: any): ResourceType => {
+    const openAPIV3Schema = v.schema?.openAPIV3Schema;
+    const scale = v.subresources?.scale;
+    return {
+      group,
+      version: v.name,
+      resource: names.plural,
+      kind: names.kind,
+      listKind: names.listKind ?? `${names.kind}List`,
+      singular: names.singular ?? names.kind.toLowerCase(),
+      namespaced: scope === 'Namespaced',
+      shortNames: names.shortNames,
+      categories: names.categories,
+      verbs: CR_VERBS,
+      storageKey: `${group}/${names.plural}`,
+      statusSubresource: !!v.subresources?.status,
+      scale: scale
+        ? {
+            specReplicasPath: scale.specReplicasPath,
+            statusReplicasPath: scale.statusReplicasPath,
+            labelSelectorPath: scale.labelSelectorPath,
+          }
+        : undefined,
+      custom: {
+        // The scale subresource adds apiextensions' non-negative replica checks to the schema.
+        schema: openAPIV3Schema && compile ? compile(openAPIV3Schema, { scale }) : undefined,
+        openAPIV3Schema,
+        storageVersionHash: storageVersionHash(group, storage.name, names.kind),
+        storageVersion: storage.name,
+        ...(v.deprecated
+          ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec) }
+          : {}),
+        printerColumns: v.additionalPrinterColumns,
+      },
+    };
+  });
 }
 
 /** The status the apiextensions controller writes once names are accepted and the CRD is served. */

@@ -209,7 +209,8 @@ export async function updateObject(
       metadata: { ...o.metadata, managedFields: o.metadata.managedFields?.map(({ time, ...e }: any) => e) },
     });
   const restored = toStorage(type, ordered).apiVersion !== record.obj.apiVersion;
-  if (!restored && timeless(ordered) === timeless(wireOrder(type, current))) return { code: 200, body: render(current) };
+  if (!restored && timeless(ordered) === timeless(wireOrder(type, current)))
+    return { code: 200, body: render(current) };
   if (req.dryRun) return { code: 200, body: render(ordered) };
 
   if (isFinalized(type.storageKey, ordered)) {
