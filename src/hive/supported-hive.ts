@@ -9,8 +9,8 @@ export const SUPPORTED_HIVE = {
   testedCommit: 'c02e51732cbcd84a43785dc49d70e718d0999cba',
   testedCommitDate: '2026-08-21',
   /**
-   * What a hub's Hive must serve. Older Hive builds work when their CRDs have these fields; the hub check
-   * (src/kube/hive-api-check.ts) reads the CRDs at connect and reports a missing one on /v1/hubs.
+   * What a hub's Hive must serve. An older Hive works when its CRDs have the fields docs/upgrades.md lists; /v1/hubs
+   * reports a hub whose hive.openshift.io/v1 API does not serve clusterdeployments (src/kube/hub-status.ts).
    */
   requires:
     'hive.openshift.io/v1 ClusterDeployment, ClusterPool, ClusterClaim, ClusterImageSet, ClusterRelocate; ' +
