@@ -10,9 +10,23 @@ export const SUPPORTED_HIVE = {
   testedCommitDate: '2026-08-21',
   /**
    * What a hub's Hive must serve. An older Hive works when its CRDs have the fields docs/upgrades.md lists; /v1/hubs
-   * reports a hub whose hive.openshift.io/v1 API does not serve clusterdeployments (src/kube/hub-status.ts).
+   * reports a hub whose hive.openshift.io/v1 API lacks one of REQUIRED_HIVE_RESOURCES (src/kube/hub-status.ts).
    */
   requires:
     'hive.openshift.io/v1 ClusterDeployment, ClusterPool, ClusterClaim, ClusterImageSet, ClusterRelocate; ' +
     'fields as of the tested commit (see docs/upgrades.md)',
 } as const;
+
+/** The hive.openshift.io/v1 resources Beekeeper reads or writes: a hub's discovery document must list each. */
+export const REQUIRED_HIVE_RESOURCES = [
+  'clusterdeployments',
+  'clusterpools',
+  'clusterclaims',
+  'clusterimagesets',
+  'clusterrelocates',
+] as const;
+
+/** What a hub's hive.openshift.io/v1 discovery lacks of REQUIRED_HIVE_RESOURCES, in that order. */
+export function missingHiveResources(served: readonly string[]): string[] {
+  return REQUIRED_HIVE_RESOURCES.filter((r) => !served.includes(r));
+}
