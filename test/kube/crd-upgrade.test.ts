@@ -189,6 +189,21 @@ describe('Beekeeper CRDs v1alpha1 -> v1beta1', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ apiVersion: 'beekeeper.io/v1alpha1', spec: { timeZone: 'Europe/Paris' } });
     expect(await storedVersions()).toEqual(everyCrd(['v1beta1']));
+    // Its informer's watch at v1alpha1 sees the objects (stored at v1beta1) at v1alpha1, warned.
+    const watch = await fetch(
+      `${server.url}/apis/${GROUP}/v1alpha1/namespaces/${NS}/hibernationschedules?watch=true&timeoutSeconds=1`,
+      {
+        headers: { authorization: `Bearer ${server.token}` },
+      },
+    );
+    expect(watch.headers.get('warning')).toContain('beekeeper.io/v1alpha1 HibernationSchedule is deprecated');
+    const events = (await watch.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: any });
+    expect(events.map((e) => [e.type, e.object.apiVersion, e.object.spec.timeZone])).toEqual([
+      ['ADDED', 'beekeeper.io/v1alpha1', 'Europe/Paris'],
+    ]);
     // The 0.1.0 CRD no longer lists a version objects are stored at: refused, nothing lost.
     const [refused] = await applyCrds([oldCrd(BEEKEEPER_CRDS.find((c) => c.plural === 'hibernationschedules')!)]);
     expect(refused!.status).toBe(422);
