@@ -26,6 +26,7 @@ import { operationsRepairer } from './services/operations/operations-repairer.js
 import { createKubeGateway } from './kube/gateway.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
+import { readVersionInfo, type VersionInfo } from './version.js';
 
 export type Role = 'api' | 'worker' | 'scheduler';
 export const ALL_ROLES: readonly Role[] = ['api', 'worker', 'scheduler'];
@@ -56,10 +57,13 @@ export interface SystemOptions {
   allowPrivateRedis?: boolean;
   /** Retries per job type instead of JOB_CATALOG's (tests shorten them). */
   catalog?: JobCatalog;
+  /** What GET /version answers (src/main reads it once, with BEEKEEPER_COMMIT); read from the files when absent. */
+  version?: VersionInfo;
 }
 
 export async function createSystem(opts: SystemOptions): Promise<System> {
   const { log, clock, roles } = opts;
+  const version = opts.version ?? readVersionInfo();
   const closers: Array<[string, () => Promise<unknown>]> = [];
   const close = async () => {
     // Reverse order of creation: HTTP, timers, workers, informers, queues, Redis, simulator. Workers stop before
@@ -251,6 +255,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         queuesForBoard: queue.boardQueues(),
         jobCounts: () => queue.counts(),
         jobsInFlight: () => queue.inFlightByType(),
+        version,
       });
       closers.push(['http', () => server.close()]);
       app = server;
@@ -263,6 +268,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         jobCounts: () => queue.counts(),
         jobsInFlight: () => queue.inFlightByType(),
         log,
+        version,
       });
       closers.push(['http', () => ops.close()]);
       app = ops;

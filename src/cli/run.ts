@@ -7,6 +7,7 @@ import { audit } from './audit.js';
 import { relocate, relocation, relocations } from './relocate.js';
 import { teams, whoami } from './teams.js';
 import { token } from './token.js';
+import { version } from './version.js';
 import { EXIT, interruptedCode, type CliContext } from './context.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -46,6 +47,7 @@ usage: beekeeper <command> [flags]
 
   token new  --name N [--team T --role R]       a fresh API token and its configuration entry (its SHA-256 only);
              needs no server (role: viewer, operator, admin; none and no team: platform-admin)
+  version    [--client]                         this CLI's version and the server's (GET /version); --client: no server
 
   CLAIM and CLUSTER are hub/namespace/name.
 global flags: --url URL (env BEEKEEPER_URL, default ${DEFAULT_URL}), --token T (env BEEKEEPER_TOKEN), --json, --help
@@ -78,6 +80,8 @@ export interface CliIo {
   signal: AbortSignal;
   fetch?: typeof fetch;
   now?: () => number;
+  /** This CLI's version, for `beekeeper version` (the entry file reads it from package.json). */
+  version?: string;
 }
 
 /** Pulls the global flags out wherever they appear, so `beekeeper --json claim …` and `claim … --json` both work. */
@@ -110,7 +114,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     if (!name) throw new UsageError('name a command');
-    const command = COMMANDS[name];
+    const command = name === 'version' ? version(io.version ?? 'unknown') : COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
     const client = createClient({
       url: g.url ?? io.env.BEEKEEPER_URL ?? DEFAULT_URL,

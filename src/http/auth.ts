@@ -20,9 +20,9 @@ declare module 'fastify' {
   }
 }
 
-/** Paths that stay open: probes, metrics (unless auth.metricsRequireToken) and the API description. */
-const OPEN = /^\/(healthz|readyz|metrics|openapi\.json|docs)(\/|\?|$)/;
-const OPEN_BUT_METRICS = /^\/(healthz|readyz|openapi\.json|docs)(\/|\?|$)/;
+/** Paths that stay open: probes, /version, metrics (unless auth.metricsRequireToken) and the API description. */
+const OPEN = /^\/(healthz|readyz|version|metrics|openapi\.json|docs)(\/|\?|$)/;
+const OPEN_BUT_METRICS = /^\/(healthz|readyz|version|openapi\.json|docs)(\/|\?|$)/;
 const BOARD = new RegExp(`^${BOARD_PATH}(/|\\?|$)`);
 
 interface Presented {

@@ -20,8 +20,8 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Probes and metrics are scraped by the platform at its own pace: never limited. */
-const EXEMPT = /^\/(healthz|readyz|metrics)(\/|\?|$)/;
+/** Probes, metrics and /version are read by the platform at its own pace (a rollout check polls it): never limited. */
+const EXEMPT = /^\/(healthz|readyz|version|metrics)(\/|\?|$)/;
 
 /** Thrown by the rate limit; server.ts answers it with its own problem (429, the limit, Retry-After). */
 export class RateLimited extends Error {

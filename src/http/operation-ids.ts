@@ -23,6 +23,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /v1/hubs': 'listHubs',
 
+  'GET /version': 'getVersion',
+
   'GET /v1/me': 'getMe',
   'GET /v1/teams': 'listTeams',
   'GET /v1/teams/:name': 'getTeam',

@@ -25,6 +25,8 @@ import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
 import { healthRoutes, type InFlightJobs, type JobCounts } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { auditRoutes } from './routes/audit.js';
+import { versionRoutes } from './routes/version.js';
+import { readVersionInfo, type VersionInfo } from '../version.js';
 import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
 
@@ -52,6 +54,8 @@ export interface ServerDeps {
   durableKeys?: DurableKeys;
   /** The time audit records carry; the system clock when absent. */
   clock?: Clock;
+  /** What GET /version answers (src/version.ts); read from package.json and dist/build-info.json when absent. */
+  version?: VersionInfo;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -168,6 +172,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ...(deps.jobsInFlight ? { jobsInFlight: deps.jobsInFlight } : {}),
     }),
   );
+  await app.register(versionRoutes(deps.version ?? readVersionInfo()));
   await app.register(jobRoutes({ queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }), {
     prefix: '/v1',
   });

@@ -3,6 +3,7 @@
 import type { HubStatus } from '../services/ports.js';
 import type { Hub } from './hub.js';
 import { toDomainError } from './map-error.js';
+import { missingHiveResources } from '../hive/supported-hive.js';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -32,12 +33,20 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
         timeoutMs: PROBE_TIMEOUT_MS,
       },
     );
-    const present = (resources.resources ?? []).some((r) => r.name === 'clusterdeployments');
+    // Every kind Beekeeper uses, not only ClusterDeployment: a Hive too old for one of them is said here.
+    const missing = missingHiveResources((resources.resources ?? []).map((r) => r.name));
+    const present = missing.length === 0;
     return {
       name: hub.name,
       reachable: true,
       hiveCrdsPresent: present,
-      ...(present ? {} : { message: 'the hive.openshift.io/v1 API does not serve clusterdeployments' }),
+      ...(present
+        ? {}
+        : {
+            message:
+              `the hive.openshift.io/v1 API does not serve ${missing.join(', ')} ` +
+              '(docs/upgrades.md#supported-hive-versions)',
+          }),
       counts,
       informers,
       ...credentialsLoadedAt,

@@ -1,5 +1,6 @@
 // Where each kind lives in the Kubernetes REST tree (REFERENCE.md §1 for Hive; upstream for core kinds).
 // ClusterRelocate is namespaced: that is what the CRD declares and the API server enforces (§1 note).
+import { GROUP, VERSION } from '../hive/resources/crd.js';
 import type { KindName, ObjectRef } from '../services/ports.js';
 
 export interface KindInfo {
@@ -16,9 +17,10 @@ const hive = (plural: string, namespaced = true): KindInfo => ({
   namespaced,
 });
 const core = (plural: string, namespaced = true): KindInfo => ({ group: '', version: 'v1', plural, namespaced });
+// Beekeeper's own resources, read and written at the storage version only (docs/upgrades.md).
 const beekeeper = (plural: string): KindInfo => ({
-  group: 'beekeeper.io',
-  version: 'v1alpha1',
+  group: GROUP,
+  version: VERSION,
   plural,
   namespaced: true,
 });

@@ -1,6 +1,7 @@
 // Entry of the `beekeeper` CLI: the only place that reads process.env, traps signals and exits.
 import { writeFile } from 'node:fs/promises';
 import { runCli } from '../cli/run.js';
+import { readVersionInfo } from '../version.js';
 
 // SIGTERM (a CI runner cancelling the job, a script forwarding its own) and SIGHUP (the terminal went away) end a
 // command as Ctrl-C does: `claim --wait` releases its pending claim before exiting. A second signal kills at once.
@@ -14,5 +15,6 @@ const code = await runCli(process.argv.slice(2), {
   // A kubeconfig is a credential: readable by its owner only.
   writeSecretFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
   signal: controller.signal,
+  version: readVersionInfo().version,
 });
 process.exitCode = code;

@@ -10,6 +10,7 @@ import { createLogger } from '../logger.js';
 import { RedisMissing } from '../redis/bootstrap.js';
 import { createSystem, type Role, type System } from '../system.js';
 import { removeKubeconfigFile, writeKubeconfigFile } from '../system/kubeconfig-file.js';
+import { readVersionInfo } from '../version.js';
 
 export interface StartOptions {
   roles: readonly Role[];
@@ -48,6 +49,10 @@ export async function start(opts: StartOptions): Promise<void> {
     config = withTokens(config, [{ name: EMBEDDED_ADMIN, tokenSha256: sha256Hex(adminToken) }]);
   }
   const log = createLogger({ level: config.logLevel });
+  // Every role's first line says which build it is, so a log read after a rollout (or a crash at start-up) can tell.
+  const version = readVersionInfo({ commit: process.env.BEEKEEPER_COMMIT });
+  const built = { version: version.version, commit: version.commit, node: version.node };
+  log.info({ roles: opts.roles, ...built, apiGroupVersion: version.apiGroupVersion }, 'Beekeeper starting');
 
   let system: System;
   try {
@@ -57,6 +62,7 @@ export async function start(opts: StartOptions): Promise<void> {
       clock: systemClock,
       roles: opts.roles,
       allowPrivateRedis: opts.allInOne ?? false,
+      version,
     });
   } catch (err) {
     if (err instanceof RedisMissing) process.stderr.write(`${err.message}\n`);
@@ -110,8 +116,8 @@ export async function start(opts: StartOptions): Promise<void> {
   }
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const base = `http://${shown}:${(system.app.server.address() as { port: number }).port}`;
-  if (opts.roles.includes('api')) log.info({ url: `${base}/v1`, docs: `${base}/docs` }, 'API listening');
-  else log.info({ url: `${base}/metrics` }, 'probes and metrics listening');
+  if (opts.roles.includes('api')) log.info({ url: `${base}/v1`, docs: `${base}/docs`, ...built }, 'API listening');
+  else log.info({ url: `${base}/metrics`, ...built }, 'probes and metrics listening');
   if (opts.allInOne) {
     const bearer = adminToken ? ' -H "Authorization: Bearer $BEEKEEPER_TOKEN"' : '';
     process.stdout.write(

@@ -123,10 +123,19 @@ describe('the api role on its own', () => {
     sim = await startSimulator({ hubNames: ['east'], controllers: false });
     const kubeconfig = join(tmp, 'east.kubeconfig');
     writeFileSync(kubeconfig, sim.kubeconfigYaml(), { mode: 0o600 });
-    const p = run('api', { BEEKEEPER_HUBS: `east=${kubeconfig}`, BEEKEEPER_AUTH_OPEN: 'true' });
+    const commit = '0123456789abcdef0123456789abcdef01234567'; // what the image build sets
+    const p = run('api', {
+      BEEKEEPER_HUBS: `east=${kubeconfig}`,
+      BEEKEEPER_AUTH_OPEN: 'true',
+      BEEKEEPER_COMMIT: commit,
+    });
     const [, url] = await p.waitFor(/"url":"(http:\/\/[^"]+)\/v1"[^\n]*"msg":"API listening"/);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${url}/v1/hubs`)).status).toBe(200);
+    // Which build runs: in the first log line and at /version (docs/upgrades.md).
+    const first = JSON.parse(p.out().split('\n')[0]!) as Record<string, unknown>;
+    expect(first).toMatchObject({ msg: 'Beekeeper starting', roles: ['api'], version: expect.any(String), commit });
+    expect(await (await fetch(`${url}/version`)).json()).toMatchObject({ version: first.version, commit });
     expect(await stop(p)).toBe(0);
   }, 60_000);
 });

@@ -61,7 +61,7 @@ async function makeWebhook(bed: AuthBed, name: string, place: Place) {
 }
 async function makeRelocation(bed: AuthBed, name: string, ns: string, place: Place) {
   await bed.system.store.create('Relocation', HUB, {
-    apiVersion: 'beekeeper.io/v1alpha1',
+    apiVersion: 'beekeeper.io/v1beta1',
     kind: 'Relocation',
     metadata: { name, namespace: bed.system.config.stateNamespace },
     spec: { from: HUB, to: 'west', requestedAt: new Date().toISOString(), clusters: [{ namespace: ns, name: 'c1' }] },

@@ -289,7 +289,7 @@ describe('relocations', () => {
   it("are seen by their team's members (admin to abort) and 404 to other teams", async () => {
     // Applied as GitOps would: a finished relocation of payments.
     await bed.system.store.create('Relocation', EAST, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'Relocation',
       metadata: { name: 'reloc-pay', namespace: STATE_NS, labels: { 'beekeeper.io/team': 'payments' } },
       spec: {

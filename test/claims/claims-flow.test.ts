@@ -600,7 +600,7 @@ describe('claim lifetimes under ExpiryPolicy', () => {
   it('a policy lowers the cap below the fallback: creation and extension beyond it are refused, citing the policy', async () => {
     const { stateHub, stateNamespace } = h.policyHome;
     await h.store.create('ExpiryPolicy', stateHub, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'ExpiryPolicy',
       metadata: { name: 'qa-short', namespace: stateNamespace },
       spec: { selector: { hubs: ['hub-1'], teams: ['qa'] }, maxLifetime: '3h', defaultLifetime: '90m' },

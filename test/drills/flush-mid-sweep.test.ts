@@ -16,7 +16,7 @@ const N = scaled(250, 100);
 const NS = 'swept';
 const SCHEDULES: ApiResource = {
   group: 'beekeeper.io',
-  version: 'v1alpha1',
+  version: 'v1beta1',
   plural: 'hibernationschedules',
   kind: 'HibernationSchedule',
   namespaced: true,

@@ -12,7 +12,7 @@ import { watchPowerChanges } from './power-changes.js';
 
 export const OPERATIONS: ApiResource = {
   group: 'beekeeper.io',
-  version: 'v1alpha1',
+  version: 'v1beta1',
   plural: 'operations',
   kind: 'Operation',
   namespaced: true,

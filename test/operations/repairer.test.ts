@@ -91,7 +91,7 @@ describe('repairOperations', () => {
     // What an API process killed between creating the Operation and patching the cluster leaves behind.
     const name = `${HUB}.0b8e3c1e-crashed-request`;
     await bed.api.store.create('Operation', HUB, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'Operation',
       metadata: { name, namespace: STATE_NS },
       spec: {

@@ -32,6 +32,8 @@ beforeAll(async () => {
   const res = await world.app.inject({ url: '/openapi.json' });
   expect(res.statusCode).toBe(200);
   ({ operations, resolve } = operationsOf(res.json()));
+  // GET /version takes no input at all (no parameters, no token, like /healthz): nothing there to refuse.
+  operations = operations.filter((o) => o.path.startsWith('/v1/'));
 }, 120_000);
 afterAll(async () => world?.close());
 

@@ -55,7 +55,7 @@ describe('the relocation job', () => {
       hub: EAST,
     }));
     await bed.system.store.create<Relocation>('Relocation', EAST, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'Relocation',
       metadata: { name: id, namespace: ns },
       spec: {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   bed = await startBed(Date.parse('2026-11-24T12:00:00Z'), { logTo: logs });
   await adoptCluster(bed, NS, 'one');
   await bed.system.store.create('HibernationSchedule', HUB, {
-    apiVersion: 'beekeeper.io/v1alpha1',
+    apiVersion: 'beekeeper.io/v1beta1',
     kind: 'HibernationSchedule',
     metadata: { name: 'mars', namespace: STATE_NS },
     spec: {

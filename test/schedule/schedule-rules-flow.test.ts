@@ -86,7 +86,7 @@ describe('bad input', () => {
 
   it('a schedule applied straight to Kubernetes with a bad zone is listed with its problems and does nothing', async () => {
     await bed.system.store.create('HibernationSchedule', HUB, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'HibernationSchedule',
       metadata: { name: 'gitops-typo', namespace: 'beekeeper' },
       spec: { timeZone: 'Europe/Berln', windows: window, targets: { namespaces: ['nowhere'] } },

@@ -159,7 +159,7 @@ describe('webhook URLs are secrets', () => {
     });
     const endpoint = (name: string, spec: object) =>
       store.create('WebhookEndpoint', HUB, {
-        apiVersion: 'beekeeper.io/v1alpha1',
+        apiVersion: 'beekeeper.io/v1beta1',
         kind: 'WebhookEndpoint',
         metadata: { name, namespace: STATE_NS },
         spec,

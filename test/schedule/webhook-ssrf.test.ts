@@ -105,7 +105,7 @@ describe('webhook URLs and server-side request forgery', () => {
     // Applied with kubectl: the API never saw it. `localhost` resolves to loopback only once delivering.
     const { store } = bed.system;
     await store.create('WebhookEndpoint', HUB, {
-      apiVersion: 'beekeeper.io/v1alpha1',
+      apiVersion: 'beekeeper.io/v1beta1',
       kind: 'WebhookEndpoint',
       metadata: { name: 'sneaky', namespace: STATE_NS },
       spec: { url: `http://localhost:${port}/sneaky` },

@@ -22,7 +22,16 @@ export interface CrdDefinition {
 }
 
 export const GROUP = 'beekeeper.io';
-export const VERSION = 'v1alpha1';
+/** The storage version, and the only one Beekeeper reads and writes. */
+export const VERSION = 'v1beta1';
+/** The apiVersion of every Beekeeper object Beekeeper writes: say it through this constant, nowhere else. */
+export const BEEKEEPER_API_VERSION = `${GROUP}/${VERSION}`;
+/**
+ * Versions still served for clients written against them (kubectl scripts, GitOps manifests, an older Beekeeper
+ * during a rolling upgrade), deprecated: the API server answers each request to them with a Warning header.
+ * Their schema is the storage version's, so no conversion webhook is needed (docs/upgrades.md).
+ */
+export const SERVED_OLD_VERSIONS = ['v1alpha1'] as const;
 
 type Node = Record<string, unknown>;
 
@@ -78,9 +87,41 @@ export function toStructural(schema: TSchema): Node {
   return out;
 }
 
-/** The CustomResourceDefinition object: one served and stored version, with the status subresource. */
+/**
+ * The CustomResourceDefinition object: the storage version plus the older versions still served, each with the
+ * same schema and the status subresource. Conversion strategy None is correct only because the schemas are
+ * identical: the API server then converts by rewriting apiVersion alone. A version whose schema differs needs a
+ * conversion webhook instead, or objects read at one version would silently lose or misread fields.
+ */
 export function buildCrd(def: CrdDefinition): Node {
   const plural = def.plural;
+  const schema = {
+    openAPIV3Schema: {
+      type: 'object',
+      required: ['spec'],
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { type: 'object' },
+        spec: toStructural(def.spec),
+        status: toStructural(def.status),
+      },
+    },
+  };
+  const version = (name: string, storage: boolean): Node => ({
+    name,
+    served: true,
+    storage,
+    ...(storage
+      ? {}
+      : {
+          deprecated: true,
+          deprecationWarning: `${GROUP}/${name} ${def.kind} is deprecated; use ${BEEKEEPER_API_VERSION} ${def.kind}`,
+        }),
+    subresources: { status: {} },
+    additionalPrinterColumns: structuredClone(def.printerColumns),
+    schema: structuredClone(schema),
+  });
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -95,28 +136,8 @@ export function buildCrd(def: CrdDefinition): Node {
         singular: def.kind.toLowerCase(),
         shortNames: def.shortNames,
       },
-      versions: [
-        {
-          name: VERSION,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: def.printerColumns,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              required: ['spec'],
-              properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
-                metadata: { type: 'object' },
-                spec: toStructural(def.spec),
-                status: toStructural(def.status),
-              },
-            },
-          },
-        },
-      ],
+      versions: [version(VERSION, true), ...SERVED_OLD_VERSIONS.map((v) => version(v, false))],
+      conversion: { strategy: 'None' },
     },
   };
 }

@@ -1,5 +1,6 @@
 // ExpiryPolicy resources on the state hub: listing for the rules, and CRUD for the API.
 import { Conflict, Invalid, type FieldIssue } from '../../hive/errors.js';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
 import { expiryPolicyIssues, type ExpiryPolicySpec, type NamedPolicy } from '../../hive/expiry/index.js';
 import {
   ExpiryPolicySpecSchema,
@@ -94,7 +95,7 @@ export function createPolicyStore(deps: ExpiryServiceDeps) {
         ...(mark ? { annotations: markAnnotations(mark) } : {}),
       };
       const p = await deps.store.create<ExpiryPolicy>('ExpiryPolicy', deps.stateHub, {
-        apiVersion: 'beekeeper.io/v1alpha1',
+        apiVersion: BEEKEEPER_API_VERSION,
         kind: 'ExpiryPolicy',
         metadata,
         spec,

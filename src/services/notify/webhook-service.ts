@@ -4,6 +4,7 @@
 // job. The URL must not reach a refused address range (address-policy.ts): checked here on what its host is or
 // resolves to now, and again at each delivery.
 import { Conflict, Invalid } from '../../hive/errors.js';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
 import type { WebhookRequest, WebhookView } from '../../hive/resources/webhook-endpoint.js';
 import type { HiveStore, KubeObject } from '../ports.js';
 import { checkName } from '../schedules/schedule-resource.js';
@@ -145,7 +146,7 @@ export function createWebhookService(deps: {
             spec,
           })
         : await deps.store.create<WebhookEndpoint>('WebhookEndpoint', deps.stateHub, {
-            apiVersion: 'beekeeper.io/v1alpha1',
+            apiVersion: BEEKEEPER_API_VERSION,
             kind: 'WebhookEndpoint',
             metadata: { name, namespace: deps.stateNamespace, ...(team ? { labels: ownerLabels(team) } : {}) },
             spec,

@@ -5,10 +5,10 @@
 // and answers the error; a failed enqueue after the write still answers 202: the intent is durable and the resync
 // enqueues the job. Losing the job loses the report, never the action.
 import { randomUUID } from 'node:crypto';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
 import { jobIds } from '../job-ids.js';
 import type { HiveStore, JobSpec, JobQueue, JobView, ServiceLog, Clock, StateLocation } from '../ports.js';
 import {
-  OPERATION_API_VERSION,
   TARGET_LABEL,
   TYPE_LABEL,
   isFinished,
@@ -84,7 +84,7 @@ export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise
   const name = jobIds.on(hub, id);
   const { idempotency } = intent.requester ?? {};
   const op = await store.create<Operation>('Operation', deps.stateHub, {
-    apiVersion: OPERATION_API_VERSION,
+    apiVersion: BEEKEEPER_API_VERSION,
     kind: 'Operation',
     metadata: {
       name,

@@ -9,8 +9,6 @@ import type { JobTarget, KindName, KubeObject, ObjectRef, StateLocation } from '
 
 export type { IdempotencyMark };
 
-export const OPERATION_API_VERSION = 'beekeeper.io/v1alpha1';
-
 /** Every Operation of one target carries the same value, so the in-flight ones are found by label. */
 export const TARGET_LABEL = 'beekeeper.io/target';
 export const TYPE_LABEL = 'beekeeper.io/operation-type';

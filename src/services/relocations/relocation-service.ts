@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
 import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
 import { markAnnotations } from '../idempotency/mark.js';
 import { jobOf } from '../job-definition.js';
@@ -27,7 +28,6 @@ import {
   type TeamScope,
 } from '../team-scope.js';
 
-export const RELOCATION_API_VERSION = 'beekeeper.io/v1alpha1';
 export const FROM_LABEL = 'beekeeper.io/relocation-from';
 export const TO_LABEL = 'beekeeper.io/relocation-to';
 
@@ -145,7 +145,7 @@ export function createRelocationService(deps: RelocationServiceDeps) {
       ...(requester.by ? { requester: { by: requester.by } } : {}),
       write: async (op) => {
         const obj = await store.create<RelocationObject>('Relocation', deps.stateHub, {
-          apiVersion: RELOCATION_API_VERSION,
+          apiVersion: BEEKEEPER_API_VERSION,
           kind: 'Relocation',
           metadata: {
             name: id,

@@ -13,5 +13,3 @@ export const stateRef = (deps: StateLocation, name: string): ObjectRef => ({
   namespace: deps.stateNamespace,
   name,
 });
-
-export const BEEKEEPER_API_VERSION = 'beekeeper.io/v1alpha1';

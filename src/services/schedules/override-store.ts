@@ -9,7 +9,8 @@ import type {
 } from '../../hive/resources/cluster-override.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import type { KubeObject } from '../ports.js';
-import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
+import { stateRef, type ScheduleServiceDeps } from './deps.js';
 
 export interface ClusterOverride extends KubeObject {
   spec: ClusterOverrideSpec;

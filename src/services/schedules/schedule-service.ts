@@ -7,7 +7,8 @@ import { jobOf, type JobRegistration } from '../job-definition.js';
 import type { JobView } from '../ports.js';
 import { markAnnotations, type IdempotencyMark } from '../idempotency/mark.js';
 import { targetOf, type Requester } from '../operations/operation.js';
-import { BEEKEEPER_API_VERSION, stateRef, type ScheduleServiceDeps } from './deps.js';
+import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
+import { stateRef, type ScheduleServiceDeps } from './deps.js';
 import { deleteOverrides, parseOverrideRequest, saveOverride, type OverrideRequest } from './override-store.js';
 import {
   clusterSchedule,

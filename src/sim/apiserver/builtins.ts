@@ -2,6 +2,7 @@
 import type { ResourceType, BuiltinBehaviour } from './types.js';
 import { kindShape, objectReferenceShape, conditionShape, orderByShape, type Shape } from './serialize.js';
 import { validateMeta } from './meta.js';
+import { crdPrepareForCreate, crdVersionCauses } from './crd-strategy.js';
 import { eventCoreToV1, eventV1ToCore } from './events-convert.js';
 import type { TimeField } from './typed-fields.js';
 
@@ -332,7 +333,11 @@ export function builtinResources(): ResourceType[] {
             field: 'spec.versions',
           });
         }
+        causes.push(...crdVersionCauses(obj));
         return causes;
+      },
+      defaults(obj, op) {
+        if (op === 'create') crdPrepareForCreate(obj);
       },
       hasGeneration: true,
       untrackedPaths: [['status']],

@@ -152,11 +152,28 @@ export function wireOrder(type: ResourceType, obj: any): any {
   return sortDeep(obj);
 }
 
-/** Storage form of a view's object (events.k8s.io/v1 Events are stored as core/v1 Events). */
-export const toStorage = (type: ResourceType, obj: any) =>
-  type.builtin?.toStorage ? type.builtin.toStorage(obj) : obj;
-export const fromStorage = (type: ResourceType, obj: any) =>
-  type.builtin?.fromStorage ? type.builtin.fromStorage(obj) : obj;
+const apiVersionOf = (type: ResourceType, version = type.version) =>
+  type.group ? `${type.group}/${version}` : version;
+
+/**
+ * Storage form of a view's object: events.k8s.io/v1 Events are stored as core/v1 Events; a custom resource is
+ * stored at its CRD's storage version (conversion None: only apiVersion changes, the key keeps its place).
+ */
+export function toStorage(type: ResourceType, obj: any): any {
+  if (type.builtin?.toStorage) return type.builtin.toStorage(obj);
+  const stored = type.custom && apiVersionOf(type, type.custom.storageVersion);
+  return stored && obj.apiVersion !== stored ? { ...obj, apiVersion: stored } : obj;
+}
+
+/** The object as this view (group/version) shows it; the stored object itself when nothing differs. */
+export function fromStorage(type: ResourceType, obj: any): any {
+  if (type.builtin?.fromStorage) return type.builtin.fromStorage(obj);
+  return converts(type, obj) ? { ...obj, apiVersion: apiVersionOf(type) } : obj;
+}
+
+/** Whether the view differs from the stored bytes (another version of a CRD, an events.k8s.io Event). */
+export const converts = (type: ResourceType, obj: any): boolean =>
+  !!type.builtin?.fromStorage || (!!type.custom && obj?.apiVersion !== apiVersionOf(type));
 
 /** ObjectMeta fields with the wrong JSON type fail decoding with 400, as the Go decoder does. */
 function checkMetaTypes(type: ResourceType, meta: any): void {

@@ -1,6 +1,7 @@
 // Which resources are served: the built-ins plus one entry per served version of every established CRD.
 import { createHash } from 'node:crypto';
 import type { ResourceType } from './types.js';
+import { compareKubeAwareVersions } from './kube-versions.js';
 
 /** discovery.StorageVersionHash: base64 of the first 8 bytes of sha256("group/version/Kind"). */
 export const storageVersionHash = (group: string, version: string, kind: string) =>
@@ -36,13 +37,20 @@ export function createRegistry(): Registry {
     all: () => types.map((t) => t.type),
     groups() {
       const out = new Map<string, string[]>();
+      const custom = new Set<string>();
       for (const { type } of types) {
         if (!type.group) continue;
         const versions = out.get(type.group) ?? [];
         if (!versions.includes(type.version)) versions.push(type.version);
         out.set(type.group, versions);
+        if (type.custom) custom.add(type.group);
       }
-      return [...out].map(([name, versions]) => ({ name, versions }));
+      // A CRD group's versions are listed by kube-aware priority, the first being the preferred version
+      // (apiextensions discovery controller); built-in groups keep the order they were registered in.
+      return [...out].map(([name, versions]) => ({
+        name,
+        versions: custom.has(name) ? [...versions].sort(compareKubeAwareVersions) : versions,
+      }));
     },
     add(added, owner) {
       for (const type of added) {

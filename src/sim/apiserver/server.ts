@@ -127,6 +127,8 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         verb as 'create'
       ];
       if (writeOptions) checkWriteOptions(writeOptions, url.searchParams);
+      // The custom resource handler warns on every request to a deprecated version (crdHandler.ServeHTTP).
+      if (type.custom?.deprecationWarning) warnings.push(`299 - ${JSON.stringify(type.custom.deprecationWarning)}`);
       const apiReq: ApiRequest = {
         type,
         namespace,

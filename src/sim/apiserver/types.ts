@@ -41,7 +41,16 @@ export interface ResourceType {
   statusSubresource: boolean;
   scale?: ScaleSpec;
   builtin?: BuiltinBehaviour;
-  custom?: { schema?: CompiledSchema; openAPIV3Schema?: any; storageVersionHash: string; printerColumns?: any[] };
+  custom?: {
+    schema?: CompiledSchema;
+    openAPIV3Schema?: any;
+    storageVersionHash: string;
+    /** The CRD's storage version now: what a write stores the object as (older objects keep theirs until rewritten). */
+    storageVersion: string;
+    /** Set on a deprecated version: the Warning every request to it gets. */
+    deprecationWarning?: string;
+    printerColumns?: any[];
+  };
   storageVersionHash?: string;
 }
 

@@ -4,7 +4,7 @@ import { ApiError, badRequest, gone, invalid, notFound, statusBody, type StatusC
 import { objectKey, type StoredRecord } from '../store.js';
 import { parseFieldSelector, parseLabelSelector, type FieldGetter } from '../selectors.js';
 import { decodeContinue, encodeContinue, lowerBound } from '../paging.js';
-import { fromStorage } from '../object-pipeline.js';
+import { converts, fromStorage } from '../object-pipeline.js';
 import type { ResourceType } from '../types.js';
 import { scaleFromObject } from './scale.js';
 import { deleteOne, deleteOptionsOf, withBodyDryRun } from './delete.js';
@@ -14,7 +14,7 @@ export async function getObject(ctx: ServerContext, req: ApiRequest): Promise<Ap
   const record = ctx.store.get(type.storageKey, objectKey(type.namespaced ? req.namespace : undefined, req.name!));
   if (!record) throw notFound(q(type), req.name!);
   if (req.subresource === 'scale') return { code: 200, body: scaleFromObject(type, fromStorage(type, record.obj)) };
-  if (!type.builtin?.fromStorage) return { code: 200, body: record.json };
+  if (!converts(type, record.obj)) return { code: 200, body: record.json };
   return { code: 200, body: fromStorage(type, record.obj) };
 }
 
@@ -112,6 +112,8 @@ function itemBytes(type: ResourceType, record: StoredRecord): Buffer {
     const { kind, apiVersion, ...bare } = fromStorage(type, record.obj);
     return Buffer.from(JSON.stringify(bare));
   }
+  // Another version of a custom resource than the one it is stored at: converted for each LIST, not cached.
+  if (converts(type, record.obj)) return Buffer.from(JSON.stringify(fromStorage(type, record.obj)));
   if (!record.item) {
     // Built-in list items carry no kind/apiVersion (golden 96); both come first in wire order.
     record.item = Buffer.from(type.builtin ? `{${record.json.slice(record.json.indexOf('"metadata":'))}` : record.json);

@@ -8,7 +8,7 @@ import type { ApiRequest, ServerContext } from '../context.js';
 import type { StoreEvent } from '../store.js';
 import type { ResourceType } from '../types.js';
 import { badRequest, statusBody } from '../status.js';
-import { fromStorage } from '../object-pipeline.js';
+import { converts, fromStorage } from '../object-pipeline.js';
 import { filterOf, validateListOptions } from './read.js';
 import { renderTable, type TableRequest } from '../table.js';
 
@@ -19,7 +19,7 @@ function line(type: string, objectJson: string): Buffer {
 }
 
 function viewJson(rt: ResourceType, obj: any, json: string): string {
-  return rt.builtin?.fromStorage ? JSON.stringify(fromStorage(rt, obj)) : json;
+  return converts(rt, obj) ? JSON.stringify(fromStorage(rt, obj)) : json;
 }
 
 function bookmark(rt: ResourceType, rv: number): Buffer {
@@ -35,14 +35,20 @@ export function watchObjects(ctx: ServerContext, req: ApiRequest, table?: TableR
   validateListOptions(req, true);
   const { match } = filterOf(req); // throws 400 before the stream starts on a bad selector
   const ns = type.namespaced ? req.namespace : undefined;
-  const view = type.builtin?.fromStorage ? `${type.group}/${type.version}` : '';
+  // Watchers of one view share each event's encoded line; a CRD's versions are views of one table.
+  const view = type.builtin?.fromStorage || type.custom ? `${type.group}/${type.version}` : '';
   const wantsBookmarks = req.query.get('allowWatchBookmarks') === 'true';
   const timeoutSeconds = Number(req.query.get('timeoutSeconds') ?? 0) || 1800;
   const rvParam = req.query.get('resourceVersion') ?? '';
   if (rvParam && !/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
 
   return (res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+    const headers: Record<string, string | string[]> = {
+      'content-type': 'application/json',
+      'cache-control': 'no-cache, private',
+    };
+    if (req.warnings.length) headers.warning = req.warnings;
+    res.writeHead(200, headers);
     res.flushHeaders();
     const timers: NodeJS.Timeout[] = [];
     let unsubscribe = () => {};
