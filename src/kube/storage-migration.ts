@@ -36,7 +36,9 @@ export interface StorageMigrationOptions {
 
 /** A client for one hub, as the gateway makes them (kubeconfig file and context, inline kubeconfig, in-cluster). */
 export function migrationClient(connection: HubConnection): RestClient {
-  return createRestClient(loadKubeConfig(connection), { timeoutMs: 60_000 });
+  // A one-shot command: the kubeconfig is read once.
+  const kubeConfig = loadKubeConfig(connection);
+  return createRestClient(() => kubeConfig, { timeoutMs: 60_000 });
 }
 
 interface Crd {
