@@ -108,6 +108,8 @@ export interface BuiltImage {
   args: Record<string, string>;
   /** RUN lines of the runtime stage, not performed (OS packages for the base image). */
   osPackages: string[];
+  /** Seconds each RUN of the build stage took. */
+  timings: Array<{ run: string; seconds: number }>;
 }
 
 /**
@@ -125,6 +127,7 @@ export function performDockerfile(context: string, work: string, runEnv: Record<
   const at = (root: string, cwd: string, path: string) => join(root, posix.resolve(cwd, path));
 
   let cwd = '/';
+  const timings: BuiltImage['timings'] = [];
   const buildEnv: Record<string, string> = {};
   for (const { keyword, args } of build.steps) {
     if (keyword === 'USER' || keyword === 'ARG') continue; // the test runs the build as root, like USER 0
@@ -143,12 +146,14 @@ export function performDockerfile(context: string, work: string, runEnv: Record<
       // Absolute paths would reach outside the temporary directory here.
       if (/(^|[\s=])\//.test(args))
         throw new Error(`Dockerfile: RUN in the build stage with an absolute path: ${args}`);
+      const started = Date.now();
       execFileSync('sh', ['-c', args], {
         cwd: at(buildRoot, '/', cwd),
         env: { ...process.env, ...buildEnv, ...runEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
         maxBuffer: 64 * 1024 * 1024,
       });
+      timings.push({ run: args, seconds: (Date.now() - started) / 1000 });
     } else {
       throw new Error(`Dockerfile: the smoke test does not perform ${keyword} in the build stage`);
     }
@@ -165,6 +170,7 @@ export function performDockerfile(context: string, work: string, runEnv: Record<
     labels: {},
     args: {},
     osPackages: [],
+    timings,
   };
   mkdirSync(imageRoot, { recursive: true });
   for (const { keyword, args } of runtime.steps) {
@@ -174,7 +180,12 @@ export function performDockerfile(context: string, work: string, runEnv: Record<
       const dest = at(imageRoot, image.workdir, m[2]!);
       mkdirSync(dirname(dest), { recursive: true });
       // Hard links where possible: the same files, without copying a few hundred megabytes again.
-      const from = join(buildRoot, m[1]!);
+      // A directory's contents go into the destination, as Docker copies them.
+      let from = join(buildRoot, m[1]!);
+      if (statSync(from).isDirectory()) {
+        mkdirSync(dest, { recursive: true });
+        from = `${from}/.`;
+      }
       if (spawnSync('cp', ['-al', from, dest]).status !== 0) execFileSync('cp', ['-a', from, dest]);
     } else if (keyword === 'WORKDIR') {
       image.workdir = posix.resolve(image.workdir, args);
