@@ -21,7 +21,7 @@ import { dropKeys } from '../../src/system/embedded-prefix.js';
 import { adoptClusters } from '../drills/clusters.js';
 import { startProcess, stopProcess, type DrillProcess, type Exit } from '../drills/child-process.js';
 import { needs } from '../support/needs.js';
-import { performDockerfile, type BuiltImage } from './dockerfile.js';
+import { dockerignore, performDockerfile, type BuiltImage } from './dockerfile.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -236,6 +236,23 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
     );
     for (const [name, exit] of exits)
       expect(exit, `${name}:\n${running.get(name)!.proc.tail()}`).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('the build context', () => {
+  it('holds what the build reads and nothing a checkout may have lying around', () => {
+    const ignored = dockerignore(readFileSync(join(ROOT, '.dockerignore'), 'utf8'));
+    const sent = ['package.json', 'package-lock.json', 'tsconfig.build.json', 'src/main/api.ts', 'deploy/crds/x.yaml'];
+    const kept = [
+      'node_modules/x/index.js',
+      'dist/main/api.js',
+      '.git/config',
+      'test/x.test.ts',
+      'hubs/east.kubeconfig',
+    ];
+    kept.push('src/main/dev.kubeconfig', '.beekeeper/embedded.kubeconfig', 'coverage/index.html', 'deploy/base/x.yaml');
+    expect(sent.filter(ignored)).toEqual([]);
+    expect(kept.filter((p) => !ignored(p))).toEqual([]);
   });
 });
 
