@@ -5,7 +5,7 @@
 // (`script`), where a logger that wanted the dev-only pino-pretty would crash.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,7 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
 
     // The simulator, from the image's own dist/, as root: the test's infrastructure, not the thing under test.
     kubeconfig = join(work, 'sim.kubeconfig');
+    const simStarted = Date.now();
     sim = startProcess({
       name: 'sim',
       command: node,
@@ -113,6 +114,7 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
       BEEKEEPER_REDIS_PREFIX: prefix,
       BEEKEEPER_API_TOKENS: `smoke=${token}`,
     };
+    const rolesStarted = Date.now();
     await Promise.all([
       ...ROLES.map((role) => startRole(role, [...image.entrypoint.slice(1), `dist/main/${role}.js`], roleEnv)),
       startRole('all-in-one', [...image.entrypoint.slice(1), ...image.cmd], {
@@ -121,6 +123,9 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
         BEEKEEPER_SIM_SPEED: '1000',
       }),
     ]);
+    console.log(
+      `simulator and four roles up in ${((Date.now() - simStarted) / 1000).toFixed(1)} s, the roles in ${((Date.now() - rolesStarted) / 1000).toFixed(1)} s`,
+    );
   }, 180_000);
 
   /** One role as the image runs it: its ENTRYPOINT's node, in its WORKDIR, with its ENV, as UID/GID, no HOME. */
@@ -163,8 +168,10 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
     redis.disconnect();
     // DRILL_KEEP keeps the tree and the logs to look at, as the drills keep theirs.
     if (work && !process.env.DRILL_KEEP) {
-      if (image) execFileSync('chmod', ['-R', 'u+w', image.root]);
-      rmSync(work, { recursive: true, force: true });
+      // (Root deletes from a read-only tree; rm(1) is several times faster than rmSync on ~60 000 files.)
+      const started = Date.now();
+      execFileSync('rm', ['-rf', work]);
+      console.log(`removed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   }, 120_000);
 
