@@ -5,7 +5,7 @@
 // (`script`), where a logger that wanted the dev-only pino-pretty would crash.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -184,6 +184,23 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
     expect(existsSync(join(app, 'dist/main/all-in-one.js'))).toBe(true);
     expect(existsSync(join(app, 'deploy/crds'))).toBe(true);
     expect(image.osPackages.join(' ')).not.toContain('redis');
+  });
+
+  it('every package the compiled code imports is in the tree (no dev dependency is needed at runtime)', () => {
+    const imported = new Set<string>();
+    for (const file of readdirSync(join(app, 'dist'), { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.js')) continue;
+      const code = readFileSync(join(app, 'dist', file), 'utf8');
+      for (const m of code.matchAll(
+        /^\s*(?:import|export)\b[^'"]*?\bfrom\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/gm,
+      )) {
+        const spec = (m[1] ?? m[2])!;
+        if (spec.startsWith('node:')) continue;
+        imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(10);
+    expect([...imported].filter((name) => !existsSync(join(app, 'node_modules', name, 'package.json')))).toEqual([]);
   });
 
   it('ships the Node binary CI tests on, as a non-root user listening on 8080', () => {
