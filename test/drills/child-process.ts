@@ -36,8 +36,17 @@ export function startProcess(opts: {
   cwd: string;
   logFile: string;
   readyWhen: (line: string) => boolean;
+  /** Run as this user and group (the test process must be root): an image's arbitrary UID, say. */
+  uid?: number;
+  gid?: number;
 }): DrillProcess {
-  const child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(opts.command, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid === undefined ? {} : { uid: opts.uid }),
+    ...(opts.gid === undefined ? {} : { gid: opts.gid }),
+  });
   alive.add(child);
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const recent: string[] = [];
