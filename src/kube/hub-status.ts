@@ -1,12 +1,13 @@
-// What GET /v1/hubs and /readyz report for a hub: reachable at all, Hive's API group served, cache sizes and
-// informer health.
-import type { HubStatus } from '../services/ports.js';
+// What GET /v1/hubs reports for a hub (through the periodic refresh, src/system/health-refresher.ts): reachable at
+// all, Hive's API group served, cache sizes and informer health.
+import type { HubCache, HubStatus } from '../services/ports.js';
 import type { Hub } from './hub.js';
 import { toDomainError } from './map-error.js';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
-export async function hubStatus(hub: Hub): Promise<HubStatus> {
+/** What the hub's informer caches hold and how their watches are: memory only, no request. */
+export function hubCache(hub: Hub): HubCache {
   const counts: HubStatus['counts'] = {};
   const informers: HubStatus['informers'] = {};
   for (const [kind, inf] of hub.informers) {
@@ -14,6 +15,11 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
     informers[kind] = health;
     if (health.synced) counts[kind] = inf.list().length;
   }
+  return { name: hub.name, counts, informers };
+}
+
+export async function hubStatus(hub: Hub): Promise<HubStatus> {
+  const { counts, informers } = hubCache(hub);
   if (hub.brokenBecause) {
     return { name: hub.name, reachable: false, hiveCrdsPresent: false, message: hub.brokenBecause, counts, informers };
   }

@@ -56,6 +56,9 @@ export interface HubStatus {
   informers: Partial<Record<CachedKind, { synced: boolean; lastError?: string }>>;
 }
 
+/** A hub's informer caches without asking the hub: object counts and watch health per kind. */
+export type HubCache = Pick<HubStatus, 'name' | 'counts' | 'informers'>;
+
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface KubeEvent {
@@ -82,7 +85,10 @@ export interface KubeEvent {
 
 export interface HiveStore {
   hubNames(): string[];
+  /** Probes every hub (a request each): only the periodic health refresh and preflights call it. */
   hubStatus(): Promise<HubStatus[]>;
+  /** The informer caches of every hub, from memory (readiness, metrics). */
+  hubCaches(): HubCache[];
 
   /** Read from the informer cache. */
   cached<T extends KubeObject>(kind: CachedKind, ref: ObjectRef): T | undefined;

@@ -13,7 +13,6 @@ import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
 import { createClaim, type ClaimAccess, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
-import { watchClaimWaits } from './claim-wait-metric.js';
 import { listClaims, type ClaimFilter, type ClaimPage } from './claim-list.js';
 import { claimReleaseJob, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
@@ -33,8 +32,6 @@ export interface ClaimServiceDeps {
   stateNamespace?: string;
   /** Limits where no ExpiryPolicy gives one (default FALLBACK_CLAIM_LIFETIME: 4h default, 72h maximum). */
   fallbackLifetime?: LifetimePolicy;
-  /** Called once per claim that reaches Running, with how long it waited (for the wait histogram). */
-  onClaimWait?: (poolId: string, seconds: number) => void;
   /** Releases are accepted as Operations (intent first). */
   operations: Operations;
   /** Team quotas (src/services/quotas): claims and their lifetimes; without it nothing is limited. */
@@ -48,9 +45,6 @@ export type { ClaimFilter, ClaimPage } from './claim-list.js';
 import type { ClusterTeams } from '../team-scope.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
-  const stopMetric = deps.onClaimWait
-    ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait })
-    : () => undefined;
   const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = {
     ...deps,
     policies: policySource(deps),
@@ -85,7 +79,6 @@ export function createClaimService(deps: ClaimServiceDeps) {
       }
       return out;
     },
-    close: () => stopMetric(),
   };
 }
 
