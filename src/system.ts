@@ -65,6 +65,8 @@ export interface SystemOptions {
   catalog?: JobCatalog;
   /** How often hubs are probed, Redis pinged and job counts read for the gauges (default 15 s; tests shorten it). */
   healthRefreshMs?: number;
+  /** The scheduler lease's time to live (default 15 s; tests shorten it to see a handover quickly). */
+  leaseTtlMs?: number;
 }
 
 export async function createSystem(opts: SystemOptions): Promise<System> {
@@ -171,6 +173,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       const started = startLease({
         redis: producer,
         key: `${config.redis.prefix}:lease:scheduler`,
+        ...(opts.leaseTtlMs ? { ttlMs: opts.leaseTtlMs } : {}),
         onChange: (held) => leaseLog.info({ held }, held ? 'holds the scheduler lease' : 'lost the scheduler lease'),
       });
       lease = started;

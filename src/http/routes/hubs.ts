@@ -17,7 +17,8 @@ export function hubRoutes(deps: { hubs: Pick<HubHealthTracker, 'current'> }): Fa
         config: { access: { signedIn: true } },
         schema: {
           tags: ['hubs'],
-          summary: 'Configured hubs: reachable (since when, last error), Hive CRDs present, cached object counts, informer health',
+          summary:
+            'Configured hubs: reachable (since when, last error), Hive CRDs present, cached object counts, informer health',
           response: { 200: Type.Object({ items: Type.Array(HubStatusSchema) }), ...problemResponses() },
         },
       },

@@ -23,8 +23,9 @@ export interface HubEventDeps {
 
 export function createHubEvents(deps: HubEventDeps): { observe(hubs: readonly HubHealth[]): Promise<void> } {
   const minIntervalMs = deps.minIntervalMs ?? 60_000;
-  // What this process last announced per hub, and when. A new owner starts from "reachable" for every hub: a hub
-  // down when it takes over is announced (again) once.
+  // What this process last announced per hub, and when. A process that has announced nothing starts from
+  // "reachable" for every hub: a hub down when it takes the lease over is announced (again) once. Kept while the
+  // lease is lost, so a holder that loses it for a moment and takes it back announces nothing twice.
   const announced = new Map<string, { reachable: boolean; at: number }>();
 
   const write = (hub: HubHealth) =>
@@ -50,10 +51,7 @@ export function createHubEvents(deps: HubEventDeps): { observe(hubs: readonly Hu
 
   return {
     async observe(hubs) {
-      if (!deps.owner()) {
-        announced.clear();
-        return;
-      }
+      if (!deps.owner()) return;
       const now = deps.clock.now();
       for (const hub of hubs) {
         const last = announced.get(hub.name) ?? { reachable: true, at: -Infinity };

@@ -20,7 +20,10 @@ export interface HubHealthTracker {
   current(): HubHealth[];
 }
 
-export function createHubHealth(deps: { store: Pick<HiveStore, 'hubStatus' | 'hubCaches'>; clock: Clock }): HubHealthTracker {
+export function createHubHealth(deps: {
+  store: Pick<HiveStore, 'hubStatus' | 'hubCaches'>;
+  clock: Clock;
+}): HubHealthTracker {
   const known = new Map<string, HubHealth>();
   const iso = () => new Date(deps.clock.now()).toISOString();
   let running: Promise<HubHealth[]> | undefined;
