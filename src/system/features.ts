@@ -138,7 +138,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       stateNamespace: deps.config.stateNamespace,
       teams: deps.teams,
     };
-    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
+    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store, clock: deps.clock });
     const claims = createClaimService({ ...base, ...policyHome, quotas });
     metrics.setPendingSource(() => claims.pendingByPool());
     const pools = createPoolService({ ...base, quotas });

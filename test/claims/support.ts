@@ -98,7 +98,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const operations = createOperations({ store, queue, clock, log, ...policyHome });
   const base = { store, queue, operations, clock, log };
   const metrics = createMetrics({ defaultMetrics: false });
-  const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store });
+  const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store, clock });
   const claims = createClaimService({ ...base, ...policyHome });
   // As the scheduler role does (system/features.ts), here as the only replica: it holds the lease.
   const stopClaimWaits = watchClaimWaits({ store, onWait: poolClaimMetrics.observeWait });

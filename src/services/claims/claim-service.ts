@@ -69,13 +69,18 @@ export function createClaimService(deps: ClaimServiceDeps) {
       extendClaim(claimDeps, ref, req, origin),
     heartbeat: (ref: NamespacedRef, holder?: string) => heartbeat(claimDeps, ref, holder),
     release: (ref: NamespacedRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
-    /** Pending claims per pool, for the claims-pending gauge. */
-    pendingByPool(): Map<string, number> {
-      const out = new Map<string, number>();
+    /** Pending claims per pool and when the oldest was created (ms), for the claims-pending gauges. */
+    pendingByPool(): Map<string, { count: number; oldestCreatedMs: number }> {
+      const out = new Map<string, { count: number; oldestCreatedMs: number }>();
       for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) {
         if (object.spec.namespace || object.metadata.deletionTimestamp) continue;
         const id = `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}`;
-        out.set(id, (out.get(id) ?? 0) + 1);
+        const created = Date.parse(object.metadata.creationTimestamp ?? '');
+        const seen = out.get(id) ?? { count: 0, oldestCreatedMs: Infinity };
+        out.set(id, {
+          count: seen.count + 1,
+          oldestCreatedMs: Number.isNaN(created) ? seen.oldestCreatedMs : Math.min(seen.oldestCreatedMs, created),
+        });
       }
       return out;
     },
