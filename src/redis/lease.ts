@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RedisClient } from './connect.js';
+import { within } from './within.js';
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -32,6 +33,7 @@ export function startLease({ redis, key, ttlMs = 15_000, onChange }: LeaseOption
   const id = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
   // Real time, not the injected Clock: the key expires in Redis by real time.
   let validUntil = 0;
+  const period = Math.max(50, Math.floor(ttlMs / 3));
   let closed = false;
   let was = false;
   const held = () => !closed && performance.now() < validUntil;
@@ -46,9 +48,8 @@ export function startLease({ redis, key, ttlMs = 15_000, onChange }: LeaseOption
   const tick = async () => {
     const started = performance.now();
     try {
-      const ok = was
-        ? (await redis.eval(RENEW, 1, key, id, String(ttlMs))) === 1
-        : (await redis.set(key, id, 'PX', ttlMs, 'NX')) === 'OK';
+      const answer = was ? redis.eval(RENEW, 1, key, id, String(ttlMs)) : redis.set(key, id, 'PX', ttlMs, 'NX');
+      const ok = ['OK', 1].includes((await within(period, 'the lease', answer)) as string | number);
       // Counted from before the request: the key may have been set that long ago.
       validUntil = ok && !closed ? started + ttlMs : 0;
     } catch {
@@ -58,15 +59,12 @@ export function startLease({ redis, key, ttlMs = 15_000, onChange }: LeaseOption
   };
 
   let running = tick();
-  const timer = setInterval(
-    () => {
-      running = running.then(tick);
-    },
-    Math.max(50, Math.floor(ttlMs / 3)),
-  );
+  const timer = setInterval(() => {
+    running = running.then(tick);
+  }, period);
   timer.unref();
   // Also loses the lease when the term runs out between ticks (a stalled renewal).
-  const expiry = setInterval(note, Math.max(50, Math.floor(ttlMs / 3)));
+  const expiry = setInterval(note, period);
   expiry.unref();
 
   return {
@@ -80,7 +78,7 @@ export function startLease({ redis, key, ttlMs = 15_000, onChange }: LeaseOption
       closed = true;
       validUntil = 0;
       note();
-      if (had) await redis.eval(RELEASE, 1, key, id).catch(() => undefined);
+      if (had) await within(period, 'the lease release', redis.eval(RELEASE, 1, key, id)).catch(() => undefined);
     },
   };
 }

@@ -6,9 +6,12 @@ import type { Metrics } from '../http/metrics.js';
 import type { BullJobQueue } from '../jobs/job-queue.js';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis/connect.js';
+import { within } from '../redis/within.js';
 import type { HubHealth, HubHealthTracker } from '../services/hubs/hub-health.js';
 
 export const HEALTH_REFRESH_MS = 15_000;
+/** A refresh never hangs on Redis: past this, Redis counts as down for the gauge. */
+const REDIS_TIMEOUT_MS = 5_000;
 
 export interface HealthRefresher {
   /** One refresh now (the first runs at start); concurrent calls share it. */
@@ -24,7 +27,7 @@ export interface HealthRefresherDeps {
   log: Logger;
   intervalMs?: number;
   /** Told each refresh's hubs (the hub Events). */
-  onHubs?: (hubs: readonly HubHealth[]) => Promise<void>;
+  onHubs?: (hubs: readonly HubHealth[]) => void;
 }
 
 export async function startHealthRefresher(deps: HealthRefresherDeps): Promise<HealthRefresher> {
@@ -40,11 +43,11 @@ export async function startHealthRefresher(deps: HealthRefresherDeps): Promise<H
       for (const [kind, inf] of Object.entries(hub.informers))
         metrics.informerHealthy.set({ hub: hub.name, kind }, inf && inf.synced && !inf.lastError ? 1 : 0);
     }
-    await deps.onHubs?.(seen);
+    deps.onHubs?.(seen);
   };
 
   const redis = async () => {
-    const up = await deps.redis.ping().then(
+    const up = await within(REDIS_TIMEOUT_MS, 'PING', deps.redis.ping()).then(
       () => true,
       () => false,
     );
@@ -56,8 +59,8 @@ export async function startHealthRefresher(deps: HealthRefresherDeps): Promise<H
       return;
     }
     const [counts, inFlight] = await Promise.all([
-      deps.queue.counts().catch(() => undefined),
-      deps.queue.inFlightByType().catch(() => undefined),
+      within(REDIS_TIMEOUT_MS, 'job counts', deps.queue.counts()).catch(() => undefined),
+      within(REDIS_TIMEOUT_MS, 'in-flight jobs', deps.queue.inFlightByType()).catch(() => undefined),
     ]);
     metrics.jobs.reset();
     for (const { hub, class: cls, state, count } of counts ?? []) metrics.jobs.set({ hub, class: cls, state }, count);

@@ -139,7 +139,7 @@ describe('two scheduler replicas and a hub that goes away', () => {
     config = configFor(sim, `{bk-hubs-${randomUUID().slice(0, 8)}}`, west.url());
     await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
     const start = (refreshMs: number, roles: Role[]) =>
-      createSystem({ config, log, clock, roles, healthRefreshMs: refreshMs, leaseTtlMs: 6000 });
+      createSystem({ config, log, clock, roles, healthRefreshMs: refreshMs, leaseTtlMs: 9000 });
     // `a` starts first and takes the scheduler lease; it probes often, `b` only at its start.
     a = await start(100, ['api', 'scheduler']);
     await eventually(async () => a.leader(), Boolean);

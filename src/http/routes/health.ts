@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { CachedKind, HiveStore } from '../../services/ports.js';
 import type { HubHealth } from '../../services/hubs/hub-health.js';
 import type { RedisClient } from '../../redis/connect.js';
+import { within } from '../../redis/within.js';
 import type { Metrics } from '../metrics.js';
 
 export interface HealthDeps {
@@ -24,7 +25,8 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsync {
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
     app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-      const redis = await deps.redis.ping().then(
+      // Bounded, so the probe answers 503 before the kubelet's own timeout (1 s by default) gives up on it.
+      const redis = await within(900, 'PING', deps.redis.ping()).then(
         () => ({ ok: true as const }),
         (err: Error) => ({ ok: false as const, message: err.message }),
       );

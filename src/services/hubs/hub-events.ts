@@ -21,7 +21,7 @@ export interface HubEventDeps {
   minIntervalMs?: number;
 }
 
-export function createHubEvents(deps: HubEventDeps): { observe(hubs: readonly HubHealth[]): Promise<void> } {
+export function createHubEvents(deps: HubEventDeps): { observe(hubs: readonly HubHealth[]): void } {
   const minIntervalMs = deps.minIntervalMs ?? 60_000;
   // What this process last announced per hub, and when. A process that has announced nothing starts from
   // "reachable" for every hub: a hub down when it takes the lease over is announced (again) once. Kept while the
@@ -50,15 +50,16 @@ export function createHubEvents(deps: HubEventDeps): { observe(hubs: readonly Hu
     );
 
   return {
-    async observe(hubs) {
+    observe(hubs) {
       if (!deps.owner()) return;
       const now = deps.clock.now();
       for (const hub of hubs) {
         const last = announced.get(hub.name) ?? { reachable: true, at: -Infinity };
         if (last.reachable === hub.reachable || now - last.at < minIntervalMs) continue;
         announced.set(hub.name, { reachable: hub.reachable, at: now });
-        // recordEvent logs its own failures and never throws.
-        await write(hub);
+        // Not awaited: a write retries for seconds against a struggling state hub, and the refresh that called this
+        // must not wait for it. recordEvent logs its own failures and never throws.
+        void write(hub);
       }
     },
   };
