@@ -1,4 +1,5 @@
-// Readiness is about this process, not the hubs: a dead hub leaves every replica ready and shows up in /readyz's
+// Readiness is about this process, not the hubs: not ready until the state hub's informers for Beekeeper's kinds
+// have synced, but a dead hub leaves every replica ready and shows up in /readyz's
 // body, GET /v1/hubs (since when, last error), beekeeper_hub_reachable and one Event each way (written by the
 // scheduler lease holder only). A scrape sends nothing to any hub. The claim-wait histogram is observed once per
 // claim across scheduler replicas, and a new lease holder does not observe again what its predecessor did.
@@ -60,18 +61,20 @@ function configFor(sim: Simulator, prefix: string, westUrl?: string): Config {
     BEEKEEPER_AUTH_OPEN: 'true',
     BEEKEEPER_RESYNC_INTERVAL_SECONDS: '3600',
   });
-  const kubeconfig = (hub: string, server?: string) => {
-    const kc = sim.kubeconfig() as { clusters: Array<{ name: string; cluster: { server: string } }> };
-    for (const c of kc.clusters) if (server && c.name === hub) c.cluster.server = server;
-    return JSON.stringify({ ...kc, 'current-context': hub });
-  };
-  const east = withEmbeddedHub(base, { name: 'east', kubeconfigData: kubeconfig('east') });
+  const east = withEmbeddedHub(base, { name: 'east', kubeconfigData: kubeconfigVia(sim, 'east') });
   return sim.hubs.length === 1
     ? east
     : {
         ...east,
-        hubs: [...east.hubs, { ...east.hubs[0]!, name: 'west', kubeconfigData: kubeconfig('west', westUrl) }],
+        hubs: [...east.hubs, { ...east.hubs[0]!, name: 'west', kubeconfigData: kubeconfigVia(sim, 'west', westUrl) }],
       };
+}
+
+/** The simulator's kubeconfig with `hub` current, reached at `server` when given. */
+function kubeconfigVia(sim: Simulator, hub: string, server?: string): string {
+  const kc = sim.kubeconfig() as { clusters: Array<{ name: string; cluster: { server: string } }> };
+  for (const c of kc.clusters) if (server && c.name === hub) c.cluster.server = server;
+  return JSON.stringify({ ...kc, 'current-context': hub });
 }
 
 async function dropKeys(config: Config) {
@@ -121,6 +124,49 @@ describe('a scrape', () => {
     expect(body).toMatch(/^nodejs_heap_size_used_bytes \d/m);
     expect(body).not.toContain('beekeeper_process_');
     expect(body).not.toContain('beekeeper_nodejs_');
+  });
+});
+
+describe('readiness without its own state', () => {
+  let sim: Simulator;
+  let config: Config;
+  let system: System;
+  let east: Awaited<ReturnType<typeof partitionable>>;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ hubNames: ['east'], controllers: false });
+    east = await partitionable(sim.hubs[0]!.url);
+    const direct = configFor(sim, `{bk-ready-${randomUUID().slice(0, 8)}}`);
+    const clock = createTestClock();
+    await prepareEmbeddedHub({ hub: direct.hubs[0]!, namespace: direct.stateNamespace, clock, log });
+    // The state hub is cut off before the process starts: its informers cannot sync.
+    config = { ...direct, hubs: [{ ...direct.hubs[0]!, kubeconfigData: kubeconfigVia(sim, 'east', east.url()) }] };
+    await east.cut();
+    system = await createSystem({ config, log, clock, roles: ['worker'], healthRefreshMs: 3_600_000 });
+  }, 30_000);
+  afterAll(async () => {
+    await system?.close();
+    await east?.cut().catch(() => undefined);
+    await sim?.close();
+    if (config) await dropKeys(config);
+  });
+
+  it("is not ready until the state hub's informers for Beekeeper's kinds have synced, then ready", async () => {
+    const before = await system.app.inject({ url: '/readyz' });
+    expect(before.statusCode).toBe(503);
+    expect(before.json()).toMatchObject({
+      status: 'not ready',
+      redis: 'ok',
+      state: { hub: 'east', synced: false, waitingFor: expect.arrayContaining(['HibernationSchedule', 'Operation']) },
+    });
+    await east.restore();
+    // The informers retry with backoff (500 ms, doubling): ready once they have listed.
+    const after = await eventually(
+      async () => system.app.inject({ url: '/readyz' }),
+      (r) => r.statusCode === 200,
+      30_000,
+    );
+    expect(after.json()).toMatchObject({ status: 'ready', state: { hub: 'east', synced: true } });
   });
 });
 
