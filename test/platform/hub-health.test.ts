@@ -1,8 +1,8 @@
 // Readiness is about this process, not the hubs: not ready until the state hub's informers for Beekeeper's kinds
-// have synced, but a dead hub leaves every replica ready and shows up in /readyz's
-// body, GET /v1/hubs (since when, last error), beekeeper_hub_reachable and one Event each way (written by the
-// scheduler lease holder only). A scrape sends nothing to any hub. The claim-wait histogram is observed once per
-// claim across scheduler replicas, and a new lease holder does not observe again what its predecessor did.
+// have synced, but a dead hub leaves every replica ready and shows up in /readyz's body, GET /v1/hubs (since when,
+// last error), beekeeper_hub_reachable and one Event each way (written by the scheduler lease holder only). A scrape
+// sends nothing to any hub. The claim-wait histogram is observed once per claim across scheduler replicas, and a new
+// lease holder does not observe again what its predecessor did.
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
