@@ -31,6 +31,8 @@ export function createHubHealth(deps: {
   const probe = async (): Promise<HubHealth[]> => {
     const statuses = await deps.store.hubStatus();
     const at = iso();
+    // A hub taken out of the configuration (hub kubeconfigs reloaded) is forgotten.
+    for (const name of known.keys()) if (!statuses.some((s) => s.name === name)) known.delete(name);
     for (const status of statuses) {
       const before = known.get(status.name);
       const changed = !before || before.reachable !== status.reachable;
