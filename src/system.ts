@@ -23,7 +23,11 @@ import { durableKeys } from './system/durable-keys.js';
 import { createMarkIndex } from './services/idempotency/mark-index.js';
 import { createOperations } from './services/operations/operations.js';
 import { operationsRepairer } from './services/operations/operations-repairer.js';
-import { createKubeGateway } from './kube/gateway.js';
+import { createKubeGateway, OWN_KINDS } from './kube/gateway.js';
+import { startLease, type Lease } from './redis/lease.js';
+import { createHubHealth, type HubHealthTracker } from './services/hubs/hub-health.js';
+import { createHubEvents } from './services/hubs/hub-events.js';
+import { startHealthRefresher } from './system/health-refresher.js';
 import { prepareEmbeddedHub } from './system/embedded-hub.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
 import { readVersionInfo, type VersionInfo } from './version.js';
@@ -45,6 +49,10 @@ export interface System {
   redisOrigin: string;
   /** The periodic resync (scheduler role only). */
   resync?: Resync;
+  /** Each hub's reachability as the periodic probe saw it. */
+  hubs: HubHealthTracker;
+  /** True while this process holds the scheduler lease (always false outside the scheduler role). */
+  leader(): boolean;
   close(): Promise<void>;
 }
 
@@ -59,6 +67,10 @@ export interface SystemOptions {
   catalog?: JobCatalog;
   /** What GET /version answers (src/main reads it once, with BEEKEEPER_COMMIT); read from the files when absent. */
   version?: VersionInfo;
+  /** How often hubs are probed, Redis pinged and job counts read for the gauges (default 15 s; tests shorten it). */
+  healthRefreshMs?: number;
+  /** The scheduler lease's time to live (default 15 s; tests shorten it to see a handover quickly). */
+  leaseTtlMs?: number;
 }
 
 export async function createSystem(opts: SystemOptions): Promise<System> {
@@ -164,7 +176,24 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       namespaceLabel: (hub, name) =>
         store.cached<KubeObject>('Namespace', { hub, name })?.metadata.labels?.[config.teamLabel],
     });
-    const features = FEATURES.map((f) => f({ config, store, queue: jobs, operations, clock, log, metrics, teams }));
+    const hubs = createHubHealth({ store, clock });
+    // Scheduler replicas elect one holder of what must happen once fleet-wide (src/redis/lease.ts).
+    let lease: Lease | undefined;
+    if (roles.includes('scheduler')) {
+      const leaseLog = log.child({ component: 'lease' });
+      const started = startLease({
+        redis: producer,
+        key: `${config.redis.prefix}:lease:scheduler`,
+        ...(opts.leaseTtlMs ? { ttlMs: opts.leaseTtlMs } : {}),
+        onChange: (held) => leaseLog.info({ held }, held ? 'holds the scheduler lease' : 'lost the scheduler lease'),
+      });
+      lease = started;
+      closers.push(['lease', () => started.close()]);
+    }
+    const leader = () => lease?.held() ?? false;
+    const features = FEATURES.map((f) =>
+      f({ config, store, queue: jobs, operations, clock, log, metrics, teams, hubs, leader }),
+    );
 
     if (roles.includes('worker')) {
       const handlers: Record<string, JobHandler> = {};
@@ -223,6 +252,29 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       closers.push(['resync', () => started.close()]);
     }
 
+    // Gauges that need a request (hubs, Redis, job counts) are refreshed here, never per scrape.
+    const hubEvents = createHubEvents({
+      store,
+      clock,
+      stateHub: config.stateHub,
+      stateNamespace: config.stateNamespace,
+      owner: leader,
+    });
+    const refresher = await startHealthRefresher({
+      hubs,
+      redis: producer,
+      queue,
+      metrics,
+      log: log.child({ component: 'health' }),
+      ...(opts.healthRefreshMs ? { intervalMs: opts.healthRefreshMs } : {}),
+      onHubs: (seen) => hubEvents.observe(seen),
+    });
+    closers.push(['health refresh', () => refresher.close()]);
+    // Every role reads Beekeeper's own objects from the state hub's cache (api: schedules, policies, Operations and
+    // Idempotency-Key marks; worker: the objects its jobs act for; scheduler: what its timers and resync derive
+    // from), so none can serve before those informers have synced. Other hubs' health is informational only.
+    const probes = { hubs: () => hubs.current(), ownState: { hub: config.stateHub, kinds: OWN_KINDS } };
+
     let app: FastifyInstance;
     if (roles.includes('api')) {
       const signIn = createSignIn({
@@ -253,8 +305,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         routes: features.flatMap((f) => f.routes ?? []),
         redis: producer,
         queuesForBoard: queue.boardQueues(),
-        jobCounts: () => queue.counts(),
-        jobsInFlight: () => queue.inFlightByType(),
+        ...probes,
         version,
       });
       closers.push(['http', () => server.close()]);
@@ -265,8 +316,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         store,
         redis: producer,
         metrics,
-        jobCounts: () => queue.counts(),
-        jobsInFlight: () => queue.inFlightByType(),
+        ...probes,
         log,
         version,
       });
@@ -282,6 +332,8 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       app,
       ...(simulator ? { simulator } : {}),
       ...(resync ? { resync } : {}),
+      hubs,
+      leader,
       redisOrigin: redisBoot.origin,
       close,
     };

@@ -1,14 +1,17 @@
 // Prometheus metrics. One registry per process (no module-level singleton: tests build as many as they like).
-// Features register their own metrics on `registry` (e.g. pool/claim gauges) next to these named ones.
+// Features register their own metrics on `registry` (e.g. pool/claim gauges) next to these named ones. Gauges that
+// need a request to fill (hubs, Redis, job counts) are set by the periodic refresh (src/system/health-refresher.ts),
+// so a scrape reads memory only. Node's default metrics keep their standard names (process_cpu_seconds_total...),
+// which the usual dashboards and alerts expect; Beekeeper's own metrics are `beekeeper_*`.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One hibernate or resume job is one requested transition of `spec.powerState` (src/jobs/catalog.ts names). */
 export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
-  /** Jobs per hub, class (interactive, background) and state, refreshed at each scrape from Redis (so it covers every replica). */
+  /** Jobs per hub, class (interactive, background) and state, refreshed periodically from Redis (so it covers every replica). */
   jobs: Gauge<'hub' | 'class' | 'state'>;
-  /** Unfinished jobs per hub, class, type and state, refreshed at each scrape from Redis (capped per queue and state). */
+  /** Unfinished jobs per hub, class, type and state, refreshed periodically from Redis (capped per queue and state). */
   jobsInFlight: Gauge<'hub' | 'class' | 'type' | 'state'>;
   /** Jobs finished by this process's workers, by type and outcome. */
   jobsFinished: Counter<'type' | 'outcome'>;
@@ -17,7 +20,10 @@ export interface Metrics {
   powerTransitions: Counter<'hub' | 'to' | 'outcome'>;
   /** 1 when the informer for a hub and kind has synced and its watch is healthy. */
   informerHealthy: Gauge<'hub' | 'kind'>;
+  /** 1 if the hub's API server answered the last periodic probe. */
   hubReachable: Gauge<'hub'>;
+  /** 1 if Redis answered the last periodic ping. */
+  redisUp: Gauge;
   /** What the scheduler role's resync found missing and repaired (a lost job, an unrecorded edge), by kind. */
   resyncRepairs: Counter<'repair'>;
   /** The worker's sink (src/jobs/worker.ts JobMetricsSink). */
@@ -26,7 +32,7 @@ export interface Metrics {
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'beekeeper_' });
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const jobsFinished = new Counter({
     name: 'beekeeper_jobs_finished_total',
@@ -83,8 +89,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     }),
     hubReachable: new Gauge({
       name: 'beekeeper_hub_reachable',
-      help: '1 if the hub API server answers',
+      help: '1 if the hub API server answered the last periodic probe (every 15 s)',
       labelNames: ['hub'] as const,
+      registers,
+    }),
+    redisUp: new Gauge({
+      name: 'beekeeper_redis_up',
+      help: '1 if Redis answered the last periodic ping (every 15 s)',
       registers,
     }),
     resyncRepairs: new Counter({

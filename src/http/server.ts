@@ -22,7 +22,7 @@ import { installInputGuards } from './input-guards.js';
 import type { Metrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { problem, retryAfterOf, sendProblem, toProblem } from './problem.js';
-import { healthRoutes, type InFlightJobs, type JobCounts } from './routes/health.js';
+import { healthRoutes, type HealthDeps } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { auditRoutes } from './routes/audit.js';
 import { versionRoutes } from './routes/version.js';
@@ -44,10 +44,9 @@ export interface ServerDeps {
   redis: RedisClient;
   /** bull-board adapters for /admin/queues (src/jobs BullJobQueue.boardQueues()). */
   queuesForBoard: readonly BaseAdapter[];
-  /** Jobs per hub, class and state for /metrics (src/jobs BullJobQueue.counts). */
-  jobCounts?: () => Promise<JobCounts[]>;
-  /** Unfinished jobs per hub, class, type and state for /metrics (src/jobs BullJobQueue.inFlightByType). */
-  jobsInFlight?: () => Promise<InFlightJobs[]>;
+  /** /readyz: the last probe of each hub (informational) and the informers this process needs (routes/health.ts). */
+  hubs?: HealthDeps['hubs'];
+  ownState?: HealthDeps['ownState'];
   /** Sign-in (src/auth/sign-in.ts); default: the configuration's static tokens only. */
   authenticators?: readonly Authenticator[];
   /** Idempotency-Keys recorded in Kubernetes, for a key Redis does not know. */
@@ -168,8 +167,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       store: deps.store,
       redis: deps.redis,
       metrics: deps.metrics,
-      ...(deps.jobCounts ? { jobCounts: deps.jobCounts } : {}),
-      ...(deps.jobsInFlight ? { jobsInFlight: deps.jobsInFlight } : {}),
+      ...(deps.hubs ? { hubs: deps.hubs } : {}),
+      ...(deps.ownState ? { ownState: deps.ownState } : {}),
     }),
   );
   await app.register(versionRoutes(deps.version ?? readVersionInfo()));

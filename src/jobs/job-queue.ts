@@ -69,7 +69,7 @@ export const IN_FLIGHT_STATES = [
  */
 const bullStates = (state: JobState): JobType[] =>
   state === 'waiting' ? ['waiting', 'prioritized'] : [state as JobType];
-/** Jobs read per queue and state at each scrape: a backlog past this is counted only up to it (the help text says so). */
+/** Jobs read per queue and state at each metrics refresh: a backlog past this is counted only up to it (the help text says so). */
 export const IN_FLIGHT_CAP = 5000;
 
 const ALL_STATES: JobType[] = [

@@ -6,7 +6,7 @@ import { matchesLabels, parseLabelSelector } from '../hive/label-selector.js';
 import type { CachedKind, HiveStore, KubeObject, ObjectRef } from '../services/ports.js';
 import type { GatewayLog } from './gateway-log.js';
 import { createHub, type Hub } from './hub.js';
-import { hubStatus } from './hub-status.js';
+import { hubCache, hubStatus } from './hub-status.js';
 import type { HubConnection } from './kubeconfig.js';
 import { KINDS } from './kinds.js';
 import { createObject, deleteObject, getObject, listObjects, mergePatchObject, replaceObject } from './live-ops.js';
@@ -52,7 +52,8 @@ export interface KubeGatewayOptions {
   onCredentialsReload?: (hub: string, outcome: 'reloaded' | 'rejected') => void;
 }
 
-const OWN_KINDS: readonly CachedKind[] = [
+/** Beekeeper's own kinds (beekeeper.io), cached on the state hub only. */
+export const OWN_KINDS: readonly CachedKind[] = [
   'HibernationSchedule',
   'ClusterOverride',
   'ExpiryPolicy',
@@ -124,6 +125,7 @@ export async function createKubeGateway({
   const store: KubeGateway = {
     hubNames: () => [...hubs.keys()],
     hubStatus: () => Promise.all([...hubs.values()].map(hubStatus)),
+    hubCaches: () => [...hubs.values()].map(hubCache),
 
     cached,
     cachedList<T extends KubeObject>(

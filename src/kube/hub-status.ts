@@ -1,13 +1,15 @@
-// What GET /v1/hubs and /readyz report for a hub: reachable at all, Hive's API group served, cache sizes,
-// informer health, and when its credentials were loaded (and why changed ones were not).
-import type { HubStatus } from '../services/ports.js';
+// What GET /v1/hubs reports for a hub (through the periodic refresh, src/system/health-refresher.ts): reachable at
+// all, Hive's API group served, cache sizes, informer health, and when its credentials were loaded (and why changed
+// ones were not).
+import type { HubCache, HubStatus } from '../services/ports.js';
 import type { Hub } from './hub.js';
 import { toDomainError } from './map-error.js';
 import { missingHiveResources } from '../hive/supported-hive.js';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
-export async function hubStatus(hub: Hub): Promise<HubStatus> {
+/** What the hub's informer caches hold and how their watches are: memory only, no request. */
+export function hubCache(hub: Hub): HubCache {
   const counts: HubStatus['counts'] = {};
   const informers: HubStatus['informers'] = {};
   for (const [kind, inf] of hub.informers) {
@@ -17,13 +19,33 @@ export async function hubStatus(hub: Hub): Promise<HubStatus> {
   }
   const loadedAt = hub.credentials.loadedAt();
   const problem = hub.credentials.problem();
-  const credentialsLoadedAt = {
+  return {
+    name: hub.name,
+    counts,
+    informers,
     ...(loadedAt === undefined ? {} : { credentialsLoadedAt: new Date(loadedAt).toISOString() }),
     ...(problem === undefined ? {} : { credentialsProblem: problem }),
   };
+}
+
+export async function hubStatus(hub: Hub): Promise<HubStatus> {
+  const cache = hubCache(hub);
+  const { counts, informers } = cache;
+  const credentialsLoadedAt = {
+    ...(cache.credentialsLoadedAt === undefined ? {} : { credentialsLoadedAt: cache.credentialsLoadedAt }),
+    ...(cache.credentialsProblem === undefined ? {} : { credentialsProblem: cache.credentialsProblem }),
+  };
   if (!hub.credentials.current()) {
-    const message = problem ?? 'no credentials';
-    return { name: hub.name, reachable: false, hiveCrdsPresent: false, message, counts, informers };
+    const message = cache.credentialsProblem ?? 'no credentials';
+    return {
+      name: hub.name,
+      reachable: false,
+      hiveCrdsPresent: false,
+      message,
+      counts,
+      informers,
+      ...credentialsLoadedAt,
+    };
   }
   try {
     const resources = await hub.rest.request<{ resources?: Array<{ name: string }> }>(

@@ -60,6 +60,9 @@ export interface HubStatus {
   credentialsProblem?: string;
 }
 
+/** A hub's informer caches without asking the hub: object counts and watch health per kind. */
+export type HubCache = Pick<HubStatus, 'name' | 'counts' | 'informers' | 'credentialsLoadedAt' | 'credentialsProblem'>;
+
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface KubeEvent {
@@ -86,7 +89,10 @@ export interface KubeEvent {
 
 export interface HiveStore {
   hubNames(): string[];
+  /** Probes every hub (a request each): only the periodic health refresh and preflights call it. */
   hubStatus(): Promise<HubStatus[]>;
+  /** The informer caches of every hub, from memory (readiness, metrics). */
+  hubCaches(): HubCache[];
 
   /** Read from the informer cache. */
   cached<T extends KubeObject>(kind: CachedKind, ref: ObjectRef): T | undefined;

@@ -13,6 +13,7 @@ import type { HiveStore } from '../services/ports.js';
 import { createOperations } from '../services/operations/operations.js';
 import { FEATURES } from './features.js';
 import { configTeamDirectory } from '../auth/team-directory.js';
+import { createHubHealth } from '../services/hubs/hub-health.js';
 
 export async function describeApi(config: Config, log: Logger, clock: Clock): Promise<unknown> {
   const offline = (what: string) => () => {
@@ -22,6 +23,7 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
   const store: HiveStore = {
     hubNames: () => hubs,
     hubStatus: async () => [],
+    hubCaches: () => [],
     cached: () => undefined,
     cachedList: () => [],
     get: offline('store'),
@@ -59,7 +61,18 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
     stateNamespace: config.stateNamespace,
   });
   const features = FEATURES.map((f) =>
-    f({ config, store, queue, operations, clock, log, metrics, teams: configTeamDirectory(config) }),
+    f({
+      config,
+      store,
+      queue,
+      operations,
+      clock,
+      log,
+      metrics,
+      teams: configTeamDirectory(config),
+      hubs: createHubHealth({ store, clock }),
+      leader: () => false,
+    }),
   );
   const app = await buildServer({
     teams: configTeamDirectory(config),

@@ -17,6 +17,8 @@ import { clusterJobs } from '../services/clusters/job-handlers.js';
 import { clusterRoutes } from '../http/routes/clusters.js';
 import { hubRoutes } from '../http/routes/hubs.js';
 import { createClaimService, claimJobs, startClaimReaper } from '../services/claims/claim-service.js';
+import { watchClaimWaits } from '../services/claims/claim-wait-metric.js';
+import type { HubHealthTracker } from '../services/hubs/hub-health.js';
 import { createPoolService, poolJobs } from '../services/pools/pool-service.js';
 import { claimRoutes } from '../http/routes/claims.js';
 import { poolRoutes } from '../http/routes/pools.js';
@@ -59,6 +61,13 @@ export interface FeatureDeps {
   metrics: Metrics;
   /** Who owns which namespaces, pools and clusters (src/auth/team-directory.ts). */
   teams: TeamDirectory;
+  /** Each hub's reachability from the periodic probe (services/hubs/hub-health.ts), for GET /v1/hubs. */
+  hubs: HubHealthTracker;
+  /**
+   * True while this process holds the scheduler lease (src/redis/lease.ts): what must happen once fleet-wide
+   * (the claim-wait histogram) happens only here. Always false outside the scheduler role.
+   */
+  leader: () => boolean;
 }
 
 /** The first answer to an Idempotency-Key, rendered again from what the request created. */
@@ -97,7 +106,7 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
     return {
       routes: [
         clusterRoutes({ clusters, queue: deps.queue, ownership: { store: deps.store, teams: deps.teams } }),
-        hubRoutes({ store: deps.store }),
+        hubRoutes({ hubs: deps.hubs }),
       ],
       replays: {
         // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
@@ -129,8 +138,8 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       stateNamespace: deps.config.stateNamespace,
       teams: deps.teams,
     };
-    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store });
-    const claims = createClaimService({ ...base, ...policyHome, quotas, onClaimWait: metrics.observeWait });
+    const metrics = createPoolClaimMetrics(deps.metrics.registry, { store: deps.store, clock: deps.clock });
+    const claims = createClaimService({ ...base, ...policyHome, quotas });
     metrics.setPendingSource(() => claims.pendingByPool());
     const pools = createPoolService({ ...base, quotas });
     return {
@@ -149,7 +158,18 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
         },
       },
       jobs: [...poolJobs(base), ...claimJobs({ ...base, ...policyHome })],
-      background: () => startClaimReaper(base),
+      background: () => {
+        const reaper = startClaimReaper(base);
+        // Every scheduler replica watches (so a new lease holder knows which claims were already seen); only the
+        // holder observes: one observation per claim fleet-wide.
+        const stopWaits = watchClaimWaits({ store: deps.store, onWait: metrics.observeWait, owner: deps.leader });
+        return {
+          close: () => {
+            stopWaits();
+            reaper.close();
+          },
+        };
+      },
       repairers: () => [heartbeatRepairer(base)],
     };
   },

@@ -378,7 +378,6 @@ describe('claims', () => {
     const origin = { principal: 'alice', via: 'PATCH /v1/claims/:hub/:namespace/:name' };
     await expect(audited.extend(sleepy, { extendBy: '1h' }, origin)).rejects.toThrow(/beyond the maximum 2h/);
     expect((await audited.extend(sleepy, { extendBy: '15m' }, origin)).lifetime?.lifetime).toBe('1h45m');
-    audited.close();
     expect(lines).toEqual([
       expect.objectContaining({
         decision: 'claim',
@@ -579,7 +578,6 @@ describe('claims', () => {
     // Hive builds a cluster for it (NoReadyCluster until the ClusterDeployment appears, then ClustersInstalling).
     expect(second.phase).toBe('Pending');
     expect(second.eta?.basis).toMatch(/^the last install in this pool took /);
-    fresh.close();
     expect((await api('DELETE', '/v1/claims/hub-2/ci/second-build')).status).toBe(202);
     expect((await api('DELETE', '/v1/claims/hub-2/ci/first-build')).status).toBe(202);
   });

@@ -16,6 +16,7 @@ import { createKubeGateway } from '../../src/kube/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
 import { claimJobs, createClaimService, startClaimReaper } from '../../src/services/claims/claim-service.js';
+import { watchClaimWaits } from '../../src/services/claims/claim-wait-metric.js';
 import { createClusterService } from '../../src/services/clusters/cluster-service.js';
 import { clusterJobs } from '../../src/services/clusters/job-handlers.js';
 import { createOperations } from '../../src/services/operations/operations.js';
@@ -97,8 +98,10 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
   const operations = createOperations({ store, queue, clock, log, ...policyHome });
   const base = { store, queue, operations, clock, log };
   const metrics = createMetrics({ defaultMetrics: false });
-  const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store });
-  const claims = createClaimService({ ...base, ...policyHome, onClaimWait: poolClaimMetrics.observeWait });
+  const poolClaimMetrics = createPoolClaimMetrics(metrics.registry, { store, clock });
+  const claims = createClaimService({ ...base, ...policyHome });
+  // As the scheduler role does (system/features.ts), here as the only replica: it holds the lease.
+  const stopClaimWaits = watchClaimWaits({ store, onWait: poolClaimMetrics.observeWait });
   poolClaimMetrics.setPendingSource(() => claims.pendingByPool());
   const pools = createPoolService(base);
   const workers = await startWorkers({
@@ -254,7 +257,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
     async close() {
       await app.close();
       reaper.close();
-      claims.close();
+      stopClaimWaits();
       await workers.close();
       await queue.close();
       const keys = await producer.keys(`${config.redis.prefix}*`);

@@ -10,6 +10,7 @@ import type { JobView } from '../../src/services/ports.js';
 import { buildServer } from '../../src/http/server.js';
 import {
   buildTestServer,
+  startTestRefresher,
   createHarness,
   fakeStore,
   gate,
@@ -63,10 +64,12 @@ describe('HTTP edge', () => {
   const started = new Map<string, ReturnType<typeof gate<void>>>();
 
   const metrics = createMetrics({ defaultMetrics: false });
+  let refresher: Awaited<ReturnType<typeof startTestRefresher>>;
 
   beforeAll(async () => {
     h = await createHarness();
-    app = await buildTestServer(h, [demoRoutes(h)], { metrics });
+    refresher = await startTestRefresher(h, metrics);
+    app = await buildTestServer(h, [demoRoutes(h)], { metrics, hubs: () => refresher.hubs.current() });
     await h.startWorkers(
       {
         'test.demo': async (p, ctx) => {
@@ -83,6 +86,7 @@ describe('HTTP edge', () => {
   });
   afterAll(async () => {
     await app?.close();
+    await refresher?.close();
     await h?.close();
   });
 
@@ -240,6 +244,8 @@ describe('HTTP edge', () => {
       redis: 'ok',
       hubs: [{ name: 'local', reachable: true }],
     });
+    // Job counts are read from Redis by the periodic refresh, not by the scrape.
+    await refresher.refresh();
     const metrics = await app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('beekeeper_http_request_duration_seconds_bucket');
     expect(metrics.body).toMatch(/beekeeper_jobs\{hub="local",class="background",state="completed"\} [1-9]/);

@@ -1,8 +1,10 @@
-// beekeeper_jobs_in_flight{hub,class,type,state}: unfinished jobs by type, read from Redis at each scrape, so an operator
-// sees which kinds of work are queued or running across every replica, and finished types drop out.
+// beekeeper_jobs_in_flight{hub,class,type,state}: unfinished jobs by type, read from Redis by the periodic refresh (not
+// the scrape), so an operator sees which kinds of work are queued or running across every replica, and finished
+// types drop out.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestServer, createHarness, gate, type Harness, testJob } from './support.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { buildTestServer, createHarness, gate, startTestRefresher, type Harness, testJob } from './support.js';
 
 /** The value of one beekeeper_jobs_in_flight series, or undefined when the series is absent. */
 function inFlight(body: string, labels: { type: string; state: string }): number | undefined {
@@ -18,9 +20,13 @@ describe('in-flight jobs by type in /metrics', () => {
   const hold = gate();
   const started = gate();
 
+  const metrics = createMetrics({ defaultMetrics: false });
+  let refresher: Awaited<ReturnType<typeof startTestRefresher>>;
+
   beforeAll(async () => {
     h = await createHarness();
-    app = await buildTestServer(h);
+    refresher = await startTestRefresher(h, metrics);
+    app = await buildTestServer(h, [], { metrics });
     // One slot, so a second job has to wait behind the held one.
     await h.startWorkers(
       {
@@ -37,10 +43,13 @@ describe('in-flight jobs by type in /metrics', () => {
   afterAll(async () => {
     hold.open();
     await app?.close();
+    await refresher?.close();
     await h?.close();
   });
 
+  // What a scrape shows after the next periodic refresh.
   const scrape = async () => {
+    await refresher.refresh();
     const res = await app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     return res.body;

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig, type Config, type JobsConfig } from '../../src/config.js';
 import { createMetrics, type Metrics } from '../../src/http/metrics.js';
-import { buildServer } from '../../src/http/server.js';
+import { buildServer, type ServerDeps } from '../../src/http/server.js';
 import { createJobQueue, type BullJobQueue } from '../../src/jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from '../../src/jobs/worker.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
@@ -15,6 +15,8 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from '../../src/redis/connect.js';
 import type { HiveStore, HubStatus, JobHandler, JobSpec } from '../../src/services/ports.js';
 import { configTeamDirectory } from '../../src/auth/team-directory.js';
+import { createHubHealth } from '../../src/services/hubs/hub-health.js';
+import { startHealthRefresher } from '../../src/system/health-refresher.js';
 
 export const REDIS_URL = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -61,6 +63,7 @@ export function fakeStore(
   return {
     hubNames: () => hubs.map((h) => h.name),
     hubStatus: async () => hubs,
+    hubCaches: () => hubs.map(({ name, counts, informers }) => ({ name, counts, informers })),
     cached: () => undefined,
     cachedList: () => [],
     get: no,
@@ -164,7 +167,7 @@ export async function createHarness(
 export async function buildTestServer(
   h: Harness,
   routes: FastifyPluginAsync[] = [],
-  opts: { store?: HiveStore; metrics?: Metrics; log?: Logger } = {},
+  opts: { store?: HiveStore; metrics?: Metrics; log?: Logger; hubs?: ServerDeps['hubs'] } = {},
 ) {
   return buildServer({
     teams: configTeamDirectory(h.config),
@@ -176,9 +179,25 @@ export async function buildTestServer(
     routes,
     redis: h.producer,
     queuesForBoard: h.queue.boardQueues(),
-    jobCounts: () => h.queue.counts(),
-    jobsInFlight: () => h.queue.inFlightByType(),
+    ...(opts.hubs ? { hubs: opts.hubs } : {}),
   });
+}
+
+/**
+ * The periodic refresh a system runs (src/system/health-refresher.ts) for the harness's queue and a store, with an
+ * interval long enough never to fire in a test: `refresh()` is the tick, so a test states when the gauges are read.
+ */
+export async function startTestRefresher(h: Harness, metrics: Metrics, store: HiveStore = fakeStore()) {
+  const hubs = createHubHealth({ store, clock: systemClock });
+  const refresher = await startHealthRefresher({
+    hubs,
+    redis: h.producer,
+    queue: h.queue,
+    metrics,
+    log: quietLog,
+    intervalMs: 3_600_000,
+  });
+  return { ...refresher, hubs };
 }
 
 /** A promise with its resolve function, to hold a job handler until the test lets it go. */

@@ -275,7 +275,17 @@ export const HubStatusSchema = Type.Object(
     name: Type.String(),
     reachable: Type.Boolean(),
     hiveCrdsPresent: Type.Boolean(),
-    message: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String({ description: 'Why it is unreachable or incomplete now' })),
+    since: Type.String({
+      format: 'date-time',
+      description:
+        'When this replica first saw the hub as reachable or unreachable as it is now (its start, if never otherwise)',
+    }),
+    checkedAt: Type.String({ format: 'date-time', description: 'When the hub was last probed (every 15 s)' }),
+    lastError: Type.Optional(
+      Type.String({ description: 'The most recent reason it was unreachable, kept after it recovers' }),
+    ),
+    lastErrorAt: Type.Optional(Type.String({ format: 'date-time' })),
     counts: Type.Record(Type.String(), Type.Integer(), { description: 'Objects in the informer cache per kind' }),
     informers: Type.Record(Type.String(), InformerHealth, { description: 'Informer health per kind' }),
     credentialsLoadedAt: Type.Optional(

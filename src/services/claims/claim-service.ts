@@ -13,7 +13,6 @@ import { FALLBACK_CLAIM_LIFETIME, policySource } from './claim-limits.js';
 import { createClaim, type ClaimAccess, type ClaimDeps } from './claim-create.js';
 import { extendClaim } from './claim-extend.js';
 import { heartbeat } from './claim-heartbeat.js';
-import { watchClaimWaits } from './claim-wait-metric.js';
 import { listClaims, type ClaimFilter, type ClaimPage } from './claim-list.js';
 import { claimReleaseJob, releaseClaim } from './claim-release.js';
 import type { ClaimRequest } from './claim-request.js';
@@ -33,8 +32,6 @@ export interface ClaimServiceDeps {
   stateNamespace?: string;
   /** Limits where no ExpiryPolicy gives one (default FALLBACK_CLAIM_LIFETIME: 4h default, 72h maximum). */
   fallbackLifetime?: LifetimePolicy;
-  /** Called once per claim that reaches Running, with how long it waited (for the wait histogram). */
-  onClaimWait?: (poolId: string, seconds: number) => void;
   /** Releases are accepted as Operations (intent first). */
   operations: Operations;
   /** Team quotas (src/services/quotas): claims and their lifetimes; without it nothing is limited. */
@@ -48,9 +45,6 @@ export type { ClaimFilter, ClaimPage } from './claim-list.js';
 import type { ClusterTeams } from '../team-scope.js';
 
 export function createClaimService(deps: ClaimServiceDeps) {
-  const stopMetric = deps.onClaimWait
-    ? watchClaimWaits({ store: deps.store, onWait: deps.onClaimWait })
-    : () => undefined;
   const claimDeps: ClaimDeps & { queue: JobQueue; operations: Operations } = {
     ...deps,
     policies: policySource(deps),
@@ -75,17 +69,21 @@ export function createClaimService(deps: ClaimServiceDeps) {
       extendClaim(claimDeps, ref, req, origin),
     heartbeat: (ref: NamespacedRef, holder?: string) => heartbeat(claimDeps, ref, holder),
     release: (ref: NamespacedRef, actor?: string) => releaseClaim(claimDeps, ref, { ...(actor ? { actor } : {}) }),
-    /** Pending claims per pool, for the claims-pending gauge. */
-    pendingByPool(): Map<string, number> {
-      const out = new Map<string, number>();
+    /** Pending claims per pool and when the oldest was created (ms), for the claims-pending gauges. */
+    pendingByPool(): Map<string, { count: number; oldestCreatedMs: number }> {
+      const out = new Map<string, { count: number; oldestCreatedMs: number }>();
       for (const { hub, object } of deps.store.cachedList<ClusterClaim>('ClusterClaim')) {
         if (object.spec.namespace || object.metadata.deletionTimestamp) continue;
         const id = `${hub}/${object.metadata.namespace}/${object.spec.clusterPoolName}`;
-        out.set(id, (out.get(id) ?? 0) + 1);
+        const created = Date.parse(object.metadata.creationTimestamp ?? '');
+        const seen = out.get(id) ?? { count: 0, oldestCreatedMs: Infinity };
+        out.set(id, {
+          count: seen.count + 1,
+          oldestCreatedMs: Number.isNaN(created) ? seen.oldestCreatedMs : Math.min(seen.oldestCreatedMs, created),
+        });
       }
       return out;
     },
-    close: () => stopMetric(),
   };
 }
 

@@ -92,6 +92,8 @@ export interface ApiServer {
   compact(): void;
   /** Its data, to start a new server on (a restart). */
   store: Store;
+  /** Kubernetes API requests received since start (not /_sim/ ones), watches included: proof a client sent none. */
+  requestCount(): number;
   /** The watch caches start over at the current revision, as after an API server restart: older watches get 410. */
   restartWatchCache(): void;
   close(): Promise<void>;
@@ -167,7 +169,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   }
   store.restartWatchCaches(); // the watch caches start after boot (or a restart): watching from an earlier version is 410 (golden 59)
 
-  const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => void handler(req, res);
+  let received = 0;
+  const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => {
+    if (!req.url?.startsWith('/_sim/')) received++;
+    void handler(req, res);
+  };
   const server = opts.tls
     ? createHttpsServer(
         { ...selfSignedCertificate(opts.name, opts.advertiseHost ? [opts.advertiseHost] : []), keepAlive: true },
@@ -206,6 +212,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     },
     compact: () => store.compact(),
     store,
+    requestCount: () => received,
     restartWatchCache: () => store.restartWatchCaches(),
     async close() {
       stopGc();
