@@ -190,7 +190,7 @@ beforeAll(async () => {
     clock: systemClock,
     log,
   });
-  system = await createSystem({ config, log, clock: systemClock, roles: ['api', 'worker'] });
+  system = await createSystem({ config, log, clock: systemClock, roles: ['api', 'worker'], healthRefreshMs: 200 });
   await system.store.create('Namespace', HUB, { metadata: { name: ns } });
   await installedCluster('before', 'beekeeper');
 });

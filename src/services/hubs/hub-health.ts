@@ -63,7 +63,10 @@ export function createHubHealth(deps: {
       const caches = new Map(deps.store.hubCaches().map((c) => [c.name, c]));
       return [...known.values()].map((h) => {
         const cache = caches.get(h.name);
-        return cache ? { ...h, counts: cache.counts, informers: cache.informers } : h;
+        if (!cache) return h;
+        // Caches and credentials as they are now (a reload between probes shows at once).
+        const { credentialsLoadedAt: _loaded, credentialsProblem: _problem, ...probed } = h;
+        return { ...probed, ...cache };
       });
     },
   };
