@@ -118,6 +118,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       log: log.child({ component: 'kube' }),
       clock,
       stateHub: config.stateHub,
+      stateNamespace: config.stateNamespace,
       rateLimit: { qps: config.hubDefaults.qps, burst: config.hubDefaults.burst },
     });
     closers.push(['informers', () => store.close()]);

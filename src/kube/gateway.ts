@@ -43,6 +43,11 @@ export interface KubeGatewayOptions {
   cachedKinds?: readonly CachedKind[];
   /** The hub holding Beekeeper's own kinds (beekeeper.io); other hubs do not watch them. Default: every hub. */
   stateHub?: string;
+  /**
+   * Where Beekeeper's own kinds live: their informers watch this namespace only, which is what the namespaced Role
+   * of deploy/base/rbac.yaml allows (src/kube/permissions.ts). Default: all namespaces.
+   */
+  stateNamespace?: string;
 }
 
 const OWN_KINDS: readonly CachedKind[] = [
@@ -69,6 +74,7 @@ export async function createKubeGateway({
   startupTimeoutMs = 10_000,
   cachedKinds = CACHED_KINDS,
   stateHub,
+  stateNamespace,
 }: KubeGatewayOptions): Promise<KubeGateway> {
   const waiters = createWaiters({ clock, log });
   const hubs = new Map<string, Hub>();
@@ -79,6 +85,7 @@ export async function createKubeGateway({
         connection,
         kinds:
           stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
+        namespaceOf: (kind) => (OWN_KINDS.includes(kind) ? stateNamespace : undefined),
         rateLimit,
         requestTimeoutMs,
         log,

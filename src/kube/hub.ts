@@ -21,13 +21,15 @@ export interface Hub {
 export interface HubDeps {
   connection: HubConnection;
   kinds: readonly CachedKind[];
+  /** The namespace a kind's informer watches, when not all of them. */
+  namespaceOf?: (kind: CachedKind) => string | undefined;
   rateLimit: RateLimit;
   requestTimeoutMs: number;
   log: GatewayLog;
   onEvent: (kind: CachedKind, type: ChangeType, obj: KubeObject) => void;
 }
 
-export function createHub({ connection, kinds, rateLimit, requestTimeoutMs, log, onEvent }: HubDeps): Hub {
+export function createHub({ connection, kinds, namespaceOf, rateLimit, requestTimeoutMs, log, onEvent }: HubDeps): Hub {
   const limiter = createTokenBucket({
     qps: connection.qps ?? rateLimit.qps,
     burst: connection.burst ?? rateLimit.burst,
@@ -51,6 +53,7 @@ export function createHub({ connection, kinds, rateLimit, requestTimeoutMs, log,
       createKindInformer({
         hub: connection.name,
         kind,
+        namespace: namespaceOf?.(kind),
         kc,
         rest,
         limiter,

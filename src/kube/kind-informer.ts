@@ -32,6 +32,8 @@ export interface KindInformer {
 export interface KindInformerDeps {
   hub: string;
   kind: CachedKind;
+  /** Watch this namespace only (Beekeeper's own kinds: its Role is namespaced); default all namespaces. */
+  namespace?: string;
   kc: KubeConfig;
   rest: RestClient;
   limiter: TokenBucket;
@@ -43,6 +45,7 @@ export interface KindInformerDeps {
 export function createKindInformer({
   hub,
   kind,
+  namespace,
   kc,
   rest,
   limiter,
@@ -50,7 +53,7 @@ export function createKindInformer({
   onEvent,
   backoff = { initialMs: 500, maxMs: 30_000 },
 }: KindInformerDeps): KindInformer {
-  const path = resourcePath(kind);
+  const path = resourcePath(kind, namespace ? { namespace } : undefined);
   let synced = false;
   let lastError: string | undefined;
   let failures = 0;
