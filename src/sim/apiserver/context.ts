@@ -20,9 +20,19 @@ export interface ServerContext {
   tokens: Map<string, Identity>;
   /** ServiceAccount tokens: issued by TokenRequest, checked by every request and by TokenReview. */
   saTokens: ServiceAccountTokens;
+  /** The requests RBAC refused, newest last (at most REFUSALS_KEPT): what a least-privilege test asserts on. */
+  refusals: Refusal[];
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }
+
+/** A request RBAC refused: who, and the Forbidden message's "cannot ..." text. */
+export interface Refusal {
+  user: string;
+  message: string;
+}
+
+export const REFUSALS_KEPT = 1000;
 
 /** One API request, resolved to its resource. */
 export interface ApiRequest {

@@ -14,7 +14,7 @@ import { builtinResources } from './builtins.js';
 import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
 import { createServiceAccountTokens } from './sa-tokens.js';
-import type { ServerContext } from './context.js';
+import type { Refusal, ServerContext } from './context.js';
 import type { Identity } from './types.js';
 import { createRequestHandler } from './server.js';
 import { createObject } from './handlers/create.js';
@@ -70,6 +70,8 @@ export interface ApiServer {
   faults: { get(): FaultSpec; set(spec: FaultSpec): void; clear(): void };
   /** A kubeconfig document (plain object) with one cluster/user/context named `contextName`. */
   kubeconfig(contextName: string): Record<string, unknown>;
+  /** The requests RBAC refused so far (the last 1000), oldest first. */
+  refusals(): readonly Refusal[];
   /**
    * An etcd compaction at the current revision: LISTs at an older resourceVersion and older continue tokens get
    * 410; watches still resume from the watch caches (golden 58).
@@ -106,6 +108,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     admission: opts.admission ?? [],
     tokens,
     saTokens: createServiceAccountTokens(store, clock),
+    refusals: [],
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -182,6 +185,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         'current-context': contextName,
       };
     },
+    refusals: () => [...ctx.refusals],
     compact: () => store.compact(),
     store,
     restartWatchCache: () => store.restartWatchCaches(),

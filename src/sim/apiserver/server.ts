@@ -2,7 +2,7 @@
 // a Status (or the mux's plain-text 404).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, ApiResponse, ServerContext } from './context.js';
-import { q } from './context.js';
+import { q, REFUSALS_KEPT } from './context.js';
 import type { Identity } from './types.js';
 import type { Verb } from './faults.js';
 import { validateFaultSpec } from './faults.js';
@@ -116,7 +116,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         namespace,
         name,
       });
-      if (refusal) throw forbidden(q(type), name, refusal);
+      if (refusal) {
+        ctx.refusals.push({ user: who.username, message: refusal });
+        if (ctx.refusals.length > REFUSALS_KEPT) ctx.refusals.shift();
+        throw forbidden(q(type), name, refusal);
+      }
 
       const latency = ctx.faults.latencyFor(verb, type.resource);
       if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
