@@ -22,6 +22,8 @@ export interface ServerContext {
   saTokens: ServiceAccountTokens;
   /** The requests RBAC refused, newest last (at most REFUSALS_KEPT): what a least-privilege test asserts on. */
   refusals: Refusal[];
+  /** Per user, the `verb group/resource[/subresource]` RBAC allowed (not for system:masters). */
+  allowed: Map<string, Set<string>>;
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }

@@ -72,6 +72,8 @@ export interface ApiServer {
   kubeconfig(contextName: string): Record<string, unknown>;
   /** The requests RBAC refused so far (the last 1000), oldest first. */
   refusals(): readonly Refusal[];
+  /** What RBAC allowed a user so far, as `verb group/resource[/subresource]` (tokenreviews etc. included). */
+  allowed(user: string): readonly string[];
   /**
    * An etcd compaction at the current revision: LISTs at an older resourceVersion and older continue tokens get
    * 410; watches still resume from the watch caches (golden 58).
@@ -109,6 +111,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     tokens,
     saTokens: createServiceAccountTokens(store, clock),
     refusals: [],
+    allowed: new Map(),
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -186,6 +189,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       };
     },
     refusals: () => [...ctx.refusals],
+    allowed: (user) => [...(ctx.allowed.get(user) ?? [])].sort(),
     compact: () => store.compact(),
     store,
     restartWatchCache: () => store.restartWatchCaches(),

@@ -121,6 +121,11 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         if (ctx.refusals.length > REFUSALS_KEPT) ctx.refusals.shift();
         throw forbidden(q(type), name, refusal);
       }
+      if (!who.groups.includes('system:masters')) {
+        const used = ctx.allowed.get(who.username) ?? new Set<string>();
+        used.add(`${verb} ${type.group}/${type.resource}${subresource ? `/${subresource}` : ''}`);
+        ctx.allowed.set(who.username, used);
+      }
 
       const latency = ctx.faults.latencyFor(verb, type.resource);
       if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
