@@ -113,7 +113,9 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         group: type.group,
         resource: type.resource,
         subresource,
-        namespace,
+        // A Namespace is authorized in itself (apiserver's RequestInfoFactory: /namespaces/{name} sets the
+        // namespace), so a RoleBinding in `foo` can grant `get namespaces` on `foo`.
+        namespace: !type.group && type.resource === 'namespaces' && name ? name : namespace,
         name,
       });
       if (refusal) {
