@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { rbacFiles, withPermissionTable } from '../../scripts/rbac-files.js';
+import { CACHED_KINDS } from '../../src/kube/gateway.js';
+import { KINDS } from '../../src/kube/kinds.js';
 import { PERMISSIONS } from '../../src/kube/permissions.js';
 
 const root = new URL('../../', import.meta.url);
@@ -28,6 +30,17 @@ describe('the RBAC manifests (deploy/base/rbac.yaml, deploy/hub-access/)', () =>
       if (r.resources.includes('secrets')) expect(r.verbs).not.toContain('watch');
     }
     expect(PERMISSIONS.every((p) => p.why.length > 0)).toBe(true);
+  });
+
+  it('let every informer list and watch its kind where it runs', () => {
+    for (const kind of CACHED_KINDS) {
+      const { group, plural } = KINDS[kind];
+      const scope = group === 'beekeeper.io' ? 'state-namespace' : 'every-hub';
+      const verbs = PERMISSIONS.filter((p) => p.group === group && p.resource === plural && p.scope === scope).flatMap(
+        (p) => p.verbs,
+      );
+      expect(verbs, kind).toEqual(expect.arrayContaining(['list', 'watch']));
+    }
   });
 
   it('leave nothing hand-written in deploy/hub-access besides the kubeconfig script', () => {
