@@ -140,6 +140,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       log: log.child({ component: 'kube' }),
       clock,
       stateHub: config.stateHub,
+      stateNamespace: config.stateNamespace,
       rateLimit: { qps: config.hubDefaults.qps, burst: config.hubDefaults.burst },
       credentialsPollMs: config.hubCredentials.pollSeconds * 1000,
       onCredentialsReload: (hub, outcome) => credentialReloads(hub, outcome === 'reloaded' ? 'success' : 'failure'),

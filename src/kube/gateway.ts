@@ -50,6 +50,11 @@ export interface KubeGatewayOptions {
   credentialsPollMs?: number;
   /** A hub's changed credential files were loaded (`reloaded`) or refused, the last good ones kept (`rejected`). */
   onCredentialsReload?: (hub: string, outcome: 'reloaded' | 'rejected') => void;
+  /**
+   * Where Beekeeper's own kinds live: their informers watch this namespace only, which is what the namespaced Role
+   * of deploy/base/rbac.yaml allows (src/kube/permissions.ts). Default: all namespaces.
+   */
+  stateNamespace?: string;
 }
 
 /** Beekeeper's own kinds (beekeeper.io), cached on the state hub only. */
@@ -79,6 +84,7 @@ export async function createKubeGateway({
   stateHub,
   credentialsPollMs = 20_000,
   onCredentialsReload,
+  stateNamespace,
 }: KubeGatewayOptions): Promise<KubeGateway> {
   const waiters = createWaiters({ clock, log });
   const hubs = new Map<string, Hub>();
@@ -89,6 +95,7 @@ export async function createKubeGateway({
         connection,
         kinds:
           stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
+        namespaceOf: (kind) => (OWN_KINDS.includes(kind) ? stateNamespace : undefined),
         rateLimit,
         requestTimeoutMs,
         credentialsPollMs,

@@ -26,6 +26,8 @@ export interface Hub {
 export interface HubDeps {
   connection: HubConnection;
   kinds: readonly CachedKind[];
+  /** The namespace a kind's informer watches, when not all of them. */
+  namespaceOf?: (kind: CachedKind) => string | undefined;
   rateLimit: RateLimit;
   requestTimeoutMs: number;
   /** How often the credential files are read again besides their directory's change events. */
@@ -38,7 +40,7 @@ export interface HubDeps {
 }
 
 export function createHub(deps: HubDeps): Hub {
-  const { connection, kinds, rateLimit, requestTimeoutMs, log, onEvent } = deps;
+  const { connection, kinds, namespaceOf, rateLimit, requestTimeoutMs, log, onEvent } = deps;
   const name = connection.name;
   const limiter = createTokenBucket({
     qps: connection.qps ?? rateLimit.qps,
@@ -73,6 +75,7 @@ export function createHub(deps: HubDeps): Hub {
         createKindInformer({
           hub: name,
           kind,
+          namespace: namespaceOf?.(kind),
           kubeConfig,
           rest,
           limiter,

@@ -32,6 +32,8 @@ export interface KindInformerDeps {
   kind: CachedKind;
   /** The hub's KubeConfig as it is now (it changes when its credentials are reloaded). */
   kubeConfig: () => KubeConfig;
+  /** Watch this namespace only (Beekeeper's own kinds: its Role is namespaced); default all namespaces. */
+  namespace?: string;
   rest: RestClient;
   limiter: TokenBucket;
   log: GatewayLog;
@@ -43,13 +45,14 @@ export function createKindInformer({
   hub,
   kind,
   kubeConfig,
+  namespace,
   rest,
   limiter,
   log,
   onEvent,
   backoff = { initialMs: 500, maxMs: 30_000 },
 }: KindInformerDeps): KindInformer {
-  const path = resourcePath(kind);
+  const path = resourcePath(kind, namespace ? { namespace } : undefined);
   let synced = false;
   let lastError: string | undefined;
   let failures = 0;

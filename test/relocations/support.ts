@@ -1,6 +1,8 @@
 // Two simulated hubs (east, the source and state hub; west, the destination) and one Beekeeper (api + worker roles)
 // on real Redis, for relocation tests. Each hub is a separate API server double with its own Hive controllers, so
-// Hive's ClusterRelocate really copies objects from one to the other over HTTP.
+// Hive's ClusterRelocate really copies objects from one to the other over HTTP. With `leastPrivilege`, Beekeeper signs
+// in to east as the ServiceAccount deploy/base/rbac.yaml makes and to west as the one deploy/hub-access makes, bound
+// to nothing else; `admin` then seeds what a user or platform team would have made.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { stringify as toYaml } from 'yaml';
@@ -9,8 +11,10 @@ import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Durations } from '../../src/sim/durations.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
-import { createSystem, type System } from '../../src/system.js';
+import { createKubeGateway, type KubeGateway } from '../../src/kube/gateway.js';
+import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { grantLeastPrivilege } from '../support/least-privilege.js';
 
 export const EAST = 'east';
 export const WEST = 'west';
@@ -21,11 +25,24 @@ export interface TwoHubBed {
   app: FastifyInstance;
   clock: TestClock;
   config: Config;
+  /** A store with the hubs' admin credentials (no informers), for seeding; Beekeeper's own store without leastPrivilege. */
+  admin: Pick<KubeGateway, 'create' | 'get' | 'list' | 'mergePatch' | 'replace' | 'delete'>;
+  /** With leastPrivilege: the users Beekeeper is on each hub. */
+  users: string[];
   close(): Promise<void>;
 }
 
 export async function startTwoHubBed(
-  opts: { speed?: number; durations?: Partial<Durations> } = {},
+  opts: {
+    speed?: number;
+    durations?: Partial<Durations>;
+    leastPrivilege?: boolean;
+    /** More configuration (environment variables). */
+    env?: Record<string, string>;
+    roles?: Role[];
+    /** Runs after the hubs are ready and before Beekeeper starts (objects it must find at start-up). */
+    beforeStart?: (sim: Simulator) => Promise<void>;
+  } = {},
 ): Promise<TwoHubBed> {
   const clock = createTestClock();
   const sim = await startSimulator({
@@ -38,23 +55,46 @@ export async function startTwoHubBed(
   const base = loadConfig({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-reloc-${randomUUID().slice(0, 8)}}`,
+    ...opts.env,
   });
   const kubeconfigOf = (i: number, name: string) => toYaml(sim.hubs[i]!.server.kubeconfig(name));
   // withEmbeddedHub gives one hub with the defaults filled in; the second hub is the same shape under another name.
   const east = withEmbeddedHub(base, { name: EAST, kubeconfigData: kubeconfigOf(0, EAST) });
   const westHub = { ...east.hubs[0]!, name: WEST, kubeconfigData: kubeconfigOf(1, WEST) };
-  const config = { ...east, hubs: [east.hubs[0]!, westHub], stateHub: EAST } as Config;
+  const adminConfig = { ...east, hubs: [east.hubs[0]!, westHub], stateHub: EAST } as Config;
   const log = createLogger({ level: 'silent' });
-  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
-  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  await prepareEmbeddedHub({ hub: adminConfig.hubs[0]!, namespace: adminConfig.stateNamespace, clock, log });
+  let config = adminConfig;
+  let admin: KubeGateway | undefined;
+  const users: string[] = [];
+  if (opts.leastPrivilege) {
+    const [onEast, onWest] = [
+      await grantLeastPrivilege(sim.hubs[0]!, 'state', adminConfig.stateNamespace),
+      await grantLeastPrivilege(sim.hubs[1]!, 'hub-access', adminConfig.stateNamespace),
+    ];
+    users.push(onEast.user, onWest.user);
+    config = {
+      ...adminConfig,
+      hubs: [
+        { ...adminConfig.hubs[0]!, kubeconfigData: onEast.kubeconfigData },
+        { ...adminConfig.hubs[1]!, kubeconfigData: onWest.kubeconfigData },
+      ],
+    };
+    admin = await createKubeGateway({ hubs: adminConfig.hubs, log, clock, cachedKinds: [] });
+  }
+  await opts.beforeStart?.(sim);
+  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'] });
   return {
     sim,
     system,
     app: system.app,
     clock,
     config,
+    admin: admin ?? system.store,
+    users,
     async close() {
       await system.close();
+      await admin?.close();
       await sim.close();
     },
   };
@@ -69,7 +109,7 @@ export async function prerequisites(
   namespace: string,
   opts: { imageSet?: boolean } = {},
 ): Promise<void> {
-  const { store } = bed.system;
+  const store = bed.admin;
   await store.create('Namespace', hub, { metadata: { name: namespace } }).catch(() => undefined);
   await store.create('Secret', hub, {
     metadata: { name: 'aws-creds', namespace },

@@ -20,9 +20,21 @@ export interface ServerContext {
   tokens: Map<string, Identity>;
   /** ServiceAccount tokens: issued by TokenRequest, checked by every request and by TokenReview. */
   saTokens: ServiceAccountTokens;
+  /** The requests RBAC refused, newest last (at most REFUSALS_KEPT): what a least-privilege test asserts on. */
+  refusals: Refusal[];
+  /** Per user, the `verb group/resource[/subresource]` RBAC allowed (not for system:masters). */
+  allowed: Map<string, Set<string>>;
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }
+
+/** A request RBAC refused: who, and the Forbidden message's "cannot ..." text. */
+export interface Refusal {
+  user: string;
+  message: string;
+}
+
+export const REFUSALS_KEPT = 1000;
 
 /** One API request, resolved to its resource. */
 export interface ApiRequest {

@@ -15,7 +15,7 @@ import { schemaKindResources, type SchemaKind } from './schema-kinds.js';
 import { crdResourceTypes, defaultCompiler, establishedStatus } from './crd.js';
 import { createAuthenticator } from './auth.js';
 import { createServiceAccountTokens } from './sa-tokens.js';
-import type { ServerContext } from './context.js';
+import type { Refusal, ServerContext } from './context.js';
 import type { Identity } from './types.js';
 import { createRequestHandler } from './server.js';
 import { createObject } from './handlers/create.js';
@@ -85,6 +85,10 @@ export interface ApiServer {
    * advertised host, or `host` (e.g. 127.0.0.1 for a client on the machine that publishes the port).
    */
   kubeconfig(contextName: string, host?: string): Record<string, unknown>;
+  /** The requests RBAC refused so far (the last 1000), oldest first. */
+  refusals(): readonly Refusal[];
+  /** What RBAC allowed a user so far, as `verb group/resource[/subresource]` (tokenreviews etc. included). */
+  allowed(user: string): readonly string[];
   /**
    * An etcd compaction at the current revision: LISTs at an older resourceVersion and older continue tokens get
    * 410; watches still resume from the watch caches (golden 58).
@@ -124,6 +128,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     admission: opts.admission ?? [],
     tokens,
     saTokens: createServiceAccountTokens(store, clock),
+    refusals: [],
+    allowed: new Map(),
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -210,6 +216,8 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         'current-context': contextName,
       };
     },
+    refusals: () => [...ctx.refusals],
+    allowed: (user) => [...(ctx.allowed.get(user) ?? [])].sort(),
     compact: () => store.compact(),
     store,
     requestCount: () => received,

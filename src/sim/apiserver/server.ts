@@ -2,7 +2,7 @@
 // a Status (or the mux's plain-text 404).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, ApiResponse, ServerContext } from './context.js';
-import { q } from './context.js';
+import { q, REFUSALS_KEPT } from './context.js';
 import type { Identity } from './types.js';
 import type { Verb } from './faults.js';
 import { validateFaultSpec } from './faults.js';
@@ -113,10 +113,21 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
         group: type.group,
         resource: type.resource,
         subresource,
-        namespace,
+        // A Namespace is authorized in itself (apiserver's RequestInfoFactory: /namespaces/{name} sets the
+        // namespace), so a RoleBinding in `foo` can grant `get namespaces` on `foo`.
+        namespace: !type.group && type.resource === 'namespaces' && name ? name : namespace,
         name,
       });
-      if (refusal) throw forbidden(q(type), name, refusal);
+      if (refusal) {
+        ctx.refusals.push({ user: who.username, message: refusal });
+        if (ctx.refusals.length > REFUSALS_KEPT) ctx.refusals.shift();
+        throw forbidden(q(type), name, refusal);
+      }
+      if (!who.groups.includes('system:masters')) {
+        const used = ctx.allowed.get(who.username) ?? new Set<string>();
+        used.add(`${verb} ${type.group}/${type.resource}${subresource ? `/${subresource}` : ''}`);
+        ctx.allowed.set(who.username, used);
+      }
 
       const latency = ctx.faults.latencyFor(verb, type.resource);
       if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
