@@ -7,7 +7,7 @@
 #
 # The token comes from the Secret beekeeper-token (long-lived; TOKEN_SECRET names another for a rotation), or with
 # TOKEN_DURATION set (e.g. 8760h) from `kubectl create token` (expires; the API server may cap the duration).
-# The CA is the current context's, else the token Secret's ca.crt; SERVER overrides the API server URL.
+# The CA is the current context's (inline or a file), else the token Secret's ca.crt; SERVER overrides the API server URL.
 set -eu
 hub=${1:?usage: make-kubeconfig.sh <hub-name>}
 ns=${ACCESS_NAMESPACE:-beekeeper-access}
@@ -33,7 +33,9 @@ else
 fi
 
 server=${SERVER:-$(kubectl config view --minify -o jsonpath='{.clusters[0].cluster.server}')}
-ca=$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}')
+# --flatten inlines a CA the context names by file (certificate-authority: /path), as kubeadm and minikube write it;
+# without it only certificate-authority-data is seen and such a context would fall through to the checks below.
+ca=$(kubectl config view --minify --flatten -o jsonpath='{.clusters[0].cluster.certificate-authority-data}')
 if [ -z "$ca" ]; then
   ca=$(kubectl -n "$ns" get secret "$secret" -o jsonpath='{.data.ca\.crt}' 2>/dev/null || true)
 fi
