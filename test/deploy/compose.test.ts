@@ -83,7 +83,7 @@ describe('docker-compose.yml', () => {
       const ports = activeServices(compose, active).flatMap(([, s]) => (s.ports ?? []).map(publishedPort));
       expect(new Set(ports).size, `profiles [${active.join()}]: ${ports.join()}`).toBe(ports.length);
     }
-    expect(service('api').ports).toEqual(['8080:8080']);
+    expect(service('api').ports).toEqual(['127.0.0.1:8080:8080']);
   });
 
   it('every Beekeeper command names an entry file: dist/main/<name>.js built from src/main/<name>.ts', () => {
