@@ -8,6 +8,7 @@
 # The token comes from the Secret beekeeper-token (long-lived; TOKEN_SECRET names another for a rotation), or with
 # TOKEN_DURATION set (e.g. 8760h) from `kubectl create token` (expires; the API server may cap the duration).
 # The CA is the current context's (inline or a file), else the token Secret's ca.crt; SERVER overrides the API server URL.
+# No CA found: it refuses, unless INSECURE_SKIP_TLS_VERIFY=true (a throwaway hub).
 set -eu
 hub=${1:?usage: make-kubeconfig.sh <hub-name>}
 ns=${ACCESS_NAMESPACE:-beekeeper-access}
@@ -41,9 +42,14 @@ if [ -z "$ca" ]; then
 fi
 if [ -n "$ca" ]; then
   trust="certificate-authority-data: $ca"
-else
-  echo "make-kubeconfig: no CA found; the kubeconfig skips TLS verification (fix before production)" >&2
+elif [ "${INSECURE_SKIP_TLS_VERIFY:-}" = true ]; then
+  echo "make-kubeconfig: no CA found; the kubeconfig skips TLS verification, as INSECURE_SKIP_TLS_VERIFY=true asks" >&2
   trust='insecure-skip-tls-verify: true'
+else
+  # A token sent to a server nobody verified is a token given away: refuse rather than write such a kubeconfig.
+  echo "make-kubeconfig: no CA found in the context nor in Secret $ns/$secret; set SERVER and a context with the" >&2
+  echo "  hub's CA, or INSECURE_SKIP_TLS_VERIFY=true for a throwaway hub" >&2
+  exit 1
 fi
 
 cat <<KUBECONFIG

@@ -48,10 +48,10 @@ describe('deploy/hub-access/make-kubeconfig.sh', needs(kubectlMissing), () => {
     writeFileSync(file, stringify(doc), { mode: 0o600 });
     return file;
   };
-  const makeKubeconfig = (kubeconfig: string) =>
+  const makeKubeconfig = (kubeconfig: string, env: Record<string, string> = {}) =>
     run('sh', [script, 'west'], {
       // HOME: kubectl keeps its discovery cache there (in the working directory when unset).
-      env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, TOKEN_DURATION: '1h' },
+      env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: kubeconfig, TOKEN_DURATION: '1h', ...env },
       cwd: dir,
       timeout: 60_000,
     });
@@ -95,5 +95,19 @@ describe('deploy/hub-access/make-kubeconfig.sh', needs(kubectlMissing), () => {
       timeout: 30_000,
     });
     expect(namespaces).toContain('namespace/beekeeper-access');
+  });
+
+  it('refuses when no CA is found, rather than handing the token to a server nobody verified, unless told to', async () => {
+    const admin = adminKubeconfig('admin-no-ca', { 'insecure-skip-tls-verify': true });
+    const refused = await makeKubeconfig(admin).then(
+      () => undefined,
+      (err: { code?: number; stdout?: string; stderr?: string }) => err,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stdout).toBe('');
+    expect(refused?.stderr).toContain('no CA found');
+    const { stdout, stderr } = await makeKubeconfig(admin, { INSECURE_SKIP_TLS_VERIFY: 'true' });
+    expect(stdout).toContain('insecure-skip-tls-verify: true');
+    expect(stderr).toContain('INSECURE_SKIP_TLS_VERIFY=true');
   });
 });
