@@ -189,7 +189,14 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         onChange: (held) => leaseLog.info({ held }, held ? 'holds the scheduler lease' : 'lost the scheduler lease'),
       });
       lease = started;
-      closers.push(['lease', () => started.close()]);
+      closers.push([
+        'lease',
+        async () => {
+          const had = started.held();
+          await started.close();
+          if (had) leaseLog.info({}, 'handed back the scheduler lease');
+        },
+      ]);
     }
     const leader = () => lease?.held() ?? false;
     const features = FEATURES.map((f) =>

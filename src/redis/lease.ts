@@ -25,7 +25,7 @@ export interface LeaseOptions {
   /** The full key, prefix included. */
   key: string;
   ttlMs?: number;
-  /** Told when this process gains or loses the lease. */
+  /** Told when this process gains or loses the lease while running (not when close() hands it back). */
   onChange?: (held: boolean) => void;
 }
 
@@ -77,7 +77,8 @@ export function startLease({ redis, key, ttlMs = 15_000, onChange }: LeaseOption
       const had = was;
       closed = true;
       validUntil = 0;
-      note();
+      // Handed back, not lost: onChange is not told (the owner logs the hand-back itself).
+      was = false;
       if (had) await within(period, 'the lease release', redis.eval(RELEASE, 1, key, id)).catch(() => undefined);
     },
   };
