@@ -4,7 +4,18 @@
 // command) comes back for the test to start. Anything this does not understand fails loudly, so that a Dockerfile
 // change the smoke test cannot follow is noticed rather than silently not tested.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, posix, relative } from 'node:path';
 
 export interface Instruction {
@@ -116,7 +127,12 @@ export interface BuiltImage {
  * Performs the Dockerfile of `context` in `work`: `work/build` is the build stage's filesystem, `work/image` the
  * runtime stage's. RUN lines run with `runEnv` (an npm cache, say) over this process's environment.
  */
-export function performDockerfile(context: string, work: string, runEnv: Record<string, string> = {}): BuiltImage {
+export function performDockerfile(
+  context: string,
+  work: string,
+  runEnv: Record<string, string> = {},
+  { cacheDir }: { cacheDir?: string } = {},
+): BuiltImage {
   const stages = parseDockerfile(readFileSync(join(context, 'Dockerfile'), 'utf8'));
   if (stages.length !== 2 || !stages[0]!.name)
     throw new Error('Dockerfile: expected a named build stage and a runtime stage');
@@ -129,33 +145,55 @@ export function performDockerfile(context: string, work: string, runEnv: Record<
   let cwd = '/';
   const timings: BuiltImage['timings'] = [];
   const buildEnv: Record<string, string> = {};
-  for (const { keyword, args } of build.steps) {
-    if (keyword === 'USER' || keyword === 'ARG') continue; // the test runs the build as root, like USER 0
-    if (keyword === 'WORKDIR') {
-      cwd = posix.resolve(cwd, args);
-      mkdirSync(at(buildRoot, '/', cwd), { recursive: true });
-    } else if (keyword === 'ENV') {
-      Object.assign(buildEnv, parsePairs(args));
-    } else if (keyword === 'COPY') {
-      const words = args.split(/\s+/);
-      if (words.some((w) => w.startsWith('--'))) throw new Error(`Dockerfile: COPY flags in the build stage: ${args}`);
-      const dest = words.pop()!;
-      for (const src of words)
-        copyFromContext(context, src, at(buildRoot, cwd, dest), dest.endsWith('/') || words.length > 1, ignored);
-    } else if (keyword === 'RUN') {
-      // Absolute paths would reach outside the temporary directory here.
-      if (/(^|[\s=])\//.test(args))
-        throw new Error(`Dockerfile: RUN in the build stage with an absolute path: ${args}`);
-      const started = Date.now();
-      execFileSync('sh', ['-c', args], {
-        cwd: at(buildRoot, '/', cwd),
-        env: { ...process.env, ...buildEnv, ...runEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      timings.push({ run: args, seconds: (Date.now() - started) / 1000 });
-    } else {
-      throw new Error(`Dockerfile: the smoke test does not perform ${keyword} in the build stage`);
+  // As a builder's layer cache: the build stage's result is reused when nothing it reads changed (its instructions,
+  // the files its COPY lines take from the context, the environment of its RUN lines). .ci/run's second pass and a
+  // developer's rerun then start the roles from the same tree without a second npm ci and build.
+  const key = cacheDir ? buildStageKey(context, build, ignored, runEnv) : undefined;
+  const cached = cacheDir && key ? join(cacheDir, key) : undefined;
+  if (cached && existsSync(join(cached, '.complete'))) {
+    const started = Date.now();
+    mkdirSync(buildRoot, { recursive: true });
+    execFileSync('cp', ['-al', `${cached}/build/.`, buildRoot]);
+    timings.push({ run: `build stage from the cache (${key!.slice(0, 12)})`, seconds: (Date.now() - started) / 1000 });
+  } else {
+    for (const { keyword, args } of build.steps) {
+      if (keyword === 'USER' || keyword === 'ARG') continue; // the test runs the build as root, like USER 0
+      if (keyword === 'WORKDIR') {
+        cwd = posix.resolve(cwd, args);
+        mkdirSync(at(buildRoot, '/', cwd), { recursive: true });
+      } else if (keyword === 'ENV') {
+        Object.assign(buildEnv, parsePairs(args));
+      } else if (keyword === 'COPY') {
+        const words = args.split(/\s+/);
+        if (words.some((w) => w.startsWith('--')))
+          throw new Error(`Dockerfile: COPY flags in the build stage: ${args}`);
+        const dest = words.pop()!;
+        for (const src of words)
+          copyFromContext(context, src, at(buildRoot, cwd, dest), dest.endsWith('/') || words.length > 1, ignored);
+      } else if (keyword === 'RUN') {
+        // Absolute paths would reach outside the temporary directory here.
+        if (/(^|[\s=])\//.test(args))
+          throw new Error(`Dockerfile: RUN in the build stage with an absolute path: ${args}`);
+        const started = Date.now();
+        execFileSync('sh', ['-c', args], {
+          cwd: at(buildRoot, '/', cwd),
+          env: { ...process.env, ...buildEnv, ...runEnv },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        timings.push({ run: args, seconds: (Date.now() - started) / 1000 });
+      } else {
+        throw new Error(`Dockerfile: the smoke test does not perform ${keyword} in the build stage`);
+      }
+    }
+
+    if (cached && cacheDir) {
+      // One entry: an older build is of no further use.
+      rmSync(cacheDir, { recursive: true, force: true });
+      mkdirSync(`${cached}.partial`, { recursive: true });
+      execFileSync('cp', ['-al', `${buildRoot}/.`, `${cached}.partial/build`]);
+      writeFileSync(join(`${cached}.partial`, '.complete'), '');
+      renameSync(`${cached}.partial`, cached);
     }
   }
 
@@ -234,4 +272,32 @@ function copyFromContext(
     mkdirSync(dirname(target), { recursive: true });
     cpSync(from, target);
   }
+}
+
+/** What the build stage reads: its instructions, the context files its COPY lines take, its RUN environment. */
+function buildStageKey(
+  context: string,
+  build: Stage,
+  ignored: (p: string) => boolean,
+  runEnv: Record<string, string>,
+): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ steps: build.steps, runEnv, platform: process.platform, arch: process.arch }));
+  const add = (path: string) => {
+    const rel = relative(context, path).split('\\').join('/');
+    if (ignored(rel)) return;
+    if (statSync(path).isDirectory()) {
+      for (const entry of readdirSync(path).sort()) add(join(path, entry));
+    } else {
+      hash.update(`\0${rel}\0`);
+      hash.update(readFileSync(path));
+    }
+  };
+  for (const { keyword, args } of build.steps) {
+    if (keyword !== 'COPY') continue;
+    const words = args.split(/\s+/);
+    words.pop();
+    for (const src of words) add(join(context, posix.normalize(src).replace(/\/$/, '')));
+  }
+  return hash.digest('hex');
 }

@@ -63,7 +63,12 @@ describe('the image, built as the Dockerfile says and run as OpenShift runs it',
     chmodSync(work, 0o755);
     const started = Date.now();
     // The developer's npm cache, as a build machine's layer cache would be.
-    image = performDockerfile(ROOT, work, { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' });
+    image = performDockerfile(
+      ROOT,
+      work,
+      { npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' },
+      { cacheDir: join(ROOT, 'node_modules', '.cache', 'image-smoke') },
+    );
     const steps = image.timings.map((t) => `${t.run}: ${t.seconds.toFixed(1)} s`).join(', ');
     console.log(`image tree built in ${((Date.now() - started) / 1000).toFixed(1)} s (${steps})`);
     app = join(image.root, image.workdir);
