@@ -183,7 +183,7 @@ export async function startBed(
 }
 
 /** bench/sim-host.ts in a child process (no test clock option: it makes its own). */
-async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
+export async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
   const child = fork(
     fileURLToPath(new URL('./sim-host.ts', import.meta.url)),
     [JSON.stringify(simOpts), String(startMs)],
