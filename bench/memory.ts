@@ -162,6 +162,22 @@ try {
     ),
     row('memory', `worker role per cluster (${COUNT})`, perCluster(workerRss), perCluster(bareRss.holding), 'KiB'),
   );
+  // For bench/run.ts's growth rows: RSS above an empty tsx process, at each size.
+  for (const [name, rss] of [
+    ['api', apiRss],
+    ['worker', workerRss],
+  ] as const)
+    rows.push({
+      ...row(
+        'memory',
+        `${name} RSS above an empty process (${COUNT})`,
+        (rss - bareRss.empty) / MiB,
+        (bareRss.holding - bareRss.empty) / MiB,
+        'MiB',
+      ),
+      key: `${name} role RSS above an empty process`,
+      n: COUNT,
+    });
 } finally {
   await Promise.all(procs.map(stop));
   await host.close();

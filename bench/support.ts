@@ -26,6 +26,9 @@ export interface Row {
   /** value / baseline; below 1 means the subject beats the baseline. */
   ratio: number;
   note?: string;
+  /** For bench/run.ts's growth rows: the same `key` measured at several sizes `n` (clusters). */
+  key?: string;
+  n?: number;
 }
 
 export const row = (

@@ -322,6 +322,24 @@ const rows: Row[] = [
   ),
   row(B, `raised-limits sweep / flood (${tag})`, m('beekeeper-raised'), m('flood'), 'patches/s', 'QPS 1000, conc 50'),
   row(B, `run request -> first PATCH, default (${tag})`, fp('beekeeper'), fp('flood'), 'ms', 'vs the flood’s first'),
+  // Whole-sweep times, for bench/run.ts's growth rows (1,000 vs 10,000 clusters).
+  {
+    ...row(B, `sweep time, default (${tag})`, CLUSTERS / m('beekeeper'), CLUSTERS / m('flood'), 's', 'vs the flood'),
+    key: `sweep time, default limits, ${HUBS} hub(s)`,
+    n: CLUSTERS,
+  },
+  {
+    ...row(
+      B,
+      `sweep time, raised (${tag})`,
+      CLUSTERS / m('beekeeper-raised'),
+      CLUSTERS / m('flood'),
+      's',
+      'vs the flood',
+    ),
+    key: `sweep time, raised limits, ${HUBS} hub(s)`,
+    n: CLUSTERS,
+  },
 ];
 report(rows);
 // Something of the replaced system (or undici's aborted watches) keeps the loop alive; the figures are out.
