@@ -104,6 +104,7 @@ const BENCHES: Bench[] = [
     env: { READS_ROUNDS: quick ? '1' : '2' },
     limitMs: 600_000,
   },
+  { name: 'claim-notify', file: 'claim-notify.ts', args: [quick ? '10' : '20'], limitMs: 300_000 },
   { name: 'jobs', file: 'jobs.ts', args: [quick ? '1000' : '5000'], limitMs: 300_000 },
   ...(quick ? ['2000'] : ['1000', '10000']).map((n) => ({
     name: 'memory',
