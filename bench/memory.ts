@@ -5,7 +5,8 @@
 // Baseline: a bare Node process (same loader, tsx) that LISTs the same N ClusterDeployments from the API server and
 // keeps the parsed JSON; its RSS before the LIST (empty) is subtracted from every figure to give bytes per cluster
 // (an upper bound for the roles: their fixed cost is counted too). Ratio = role RSS / bare RSS.
-// The issue's "after an hour of work" figure is not measured here (see the README's Performance section).
+// MEMORY_CHURN_MINUTES=10 (full runs): also RSS after that many minutes of churn with both roles up, a compressed
+// version of the issue's "after an hour of work".
 // Run: npx tsx bench/memory.ts [clusters]
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,12 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { createTestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { createKubeClient } from '../src/sim/client/index.js';
+import { createKubeClient, R } from '../src/sim/client/index.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 const NS = 'bench-memory';
+const CHURN_MINUTES = Number(process.env.MEMORY_CHURN_MINUTES ?? 0);
 
 const rssOf = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -126,7 +128,7 @@ try {
     300_000,
   );
   const apiRss = await flatRss(api.p.pid!, 'api');
-  await stop(api.p);
+  if (CHURN_MINUTES === 0) await stop(api.p);
   const worker = await role('worker');
   await until(
     'the worker role is ready',
@@ -140,9 +142,55 @@ try {
     300_000,
   );
   const workerRss = await flatRss(worker.p.pid!, 'worker');
+  const MiB = 1024 * 1024;
+  if (CHURN_MINUTES > 0) {
+    // A compressed "after an hour of work": both roles up, for CHURN_MINUTES every cluster's labels change in turn
+    // (50 updates/s, each one an informer event in both roles) while the api answers 10 list requests/s.
+    const end = Date.now() + CHURN_MINUTES * 60_000;
+    let k = 0;
+    while (Date.now() < end) {
+      const tick = Date.now();
+      await Promise.all([
+        ...Array.from({ length: 50 }, () => {
+          const i = k++ % COUNT;
+          return client.mergePatch(R.clusterDeployment, NS, `cd-${String(i).padStart(5, '0')}`, {
+            metadata: { labels: { churn: String(k) } },
+          });
+        }),
+        ...Array.from({ length: 10 }, async () => {
+          const res = await fetch(`${api.base}/v1/clusters?limit=100&labelSelector=team%3Dbench`);
+          await res.arrayBuffer();
+        }),
+      ]);
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - tick))));
+    }
+    const [apiAfter, workerAfter] = await Promise.all([flatRss(api.p.pid!, 'api'), flatRss(worker.p.pid!, 'worker')]);
+    console.log(
+      `after ${CHURN_MINUTES} min of churn (${k} label updates): api ${(apiAfter / MiB).toFixed(0)} MiB, worker ${(workerAfter / MiB).toFixed(0)} MiB`,
+    );
+    const note = `${CHURN_MINUTES} min: 50 label updates/s + 10 lists/s; vs the same role fresh`;
+    rows.push(
+      row(
+        'memory',
+        `api role RSS after ${CHURN_MINUTES} min churn (${COUNT})`,
+        apiAfter / MiB,
+        apiRss / MiB,
+        'MiB',
+        note,
+      ),
+      row(
+        'memory',
+        `worker role RSS after ${CHURN_MINUTES} min churn (${COUNT})`,
+        workerAfter / MiB,
+        workerRss / MiB,
+        'MiB',
+        note,
+      ),
+    );
+    await stop(api.p);
+  }
   await stop(worker.p);
 
-  const MiB = 1024 * 1024;
   const perCluster = (rss: number) => (rss - bareRss.empty) / COUNT / 1024;
   console.log(
     `memory (${COUNT} clusters): api ${(apiRss / MiB).toFixed(0)} MiB, worker ${(workerRss / MiB).toFixed(0)} MiB, ` +
