@@ -110,6 +110,8 @@ const BENCHES: Bench[] = [
     name: 'memory',
     file: 'memory.ts',
     args: [n],
+    // The largest full run also stays up 10 minutes under churn: a compressed "after an hour of work".
+    ...(n === '10000' ? { env: { MEMORY_CHURN_MINUTES: '10' } } : {}),
     limitMs: 900_000,
   })),
 ];
