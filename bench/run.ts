@@ -9,11 +9,15 @@ import { fmt, type Row } from './support.js';
 
 const quick = process.argv.includes('--quick');
 const record = process.argv.includes('--record');
+// `--only sweep-vs-loops,reads`: those benches alone.
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1]?.split(',')) : undefined;
 
 interface Bench {
   name: string;
   file: string;
   args: string[];
+  env?: Record<string, string>;
   /** Killed past this. */
   limitMs: number;
   /** Rows from output that is not a RESULT line (the simulator bench predates it). */
@@ -56,6 +60,60 @@ const BENCHES: Bench[] = [
     args: [quick ? '40' : '200'],
     limitMs: 400_000,
   },
+  // Issue 14's benchmark. Sweep sizes: N clusters split over 1 or 3 hubs; at 10,000 one round each (a default
+  // sweep of 10,000 clusters on one hub takes ~15 minutes by design: 20 QPS, two requests per cluster).
+  ...(quick
+    ? [
+        {
+          name: 'sweep-vs-loops',
+          file: 'sweep-vs-loops.ts',
+          args: ['200', '1'],
+          env: { SWEEP_ROUNDS: '1', KUBECTL_SAMPLE: '20' },
+          limitMs: 300_000,
+        },
+        {
+          name: 'sweep-vs-loops',
+          file: 'sweep-vs-loops.ts',
+          args: ['200', '3'],
+          env: { SWEEP_ROUNDS: '1', KUBECTL_SAMPLE: '20' },
+          limitMs: 300_000,
+        },
+      ]
+    : [
+        { name: 'sweep-vs-loops', file: 'sweep-vs-loops.ts', args: ['1000', '1'], limitMs: 1_200_000 },
+        { name: 'sweep-vs-loops', file: 'sweep-vs-loops.ts', args: ['1000', '3'], limitMs: 900_000 },
+        {
+          name: 'sweep-vs-loops',
+          file: 'sweep-vs-loops.ts',
+          args: ['10000', '1'],
+          env: { SWEEP_ROUNDS: '1' },
+          limitMs: 3_600_000,
+        },
+        {
+          name: 'sweep-vs-loops',
+          file: 'sweep-vs-loops.ts',
+          args: ['10000', '3'],
+          env: { SWEEP_ROUNDS: '1' },
+          limitMs: 2_400_000,
+        },
+      ]),
+  {
+    name: 'reads',
+    file: 'reads.ts',
+    args: quick ? ['2000', '2'] : ['10000', '8'],
+    env: { READS_ROUNDS: quick ? '1' : '2' },
+    limitMs: 600_000,
+  },
+  { name: 'claim-notify', file: 'claim-notify.ts', args: [quick ? '10' : '20'], limitMs: 300_000 },
+  { name: 'jobs', file: 'jobs.ts', args: [quick ? '1000' : '5000'], limitMs: 300_000 },
+  ...(quick ? ['2000'] : ['1000', '10000']).map((n) => ({
+    name: 'memory',
+    file: 'memory.ts',
+    args: [n],
+    // The largest full run also stays up 10 minutes under churn: a compressed "after an hour of work".
+    ...(n === '10000' ? { env: { MEMORY_CHURN_MINUTES: '10' } } : {}),
+    limitMs: 900_000,
+  })),
 ];
 
 interface Outcome {
@@ -76,6 +134,7 @@ function runOne(b: Bench): Promise<Outcome> {
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
+        env: { ...process.env, ...b.env },
       },
     );
     let stdout = '';
@@ -111,7 +170,7 @@ function runOne(b: Bench): Promise<Outcome> {
 }
 
 const outcomes: Outcome[] = [];
-for (const b of BENCHES) {
+for (const b of BENCHES.filter((x) => !only || only.has(x.name))) {
   console.log(`\n== ${b.name} ${b.args.join(' ')}`);
   const o = await runOne(b);
   if (!o.ok) console.log(`!! ${b.name} failed: ${o.error}`);
@@ -119,6 +178,36 @@ for (const b of BENCHES) {
 }
 
 const rows = outcomes.flatMap((o) => o.rows);
+rows.push(...growthRows(rows));
+
+/**
+ * Growth (issue 14, benchmark 6): for every `key` measured at two sizes, the exponent k in value ~ n^k between the
+ * smallest and largest size (1 = linear). Value: the subject's exponent; baseline: the baseline's (same sizes).
+ */
+function growthRows(all: Row[]): Row[] {
+  const byKey = new Map<string, Row[]>();
+  for (const r of all) if (r.key && r.n) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+  const out: Row[] = [];
+  for (const [key, rs] of byKey) {
+    const sorted = [...rs].sort((a, b) => a.n! - b.n!);
+    const lo = sorted[0]!;
+    const hi = sorted.at(-1)!;
+    if (hi.n === lo.n) continue;
+    const k = (a: number, b: number) => Math.log(b / a) / Math.log(hi.n! / lo.n!);
+    const value = k(lo.value, hi.value);
+    const baseline = k(lo.baseline, hi.baseline);
+    out.push({
+      bench: 'growth',
+      metric: `${key}, ${lo.n} -> ${hi.n} clusters (exponent)`,
+      value,
+      baseline,
+      unit: 'exp',
+      ratio: value / baseline,
+      note: `value ~ n^k; ${fmt(lo.value)} -> ${fmt(hi.value)} ${lo.unit}`,
+    });
+  }
+  return out;
+}
 const w = Math.max(...rows.map((r) => `${r.bench}  ${r.metric}`.length), 20);
 console.log(
   `\n${'benchmark'.padEnd(w)} ${'value'.padStart(10)} ${'baseline'.padStart(10)} unit      ${'ratio'.padStart(9)}`,

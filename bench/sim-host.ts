@@ -9,7 +9,12 @@ import { startSimulator } from '../src/sim/simulator.js';
 const clock = createTestClock(process.argv[3] ? Number(process.argv[3]) : undefined);
 const sim = await startSimulator({ ...JSON.parse(process.argv[2] ?? '{}'), clock });
 const hub = sim.hubs[0]!;
-process.send!({ kubeconfig: sim.kubeconfigYaml(), url: hub.url, token: hub.token });
+process.send!({
+  kubeconfig: sim.kubeconfigYaml(),
+  url: hub.url,
+  token: hub.token,
+  hubs: sim.hubs.map((h) => ({ name: h.name, url: h.url, token: h.token })),
+});
 // A failed close rejects unhandled and so ends this child with an error, which is what the bench wants.
 // eslint-disable-next-line @typescript-eslint/no-misused-promises
 process.on('message', async (m: { advance?: number; close?: boolean }) => {

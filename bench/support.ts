@@ -26,6 +26,9 @@ export interface Row {
   /** value / baseline; below 1 means the subject beats the baseline. */
   ratio: number;
   note?: string;
+  /** For bench/run.ts's growth rows: the same `key` measured at several sizes `n` (clusters). */
+  key?: string;
+  n?: number;
 }
 
 export const row = (
@@ -103,6 +106,8 @@ export interface Bed {
   /** In-process simulator (absent when it runs in a child process: see `advance`). */
   sim?: Simulator;
   client: KubeClient;
+  /** Every hub of the bed (the first is `client`'s, named HUB), with its URL and token for raw requests. */
+  hubs: Array<{ name: string; url: string; token: string; client: KubeClient }>;
   system: System;
   clock: TestClock;
   config: Config;
@@ -118,24 +123,45 @@ export interface Bed {
  * rate limit is raised so the figures measure Beekeeper's machinery, not the configured QPS budget.
  */
 export async function startBed(
-  opts: { sim?: SimulatorOptions; env?: Record<string, string>; startMs?: number; simProcess?: boolean } = {},
+  opts: {
+    sim?: SimulatorOptions;
+    env?: Record<string, string>;
+    startMs?: number;
+    simProcess?: boolean;
+    /** How many hubs (HUB, then HUB-2, HUB-3...), all in one simulator. Default 1. */
+    hubs?: number;
+    /** Keep Beekeeper's default kube client rate limits (20 QPS, burst 40) instead of raising them. */
+    defaultLimits?: boolean;
+  } = {},
 ): Promise<Bed> {
   const clock = createTestClock(opts.startMs);
-  const simOpts = { hubNames: [HUB], speed: 1000, ...opts.sim };
+  const hubNames = Array.from({ length: opts.hubs ?? 1 }, (_, i) => (i === 0 ? HUB : `${HUB}-${i + 1}`));
+  const simOpts = { hubNames, speed: 1000, ...opts.sim };
   const sim = opts.simProcess ? undefined : await startSimulator({ ...simOpts, clock });
   const host = opts.simProcess ? await startSimHost(simOpts, clock.now()) : undefined;
-  const hub = sim ? { url: sim.hubs[0]!.url, token: sim.hubs[0]!.token, kubeconfig: sim.kubeconfigYaml() } : host!;
-  const client = createKubeClient({ server: hub.url, token: hub.token, insecureSkipTLSVerify: true });
+  const kubeconfig = sim ? sim.kubeconfigYaml() : host!.kubeconfig;
+  const hubs = (sim ? sim.hubs.map((h) => ({ name: h.name, url: h.url, token: h.token })) : host!.hubs).map((h) => ({
+    ...h,
+    client: createKubeClient({ server: h.url, token: h.token, insecureSkipTLSVerify: true }),
+  }));
+  const client = hubs[0]!.client;
   const base = loadConfig({
     REDIS_URL,
     BEEKEEPER_REDIS_PREFIX: `{bk-bench-${randomUUID().slice(0, 8)}}`,
-    BEEKEEPER_KUBE_QPS: '5000',
-    BEEKEEPER_KUBE_BURST: '5000',
+    ...(opts.defaultLimits ? {} : { BEEKEEPER_KUBE_QPS: '5000', BEEKEEPER_KUBE_BURST: '5000' }),
     ...opts.env,
   });
-  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: hub.kubeconfig });
+  const embedded = withEmbeddedHub(base, { name: HUB, kubeconfigData: kubeconfig });
+  // Every hub from the one kubeconfig, each its own context (the simulator names contexts after its hubs).
+  const config: Config =
+    hubs.length === 1
+      ? embedded
+      : {
+          ...embedded,
+          hubs: hubs.map((h) => ({ ...embedded.hubs[0]!, name: h.name, context: h.name })),
+        };
   const log = createLogger({ level: 'silent' });
-  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: config.stateNamespace, clock, log });
+  for (const hub of config.hubs) await prepareEmbeddedHub({ hub, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
   const advance = async (ms: number) => {
     clock.advance(ms);
@@ -144,6 +170,7 @@ export async function startBed(
   return {
     ...(sim ? { sim } : {}),
     client,
+    hubs,
     system,
     clock,
     config,
@@ -159,7 +186,7 @@ export async function startBed(
 }
 
 /** bench/sim-host.ts in a child process (no test clock option: it makes its own). */
-async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
+export async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: number) {
   const child = fork(
     fileURLToPath(new URL('./sim-host.ts', import.meta.url)),
     [JSON.stringify(simOpts), String(startMs)],
@@ -182,7 +209,14 @@ async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, startMs: n
       child.once('exit', onExit);
     });
   const ready = await next((m) =>
-    typeof m.kubeconfig === 'string' ? (m as { kubeconfig: string; url: string; token: string }) : undefined,
+    typeof m.kubeconfig === 'string'
+      ? (m as {
+          kubeconfig: string;
+          url: string;
+          token: string;
+          hubs: Array<{ name: string; url: string; token: string }>;
+        })
+      : undefined,
   );
   return {
     ...ready,

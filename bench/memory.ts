@@ -1,0 +1,235 @@
+// Memory of the roles (issue 14, benchmark 5): N ClusterDeployments on a simulated hub (its own process, Hive's
+// controllers off so nothing changes under the caches), then the api role and the worker role each started as its
+// own OS process (`src/main/api.ts`, `src/main/worker.ts` under tsx, as `npm run start:api` does), fresh. Figure: RSS
+// (/proc/<pid>/status VmRSS) once the api lists all N clusters and the worker's RSS has been flat for 5 s.
+// Baseline: a bare Node process (same loader, tsx) that LISTs the same N ClusterDeployments from the API server and
+// keeps the parsed JSON; its RSS before the LIST (empty) is subtracted from every figure to give bytes per cluster
+// (an upper bound for the roles: their fixed cost is counted too). Ratio = role RSS / bare RSS.
+// MEMORY_CHURN_MINUTES=10 (full runs): also RSS after that many minutes of churn with both roles up, a compressed
+// version of the issue's "after an hour of work".
+// Run: npx tsx bench/memory.ts [clusters]
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestClock } from '../src/clock.js';
+import { loadConfig, withEmbeddedHub } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createKubeClient, R } from '../src/sim/client/index.js';
+import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
+import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
+
+const COUNT = Number(process.argv[2] ?? 10_000);
+const NS = 'bench-memory';
+const CHURN_MINUTES = Number(process.env.MEMORY_CHURN_MINUTES ?? 0);
+
+const rssOf = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) * 1024;
+};
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+async function flatRss(pid: number, what: string): Promise<number> {
+  let last = rssOf(pid);
+  let flatFor = 0;
+  const end = Date.now() + 120_000;
+  while (flatFor < 5) {
+    if (Date.now() > end) throw new Error(`${what}: RSS never settled`);
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = rssOf(pid);
+    flatFor = Math.abs(now - last) < last * 0.01 ? flatFor + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+const stop = (p: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (p.exitCode !== null || p.signalCode !== null) return resolve();
+    p.once('exit', () => resolve());
+    p.kill('SIGTERM');
+    setTimeout(() => p.kill('SIGKILL'), 25_000).unref();
+  });
+
+const host = await startSimHost({ hubNames: [HUB], speed: 1000, controllers: false }, Date.now());
+const tmp = mkdtempSync(join(tmpdir(), 'bk-bench-memory-'));
+const prefix = `{bk-bench-${randomUUID().slice(0, 8)}}`;
+const procs: ChildProcess[] = [];
+const rows: Row[] = [];
+try {
+  const client = createKubeClient({ server: host.url, token: host.token, insecureSkipTLSVerify: true });
+  await adoptMany(client, NS, COUNT, { kubeconfigs: false, labels: { team: 'bench' } });
+  const kubeconfig = join(tmp, 'kubeconfig');
+  writeFileSync(kubeconfig, host.kubeconfig);
+  const config = withEmbeddedHub(loadConfig({ REDIS_URL, BEEKEEPER_REDIS_PREFIX: prefix }), {
+    name: HUB,
+    kubeconfigData: host.kubeconfig,
+  });
+  await prepareEmbeddedHub({
+    hub: config.hubs[0]!,
+    namespace: config.stateNamespace,
+    clock: createTestClock(),
+    log: createLogger({ level: 'silent' }),
+  });
+
+  // The bare baseline: parsed JSON of the same LIST, held.
+  const bare = fork(fileURLToPath(new URL('./memory-bare.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  procs.push(bare);
+  const bareRss = await new Promise<{ empty: number; holding: number; items: number }>((resolve, reject) => {
+    bare.once('message', (m) => resolve(m as { empty: number; holding: number; items: number }));
+    bare.once('exit', (c) => reject(new Error(`bare process exited ${c}`)));
+    bare.send({ url: `${host.url}/apis/hive.openshift.io/v1/clusterdeployments`, token: host.token });
+  });
+  if (bareRss.items !== COUNT) throw new Error(`bare process holds ${bareRss.items} of ${COUNT}`);
+  await stop(bare);
+
+  const role = async (name: 'api' | 'worker') => {
+    const port = await freePort();
+    const p = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL(`../src/main/${name}.ts`, import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          REDIS_URL,
+          BEEKEEPER_REDIS_PREFIX: prefix,
+          BEEKEEPER_HUBS: `${HUB}=${kubeconfig}`,
+          BEEKEEPER_AUTH_OPEN: 'true',
+          BEEKEEPER_LOG_LEVEL: 'warn',
+          PORT: String(port),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    procs.push(p);
+    return { p, base: `http://127.0.0.1:${port}` };
+  };
+  const api = await role('api');
+  await until(
+    'the api role lists every cluster',
+    async () => {
+      try {
+        const res = await fetch(`${api.base}/v1/clusters?limit=1`);
+        return res.ok && ((await res.json()) as { total: number }).total === COUNT;
+      } catch {
+        return false;
+      }
+    },
+    300_000,
+  );
+  const apiRss = await flatRss(api.p.pid!, 'api');
+  if (CHURN_MINUTES === 0) await stop(api.p);
+  const worker = await role('worker');
+  await until(
+    'the worker role is ready',
+    async () => {
+      try {
+        return (await fetch(`${worker.base}/readyz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    300_000,
+  );
+  const workerRss = await flatRss(worker.p.pid!, 'worker');
+  const MiB = 1024 * 1024;
+  if (CHURN_MINUTES > 0) {
+    // A compressed "after an hour of work": both roles up, for CHURN_MINUTES every cluster's labels change in turn
+    // (50 updates/s, each one an informer event in both roles) while the api answers 10 list requests/s.
+    const end = Date.now() + CHURN_MINUTES * 60_000;
+    let k = 0;
+    while (Date.now() < end) {
+      const tick = Date.now();
+      await Promise.all([
+        ...Array.from({ length: 50 }, () => {
+          const i = k++ % COUNT;
+          return client.mergePatch(R.clusterDeployment, NS, `cd-${String(i).padStart(5, '0')}`, {
+            metadata: { labels: { churn: String(k) } },
+          });
+        }),
+        ...Array.from({ length: 10 }, async () => {
+          const res = await fetch(`${api.base}/v1/clusters?limit=100&labelSelector=team%3Dbench`);
+          await res.arrayBuffer();
+        }),
+      ]);
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - tick))));
+    }
+    const [apiAfter, workerAfter] = await Promise.all([flatRss(api.p.pid!, 'api'), flatRss(worker.p.pid!, 'worker')]);
+    console.log(
+      `after ${CHURN_MINUTES} min of churn (${k} label updates): api ${(apiAfter / MiB).toFixed(0)} MiB, worker ${(workerAfter / MiB).toFixed(0)} MiB`,
+    );
+    const note = `${CHURN_MINUTES} min: 50 label updates/s + 10 lists/s; vs the same role fresh`;
+    rows.push(
+      row(
+        'memory',
+        `api role RSS after ${CHURN_MINUTES} min churn (${COUNT})`,
+        apiAfter / MiB,
+        apiRss / MiB,
+        'MiB',
+        note,
+      ),
+      row(
+        'memory',
+        `worker role RSS after ${CHURN_MINUTES} min churn (${COUNT})`,
+        workerAfter / MiB,
+        workerRss / MiB,
+        'MiB',
+        note,
+      ),
+    );
+    await stop(api.p);
+  }
+  await stop(worker.p);
+
+  const perCluster = (rss: number) => (rss - bareRss.empty) / COUNT / 1024;
+  console.log(
+    `memory (${COUNT} clusters): api ${(apiRss / MiB).toFixed(0)} MiB, worker ${(workerRss / MiB).toFixed(0)} MiB, ` +
+      `bare process ${(bareRss.empty / MiB).toFixed(0)} MiB empty, ${(bareRss.holding / MiB).toFixed(0)} MiB holding the LIST`,
+  );
+  const note = 'vs a bare tsx process holding the same LIST parsed';
+  rows.push(
+    row('memory', `api role RSS, fresh (${COUNT} clusters)`, apiRss / MiB, bareRss.holding / MiB, 'MiB', note),
+    row('memory', `worker role RSS, fresh (${COUNT} clusters)`, workerRss / MiB, bareRss.holding / MiB, 'MiB', note),
+    row(
+      'memory',
+      `api role per cluster (${COUNT})`,
+      perCluster(apiRss),
+      perCluster(bareRss.holding),
+      'KiB',
+      'RSS minus an empty tsx process, / N: an upper bound',
+    ),
+    row('memory', `worker role per cluster (${COUNT})`, perCluster(workerRss), perCluster(bareRss.holding), 'KiB'),
+  );
+  // For bench/run.ts's growth rows: RSS above an empty tsx process, at each size.
+  for (const [name, rss] of [
+    ['api', apiRss],
+    ['worker', workerRss],
+  ] as const)
+    rows.push({
+      ...row(
+        'memory',
+        `${name} RSS above an empty process (${COUNT})`,
+        (rss - bareRss.empty) / MiB,
+        (bareRss.holding - bareRss.empty) / MiB,
+        'MiB',
+      ),
+      key: `${name} role RSS above an empty process`,
+      n: COUNT,
+    });
+} finally {
+  await Promise.all(procs.map(stop));
+  await host.close();
+  rmSync(tmp, { recursive: true, force: true });
+  await deleteKeys(prefix);
+}
+report(rows);
