@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import { Redis } from 'ioredis';
+import { dropKeys } from '../../src/system/embedded-prefix.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV_VARS, loadConfig } from '../../src/config.js';
 import { curlCommands, datesAhead, readmeBlock, runCurl, type CurlAnswer } from '../support/readme.js';
@@ -281,12 +282,7 @@ describe('compose without Docker: the processes it describes serve the README as
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
+      await dropKeys(redis, PREFIX);
     } finally {
       redis.disconnect();
     }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { dropKeys } from '../../src/system/embedded-prefix.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { bash as runBash, curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
@@ -199,12 +200,7 @@ afterAll(async () => {
   // Leave nothing behind in the shared Redis.
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await dropKeys(redis, PREFIX);
   } finally {
     redis.disconnect();
   }
