@@ -87,8 +87,9 @@ function toConfig(s: Settings): Config {
     globalConcurrency: s.concurrency.global,
     backgroundConcurrency: s.concurrency.background,
     backgroundGlobalConcurrency: s.concurrency.backgroundGlobal,
-    qps: s.rateLimits.qps,
-    burst: s.rateLimits.burst,
+    ...(s.rateLimits.qps !== undefined ? { qps: s.rateLimits.qps } : {}),
+    ...(s.rateLimits.burst !== undefined ? { burst: s.rateLimits.burst } : {}),
+    maxInFlight: s.rateLimits.maxInFlight,
   };
   const hubs = (s.hubs ?? []).map((hub): HubConfig => ({ ...hubDefaults, ...hub, inCluster: hub.inCluster ?? false }));
   const { sentinel, cluster, url, password, prefix } = s.redis;

@@ -9,6 +9,7 @@ import { createSignIn } from './auth/sign-in.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createHubCredentialMetrics } from './http/hub-credential-metrics.js';
+import { registerHubRequestMetrics } from './http/hub-request-metrics.js';
 import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
@@ -141,11 +142,21 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       clock,
       stateHub: config.stateHub,
       stateNamespace: config.stateNamespace,
-      rateLimit: { qps: config.hubDefaults.qps, burst: config.hubDefaults.burst },
+      // Each hub of config.hubs carries its own limits (its file entry over these defaults); these cover the rest.
+      ...(config.hubDefaults.qps !== undefined
+        ? {
+            rateLimit: {
+              qps: config.hubDefaults.qps,
+              burst: config.hubDefaults.burst ?? Math.max(1, Math.ceil(config.hubDefaults.qps)),
+            },
+          }
+        : {}),
+      maxInFlight: config.hubDefaults.maxInFlight,
       credentialsPollMs: config.hubCredentials.pollSeconds * 1000,
       onCredentialsReload: (hub, outcome) => credentialReloads(hub, outcome === 'reloaded' ? 'success' : 'failure'),
     });
     closers.push(['informers', () => store.close()]);
+    registerHubRequestMetrics(metrics.registry, () => store.hubRequests());
 
     const queue = createJobQueue({
       producer,

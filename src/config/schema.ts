@@ -27,6 +27,7 @@ const CONCURRENCY = { minimum: 1, maximum: 10_000 };
 const GLOBAL_CONCURRENCY = { minimum: 1, maximum: 100_000 };
 const QPS = { minimum: 0.1, maximum: 10_000 };
 const BURST = { minimum: 1, maximum: 100_000 };
+const MAX_IN_FLIGHT = { minimum: 1, maximum: 10_000 };
 
 const int = (env: string, minimum: number, maximum: number, fallback: number) =>
   Type.Integer({ env, minimum, maximum, default: fallback });
@@ -46,9 +47,11 @@ export const HubLimitsSchema = Type.Object({
   /** Background jobs (the scheduler's: sweeps, warnings, policies, heartbeats), in slots of their own. */
   backgroundConcurrency: Type.Integer(CONCURRENCY),
   backgroundGlobalConcurrency: Type.Integer(GLOBAL_CONCURRENCY),
-  /** Client-side Kubernetes request rate limit for this hub. */
-  qps: Type.Number(QPS),
-  burst: Type.Integer(BURST),
+  /** An optional client-side Kubernetes request rate cap for this hub; none by default (the hub's 429s pace us). */
+  qps: Type.Optional(Type.Number(QPS)),
+  burst: Type.Optional(Type.Integer(BURST)),
+  /** Kubernetes requests in flight to this hub at once per process; the window halves on 429 + Retry-After. */
+  maxInFlight: Type.Integer(MAX_IN_FLIGHT),
 });
 
 /** A hub as the file lists it, and as BEEKEEPER_HUBS' shorthand is read into (hubs.ts). */
@@ -290,8 +293,10 @@ export const SettingsSchema = Type.Object({
   teamLabel: Type.String({ env: 'BEEKEEPER_TEAM_LABEL', default: 'beekeeper.io/team', minLength: 1 }),
   concurrency,
   rateLimits: Type.Object({
-    qps: num('BEEKEEPER_KUBE_QPS', QPS.minimum, QPS.maximum, 20),
-    burst: int('BEEKEEPER_KUBE_BURST', BURST.minimum, BURST.maximum, 40),
+    /** Optional caps; unset: no client-side rate limit (controller-runtime >= 0.15 does the same). */
+    qps: Type.Optional(Type.Number({ env: 'BEEKEEPER_KUBE_QPS', ...QPS })),
+    burst: Type.Optional(Type.Integer({ env: 'BEEKEEPER_KUBE_BURST', ...BURST })),
+    maxInFlight: int('BEEKEEPER_KUBE_MAX_IN_FLIGHT', MAX_IN_FLIGHT.minimum, MAX_IN_FLIGHT.maximum, 64),
   }),
   /** Hub kubeconfigs (and in-cluster tokens) are read again when they change (docs/hub-credentials.md). */
   hubCredentials: Type.Object({

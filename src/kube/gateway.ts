@@ -34,8 +34,13 @@ export interface KubeGatewayOptions {
   hubs: readonly HubConnection[];
   log: GatewayLog;
   clock: Clock;
-  /** Per hub. Defaults to client-go's controller defaults scaled for a service: 50 QPS, burst 100. */
+  /**
+   * An optional client-side rate cap per hub, for hubs whose connection sets none. Default: no cap (the hub's own
+   * 429 + Retry-After pace Beekeeper, request-gate.ts).
+   */
   rateLimit?: RateLimit;
+  /** Requests in flight per hub at most, for hubs whose connection sets none. Default 64. */
+  maxInFlight?: number;
   requestTimeoutMs?: number;
   /** How long start-up waits for the first list of each hub; slower or dead hubs keep syncing in the background. */
   startupTimeoutMs?: number;
@@ -67,7 +72,17 @@ export const OWN_KINDS: readonly CachedKind[] = [
   'Relocation',
 ];
 
+/** One hub's request gate as metrics show it (src/http/hub-request-metrics.ts). */
+export interface HubRequestStats {
+  hub: string;
+  inFlight: number;
+  window: number;
+  throttled: number;
+}
+
 export type KubeGateway = HiveStore & {
+  /** Per hub: requests in flight, the in-flight window, and the 429/503-with-Retry-After answers received. */
+  hubRequests(): HubRequestStats[];
   /** Who a bearer token belongs to, by the hub's own API server (sign-in by TokenReview). */
   reviewToken(hub: string, token: string, audiences?: readonly string[]): Promise<TokenReviewStatus>;
   close(): Promise<void>;
@@ -77,7 +92,8 @@ export async function createKubeGateway({
   hubs: connections,
   log,
   clock,
-  rateLimit = { qps: 50, burst: 100 },
+  rateLimit,
+  maxInFlight = 64,
   requestTimeoutMs = 15_000,
   startupTimeoutMs = 10_000,
   cachedKinds = CACHED_KINDS,
@@ -96,7 +112,8 @@ export async function createKubeGateway({
         kinds:
           stateHub && stateHub !== connection.name ? cachedKinds.filter((k) => !OWN_KINDS.includes(k)) : cachedKinds,
         namespaceOf: (kind) => (OWN_KINDS.includes(kind) ? stateNamespace : undefined),
-        rateLimit,
+        ...(rateLimit ? { rateLimit } : {}),
+        maxInFlight,
         requestTimeoutMs,
         credentialsPollMs,
         clock,
@@ -196,6 +213,12 @@ export async function createKubeGateway({
     },
 
     reviewToken: async (hub, token, audiences) => reviewToken(hubOf(hub), token, audiences),
+
+    hubRequests: () =>
+      [...hubs.values()].map((hub) => {
+        const { inFlight, window, throttled } = hub.gate.stats();
+        return { hub: hub.name, inFlight, window, throttled };
+      }),
 
     async close() {
       await Promise.all([...hubs.values()].map((hub) => hub.stop()));

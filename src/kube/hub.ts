@@ -1,5 +1,5 @@
-// Everything Beekeeper holds for one hub: its credentials (reloaded when their files change), its client, its rate
-// limit, and one informer per cached kind.
+// Everything Beekeeper holds for one hub: its credentials (reloaded when their files change), its client, its request
+// gate (in-flight window, the server's 429s, an optional rate cap), and one informer per cached kind.
 import type { Clock } from '../clock.js';
 import { Unavailable } from '../hive/errors.js';
 import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
@@ -7,7 +7,9 @@ import type { GatewayLog } from './gateway-log.js';
 import { createHubCredentials, type HubCredentials, type ReloadOutcome } from './hub-credentials.js';
 import { createKindInformer, type KindInformer } from './kind-informer.js';
 import type { HubConnection } from './kubeconfig.js';
-import { createTokenBucket, type RateLimit, type TokenBucket } from './rate-limiter.js';
+import { throttleSeconds } from './map-error.js';
+import type { RateLimit } from './rate-limiter.js';
+import { createRequestGate, type RequestGate } from './request-gate.js';
 import { createRestClient, type RestClient } from './rest-client.js';
 import { watchFiles, type FileWatch } from './watch-files.js';
 
@@ -15,7 +17,7 @@ export interface Hub {
   name: string;
   credentials: HubCredentials;
   rest: RestClient;
-  limiter: TokenBucket;
+  gate: RequestGate;
   /** Empty while the hub's credentials have never loaded. */
   informers: Map<CachedKind, KindInformer>;
   /** Starts the informers (once credentials have loaded) and the watch on the credential files. */
@@ -28,7 +30,9 @@ export interface HubDeps {
   kinds: readonly CachedKind[];
   /** The namespace a kind's informer watches, when not all of them. */
   namespaceOf?: (kind: CachedKind) => string | undefined;
-  rateLimit: RateLimit;
+  /** The gateway's defaults, where the hub's connection sets none: an optional rate cap and the in-flight window. */
+  rateLimit?: RateLimit;
+  maxInFlight: number;
   requestTimeoutMs: number;
   /** How often the credential files are read again besides their directory's change events. */
   credentialsPollMs: number;
@@ -40,11 +44,16 @@ export interface HubDeps {
 }
 
 export function createHub(deps: HubDeps): Hub {
-  const { connection, kinds, namespaceOf, rateLimit, requestTimeoutMs, log, onEvent } = deps;
+  const { connection, kinds, namespaceOf, requestTimeoutMs, log, onEvent } = deps;
   const name = connection.name;
-  const limiter = createTokenBucket({
-    qps: connection.qps ?? rateLimit.qps,
-    burst: connection.burst ?? rateLimit.burst,
+  const qps = connection.qps ?? deps.rateLimit?.qps;
+  const gate = createRequestGate({
+    maxInFlight: connection.maxInFlight ?? deps.maxInFlight,
+    // A cap with no burst given lets one second's worth through at once, as client-go's callers usually set it.
+    ...(qps !== undefined
+      ? { rateLimit: { qps, burst: connection.burst ?? deps.rateLimit?.burst ?? Math.max(1, Math.ceil(qps)) } }
+      : {}),
+    throttledFor: (err) => throttleSeconds(err),
   });
   const informers = new Map<CachedKind, KindInformer>();
   let started = false;
@@ -78,7 +87,7 @@ export function createHub(deps: HubDeps): Hub {
           namespace: namespaceOf?.(kind),
           kubeConfig,
           rest,
-          limiter,
+          gate,
           log,
           onEvent: (type, obj) => onEvent(kind, type, obj),
         }),
@@ -91,7 +100,7 @@ export function createHub(deps: HubDeps): Hub {
     name,
     credentials,
     rest,
-    limiter,
+    gate,
     informers,
     async start() {
       started = true;

@@ -6,7 +6,7 @@ import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
 import { apiVersionOf, resourcePath } from './kinds.js';
 import { toDomainError } from './map-error.js';
 import type { RestClient } from './rest-client.js';
-import type { TokenBucket } from './rate-limiter.js';
+import type { RequestGate } from './request-gate.js';
 import type { GatewayLog } from './gateway-log.js';
 import { ReopenableWatch } from './reopenable-watch.js';
 
@@ -35,7 +35,8 @@ export interface KindInformerDeps {
   /** Watch this namespace only (Beekeeper's own kinds: its Role is namespaced); default all namespaces. */
   namespace?: string;
   rest: RestClient;
-  limiter: TokenBucket;
+  /** The hub's request gate: the LIST goes through it; the watch, long-running, does not (nor does the server count it). */
+  gate: RequestGate;
   log: GatewayLog;
   onEvent: (type: ChangeType, obj: KubeObject) => void;
   backoff?: { initialMs: number; maxMs: number };
@@ -47,7 +48,7 @@ export function createKindInformer({
   kubeConfig,
   namespace,
   rest,
-  limiter,
+  gate,
   log,
   onEvent,
   backoff = { initialMs: 500, maxMs: 30_000 },
@@ -65,8 +66,7 @@ export function createKindInformer({
     path,
     watch,
     async () => {
-      await limiter.take();
-      const list = await rest.request<KubernetesListObject<KubernetesObject>>('GET', path);
+      const list = await gate.run(() => rest.request<KubernetesListObject<KubernetesObject>>('GET', path));
       synced = true;
       return list;
     },

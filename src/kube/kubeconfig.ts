@@ -16,9 +16,11 @@ export interface HubConnection {
   inCluster?: boolean;
   /** In-cluster only: a directory standing in for `/`, where the service account files are found (tests). */
   inClusterRoot?: string;
-  /** This hub's client-side rate limit, when it differs from the gateway default. */
+  /** This hub's optional client-side rate cap, when it differs from the gateway default (none). */
   qps?: number;
   burst?: number;
+  /** This hub's in-flight window ceiling, when it differs from the gateway default. */
+  maxInFlight?: number;
 }
 
 /**

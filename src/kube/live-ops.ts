@@ -1,4 +1,4 @@
-// Live reads and writes against one hub: rate-limited, and every failure mapped to a domain error once.
+// Live reads and writes against one hub: through its request gate, and every failure mapped to a domain error once.
 import { PatchStrategy } from '@kubernetes/client-node';
 import type { KindName, KubeObject, ObjectRef } from '../services/ports.js';
 import type { Hub } from './hub.js';
@@ -9,9 +9,8 @@ import type { RestRequest } from './rest-client.js';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 async function call<T>(hub: Hub, method: Method, path: string, req: RestRequest, what: string): Promise<T> {
-  await hub.limiter.take(req.signal);
   try {
-    return await hub.rest.request<T>(method, path, req);
+    return await hub.gate.run(() => hub.rest.request<T>(method, path, req), { signal: req.signal });
   } catch (err) {
     throw toDomainError(err, what);
   }

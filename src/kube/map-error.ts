@@ -77,3 +77,27 @@ export function toDomainError(err: unknown, what: string): unknown {
   }
   return err;
 }
+
+/** kube-apiserver's APF never asks for more than 60 s (dropped_requests_tracker.go maxRetryAfter). */
+const MAX_PAUSE_SECONDS = 60;
+
+/** Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), in seconds from now; undefined when absent. */
+function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = /^\s*\d+\s*$/.test(value) ? Number(value) : (Date.parse(value) - now) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
+}
+
+/**
+ * The server's signal to back off (request-gate.ts): a 429, or a 503 with Retry-After, as the seconds to hold every
+ * new request to that hub. A 429 without the header holds 1 s (what kube-apiserver's max-in-flight filter sends);
+ * a longer wait than any kube-apiserver asks for is cut to 60 s, so a broken proxy cannot stall a hub for hours.
+ * Anything else (another status, a network failure) is no such signal: undefined.
+ */
+export function throttleSeconds(err: unknown, now = Date.now()): number | undefined {
+  if (!(err instanceof ApiException)) return undefined;
+  if (err.code !== 429 && err.code !== 503) return undefined;
+  const asked = retryAfterSeconds(header(err.headers, 'retry-after'), now);
+  if (asked === undefined) return err.code === 429 ? 1 : undefined;
+  return Math.min(asked, MAX_PAUSE_SECONDS);
+}

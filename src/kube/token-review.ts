@@ -1,4 +1,4 @@
-// authentication.k8s.io/v1 TokenReview through a hub's own connection and rate limiter: the hub's API server says
+// authentication.k8s.io/v1 TokenReview through a hub's own connection and request gate: the hub's API server says
 // who a bearer token (a pod's ServiceAccount token) belongs to. The token travels only in the request body; failures
 // are mapped like every other call and name no token.
 import type { Hub } from './hub.js';
@@ -12,18 +12,15 @@ export interface TokenReviewStatus {
 }
 
 export async function reviewToken(hub: Hub, token: string, audiences?: readonly string[]): Promise<TokenReviewStatus> {
-  await hub.limiter.take();
   try {
-    const review = await hub.rest.request<{ status?: TokenReviewStatus }>(
-      'POST',
-      '/apis/authentication.k8s.io/v1/tokenreviews',
-      {
+    const review = await hub.gate.run(() =>
+      hub.rest.request<{ status?: TokenReviewStatus }>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
         body: {
           apiVersion: 'authentication.k8s.io/v1',
           kind: 'TokenReview',
           spec: { token, ...(audiences?.length ? { audiences } : {}) },
         },
-      },
+      }),
     );
     return review?.status ?? {};
   } catch (err) {

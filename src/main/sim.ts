@@ -45,6 +45,8 @@ Options:
   --no-webhooks              without Hive's validating admission webhooks either: a bare API server with the
                              Hive CRDs, as a contract-suite target (KUBE_CONTRACT_KUBECONFIG)
   --faults <json>            fault injection spec (latency, errors, watchDrops, conflicts), see docs/simulator.md
+  --max-inflight <n>         an APF-like limit per hub: beyond n requests in flight (watches not counted) answer
+                             429 with Retry-After: 1, as kube-apiserver's max-in-flight filter (default: none)
   --plain-http               serve plain HTTP instead of HTTPS with a self-signed certificate (kubectl only
                              sends tokens over HTTPS, so keep the default for a kubectl session)
   --host <addr>              listen address (default 127.0.0.1)
@@ -101,6 +103,7 @@ function parseOptions(argv: string[]): Options {
         'no-webhooks': { type: 'boolean' },
         'plain-http': { type: 'boolean' },
         faults: { type: 'string' },
+        'max-inflight': { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         'log-level': { type: 'string' },
@@ -151,6 +154,7 @@ function parseOptions(argv: string[]): Options {
       fail(`--faults: ${(err as Error).message}`);
     }
   }
+  sim.maxInFlight = int('max-inflight', values['max-inflight'], 1);
   sim.tls = !values['plain-http'];
   sim.host = values.host;
   sim.port = int('port', values.port, 0);

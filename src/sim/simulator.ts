@@ -20,6 +20,8 @@ export interface SimulatorOptions {
   durations?: Partial<Durations>;
   seed?: SeedName;
   faults?: FaultSpec;
+  /** Every hub's APF-like limit: beyond this many requests in flight, 429 with Retry-After: 1 (startApiServer). */
+  maxInFlight?: number;
   /** false: API servers only, no Hive controllers (e.g. to test a client against a Hive-less server). */
   controllers?: boolean;
   /**
@@ -84,6 +86,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         crds: hiveCrds(),
         admission: opts.webhooks === false ? [] : hiveAdmission,
         faults: opts.faults,
+        ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}),
         metrics,
         tls: opts.tls ?? false,
         advertiseHost: opts.advertiseHost,

@@ -66,6 +66,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
       backgroundGlobalConcurrency: 1,
       qps: 50,
       burst: 100,
+      maxInFlight: 64,
     },
     namespace: policyHome.stateNamespace,
     clock,

@@ -24,6 +24,8 @@ export interface ServerContext {
   refusals: Refusal[];
   /** Per user, the `verb group/resource[/subresource]` RBAC allowed (not for system:masters). */
   allowed: Map<string, Set<string>>;
+  /** The APF-like limit (`maxInFlight` option): beyond `limit` requests in flight, 429. Absent: no limit. */
+  inFlight?: { limit: number; current: number };
   /** Called after a CustomResourceDefinition is stored or removed, to (un)serve its kinds. */
   crdChanged(crd: any, removed: boolean): void;
 }

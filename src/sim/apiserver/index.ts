@@ -49,6 +49,13 @@ export interface ApiServerOptions {
   /** Validating admission, run after schema validation. */
   admission?: AdmissionHook[];
   faults?: FaultSpec;
+  /**
+   * An APF-like limit: beyond this many requests in flight (watches not counted) the server answers 429 with
+   * `Retry-After: 1`, as kube-apiserver's max-in-flight filter does. Default: no limit.
+   */
+  maxInFlight?: number;
+  /** Told of every Kubernetes API request once its answer is sent (not /_sim/ ones): load tests record them. */
+  onRequest?: (r: RequestRecord) => void;
   /** What GET /_sim/metrics serves (Prometheus text); without it the endpoint answers an empty exposition. */
   metrics?: { render(): string };
   /**
@@ -76,6 +83,15 @@ export interface ApiServerOptions {
   advertiseHost?: string;
 }
 
+/** One request as the server saw it; times are this process's `performance.now()`. */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  code: number;
+  arrivedAt: number;
+  answeredAt: number;
+}
+
 export interface ApiServer {
   url: string;
   token: string;
@@ -98,6 +114,8 @@ export interface ApiServer {
   store: Store;
   /** Kubernetes API requests received since start (not /_sim/ ones), watches included: proof a client sent none. */
   requestCount(): number;
+  /** TCP connections accepted since start (TLS ones once their handshake is done): proof a client reuses them. */
+  connectionCount(): number;
   /** The watch caches start over at the current revision, as after an API server restart: older watches get 410. */
   restartWatchCache(): void;
   close(): Promise<void>;
@@ -130,6 +148,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     saTokens: createServiceAccountTokens(store, clock),
     refusals: [],
     allowed: new Map(),
+    ...(opts.maxInFlight ? { inFlight: { limit: opts.maxInFlight, current: 0 } } : {}),
     crdChanged(crd, removed) {
       const name = crd.metadata.name;
       registry.removeOwned(name);
@@ -176,8 +195,24 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   store.restartWatchCaches(); // the watch caches start after boot (or a restart): watching from an earlier version is 410 (golden 59)
 
   let received = 0;
+  let connections = 0;
+  const { onRequest } = opts;
   const listener = (req: Parameters<typeof handler>[0], res: Parameters<typeof handler>[1]) => {
-    if (!req.url?.startsWith('/_sim/')) received++;
+    if (!req.url?.startsWith('/_sim/')) {
+      received++;
+      if (onRequest) {
+        const arrivedAt = performance.now();
+        res.once('close', () =>
+          onRequest({
+            method: req.method ?? 'GET',
+            path: req.url ?? '/',
+            code: res.statusCode,
+            arrivedAt,
+            answeredAt: performance.now(),
+          }),
+        );
+      }
+    }
     void handler(req, res);
   };
   const server = opts.tls
@@ -186,6 +221,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         listener,
       )
     : createServer({ keepAlive: true }, listener);
+  server.on(opts.tls ? 'secureConnection' : 'connection', () => connections++);
   let address = '';
   const handler = createRequestHandler(ctx, {
     authenticate: createAuthenticator(tokens, ctx.saTokens),
@@ -221,6 +257,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     compact: () => store.compact(),
     store,
     requestCount: () => received,
+    connectionCount: () => connections,
     restartWatchCache: () => store.restartWatchCaches(),
     async close() {
       stopGc();

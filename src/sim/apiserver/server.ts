@@ -14,6 +14,7 @@ import {
   methodNotSupported,
   pageNotFound,
   statusBody,
+  tooManyRequestsInFlight,
 } from './status.js';
 import { authorize } from './auth.js';
 import { route, type Route } from './router.js';
@@ -84,12 +85,20 @@ export function createRequestHandler(ctx: ServerContext, front: FrontOptions) {
       if (url.pathname === '/_sim/faults') return send(res, faultsEndpoint(ctx, front, req, raw.toString('utf8')));
       if (url.pathname === '/_sim/metrics') return send(res, metricsEndpoint(ctx, front, req));
       const who = front.authenticate(req.headers.authorization);
+      const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+      // As kube-apiserver's max-in-flight filter, after authentication: long-running requests (watches) are not
+      // counted. Unlike it, system:masters is not exempt: the simulator's clients mostly use its admin token.
+      const limit = ctx.inFlight;
+      if (limit && !watch) {
+        if (limit.current >= limit.limit) throw tooManyRequestsInFlight();
+        limit.current++;
+        res.once('close', () => limit.current--);
+      }
       const r = route(ctx.registry, url.pathname);
       const doc = req.method === 'GET' ? discovery(ctx, front, r, url.pathname) : undefined;
       if (doc) return send(res, { code: 200, body: doc });
       if (r.kind !== 'resource') throw pageNotFound();
       const { type, namespace, name, subresource } = r;
-      const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
       const verb = verbOf(req.method ?? 'GET', name, subresource, watch);
       if (!verb)
         throw new ApiError(

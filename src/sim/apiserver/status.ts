@@ -190,6 +190,17 @@ export function tooManyRequests(retryAfterSeconds: number): ApiError {
   );
 }
 
+/**
+ * kube-apiserver's max-in-flight filter (k8s.io/apiserver/pkg/server/filters/maxinflight.go, tooManyRequests; APF's
+ * rejection uses the same function): Go's http.Error, so a plain-text body, not a Status. client-go builds the
+ * TooManyRequests Status itself from the code and Retry-After.
+ */
+export const tooManyRequestsInFlight = () =>
+  new ApiError(429, 'Too many requests, please try again later.\n', {
+    'retry-after': '1',
+    'x-content-type-options': 'nosniff',
+  });
+
 export const internalError = (message: string) =>
   new ApiError(
     500,
