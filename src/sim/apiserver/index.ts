@@ -202,15 +202,25 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       received++;
       if (onRequest) {
         const arrivedAt = performance.now();
-        res.once('close', () =>
+        let told = false;
+        // As the answer is ended (before the client can have read it), or at 'close' when it never is (watches).
+        const tell = () => {
+          if (told) return;
+          told = true;
           onRequest({
             method: req.method ?? 'GET',
             path: req.url ?? '/',
             code: res.statusCode,
             arrivedAt,
             answeredAt: performance.now(),
-          }),
-        );
+          });
+        };
+        const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+        res.end = ((...args: unknown[]) => {
+          tell();
+          return end(...args);
+        }) as typeof res.end;
+        res.once('close', tell);
       }
     }
     void handler(req, res);
