@@ -41,8 +41,9 @@ function serialize(body: unknown): string {
 }
 
 /**
- * Idle connections close after this long: below the 5 s keep-alive timeout of Node servers (the simulator) and the
- * longer ones of Go's, so a request is not sent on a connection the server is closing.
+ * Idle connections close after this long: well below kube-apiserver's 90 s idle timeout (and Node servers' default
+ * 5 s), so the client closes an idle connection first and no request goes out on one the server is closing (that
+ * race fails the request with ECONNRESET).
  */
 const IDLE_SOCKET_MS = 4_000;
 

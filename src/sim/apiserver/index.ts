@@ -231,6 +231,9 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
         listener,
       )
     : createServer({ keepAlive: true }, listener);
+  // kube-apiserver closes idle connections after 90 s (secure_serving.go IdleTimeout), not Node's 5 s: a client that
+  // keeps connections alive for less never sends on one the server is closing.
+  server.keepAliveTimeout = 90_000;
   server.on(opts.tls ? 'secureConnection' : 'connection', () => connections++);
   let address = '';
   const handler = createRequestHandler(ctx, {
