@@ -161,6 +161,11 @@ describe('the per-hub request gate', () => {
       ['east', 1, undefined],
       ['west', 4, undefined],
     ]);
+    expect(loadConfig({}).hubDefaults).toMatchObject({ maxInFlight: 64 });
+    expect(loadConfig({}).hubDefaults.qps).toBeUndefined();
+    expect(() => loadConfig({ BEEKEEPER_KUBE_MAX_IN_FLIGHT: '0' })).toThrow(
+      'BEEKEEPER_KUBE_MAX_IN_FLIGHT: 0 is outside 1..10000',
+    );
     // As src/system.ts builds it.
     const gateway = await createKubeGateway({
       hubs: config.hubs,
