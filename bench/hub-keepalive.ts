@@ -1,58 +1,83 @@
-// Connection reuse per hub (issue 14, lane hubio): 1,000 merge PATCHes one at a time through the gateway to a TLS
-// simulator hub, and the same at 32 concurrent; patches/s and the TCP connections the hub accepted. Run once on a
-// commit before keep-alive and once after to compare (the ratio is the point, the machine is noisy).
-//   npx tsx bench/hub-keepalive.ts [patches]
+// Connection reuse per hub (issue 14, lane hubio): merge PATCHes through the gateway to a TLS simulator hub, one at
+// a time and 32 at once, against the transport the gateway had before: client-node 1.4's applyToFetchOptions agent,
+// a new one per request without keep-alive (a TCP + TLS handshake each). Rounds alternate; medians; the ratio is
+// subject / baseline patches per second, with the TLS connections the hub accepted.
+//   npx tsx bench/hub-keepalive.ts [patches per round]
+import { KubeConfig } from '@kubernetes/client-node';
+import fetch, { Headers } from 'node-fetch';
+import { stringify as toYaml } from 'yaml';
 import { systemClock } from '../src/clock.js';
 import { createKubeGateway } from '../src/kube/gateway.js';
 import { startApiServer } from '../src/sim/apiserver/index.js';
-import { stringify as toYaml } from 'yaml';
 
 const N = Number(process.argv[2] ?? 1000);
+const ROUNDS = 3;
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const sim = await startApiServer({ tls: true });
-let connections = 0;
-// Counted at the TLS layer: every accepted connection is one handshake.
-(sim as unknown as { server?: { on(e: string, f: () => void): void } }).server?.on('secureConnection', () => {
-  connections++;
-});
+const kubeconfigData = toYaml(sim.kubeconfig('bench'));
 const gateway = await createKubeGateway({
-  hubs: [{ name: 'bench', kubeconfigData: toYaml(sim.kubeconfig('bench')) }],
+  hubs: [{ name: 'bench', kubeconfigData }],
   log: quiet,
   clock: systemClock,
   cachedKinds: [],
-  // A cap far above what the loop reaches, so the figure is the transport's, on either side of the change.
-  rateLimit: { qps: 100_000, burst: 100_000 },
 });
-const count = () =>
-  typeof (sim as { connectionCount?: () => number }).connectionCount === 'function'
-    ? (sim as unknown as { connectionCount(): number }).connectionCount()
-    : connections;
-const patch = (i: number) =>
-  gateway.mergePatch('Namespace', { hub: 'bench', name: 'default' }, { metadata: { labels: { i: String(i) } } });
+const kc = new KubeConfig();
+kc.loadFromString(kubeconfigData);
+const body = (i: number) => JSON.stringify({ metadata: { labels: { i: String(i) } } });
 
-for (let i = 0; i < 20; i++) await patch(i); // warm-up
-const c0 = count();
-let t = performance.now();
-for (let i = 0; i < N; i++) await patch(i);
-const seqMs = performance.now() - t;
-const c1 = count();
-t = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: 32 }, async () => {
-    while (next < N) await patch(next++);
-  }),
-);
-const parMs = performance.now() - t;
-const c2 = count();
-console.log(
-  JSON.stringify({
-    patches: N,
-    sequentialPerSecond: Math.round((N / seqMs) * 1000),
-    sequentialConnections: c1 - c0,
-    concurrent32PerSecond: Math.round((N / parMs) * 1000),
-    concurrent32Connections: c2 - c1,
-  }),
-);
+const subject = (i: number) =>
+  gateway.mergePatch('Namespace', { hub: 'bench', name: 'default' }, { metadata: { labels: { i: String(i) } } });
+// What src/kube/rest-client.ts did before: the agent applyToFetchOptions makes, per request.
+async function baseline(i: number) {
+  const init = await kc.applyToFetchOptions({});
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/merge-patch+json');
+  const res = await fetch(`${sim.url}/api/v1/namespaces/default`, {
+    method: 'PATCH',
+    headers,
+    agent: init.agent,
+    body: body(i),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  await res.text();
+}
+
+async function measure(patch: (i: number) => Promise<unknown>, concurrency: number) {
+  const c0 = sim.connectionCount();
+  const t = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < N) await patch(next++);
+    }),
+  );
+  return { perSecond: (N / (performance.now() - t)) * 1000, connections: sim.connectionCount() - c0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (let i = 0; i < 20; i++) await subject(i); // warm-up: the subject's connection is open before it is timed
+const rows = [];
+for (const concurrency of [1, 32]) {
+  const runs = { subject: [] as number[], baseline: [] as number[], subjectConn: 0, baselineConn: 0 };
+  for (let r = 0; r < ROUNDS; r++) {
+    const b = await measure(baseline, concurrency);
+    const s = await measure(subject, concurrency);
+    runs.baseline.push(b.perSecond);
+    runs.subject.push(s.perSecond);
+    runs.baselineConn = b.connections;
+    runs.subjectConn = s.connections;
+  }
+  rows.push({
+    concurrency,
+    patchesPerRound: N,
+    baselinePerSecond: Math.round(median(runs.baseline)),
+    subjectPerSecond: Math.round(median(runs.subject)),
+    ratio: Number((median(runs.subject) / median(runs.baseline)).toFixed(2)),
+    baselineConnectionsPerRound: runs.baselineConn,
+    subjectConnectionsPerRound: runs.subjectConn,
+  });
+}
+console.table(rows);
+console.log(JSON.stringify(rows));
 await gateway.close();
 await sim.close();
