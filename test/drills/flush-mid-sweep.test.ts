@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
-import { scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
+import { report, scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
@@ -93,6 +93,7 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
 
     const hibernated = tally(names, power.reached('Hibernating'));
     const asked = tally(names, power.asked('Hibernating'));
+    report('flush-mid-sweep', asked);
     console.log(
       `drill flush-mid-sweep: hibernated ${figures(hibernated)}; spec changes ${figures(asked)}; ${atFlush} of ${N} asked before the flush; ` +
         `all Hibernating and lastSweep ${JSON.stringify(lastSweep)} ${repairMs} ms after the flush; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,

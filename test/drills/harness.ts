@@ -22,6 +22,7 @@ import { startProcess, stopProcess, type DrillProcess } from './child-process.js
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export { tally, type Tally } from './tally.js';
+export { report } from './report.js';
 
 /**
  * Drill sizes are multiplied by DRILL_SCALE (a number in (0, 1], default 1): `npm run drills` runs them full size,
