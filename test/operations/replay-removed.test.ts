@@ -37,7 +37,7 @@ describe('a retry after a refused 202 request, while the Operation informer lags
     for (let i = 0; i < 50 && cached.length === 0; i++) {
       cached = bed.api.store
         .cachedList('Operation', { hub: HUB, namespace: STATE_NS })
-        .map((o) => o.object.metadata.name as string);
+        .map((o) => o.object.metadata.name);
       if (cached.length === 0) await new Promise((r) => setTimeout(r, 20));
     }
     expect(cached).toHaveLength(1);
