@@ -1,8 +1,8 @@
 // The vitest reporter behind `npm run drills`: it collects the `DRILL {json}` lines drills print (report.ts), and at
 // the end of a run that had any prints one table, a row per tally, and writes the rows to
 // test/drills/results/latest.json (git-ignored). A row without its own seconds gets the duration of the test that
-// printed it. Runs without drills print and write nothing; it sits before the skip reporter, so the suite's last
-// lines stay as they were.
+// printed it. Runs without drills print and write nothing; it sits before the default reporter, whose summary (and
+// the skip reporter's lines) still end the run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
