@@ -2,14 +2,21 @@ import { defineConfig } from 'vitest/config';
 
 // Test files share one Redis and spawn simulators; run files one at a time so timings stay sane on 2 cores.
 // The skip reporter ends every run with the tests that were skipped and why (test/support/needs.ts).
+// The drill reporter prints the drills' table (test/drills/README.md), only when drills ran, before the default
+// reporter's summary, so the run's last lines stay as they were.
 // .ci/run asks for a JSON report beside the usual output, to print its closing "N passed, N failed, N skipped" line.
 const report = process.env.BEEKEEPER_TEST_REPORT;
 
 export default defineConfig({
   test: {
     reporters: report
-      ? ['default', './test/support/skip-reporter.ts', ['json', { outputFile: report }]]
-      : ['default', './test/support/skip-reporter.ts'],
+      ? [
+          './test/drills/drill-reporter.ts',
+          'default',
+          './test/support/skip-reporter.ts',
+          ['json', { outputFile: report }],
+        ]
+      : ['./test/drills/drill-reporter.ts', 'default', './test/support/skip-reporter.ts'],
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,

@@ -110,8 +110,17 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ],
       replays: {
         // Every 202 is an Operation: the job as it is now, with the first answer's status and Location.
-        Operation: async (_hub, obj) => {
+        Operation: async (hub, obj) => {
           const op = obj as Operation;
+          // The cache may still hold an Operation its own request removed (its write failed, the caller got a 5xx
+          // and retries) while the informer is down: replaying it would hand out a job that never runs. Only an
+          // Operation the hub still has is replayed; otherwise this throws and the retry runs as a new request.
+          const live = await deps.store.get<Operation>('Operation', {
+            hub,
+            namespace: op.metadata.namespace!,
+            name: op.metadata.name,
+          });
+          if (!live || live.metadata.uid !== op.metadata.uid) throw new Error('the Operation is gone');
           const job = await deps.queue.get(op.metadata.name);
           return {
             status: op.spec.idempotency?.status ?? 202,

@@ -85,6 +85,19 @@ describe('the double', () => {
     server.faults.clear();
   });
 
+  it("makes a share of a resource's updates conflict while the rule stands, and refuses a rule with neither count nor rate", async () => {
+    const patch = () =>
+      api.patchNamespacedCustomObject({ ...g, name: 'target', body: { metadata: { labels: { n: '2' } } } }, mergePatch);
+    server.faults.set({ conflicts: [{ resource: 'clusterdeployments', rate: 1 }] });
+    for (let i = 0; i < 3; i++) expect((await failure(patch())).status.reason).toBe('Conflict');
+    server.faults.set({ conflicts: [{ resource: 'clusterdeployments', rate: 0 }] });
+    await expect(patch()).resolves.toBeTruthy();
+    expect(() => server.faults.set({ conflicts: [{ resource: 'clusterdeployments' }] })).toThrow(
+      'conflicts[] needs resource and either count or rate',
+    );
+    server.faults.clear();
+  });
+
   it('drops watch streams after the configured time', async () => {
     server.faults.set({ watchDrops: { afterMs: 50 } });
     const kc = new KubeConfig();

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { adoptClusters } from './clusters.js';
-import { scaled, startDrill, tally, until, type Drill } from './harness.js';
+import { report, scaled, startDrill, tally, until, type Drill } from './harness.js';
 
 /**
  * 1,000 full size, at least 250: behind 250 warnings in one queue of 20 slots, the delete would still start only
@@ -109,6 +109,8 @@ describe(`drill: a user deletes a cluster while ${WARNINGS} warnings are queued`
 
     // Every warning went out exactly once: one Event per cluster on the hub, one delivery per cluster at the receiver.
     const events = tally(names, await drill.eventsFor(NS, 'ExpiryWarning'));
+    const deliveries = tally(names, delivered);
+    report('delete-behind-warnings (deliveries)', deliveries);
     expect(events, JSON.stringify(events.examples)).toMatchObject({
       expected: WARNINGS,
       done: WARNINGS,
@@ -116,7 +118,6 @@ describe(`drill: a user deletes a cluster while ${WARNINGS} warnings are queued`
       lost: 0,
       unexpected: 0,
     });
-    const deliveries = tally(names, delivered);
     expect(deliveries, JSON.stringify(deliveries.examples)).toMatchObject({
       expected: WARNINGS,
       done: WARNINGS,

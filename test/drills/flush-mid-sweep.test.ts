@@ -2,12 +2,14 @@
 // restart): a schedule's hibernate edge over 250 clusters, and FLUSHALL while its sweep is under way. The scheduler's
 // resync (every 2 s here) finds the edge unswept within its catch-up deadline and sweeps it again under its
 // deterministic id: every cluster ends Hibernating, each changed exactly once (counted by a watch on the hub),
-// status.lastSweep is written, and no process was restarted.
+// status.lastSweep is written, and no process was restarted. Two clusters carry overrides (ClusterOverrides, not
+// Redis): one kept awake until 25 s after the edge, past the flush, hibernates once when that ends; one with
+// skip-next-hibernation is skipped by the edge, run twice, and never hibernates.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
-import { scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
@@ -22,6 +24,10 @@ const SCHEDULES: ApiResource = {
   namespaced: true,
 };
 const names = Array.from({ length: N }, (_, i) => `${NS}-${String(i).padStart(3, '0')}`);
+/** Kept awake by an override that ends after the flush; spared the edge by a skip-next-hibernation override. */
+const KEPT = `${NS}-kept`;
+const SKIPPED = `${NS}-skipped`;
+const OVERRIDDEN = new Set([KEPT, SKIPPED]);
 let drill: Drill;
 let power: PowerChanges;
 
@@ -31,9 +37,13 @@ beforeAll(async () => {
   drill = await startDrill({
     env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' },
   });
-  await adoptClusters(drill.kube(), NS, names);
+  await adoptClusters(drill.kube(), NS, [...names, KEPT, SKIPPED]);
   power = watchPowerChanges(drill.kube(), NS);
-  await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 60_000);
+  await until(
+    `all ${N + 2} clusters report Running`,
+    () => [...names, KEPT, SKIPPED].every((n) => power.now(n) === 'Running'),
+    60_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -61,6 +71,16 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
       safety: { allowHibernationInFirstDay: { reason: 'drill clusters, no certificates to rotate' } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const keptUntil = new Date(edgeMs + 25_000);
+    for (const [name, override] of [
+      [KEPT, { type: 'keepAwake', until: keptUntil.toISOString() }],
+      [SKIPPED, { type: 'skipNextHibernation' }],
+    ] as const) {
+      const res = await retryUntilSeen(() =>
+        drill.api('POST', `/v1/clusters/east/${NS}/${name}/overrides`, { ...override, by: 'drill', reason: 'drill' }),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
 
     await until(
       'the sweep has hibernated some clusters',
@@ -86,22 +106,38 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
       60_000,
     );
     const repairMs = Date.now() - swept;
+    await until('the kept cluster hibernates once its override ends', () => power.now(KEPT) === 'Hibernating', 90_000);
+    const keptAfterUntilMs = Date.now() - keptUntil.getTime();
+    // A second action on either would come within a resync or two.
+    await new Promise((r) => setTimeout(r, 5_000));
     const scheduler = drill.roles.find((r) => r.role === 'scheduler')!;
     const repairs = [...(await drill.metrics(scheduler))].filter(([k]) =>
       k.startsWith('beekeeper_resync_repairs_total'),
     );
 
-    const hibernated = tally(names, power.reached('Hibernating'));
-    const asked = tally(names, power.asked('Hibernating'));
+    const notOverridden = (list: string[]) => list.filter((n) => !OVERRIDDEN.has(n));
+    const hibernated = tally(names, notOverridden(power.reached('Hibernating')));
+    const asked = tally(names, notOverridden(power.asked('Hibernating')));
+    // The overrides, which live in Kubernetes: the kept cluster hibernated once (after its override ended), the
+    // skipped one never.
+    const overrides = tally(
+      [KEPT],
+      power.asked('Hibernating').filter((n) => OVERRIDDEN.has(n)),
+    );
+    report('flush-mid-sweep', asked);
+    report('flush-mid-sweep (overrides)', overrides);
     console.log(
       `drill flush-mid-sweep: hibernated ${figures(hibernated)}; spec changes ${figures(asked)}; ${atFlush} of ${N} asked before the flush; ` +
-        `all Hibernating and lastSweep ${JSON.stringify(lastSweep)} ${repairMs} ms after the flush; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,
+        `all Hibernating and lastSweep ${JSON.stringify(lastSweep)} ${repairMs} ms after the flush; overrides ${figures(overrides)}, ` +
+        `the kept cluster hibernated ${keptAfterUntilMs} ms after its override ended; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,
     );
     // The positive control: the flush took part of the sweep.
     expect(atFlush).toBeLessThan(N);
     expect(hibernated, JSON.stringify(hibernated.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(asked, JSON.stringify(asked.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(lastSweep).toMatchObject({ edge: edge.toISOString(), failed: 0 });
+    expect(overrides, JSON.stringify(overrides.examples)).toMatchObject({ expected: 1, done: 1, ...CLEAN });
+    expect(power.now(SKIPPED)).toBe('Running');
     expect(repairs.find(([k]) => k.includes('repair="schedule-sweep"'))?.[1]).toBeGreaterThanOrEqual(1);
     // No process was restarted to get there.
     expect(drill.roles.map((r) => r.pid)).toEqual(pids);

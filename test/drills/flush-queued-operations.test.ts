@@ -4,7 +4,7 @@
 // while Redis has nothing, then from the job the scheduler's resync queued again under the same id.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaled, startDrill, type Drill } from './harness.js';
+import { report as reportTally, scaled, startDrill, type Drill } from './harness.js';
 import { CLEAN, figures, hibernatesQueuedThen, QUICK_ENV } from './queued-hibernates.js';
 
 /** 100 clusters full size, at least 25 (still a queue of jobs, each lost and found again once per cluster). */
@@ -24,6 +24,7 @@ describe(`drill: FLUSHALL with ${N} accepted hibernates queued`, () => {
       count: N,
       disaster: () => drill.redis.flushAll(),
     });
+    reportTally('flush-queued-operations', report.asked);
     console.log(
       `drill flush-queued-operations: hibernated ${figures(report.hibernated)}; spec changes ${figures(report.asked)}; ` +
         `Hibernated Events ${figures(report.reported)}; job ids after the flush answered from ${JSON.stringify(report.sources)}; ` +

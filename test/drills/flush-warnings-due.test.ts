@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
-import { scaled, startDrill, tally, until, type Drill } from './harness.js';
+import { report, scaled, startDrill, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
 /** 100 full size, at least 40: the flush comes after 20 arrived, so half are still to send (20 worker slots). */
@@ -90,6 +90,7 @@ describe(`drill: FLUSHALL while ${N} expiry warnings are being delivered`, () =>
     const repairs = [...(await drill.metrics(scheduler))].filter(([k]) =>
       k.startsWith('beekeeper_resync_repairs_total'),
     );
+    report('flush-warnings-due', deliveries);
     console.log(
       `drill flush-warnings-due: deliveries ${figures(deliveries)}; ExpiryWarning Events ${figures(events)}; ${atFlush} of ${N} had arrived at the flush; ` +
         `all recorded ${doneMs} ms after it; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,
@@ -114,6 +115,7 @@ describe(`drill: FLUSHALL while ${N} expiry warnings are being delivered`, () =>
 
     const deliveries = tally(few, arrived());
     const events = tally(few, await drill.eventsFor(FEW_NS, 'ExpiryWarning'));
+    report('flush-warnings-due (free slots)', deliveries);
     console.log(
       `drill flush-warnings-due (free slots): deliveries ${figures(deliveries)}; ExpiryWarning Events ${figures(events)}; ${atFlush} of ${few.length} had arrived at the flush`,
     );

@@ -16,12 +16,15 @@ import {
   type KubeClient,
   type ApiResource,
 } from '../../src/sim/client/index.js';
+import type { FaultSpec } from '../../src/sim/apiserver/index.js';
+import { requestJson } from '../../src/sim/client/transport.js';
 import type { Role } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export { tally, type Tally } from './tally.js';
+export { report } from './report.js';
 
 /**
  * Drill sizes are multiplied by DRILL_SCALE (a number in (0, 1], default 1): `npm run drills` runs them full size,
@@ -86,6 +89,11 @@ export interface Drill {
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
   /** A role's /metrics as `name{labels}` -> value (default: the first running api process). */
   metrics(from?: RoleProcess): Promise<Map<string, number>>;
+  /**
+   * Fault injection on a hub from now on (the simulator's spec: errors, conflicts, watch drops, latency; see
+   * docs/simulator.md), or none with `undefined`: a drill sets its stage up cleanly, then turns faults on.
+   */
+  faults(spec: FaultSpec | undefined, hub?: string): Promise<void>;
   /** Names of the objects in `namespace` that have an Event with this reason, once per Event. */
   eventsFor(namespace: string, reason: string, hub?: string): Promise<string[]>;
   close(): Promise<void>;
@@ -224,6 +232,14 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       async metrics(from) {
         const res = await fetch(`${from?.url ?? apiUrl()}/metrics`);
         return parseMetrics(await res.text());
+      },
+      async faults(spec, hub) {
+        const target = kube(hub).target;
+        await requestJson(target, {
+          method: spec ? 'PUT' : 'DELETE',
+          path: '/_sim/faults',
+          ...(spec ? { body: spec } : {}),
+        });
       },
       async eventsFor(namespace, reason, hub) {
         const list = await kube(hub).list(EVENTS, namespace);

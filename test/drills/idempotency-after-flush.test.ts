@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
 import { createInstallInputs } from './clusters.js';
-import { retryUntilSeen, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures, OPERATIONS } from './queued-hibernates.js';
 
 const NS = 'ci';
@@ -89,6 +89,7 @@ describe('drill: Idempotency-Key retries after FLUSHALL', () => {
     const after = await made();
 
     const requests = tally(['claim', 'create', 'create-operation'], after);
+    report('idempotency-after-flush', requests);
     console.log(
       `drill idempotency-after-flush: objects per request ${figures(requests)}; retries answered ${claimAgain.status} (same claim: ${claimAgain.body.id === claim.body.id}) ` +
         `and ${createAgain.status} (same job: ${createAgain.body.job?.id === create.body.job.id}); another body answered ${otherClaim.status} and ${otherCreate.status}`,

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
 import { adoptClusters, createInstallInputs } from './clusters.js';
-import { retryUntilSeen, startDrill, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, startDrill, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
 const OUTAGE_MS = 60_000;
@@ -172,6 +172,7 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
     const perItem = [...during.scheduler, ...during.api].filter((l) =>
       [...WARNED, ...LAPSED].some((n) => l.includes(n)),
     );
+    report('redis-down', both);
     console.log(
       `drill redis-down: the scheduler's lines during the outage, by message: ${JSON.stringify(countBy(during.scheduler.map(messageOf)))}`,
     );

@@ -5,7 +5,7 @@
 // Separate api and worker processes on a private Redis and a two-hub simulator (test/drills/harness.ts).
 import { afterAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
-import { scaled, startDrill, type Drill } from './harness.js';
+import { report, scaled, startDrill, tally, type Drill } from './harness.js';
 import { QUICK_ENV } from './queued-hibernates.js';
 import {
   adoptOnePerNamespace,
@@ -47,6 +47,14 @@ describe(`drill: a relocation of ${N} clusters in waves of ${WAVE}`, () => {
       const out = await misplaced(d, names);
       const createdOnWest = names.map((n) => copies.uids(`${n}/${n}`).size);
       const left = await leftovers(d, end);
+      // One key per ClusterDeployment created on west: a cluster created twice is a duplicate, never one lost.
+      report(
+        'relocation-200',
+        tally(
+          names,
+          names.flatMap((n, i) => Array<string>(createdOnWest[i]!).fill(n)),
+        ),
+      );
       console.log(
         `drill relocation-200: ${N} clusters in ${end.waves.total} waves of ${WAVE}, no pause: ${end.phase} ` +
           `${(durationMs / 1000).toFixed(1)} s after the request (answered 202 in ${accepted} ms with preflight), ` +

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
-import { retryUntilSeen, scaled, startDrill, STATE_NS, type Drill } from './harness.js';
+import { report, retryUntilSeen, scaled, startDrill, STATE_NS, tally, type Drill } from './harness.js';
 import { QUICK_ENV } from './queued-hibernates.js';
 import {
   clusterNames,
@@ -121,6 +121,14 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       const left = await leftovers(d, end);
       // The relocation's job, taken back by the new worker, ended completed (its link, as a user follows it).
       const job = await d.api<{ job: JobView }>('GET', end.links.job!);
+      // One key per ClusterDeployment created on west: a cluster created twice is a duplicate, never one lost.
+      report(
+        'relocation-worker-kill',
+        tally(
+          names,
+          names.flatMap((n, i) => Array<string>(createdOnWest[i]!).fill(n)),
+        ),
+      );
       console.log(
         `drill relocation-worker-kill: ${N} clusters in ${end.waves.total} waves of ${WAVE} (pause ${PAUSE_SECONDS} s): ` +
           `worker and api killed (SIGKILL) ${killedAfterMs} ms in, at ${at}; ${end.phase} ${durationMs} ms after the request, ` +

@@ -4,7 +4,7 @@
 // Either way every cluster ends Hibernating, each changed exactly once, and every job id answers and completes.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { scaled, startDrill, until, type Drill } from './harness.js';
+import { report as reportTally, scaled, startDrill, until, type Drill } from './harness.js';
 import { CLEAN, figures, hibernatesQueuedThen, QUICK_ENV } from './queued-hibernates.js';
 
 /** 100 clusters full size, at least 25 (still a queue of jobs, each lost and found again once per cluster). */
@@ -35,6 +35,7 @@ describe(`drill: Redis restarts with ${N} accepted hibernates queued`, () => {
       count: N,
       disaster: () => restart(d, false),
     });
+    reportTally('restart-redis (no persistence)', report.asked);
     console.log(
       `drill restart-redis (no persistence): hibernated ${figures(report.hibernated)}; spec changes ${figures(report.asked)}; ` +
         `Hibernated Events ${figures(report.reported)}; job ids after the restart answered from ${JSON.stringify(report.sources)}; ` +
@@ -62,6 +63,7 @@ describe(`drill: Redis restarts with ${N} accepted hibernates queued`, () => {
         await restart(d, true);
       },
     });
+    reportTally('restart-redis (AOF, SIGKILL)', report.asked);
     console.log(
       `drill restart-redis (AOF, SIGKILL): hibernated ${figures(report.hibernated)}; spec changes ${figures(report.asked)}; ` +
         `Hibernated Events ${figures(report.reported)}; job ids after the restart answered from ${JSON.stringify(report.sources)}; ` +

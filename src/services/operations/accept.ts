@@ -70,13 +70,24 @@ export function inFlight(
     .filter((o) => !isFinished(o) && sameTarget(o.spec.target, target));
 }
 
+/**
+ * Whether the hub still has this cached Operation. The cache can hold one its own request removed a moment ago (the
+ * write failed, the caller got a 5xx and retries) while the informer is down: joining it would answer with a job
+ * that never runs, refusing because of it would refuse for nothing. Asked only when an Operation decides a request.
+ */
+async function stillThere(deps: Pick<AcceptDeps, 'store' | 'stateHub' | 'stateNamespace'>, op: Operation) {
+  const live = await deps.store.get<Operation>('Operation', operationRef(deps, op.metadata.name));
+  return live !== undefined && live.metadata.uid === op.metadata.uid;
+}
+
 export async function acceptOperation(deps: AcceptDeps, intent: Intent): Promise<JobView> {
   const { store, queue, log } = deps;
   await queue.assertAccepting(intent.payload);
   for (const other of inFlight(deps, intent.target)) {
     const verdict = intent.against?.(other);
+    if (!verdict || !(await stillThere(deps, other))) continue;
     if (verdict === 'join') return deps.viewOf(other);
-    if (verdict) throw verdict;
+    throw verdict;
   }
 
   const hub = intent.hub ?? intent.target.hub;

@@ -15,8 +15,11 @@ export interface FaultSpec {
   errors?: Array<FaultMatch & { rate: number; code: 429 | 500 | 503; retryAfterSeconds?: number }>;
   /** Open watch streams are closed after `afterMs`, and/or each second with probability `ratePerSecond`. */
   watchDrops?: { afterMs?: number; ratePerSecond?: number };
-  /** The next `count` updates/patches of the resource (optionally one object by name) answer 409 Conflict. */
-  conflicts?: Array<{ resource: string; name?: string; count: number }>;
+  /**
+   * Updates/patches of the resource (optionally one object by name) that answer 409 Conflict: the next `count`, or
+   * with `rate` a share (0..1) of them for as long as the rule stands (a busy object other writers keep changing).
+   */
+  conflicts?: Array<{ resource: string; name?: string; count?: number; rate?: number }>;
 }
 
 export interface Faults {
@@ -45,8 +48,13 @@ export function validateFaultSpec(spec: unknown): FaultSpec {
     if (!(e.rate >= 0 && e.rate <= 1)) throw new Error('errors[].rate must be between 0 and 1');
   }
   for (const l of s.latency ?? []) if (!(l.ms >= 0)) throw new Error('latency[].ms must be a non-negative number');
-  for (const c of s.conflicts ?? [])
-    if (!c.resource || !(c.count >= 0)) throw new Error('conflicts[] needs resource and count');
+  for (const c of s.conflicts ?? []) {
+    if (!c.resource || (c.count === undefined) === (c.rate === undefined))
+      throw new Error('conflicts[] needs resource and either count or rate');
+    if (c.count !== undefined && !(c.count >= 0)) throw new Error('conflicts[].count must be a non-negative number');
+    if (c.rate !== undefined && !(c.rate >= 0 && c.rate <= 1))
+      throw new Error('conflicts[].rate must be between 0 and 1');
+  }
   return structuredClone(s);
 }
 
@@ -86,12 +94,15 @@ export function createFaults(initial: FaultSpec = {}, random: () => number = Mat
       return undefined;
     },
     takeConflict(resource, name) {
-      const c = (spec.conflicts ?? []).find(
-        (x) => x.resource === resource && (!x.name || x.name === name) && x.count > 0,
-      );
-      if (!c) return false;
-      c.count -= 1;
-      return true;
+      for (const c of spec.conflicts ?? []) {
+        if (c.resource !== resource || (c.name && c.name !== name)) continue;
+        if (c.count !== undefined && c.count > 0) {
+          c.count -= 1;
+          return true;
+        }
+        if (c.rate !== undefined && random() < c.rate) return true;
+      }
+      return false;
     },
     watchDrops: () => spec.watchDrops,
   };
