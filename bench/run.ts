@@ -52,7 +52,7 @@ const BENCHES: Bench[] = [
     parse: parseSimListWatch,
   },
   { name: 'rest-list', file: 'rest-list.ts', args: [quick ? '1000' : '10000'], limitMs: 120_000 },
-  { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '200' : '1000'], limitMs: 300_000 },
+  { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '100' : '1000'], limitMs: 300_000 },
   { name: 'sweep-fanout', file: 'sweep-fanout.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
   {
     name: 'interactive-under-sweep',
@@ -61,13 +61,13 @@ const BENCHES: Bench[] = [
     limitMs: 400_000,
   },
   // Issue 14's benchmark. Sweep sizes: N clusters split over 1 or 3 hubs, each hub count at two sizes so that
-  // growthRows() below has its exponent (quick: 100 -> 500 on one hub; full: 1,000 -> 10,000 on 1 and on 3 hubs).
+  // growthRows() below has its exponent (quick: 100 -> 300 on one hub; full: 1,000 -> 10,000 on 1 and on 3 hubs).
   // The limits allow for Beekeeper before issue 14 (a 20-QPS cap: ~15 minutes per 10,000-cluster sweep, one hub).
   ...(quick
     ? [
-        ['100', '1', 120_000],
-        ['500', '1', 240_000],
-        ['300', '3', 180_000],
+        ['100', '1', 180_000],
+        ['300', '1', 240_000],
+        ['150', '3', 180_000],
       ]
     : [
         ['1000', '1', 1_200_000],
