@@ -150,7 +150,7 @@ report([
     `sweep of ${CLUSTERS} clusters, limits raised: clusters/s`,
     rate(median(sweep)),
     rate(median(bare)),
-    'jobs/s',
-    'vs no-op BullMQ jobs; ratio = rate / baseline rate',
+    'per s',
+    'vs no-op BullMQ jobs/s; ratio = rate / baseline rate',
   ),
 ]);
