@@ -52,7 +52,7 @@ const BENCHES: Bench[] = [
     parse: parseSimListWatch,
   },
   { name: 'rest-list', file: 'rest-list.ts', args: [quick ? '1000' : '10000'], limitMs: 120_000 },
-  { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '100' : '1000'], limitMs: 300_000 },
+  { name: 'waiting-jobs', file: 'waiting-jobs.ts', args: [quick ? '200' : '1000'], limitMs: 300_000 },
   { name: 'sweep-fanout', file: 'sweep-fanout.ts', args: [quick ? '50' : '300'], limitMs: 120_000 },
   {
     name: 'interactive-under-sweep',
