@@ -169,7 +169,9 @@ rows.push(...growthRows(rows));
 /**
  * Growth (issue 14, benchmark 6): for every `key` measured at two sizes, the exponent k in value ~ n^k between the
  * smallest and largest size (1 = linear). Value: the subject's exponent; baseline: the baseline's (same sizes).
- * The metric says "linear or better" for k <= 1.1 (noise at two sizes), else the exponent.
+ * The metric says "linear or better" for k <= 1.1 (noise at two sizes), else the exponent. Ratio: how many times
+ * more the value grew than the baseline over the same sizes (a ratio of exponents means nothing when the baseline's
+ * is near 0 or negative, as a flood's time with a fixed start-up cost can be).
  */
 function growthRows(all: Row[]): Row[] {
   const byKey = new Map<string, Row[]>();
@@ -190,8 +192,8 @@ function growthRows(all: Row[]): Row[] {
       value,
       baseline,
       unit: 'exp',
-      ratio: value / baseline,
-      note: `value ~ n^k; ${fmt(lo.value)} -> ${fmt(hi.value)} ${lo.unit}`,
+      ratio: hi.value / lo.value / (hi.baseline / lo.baseline),
+      note: `value ~ n^k; ${fmt(lo.value)} -> ${fmt(hi.value)} ${lo.unit}; baseline ${fmt(lo.baseline)} -> ${fmt(hi.baseline)}`,
     });
   }
   return out;
