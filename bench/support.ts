@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../src/clock.js';
-import { loadConfig, withEmbeddedHub, type Config } from '../src/config.js';
+import { loadConfig, withEmbeddedHub, type Config, type HubConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../src/sim/simulator.js';
 import { createKubeClient, type KubeClient } from '../src/sim/client/index.js';
-import { createSystem, type System } from '../src/system.js';
+import { createSystem, type Role, type System } from '../src/system.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,6 +29,39 @@ export interface Row {
   /** For bench/run.ts's growth rows: the same `key` measured at several sizes `n` (clusters). */
   key?: string;
   n?: number;
+}
+
+/**
+ * The per-hub limits a hub runs with, as the config loader filled them in (defaults unless the bed overrides
+ * them): the baselines use these, never restated figures. Read by name because they change between versions:
+ * `sweepConcurrency` (the sweep's pool per hub; before it existed the sweep's child jobs ran at
+ * `backgroundConcurrency`), `maxInFlight` and the optional `qps`/`burst` caps.
+ */
+export function hubLimits(hub: HubConfig): {
+  sweepConcurrency: number;
+  maxInFlight?: number;
+  qps?: number;
+  burst?: number;
+  label: string;
+} {
+  const h = hub as unknown as Record<string, unknown>;
+  const num = (k: string) => (typeof h[k] === 'number' ? h[k] : undefined);
+  const sweepConcurrency = num('sweepConcurrency') ?? hub.backgroundConcurrency;
+  const maxInFlight = num('maxInFlight');
+  const qps = num('qps');
+  const burst = num('burst');
+  const label = [
+    `sweep concurrency ${sweepConcurrency}`,
+    qps === undefined ? 'no QPS cap' : `QPS ${qps}, burst ${burst}`,
+    ...(maxInFlight === undefined ? [] : [`max in flight ${maxInFlight}`]),
+  ].join(', ');
+  return {
+    sweepConcurrency,
+    label,
+    ...(maxInFlight === undefined ? {} : { maxInFlight }),
+    ...(qps === undefined ? {} : { qps }),
+    ...(burst === undefined ? {} : { burst }),
+  };
 }
 
 export const row = (
@@ -119,8 +152,9 @@ export interface Bed {
 }
 
 /**
- * A simulated hub and one Beekeeper (api + worker roles) on real Redis under a unique prefix. The kube client
- * rate limit is raised so the figures measure Beekeeper's machinery, not the configured QPS budget.
+ * A simulated hub and one Beekeeper (api + worker roles unless told) on real Redis under a unique prefix. Unless
+ * `defaultLimits`, the kube client rate limit is raised so the figures measure Beekeeper's machinery, not a
+ * configured QPS budget.
  */
 export async function startBed(
   opts: {
@@ -130,8 +164,10 @@ export async function startBed(
     simProcess?: boolean;
     /** How many hubs (HUB, then HUB-2, HUB-3...), all in one simulator. Default 1. */
     hubs?: number;
-    /** Keep Beekeeper's default kube client rate limits (20 QPS, burst 40) instead of raising them. */
+    /** Keep Beekeeper's default kube client limits (whatever the config loader gives) instead of raising them. */
     defaultLimits?: boolean;
+    /** Roles of the Beekeeper under test; default api and worker (the scheduler's timers off). */
+    roles?: Role[];
   } = {},
 ): Promise<Bed> {
   const clock = createTestClock(opts.startMs);
@@ -162,7 +198,7 @@ export async function startBed(
         };
   const log = createLogger({ level: 'silent' });
   for (const hub of config.hubs) await prepareEmbeddedHub({ hub, namespace: config.stateNamespace, clock, log });
-  const system = await createSystem({ config, log, clock, roles: ['api', 'worker'] });
+  const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'] });
   const advance = async (ms: number) => {
     clock.advance(ms);
     await host?.advance(ms);
