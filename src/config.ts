@@ -87,6 +87,7 @@ function toConfig(s: Settings): Config {
     globalConcurrency: s.concurrency.global,
     backgroundConcurrency: s.concurrency.background,
     backgroundGlobalConcurrency: s.concurrency.backgroundGlobal,
+    sweepConcurrency: s.concurrency.sweep,
     qps: s.rateLimits.qps,
     burst: s.rateLimits.burst,
   };

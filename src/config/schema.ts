@@ -46,6 +46,8 @@ export const HubLimitsSchema = Type.Object({
   /** Background jobs (the scheduler's: sweeps, warnings, policies, heartbeats), in slots of their own. */
   backgroundConcurrency: Type.Integer(CONCURRENCY),
   backgroundGlobalConcurrency: Type.Integer(GLOBAL_CONCURRENCY),
+  /** PATCHes a schedule sweep keeps in flight to this hub (its pool inside the one sweep job, docs/schedules.md). */
+  sweepConcurrency: Type.Integer(CONCURRENCY),
   /** Client-side Kubernetes request rate limit for this hub. */
   qps: Type.Number(QPS),
   burst: Type.Integer(BURST),
@@ -155,6 +157,7 @@ const concurrency = Type.Object({
     GLOBAL_CONCURRENCY.maximum,
     50,
   ),
+  sweep: int('BEEKEEPER_SWEEP_CONCURRENCY', CONCURRENCY.minimum, CONCURRENCY.maximum, 32),
 });
 
 export const JobsSchema = Type.Object({
