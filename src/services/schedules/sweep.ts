@@ -137,7 +137,10 @@ async function act(
   const width = (hub: string) => deps.sweepConcurrency?.(hub) ?? DEFAULT_SWEEP_CONCURRENCY;
   const progress = startProgress(ctx, targets.length, summary.skipped.length);
   const run = { jobId: ctx.jobId, schedule: p.schedule, signal: ctx.signal };
-  let steps: Array<Promise<void>> = [ctx.step('Patching', `${targets.length} clusters, ${byHub.size} hubs`)];
+  // Steps are for people watching: one that cannot be written (Redis away for a moment) must not stop the pool.
+  const step = (name: string, message: string) =>
+    ctx.step(name, message).catch((err: unknown) => ctx.log.warn({ err, step: name }, 'cannot record sweep step'));
+  const steps = [step('Patching', `${targets.length} clusters, ${byHub.size} hubs`)];
   let patched = 0;
   const pool = createHubPool<number>({
     items: byHub,
@@ -151,7 +154,7 @@ async function act(
       if (o.outcome === 'acted') pool.later(t.cluster.hub, () => actedEvent(deps, p, ctx.jobId, t));
       else if (o.outcome === 'skipped' && o.reason !== 'UnclaimedPoolCluster' && o.reason !== 'NotFound')
         pool.later(t.cluster.hub, () => skippedEvent(deps, p, summary, ctx.jobId, { ...t, ...o }));
-      if (++patched === targets.length) steps.push(ctx.step('Events', 'every cluster judged; writing the Events'));
+      if (++patched === targets.length) steps.push(step('Events', 'every cluster judged; writing the Events'));
     },
   });
   for (const s of skips) {
@@ -166,7 +169,6 @@ async function act(
     await progress.stop();
   }
   await Promise.all(steps);
-  steps = [];
   targets.forEach((t, i) => {
     const o = outcomes[i]!;
     if (o.outcome === 'acted') summary.acted.push({ ...t.cluster, action: t.action });
