@@ -79,7 +79,7 @@ export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
 
 export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary> {
   if (!ctx.once) throw new Error('a schedule sweep needs a job context that keeps its plan (the worker provides one)');
-  const start = await ctx.once('plan', () => planStart(deps, p, ctx));
+  const start = fromOlder(await ctx.once('plan', () => planStart(deps, p, ctx)));
   if (start.done) return start.done;
   const { summary } = start;
   const skips = unpackSkips(start.plan);
@@ -113,6 +113,18 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
     );
   }
   return summary;
+}
+
+/** A plan an older version kept (children and skips as plain lists) when it was upgraded mid-sweep. */
+interface OlderStart {
+  plan?: PackedPlan;
+  children?: SweepTarget[];
+  skips?: PlannedSkip[];
+}
+
+function fromOlder(start: SweepStart & OlderStart): SweepStart {
+  if (start.plan || start.done) return start;
+  return { ...start, plan: packPlan(start.children ?? [], start.skips ?? []) };
 }
 
 /**
