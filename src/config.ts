@@ -87,6 +87,7 @@ function toConfig(s: Settings): Config {
     globalConcurrency: s.concurrency.global,
     backgroundConcurrency: s.concurrency.background,
     backgroundGlobalConcurrency: s.concurrency.backgroundGlobal,
+    sweepConcurrency: s.concurrency.sweep,
     ...(s.rateLimits.qps !== undefined ? { qps: s.rateLimits.qps } : {}),
     ...(s.rateLimits.burst !== undefined ? { burst: s.rateLimits.burst } : {}),
     maxInFlight: s.rateLimits.maxInFlight,

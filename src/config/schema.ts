@@ -47,6 +47,8 @@ export const HubLimitsSchema = Type.Object({
   /** Background jobs (the scheduler's: sweeps, warnings, policies, heartbeats), in slots of their own. */
   backgroundConcurrency: Type.Integer(CONCURRENCY),
   backgroundGlobalConcurrency: Type.Integer(GLOBAL_CONCURRENCY),
+  /** PATCHes a schedule sweep keeps in flight to this hub (its pool inside the one sweep job, docs/schedules.md). */
+  sweepConcurrency: Type.Integer(CONCURRENCY),
   /** An optional client-side Kubernetes request rate cap for this hub; none by default (the hub's 429s pace us). */
   qps: Type.Optional(Type.Number(QPS)),
   burst: Type.Optional(Type.Integer(BURST)),
@@ -158,6 +160,7 @@ const concurrency = Type.Object({
     GLOBAL_CONCURRENCY.maximum,
     50,
   ),
+  sweep: int('BEEKEEPER_SWEEP_CONCURRENCY', CONCURRENCY.minimum, CONCURRENCY.maximum, 32),
 });
 
 export const JobsSchema = Type.Object({

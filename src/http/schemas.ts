@@ -37,6 +37,20 @@ export const JobSchema = Type.Object(
     state: JobStateSchema,
     target: Type.Optional(JobTargetSchema),
     steps: Type.Array(JobStepSchema),
+    progress: Type.Optional(
+      Type.Object(
+        {
+          done: Type.Integer({ minimum: 0, description: 'Items finished, whatever their outcome' }),
+          total: Type.Integer({ minimum: 0 }),
+          counts: Type.Optional(
+            Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+              description: 'Finished items by outcome, e.g. acted, skipped, failed for a schedule sweep',
+            }),
+          ),
+        },
+        { description: 'How far a job working through many items is (a schedule sweep: at least every second)' },
+      ),
+    ),
     result: Type.Optional(Type.Unknown()),
     error: Type.Optional(Type.Object({ message: Type.String(), reason: Type.Optional(Type.String()) })),
     attempts: Type.Integer({ minimum: 0, description: 'Attempts made so far' }),

@@ -1,7 +1,7 @@
 // BullMQ job -> the JobView callers see. Job data is `{ payload, target }` (plus a parent's flow state); progress
 // is `{ steps, reason }` where `reason` is the domain error code (or Hive's reason) of the last failure.
 import type { Job } from 'bullmq';
-import type { JobState, JobStep, JobTarget, JobView } from '../services/ports.js';
+import type { JobProgress, JobState, JobStep, JobTarget, JobView } from '../services/ports.js';
 
 export interface JobData {
   payload: Record<string, unknown>;
@@ -17,6 +17,8 @@ export interface JobData {
 export interface JobProgressData {
   steps: JobStep[];
   reason?: string;
+  /** How far the job is, as its handler last reported (JobContext.progress). */
+  progress?: JobProgress;
 }
 
 export const FINAL_STATES: ReadonlySet<JobState> = new Set(['completed', 'failed']);
@@ -42,6 +44,7 @@ export function toJobView(job: Job<JobData>, bullState: JobState): JobView {
     createdAt: iso(job.timestamp)!,
   };
   if (job.data?.target) view.target = job.data.target;
+  if (progress.progress) view.progress = progress.progress;
   if (state === 'completed') view.result = job.returnvalue ?? null;
   if (job.failedReason && state !== 'completed')
     view.error = { message: job.failedReason, ...(progress.reason ? { reason: progress.reason } : {}) };

@@ -179,10 +179,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
     if (!handler) throw new UnrecoverableError(`no handler for job type ${job.name}`);
     const progress = progressOf(job);
     const steps: JobStep[] = [...progress.steps];
+    // Steps and the handler's own progress share BullMQ's one progress value: each write carries both.
+    let howFar = progress.progress;
+    const kept = () => ({ steps, ...(howFar ? { progress: howFar } : {}) });
     const step: JobContext['step'] = async (name, message) => {
       steps.push({ step: name, ...(message ? { message } : {}), at: new Date(deps.clock.now()).toISOString() });
       if (steps.length > MAX_STEPS) steps.splice(0, steps.length - MAX_STEPS);
-      await job.updateProgress({ steps });
+      await job.updateProgress(kept());
+    };
+    const reportProgress: NonNullable<JobContext['progress']> = async (p) => {
+      howFar = p;
+      await job.updateProgress(kept());
     };
     const ctx: JobContext = {
       jobId: job.id!,
@@ -191,6 +198,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
       signal: signal ?? new AbortController().signal,
       log,
       step,
+      progress: reportProgress,
       // Children run in their parent's class: the per-cluster jobs of a run someone asked for are what they wait on.
       ...flowContext(job, token, {
         queueFor: (childHub) => childQueue(childHub, cls),
@@ -232,7 +240,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerPool> {
         await ended({ state: 'completed', result: outcome.result });
         return outcome.result;
       }
-      await job.updateProgress({ steps, reason: outcome.reason });
+      await job.updateProgress({ ...kept(), reason: outcome.reason });
       if (outcome.kind === 'give-up') {
         log.warn({ reason: outcome.reason, message: outcome.message }, 'job failed without retry');
         observe(job, 'failed', hub);

@@ -164,12 +164,23 @@ export interface JobTarget {
   name: string;
 }
 
+/** How far a job that works through many items is: a schedule sweep reports it at least every second. */
+export interface JobProgress {
+  /** Items finished (whatever their outcome) of `total`. */
+  done: number;
+  total: number;
+  /** Finished items by outcome, e.g. `{ acted, skipped, failed }`. */
+  counts?: Record<string, number>;
+}
+
 export interface JobView {
   id: string;
   type: string;
   state: JobState;
   target?: JobTarget;
   steps: JobStep[];
+  /** Set while (and after) a job reports how far it is (JobContext.progress). */
+  progress?: JobProgress;
   result?: unknown;
   error?: { message: string; reason?: string };
   attempts: number;
@@ -258,6 +269,11 @@ export interface JobContext {
   finalAttempt?: boolean;
   /** Record a progress step; callers see it in GET /v1/jobs/{id} and the SSE stream. */
   step(step: string, message?: string): Promise<void>;
+  /**
+   * Record how far the job is (one Redis write; callers see it in GET /v1/jobs/{id} and the SSE stream). Kept
+   * with the steps. The worker always provides it (optional only so that hand-made contexts may leave it out).
+   */
+  progress?(progress: JobProgress): Promise<void>;
   signal: AbortSignal;
   log: ServiceLog;
   /**

@@ -195,7 +195,12 @@ export const FEATURES: Array<(deps: FeatureDeps) => Feature> = [
       ...state,
     };
     const webhookPolicy = createAddressPolicy(deps.config.webhooks);
-    const schedules = createScheduleService({ ...base, log: deps.log.child({ component: 'schedules' }) });
+    const schedules = createScheduleService({
+      ...base,
+      log: deps.log.child({ component: 'schedules' }),
+      sweepConcurrency: (hub) =>
+        (deps.config.hubs.find((h) => h.name === hub) ?? deps.config.hubDefaults).sweepConcurrency,
+    });
     const expiry = createExpiryService({
       ...base,
       webhookPolicy,

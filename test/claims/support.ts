@@ -64,6 +64,7 @@ export async function startClaimsHarness(opts: { durations?: SimulatorOptions['d
       globalConcurrency: 1,
       backgroundConcurrency: 1,
       backgroundGlobalConcurrency: 1,
+      sweepConcurrency: 1,
       qps: 50,
       burst: 100,
       maxInFlight: 64,

@@ -157,6 +157,26 @@ hubs:
     ]);
   });
 
+  it("sets a sweep's PATCHes in flight per hub (sweepConcurrency): 32, from the environment, or per hub in the file", () => {
+    expect(loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml' }).hubs[0]!.sweepConcurrency).toBe(32);
+    expect(
+      loadConfig({ BEEKEEPER_HUBS: 'east=/k/east.yaml', BEEKEEPER_SWEEP_CONCURRENCY: '8' }).hubs[0]!.sweepConcurrency,
+    ).toBe(8);
+    const file = yamlFile(`
+concurrency: { sweep: 16 }
+hubs:
+  - name: east
+    kubeconfig: /k/east.yaml
+  - name: west
+    kubeconfig: /k/west.yaml
+    sweepConcurrency: 64
+`);
+    expect(loadConfig({ BEEKEEPER_CONFIG: file }).hubs.map((h) => h.sweepConcurrency)).toEqual([16, 64]);
+    expect(problems({ BEEKEEPER_SWEEP_CONCURRENCY: '0' })).toEqual([
+      expect.stringMatching(/^BEEKEEPER_SWEEP_CONCURRENCY: 0 is outside 1\.\./),
+    ]);
+  });
+
   it('requires a hash tag in the key prefix with Redis Cluster, and one Redis mode only', () => {
     expect(problems({ BEEKEEPER_REDIS_CLUSTER_NODES: 'n1:6379', BEEKEEPER_REDIS_PREFIX: 'beekeeper' })).toEqual([
       expect.stringMatching(/^BEEKEEPER_REDIS_PREFIX: must contain a \{hash tag\}/),

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/schedule-timers.js';
 import type { JobView } from '../../src/services/ports.js';
-import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
@@ -118,22 +117,27 @@ describe('jobs finished by another worker', () => {
     expect(reasons).not.toContain('HibernateFailed');
   }, 60_000);
 
-  it('a sweep whose worker is killed after patching counts every cluster as acted, each with one Event', async () => {
+  it('a sweep whose worker is killed after patching counts every cluster as acted, patched once, each with one Event', async () => {
     for (const i of instances.splice(0)) await i.close();
+    // Each change of spec.powerState to Hibernating, from the informer's events: one PATCH each, not two.
+    const hibernations = new Map<string, number>();
+    const spec = new Map(SWEPT.map((n) => [n, 'Running']));
+    const stop = bed.system.store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, obj) => {
+      const name = obj.metadata.name;
+      if (obj.metadata.namespace !== NS || !spec.has(name)) return;
+      const now = obj.spec?.powerState ?? 'Running';
+      if (now === 'Hibernating' && spec.get(name) !== now) hibernations.set(name, (hibernations.get(name) ?? 0) + 1);
+      spec.set(name, now);
+    });
     const doomed = await startWorkerProcess();
-    // Event writes hang, so the cluster jobs are killed after their patch and before they end.
+    // Event writes hang, so the sweep is killed after its patches and before it ends.
     bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 8000 }] });
     const run = await bed.app.inject({ method: 'POST', url: '/v1/schedules/crashy/run' });
     expect(run.statusCode, run.body).toBe(202);
     const sweepId = run.json<{ job: JobView }>().job.id;
     await Promise.all(SWEPT.map((name) => specIs(name, 'Hibernating')));
-    // Patched, and still running (their Events hang): the kill lands between the patch and the job's end.
-    for (const name of SWEPT)
-      expect(
-        (await bed.system.queue.get(`${HUB}.${sweepId}.${jobIds.sweepChild({ hub: HUB, namespace: NS, name })}`))
-          ?.state,
-        name,
-      ).toBe('active');
+    // Patched, and still running (its Events hang): the kill lands between the patches and the job's end.
+    expect((await bed.system.queue.get(sweepId))?.state).toBe('active');
     const died = new Promise((r) => doomed.once('exit', r));
     doomed.kill('SIGKILL');
     await died;
@@ -141,11 +145,13 @@ describe('jobs finished by another worker', () => {
 
     instances.push(await bed.startInstance(['worker']));
     const done = await waitJob(bed, sweepId, 60_000);
+    stop();
     expect(done.state).toBe('completed');
     const summary = done.result as SweepSummary;
     expect(summary.counts).toEqual({ acted: SWEPT.length, skipped: 0, failed: 0 });
     expect(summary.acted.map((c) => c.name).sort()).toEqual(SWEPT);
     await Promise.all(SWEPT.map((name) => waitPower(bed, NS, name, 'Hibernating')));
+    expect(Object.fromEntries(hibernations)).toEqual(Object.fromEntries(SWEPT.map((n) => [n, 1])));
     for (const name of SWEPT) {
       const reasons = (await events(bed, NS, name)).map((e) => e.reason);
       expect(

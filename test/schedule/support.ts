@@ -47,10 +47,17 @@ export interface Bed {
  */
 export async function startBed(
   startMs: number,
-  opts: { env?: Record<string, string>; logTo?: NodeJS.WritableStream; roles?: Role[]; catalog?: JobCatalog } = {},
+  opts: {
+    env?: Record<string, string>;
+    logTo?: NodeJS.WritableStream;
+    roles?: Role[];
+    catalog?: JobCatalog;
+    /** More hubs besides HUB (the state hub), in the same simulator. */
+    moreHubs?: string[];
+  } = {},
 ): Promise<Bed> {
   const clock = createTestClock(startMs);
-  const sim = await startSimulator({ hubNames: [HUB], speed: 1000, clock });
+  const sim = await startSimulator({ hubNames: [HUB, ...(opts.moreHubs ?? [])], speed: 1000, clock });
   const env = {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BEEKEEPER_REDIS_PREFIX: `{bk-sched-${randomUUID().slice(0, 8)}}`,
@@ -59,11 +66,18 @@ export async function startBed(
     ...opts.env,
   };
   const base = loadConfig(env);
-  const config = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  const embedded = withEmbeddedHub(base, { name: HUB, kubeconfigData: sim.kubeconfigYaml() });
+  // Every hub from the one kubeconfig, each its own context (the simulator names contexts after its hubs).
+  const config = opts.moreHubs?.length
+    ? {
+        ...embedded,
+        hubs: [HUB, ...opts.moreHubs].map((name) => ({ ...embedded.hubs[0]!, name, context: name })),
+      }
+    : embedded;
   const log = opts.logTo
     ? createLogger({ level: 'debug', destination: opts.logTo })
     : createLogger({ level: 'silent' });
-  await prepareEmbeddedHub({ hub: config.hubs[0]!, namespace: STATE_NS, clock, log });
+  for (const hub of config.hubs) await prepareEmbeddedHub({ hub, namespace: STATE_NS, clock, log });
   const system = await createSystem({
     config,
     log,

@@ -23,6 +23,15 @@ export const POWER_JOB_TYPES: readonly string[] = POWER_JOBS.map((j) => j.type);
  */
 export const POWER_OPERATION_ANNOTATION = 'beekeeper.io/power-operation';
 
+/**
+ * On a ClusterDeployment: the schedule sweep (its job id) that last set spec.powerState. Written in the same
+ * conditional patch as the state, so it is the sweep's durable checkpoint for that cluster: a run of the same job
+ * again (a crash, a stalled job another worker took, a Redis flush and the edge enqueued again under its id) that
+ * finds its own id here knows the change is made and never patches it again. Not POWER_OPERATION_ANNOTATION: that
+ * one names an Operation of the API, and a power job run again reads a different name there as "changed since".
+ */
+export const POWER_SWEEP_ANNOTATION = 'beekeeper.io/power-sweep';
+
 /** The state spec.powerState asks for (Running when unset): the schedule's requestedState, under the job's name. */
 export const desired: (cd: ClusterDeployment) => PowerTarget = requestedState;
 
@@ -78,7 +87,7 @@ export function checkPowerable(cd: ClusterDeployment, ref: { namespace: string; 
 
 /**
  * The one write of a power change: spec.powerState (left out when it already says so), and `operation` in
- * POWER_OPERATION_ANNOTATION when given, in one merge patch conditional on the version judged, so a concurrent
+ * POWER_OPERATION_ANNOTATION when given (and a sweep's job id in POWER_SWEEP_ANNOTATION), in one merge patch conditional on the version judged, so a concurrent
  * change makes it a Conflict. A schedule passes no operation: the annotation names the last Operation of
  * Beekeeper's API that set the state, and a power job run again after Redis lost it reads "my id is there and the
  * spec says otherwise" as "changed since, do not undo it"; a schedule's change must keep saying that.
@@ -89,13 +98,17 @@ export async function patchPowerState(
   ref: ObjectRef,
   seen: ClusterDeployment,
   to: PowerTarget,
-  opts: { operation?: string; conditional?: boolean } = {},
+  opts: { operation?: string; sweep?: string; conditional?: boolean } = {},
 ): Promise<void> {
+  const annotations = {
+    ...(opts.operation ? { [POWER_OPERATION_ANNOTATION]: opts.operation } : {}),
+    ...(opts.sweep ? { [POWER_SWEEP_ANNOTATION]: opts.sweep } : {}),
+  };
   await store.mergePatch(
     'ClusterDeployment',
     ref,
     {
-      ...(opts.operation ? { metadata: { annotations: { [POWER_OPERATION_ANNOTATION]: opts.operation } } } : {}),
+      ...(opts.operation || opts.sweep ? { metadata: { annotations } } : {}),
       ...(desired(seen) === to ? {} : { spec: { powerState: to } }),
     },
     opts.conditional === false ? undefined : { resourceVersion: seen.metadata.resourceVersion },

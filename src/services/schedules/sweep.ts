@@ -1,27 +1,29 @@
-// The sweep job: one per schedule edge (id `sweep.<schedule>.<edgeEpochMs>`, so replicas collapse onto one). It
-// plans from the informer cache, fans out one `schedule.apply` child job per cluster on that cluster's hub queue
-// (per-hub concurrency) and waits for them as a BullMQ parent, in `waiting-children`, without holding a worker
-// slot (a state hub with one slot would otherwise starve its own children). When they have all ended it runs
-// again and ends with a summary, also recorded on the schedule's status, which is what keeps a Redis flush from
-// replaying an edge. Each step is kept in the job (ctx.once), so a re-run after the children, a retry or a crashed
-// worker carries on from the same plan: a late re-run must not turn a timely sweep into a stale one.
+// The sweep job: one per schedule edge (id `sweep.<schedule>.<edgeEpochMs>`, so replicas collapse onto one; a run
+// someone asked for is `schedule.run`). It plans once from the informer cache and keeps the plan in the job
+// (ctx.once, packed: packed-plan.ts), so a retry, a crashed worker or a stalled job taken over carries on from the
+// same plan: a late re-run must not turn a timely sweep into a stale one. It then acts itself, through a bounded
+// pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once: one conditional PATCH per cluster,
+// which also writes the job's id as the cluster's marker (sweep-cluster.ts). The marker in Kubernetes is the
+// per-cluster checkpoint: a run of the same job again counts a marked cluster as acted and never patches it twice,
+// and nothing per cluster goes to Redis. The audit Events wait behind the patches of their hub and are all written
+// before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
+// from replaying an edge (the resync enqueues an unrecorded edge again, under the same id).
 import { NotFound } from '../../hive/errors.js';
-import { localIso, type Consumption, type PowerAction } from '../../hive/schedule/index.js';
-import { handleJob, jobOf, type JobRegistration } from '../job-definition.js';
+import { localIso, type PowerAction } from '../../hive/schedule/index.js';
+import type { ClusterDeployment } from '../../hive/types.js';
+import { handleJob, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
-import {
-  WAIT_FOR_CHILDREN,
-  type ChildOutcome,
-  type JobContext,
-  type NamespacedRef,
-  type WaitForChildren,
-} from '../ports.js';
+import type { JobContext, NamespacedRef } from '../ports.js';
 import { applyPower } from './apply-power.js';
 import { listSchedules } from './cluster-schedule.js';
-import { stateRef, type ScheduleServiceDeps } from './deps.js';
-import { jobIds } from '../job-ids.js';
+import { DEFAULT_SWEEP_CONCURRENCY, stateRef, type ScheduleServiceDeps } from './deps.js';
 import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
 import { planSweep, type SweepMode } from './sweep-plan.js';
+import { POWER_SWEEP_ANNOTATION } from '../clusters/power-change.js';
+import { packPlan, unpackActs, unpackSkips, type PackedPlan, type PlannedSkip } from './packed-plan.js';
+import { sweepCluster, type ClusterOutcome, type SweepTarget } from './sweep-cluster.js';
+import { createHubPool } from './sweep-pool.js';
+import { startProgress } from './sweep-progress.js';
 
 export interface SweepPayload {
   schedule: string;
@@ -52,23 +54,18 @@ const ON_TIME_MS = 60_000;
 
 /** What the first run decided, kept in the job for every later run. */
 interface SweepStart {
-  /** The sweep is over before it fans out (the edge was swept already, or is stale). */
+  /** The sweep is over before it acts (the edge was swept already, or is stale). */
   done?: SweepSummary;
+  /** Without the skipped clusters: those are in `plan`. */
   summary: SweepSummary;
   startedAt: string;
-  skips: Array<{
-    cluster: NamespacedRef;
-    action: PowerAction;
-    reason: string;
-    message: string;
-    consumes?: Consumption;
-  }>;
-  children: Array<{ cluster: NamespacedRef; action: PowerAction; reason: string }>;
+  plan: PackedPlan;
 }
 
 export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
   handleJob(SWEEP_JOB, (p, ctx) => runSweep(deps, p, ctx)),
   handleJob(RUN_JOB, (p, ctx) => runSweep(deps, p, ctx)),
+  // Nothing enqueues it any more: a per-cluster job queued by an older version still runs.
   handleJob(APPLY_JOB, (p, ctx) =>
     applyPower(
       deps,
@@ -80,30 +77,14 @@ export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
   ),
 ];
 
-export async function runSweep(
-  deps: ScheduleServiceDeps,
-  p: SweepPayload,
-  ctx: JobContext,
-): Promise<SweepSummary | WaitForChildren> {
-  if (!ctx.once || !ctx.waitForChildren)
-    throw new Error('a schedule sweep needs a job context with child jobs (the worker provides one)');
-  const start = await ctx.once('plan', () => planStart(deps, p, ctx));
+export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary> {
+  if (!ctx.once) throw new Error('a schedule sweep needs a job context that keeps its plan (the worker provides one)');
+  const start = fromOlder(await ctx.once('plan', () => planStart(deps, p, ctx)));
   if (start.done) return start.done;
   const { summary } = start;
-  if (!summary.dryRun && start.skips.length > 0)
-    await ctx.once('skips-recorded', () => recordSkips(deps, p, start, ctx.jobId).then(() => true));
-
-  const outcomes = await ctx.waitForChildren(
-    start.children.map((c) => ({
-      key: jobIds.sweepChild(c.cluster),
-      ...jobOf(APPLY_JOB, { schedule: p.schedule, edgeAt: p.edgeAt, action: c.action, reason: c.reason, ...c.cluster }),
-      hub: c.cluster.hub,
-      target: { kind: 'ClusterDeployment' as const, ...c.cluster },
-    })),
-    { step: 'FannedOut', message: `Waiting for ${start.children.length} cluster jobs` },
-  );
-  if (outcomes === WAIT_FOR_CHILDREN) return outcomes;
-  outcomes.forEach((o, i) => addOutcome(summary, start.children[i]!, o));
+  const skips = unpackSkips(start.plan);
+  summary.skipped = skips.map((s) => ({ ...s.cluster, reason: s.reason, message: s.message }));
+  if (!summary.dryRun) await act(deps, p, ctx, summary, skips, unpackActs(start.plan));
 
   for (const s of summary.skipped) summary.skippedReasons[s.reason] = (summary.skippedReasons[s.reason] ?? 0) + 1;
   summary.counts = { acted: summary.acted.length, skipped: summary.skipped.length, failed: summary.failed.length };
@@ -134,6 +115,122 @@ export async function runSweep(
   return summary;
 }
 
+/** A plan an older version kept (children and skips as plain lists) when it was upgraded mid-sweep. */
+interface OlderStart {
+  plan?: PackedPlan;
+  children?: SweepTarget[];
+  skips?: PlannedSkip[];
+}
+
+function fromOlder(start: SweepStart & OlderStart): SweepStart {
+  if (start.plan || start.done) return start;
+  return { ...start, plan: packPlan(start.children ?? [], start.skips ?? []) };
+}
+
+/**
+ * The pool's work: each planned cluster once (sweep-cluster.ts), then its Event; the planned skips' Events and
+ * consumed overrides as later tasks. Adds the outcomes to the summary in plan order.
+ */
+async function act(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  ctx: JobContext,
+  summary: SweepSummary,
+  skips: readonly PlannedSkip[],
+  targets: readonly SweepTarget[],
+): Promise<void> {
+  const outcomes = new Array<ClusterOutcome | undefined>(targets.length);
+  const byHub = new Map<string, number[]>();
+  targets.forEach((t, i) => {
+    const list = byHub.get(t.cluster.hub);
+    if (list) list.push(i);
+    else byHub.set(t.cluster.hub, [i]);
+  });
+  const width = (hub: string) => deps.sweepConcurrency?.(hub) ?? DEFAULT_SWEEP_CONCURRENCY;
+  const progress = startProgress(ctx, targets.length, summary.skipped.length);
+  const run = { jobId: ctx.jobId, schedule: p.schedule, signal: ctx.signal };
+  // Steps are for people watching: one that cannot be written (Redis away for a moment) must not stop the pool.
+  const step = (name: string, message: string) =>
+    ctx.step(name, message).catch((err: unknown) => ctx.log.warn({ err, step: name }, 'cannot record sweep step'));
+  const steps = [step('Patching', `${targets.length} clusters, ${byHub.size} hubs`)];
+  let patched = 0;
+  const pool = createHubPool<number>({
+    items: byHub,
+    width,
+    signal: ctx.signal,
+    work: async (i) => {
+      const t = targets[i]!;
+      const o = await sweepCluster(deps, t, run);
+      outcomes[i] = o;
+      progress.count(o.outcome);
+      if (o.outcome === 'acted') pool.later(t.cluster.hub, () => actedEvent(deps, p, ctx.jobId, t));
+      else if (o.outcome === 'skipped' && o.reason !== 'UnclaimedPoolCluster' && o.reason !== 'NotFound')
+        pool.later(t.cluster.hub, () => skippedEvent(deps, p, summary, ctx.jobId, { ...t, ...o }));
+      if (++patched === targets.length) steps.push(step('Events', 'every cluster judged; writing the Events'));
+    },
+  });
+  for (const s of skips) {
+    if (s.consumes) pool.later(deps.stateHub, () => consume(deps, s.consumes!.override, s.consumes!.edgeAt));
+    // Unclaimed pool clusters belong to Hive's pool controller: not ours to comment on.
+    if (s.reason !== 'UnclaimedPoolCluster')
+      pool.later(s.cluster.hub, () => skippedEvent(deps, p, summary, ctx.jobId, s));
+  }
+  try {
+    await pool.run();
+  } finally {
+    await progress.stop();
+  }
+  await Promise.all(steps);
+  targets.forEach((t, i) => {
+    const o = outcomes[i]!;
+    if (o.outcome === 'acted') summary.acted.push({ ...t.cluster, action: t.action });
+    else if (o.outcome === 'skipped') summary.skipped.push({ ...t.cluster, reason: o.reason, message: o.message });
+    else summary.failed.push({ ...t.cluster, error: o.error });
+  });
+}
+
+const verbOf = (action: PowerAction) => (action === 'hibernate' ? 'Hibernate' : 'Resume');
+
+/** Keyed by the sweep's job id, so a run of the same job again meets AlreadyExists instead of adding one. */
+async function actedEvent(deps: ScheduleServiceDeps, p: SweepPayload, jobId: string, t: SweepTarget): Promise<void> {
+  const reason = t.action === 'hibernate' ? 'ScheduledHibernate' : 'ScheduledResume';
+  await deps.store.recordEvent('ClusterDeployment', t.cluster, {
+    type: 'Normal',
+    reason,
+    action: verbOf(t.action),
+    message: `Schedule ${p.schedule}: ${t.action} (${t.reason})`,
+    key: `${jobId}/${reason}`,
+  });
+}
+
+async function skippedEvent(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  summary: SweepSummary,
+  jobId: string,
+  s: { cluster: NamespacedRef; action: PowerAction; reason: string; message: string },
+): Promise<void> {
+  await deps.store.recordEvent('ClusterDeployment', s.cluster, {
+    type: 'Normal',
+    reason: 'ScheduleSkipped',
+    action: verbOf(s.action),
+    message: `Schedule ${p.schedule}: ${s.action} at ${summary.edge.local} skipped (${s.reason}): ${s.message}`,
+    key: `${jobId}/ScheduleSkipped`,
+  });
+}
+
+/** A skip-next-hibernation override that did its one job: the plan sees it used up by that edge; its status says so. */
+async function consume(deps: ScheduleServiceDeps, name: string, edgeAt: string): Promise<void> {
+  await deps.store
+    .mergePatch(
+      'ClusterOverride',
+      stateRef(deps, name),
+      { status: { phase: 'Consumed', consumedEdge: edgeAt, updatedAt: new Date(deps.clock.now()).toISOString() } },
+      { subresource: 'status' },
+    )
+    .catch((err: unknown) => deps.log.warn({ err, override: name }, 'cannot mark override consumed'));
+}
+
 async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepStart> {
   const schedule = await deps.store.get<HibernationSchedule>('HibernationSchedule', stateRef(deps, p.schedule));
   if (!schedule) throw new NotFound(`schedule ${p.schedule} no longer exists`);
@@ -151,7 +248,7 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
     counts: { acted: 0, skipped: 0, failed: 0 },
     skippedReasons: {},
   };
-  const start: SweepStart = { summary, startedAt: new Date(now).toISOString(), skips: [], children: [] };
+  const start: SweepStart = { summary, startedAt: new Date(now).toISOString(), plan: packPlan([], []) };
   const last = schedule.status?.lastSweep;
   if (p.mode !== 'manual' && last?.finishedAt && (last.edge ?? '') >= p.edgeAt) {
     ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
@@ -181,64 +278,28 @@ async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobCon
     summary.mode,
     now,
   );
+  const acts: SweepTarget[] = [];
+  const skips: PlannedSkip[] = [];
   for (const d of decisions) {
-    if (d.kind === 'skip') {
-      summary.skipped.push({ ...d.cluster, reason: d.reason, message: d.message });
-      start.skips.push({
+    if (d.kind === 'act' || markedBy(deps, d.cluster, ctx.jobId)) {
+      // A cluster carrying this job's marker was changed by an earlier run of it (its plan lost with Redis, the
+      // cluster now "already" in state): the pool counts it as acted and writes its Event again, keyed.
+      if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
+      else acts.push({ cluster: d.cluster, action: d.action, reason: d.reason });
+    } else {
+      skips.push({
         cluster: d.cluster,
         action: d.action,
         reason: d.reason,
         message: d.message,
         ...(d.consumes ? { consumes: d.consumes } : {}),
       });
-    } else if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
-    else start.children.push({ cluster: d.cluster, action: d.action, reason: d.reason });
+    }
   }
   await ctx.step('Planned', `${decisions.length} clusters considered`);
-  return start;
+  return { ...start, plan: packPlan(acts, skips) };
 }
 
-/** Skipped clusters get an Event saying why; a skip-next-hibernation override that did its one job is consumed. */
-async function recordSkips(
-  deps: ScheduleServiceDeps,
-  p: SweepPayload,
-  start: SweepStart,
-  jobId: string,
-): Promise<void> {
-  for (const s of start.skips) {
-    if (s.consumes) {
-      // The plan sees it used up by that edge; its status says so for people. (A run uses none up itself.)
-      const name = s.consumes.override;
-      await deps.store
-        .mergePatch(
-          'ClusterOverride',
-          stateRef(deps, name),
-          { status: { phase: 'Consumed', consumedEdge: s.consumes.edgeAt, updatedAt: start.startedAt } },
-          { subresource: 'status' },
-        )
-        .catch((err: unknown) => deps.log.warn({ err, override: name }, 'cannot mark override consumed'));
-    }
-    // Unclaimed pool clusters belong to Hive's pool controller: not ours to comment on.
-    if (s.reason === 'UnclaimedPoolCluster') continue;
-    await deps.store.recordEvent('ClusterDeployment', s.cluster, {
-      type: 'Normal',
-      reason: 'ScheduleSkipped',
-      action: s.action === 'hibernate' ? 'Hibernate' : 'Resume',
-      message: `Schedule ${p.schedule}: ${s.action} at ${start.summary.edge.local} skipped (${s.reason}): ${s.message}`,
-      // A run that crashed before it kept 'skips-recorded' writes them again: the same Events, not new ones.
-      key: `${jobId}/ScheduleSkipped`,
-    });
-  }
-}
-
-function addOutcome(summary: SweepSummary, child: SweepStart['children'][number], o: ChildOutcome): void {
-  if (o.state === 'failed') {
-    summary.failed.push({ ...child.cluster, error: o.error });
-    return;
-  }
-  const result = o.result as { outcome?: string; reason?: string; message?: string } | null;
-  // `NothingToDo`: the cluster was deleted between the plan and the patch (the worker's NotFound outcome).
-  if (result?.outcome === 'skipped' || result?.outcome === 'NothingToDo') {
-    summary.skipped.push({ ...child.cluster, reason: result.reason ?? 'Skipped', message: result.message ?? '' });
-  } else summary.acted.push({ ...child.cluster, action: child.action });
-}
+const markedBy = (deps: ScheduleServiceDeps, ref: NamespacedRef, jobId: string) =>
+  deps.store.cached<ClusterDeployment>('ClusterDeployment', ref)?.metadata.annotations?.[POWER_SWEEP_ANNOTATION] ===
+  jobId;

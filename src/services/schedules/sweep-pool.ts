@@ -1,0 +1,64 @@
+// The bounded pool a sweep job works through its clusters with: one lane per hub, all hubs at once, each with
+// `width(hub)` workers (config sweepConcurrency). A lane holds the hub's clusters and a queue of later tasks (the
+// audit Events, override status): a worker takes a later task only when no cluster of its hub is left to start,
+// so an Event never goes to the hub ahead of one of the sweep's patches there, and every later task is done before
+// the pool resolves (a worker that queues one loops back and finds it).
+
+export interface PoolLane<T> {
+  items: readonly T[];
+  later: Array<() => Promise<void>>;
+}
+
+export interface HubPool {
+  /** Queue a task behind the hub's items (created empty if the hub has none). */
+  later(hub: string, task: () => Promise<void>): void;
+  /** Resolves when every item and every later task of every hub is done; rejects when `signal` aborts. */
+  run(): Promise<void>;
+}
+
+export function createHubPool<T>(opts: {
+  items: ReadonlyMap<string, readonly T[]>;
+  width: (hub: string) => number;
+  work: (item: T, hub: string) => Promise<void>;
+  signal: AbortSignal;
+}): HubPool {
+  const lanes = new Map<string, PoolLane<T>>();
+  for (const [hub, items] of opts.items) lanes.set(hub, { items, later: [] });
+  const lane = (hub: string) => {
+    let l = lanes.get(hub);
+    if (!l) lanes.set(hub, (l = { items: [], later: [] }));
+    return l;
+  };
+
+  async function drain(hub: string, l: PoolLane<T>, next: { item: number; later: number }): Promise<void> {
+    for (;;) {
+      opts.signal.throwIfAborted();
+      if (next.item < l.items.length) {
+        await opts.work(l.items[next.item++]!, hub);
+        continue;
+      }
+      if (next.later < l.later.length) {
+        const task = l.later[next.later]!;
+        l.later[next.later++] = done; // let the closure go
+        await task();
+        continue;
+      }
+      return;
+    }
+  }
+
+  return {
+    later: (hub, task) => void lane(hub).later.push(task),
+    async run() {
+      await Promise.all(
+        [...lanes].map(([hub, l]) => {
+          const next = { item: 0, later: 0 };
+          const width = Math.max(1, Math.min(opts.width(hub), l.items.length + l.later.length));
+          return Promise.all(Array.from({ length: width }, () => drain(hub, l, next)));
+        }),
+      );
+    },
+  };
+}
+
+const done = () => Promise.resolve();
