@@ -138,17 +138,21 @@ export function createOrderedIndex(): OrderedIndex {
     }
   };
 
-  /** Where to start: the smallest run an `in` requirement allows (every match is in it), else everything. */
-  const source = (requirements: readonly Requirement[]): readonly Entry[] => {
-    let best: { size: number; runs: OrderedRun[] } | undefined;
+  /**
+   * Where to start: the smallest run an `in` requirement allows (every match is in it), else everything; and the
+   * requirements still to check on each object (the one the runs answer exactly is not).
+   */
+  const source = (requirements: readonly Requirement[]): { order: readonly Entry[]; rest: readonly Requirement[] } => {
+    let best: { size: number; runs: OrderedRun[]; by: Requirement } | undefined;
     for (const r of requirements) {
       if (r.op !== 'in') continue;
       const runs = r.values.map((v) => posting(r.key, v, false)).filter((x): x is OrderedRun => x !== undefined);
       const size = runs.reduce((n, run) => n + run.size, 0);
-      if (!best || size < best.size) best = { size, runs };
+      if (!best || size < best.size) best = { size, runs, by: r };
     }
-    if (!best) return all.view();
-    return merge(best.runs.map((run) => run.view()));
+    if (!best) return { order: all.view(), rest: requirements };
+    const chosen = best;
+    return { order: merge(chosen.runs.map((run) => run.view())), rest: requirements.filter((r) => r !== chosen.by) };
   };
 
   return {
@@ -179,8 +183,7 @@ export function createOrderedIndex(): OrderedIndex {
     },
 
     select<T extends KubeObject>(filter: OrderedIndexFilter = {}) {
-      const requirements = filter.requirements ?? [];
-      const order = source(requirements);
+      const { order, rest } = source(filter.requirements ?? []);
       // Keys sharing a prefix are contiguous in key order: a hub (and namespace) is a range, found by bisection.
       const prefix =
         filter.hub !== undefined ? `${filter.hub}/${filter.namespace !== undefined ? `${filter.namespace}/` : ''}` : '';
@@ -189,7 +192,7 @@ export function createOrderedIndex(): OrderedIndex {
         const e = order[i]!;
         if (prefix && !e.key.startsWith(prefix)) break;
         if (filter.namespace !== undefined && e.namespace !== filter.namespace) continue;
-        if (requirements.length > 0 && !matchesLabels(requirements as Requirement[], e.labels)) continue;
+        if (rest.length > 0 && !matchesLabels(rest as Requirement[], e.labels)) continue;
         out.push({ key: e.key, hub: e.hub, object: e.object as T });
       }
       return out;

@@ -29,6 +29,22 @@ export interface ClusterPage {
 
 const POWER_FILTERS = [...new Set([...POWER_STATES, ...PHASES])];
 
+/**
+ * List items by cached object. A cached object is never changed in place (a watch event replaces it), and its
+ * summary is a function of it alone, so each is summarised once, not on every page that shows it; a replaced
+ * object's entry goes with it (weakly held). The items are shared between answers: nothing may change them.
+ */
+const listItems = new WeakMap<ClusterDeployment, ClusterSummary>();
+
+function listItem(hub: string, cd: ClusterDeployment): ClusterSummary {
+  let item = listItems.get(cd);
+  if (item?.hub !== hub) {
+    item = summarize(hub, cd);
+    listItems.set(cd, item);
+  }
+  return item;
+}
+
 /** The first row whose key sorts after `key` (rows in key order), by bisection; rows.length when none does. */
 function firstAfter(rows: ReadonlyArray<{ key: string }>, key: string): number {
   let lo = 0;
@@ -93,7 +109,7 @@ export function listClusters(
   const last = page.at(-1);
   const more = start + limit < rows.length;
   return {
-    items: page.map((r) => summarize(r.hub, r.object)),
+    items: page.map((r) => listItem(r.hub, r.object)),
     ...(more && last ? { nextCursor: Buffer.from(last.key, 'utf8').toString('base64url') } : {}),
     total: rows.length,
   };
