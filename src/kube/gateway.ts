@@ -108,8 +108,13 @@ export async function createKubeGateway({
         clock,
         log,
         onEvent: (kind, type, obj) => {
-          // The index first: whoever an event wakes reads lists that already include it.
-          indexes.get(kind)?.apply(connection.name, type, obj);
+          // The index first: whoever an event wakes reads lists that already include it. It holds the object as
+          // the informer stores it (the same one cached() answers), whatever the event carried.
+          const index = indexes.get(kind);
+          if (index) {
+            const ref = { hub: connection.name, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name };
+            index.apply(connection.name, type, type === 'DELETED' ? obj : (cached(kind, ref) ?? obj));
+          }
           waiters.dispatch(kind, connection.name, type, obj);
         },
         ...(onCredentialsReload ? { onReload: (outcome) => onCredentialsReload(connection.name, outcome) } : {}),
