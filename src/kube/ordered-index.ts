@@ -53,44 +53,41 @@ function lowerBound(order: readonly Entry[], key: string): number {
 const INSERT_ONE_BY_ONE = 64;
 
 /**
- * A set of entries kept in key order, lazily: adds and removes are O(1) and queue up; the next read puts them in
- * place, so an informer's first list of 10,000 objects costs one sort, not 10,000 inserts.
+ * Entries kept in key order, lazily: an add queues up and the next read puts the queue in place, so an informer's
+ * first list of 10,000 objects costs one sort, not 10,000 inserts. Small on purpose (two arrays, the queue only
+ * while it holds something): a label whose value is unique to each object makes a run per object. The index adds
+ * an entry to a run once (when it gains the label) and removes it once.
  */
 class OrderedRun {
-  private readonly members = new Map<string, Entry>();
   private order: Entry[] = [];
-  private added: Entry[] = [];
-  private removed = 0;
+  private added: Entry[] | undefined;
 
   get size(): number {
-    return this.members.size;
+    return this.order.length + (this.added?.length ?? 0);
   }
 
   add(entry: Entry): void {
-    if (this.members.get(entry.key) === entry) return;
-    if (this.members.has(entry.key)) this.removed++;
-    this.members.set(entry.key, entry);
-    this.added.push(entry);
+    if (this.order.length === 0 && !this.added) this.order.push(entry);
+    else (this.added ??= []).push(entry);
   }
 
   remove(entry: Entry): void {
-    if (this.members.get(entry.key) !== entry) return;
-    this.members.delete(entry.key);
-    this.removed++;
+    const queued = this.added?.indexOf(entry) ?? -1;
+    if (queued >= 0) {
+      this.added!.splice(queued, 1);
+      if (this.added!.length === 0) this.added = undefined;
+      return;
+    }
+    const at = lowerBound(this.order, entry.key);
+    if (this.order[at] === entry) this.order.splice(at, 1);
   }
 
   view(): readonly Entry[] {
-    if (this.removed > 0) {
-      const live = (e: Entry) => this.members.get(e.key) === e;
-      this.order = this.order.filter(live);
-      this.added = this.added.filter(live);
-      this.removed = 0;
-    }
-    if (this.added.length > 0) {
+    if (this.added) {
       if (this.added.length < INSERT_ONE_BY_ONE) {
         for (const e of this.added) this.order.splice(lowerBound(this.order, e.key), 0, e);
       } else this.order = this.order.concat(this.added).sort(byKey);
-      this.added = [];
+      this.added = undefined;
     }
     return this.order;
   }
