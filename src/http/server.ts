@@ -29,6 +29,7 @@ import { versionRoutes } from './routes/version.js';
 import { readVersionInfo, type VersionInfo } from '../version.js';
 import { clientErrorHandler, routerErrorHandler } from './transport-errors.js';
 import { requestValidatorCompiler } from './validators.js';
+import { lazyRequestLogger } from './request-logger.js';
 
 export interface ServerDeps {
   config: Config;
@@ -66,6 +67,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     loggerInstance: log as FastifyBaseLogger,
     // Requests are logged once, in onResponse below, with the route template and principal.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     // The client's X-Request-Id when sane (edge.ts), so its id follows the request through our logs.
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,

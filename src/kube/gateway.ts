@@ -9,6 +9,7 @@ import { createHub, type Hub } from './hub.js';
 import { hubCache, hubStatus } from './hub-status.js';
 import type { HubConnection } from './kubeconfig.js';
 import { KINDS } from './kinds.js';
+import { createOrderedIndex, orderKey, type OrderedIndex } from './ordered-index.js';
 import { createObject, deleteObject, getObject, listObjects, mergePatchObject, replaceObject } from './live-ops.js';
 import type { RateLimit } from './rate-limiter.js';
 import { buildEvent, createEvent } from './record-event.js';
@@ -62,6 +63,9 @@ export interface KubeGatewayOptions {
   stateNamespace?: string;
 }
 
+/** Kinds with an ordered index (ordered-index.ts) besides the informer's cache. */
+const INDEXED_KINDS: readonly CachedKind[] = ['ClusterDeployment'];
+
 /** Beekeeper's own kinds (beekeeper.io), cached on the state hub only. */
 export const OWN_KINDS: readonly CachedKind[] = [
   'HibernationSchedule',
@@ -103,6 +107,8 @@ export async function createKubeGateway({
   stateNamespace,
 }: KubeGatewayOptions): Promise<KubeGateway> {
   const waiters = createWaiters({ clock, log });
+  // Kinds listed page by page from the cache (GET /v1/clusters): kept in key order, with a label index.
+  const indexes = new Map<CachedKind, OrderedIndex>(INDEXED_KINDS.map((kind) => [kind, createOrderedIndex()]));
   const hubs = new Map<string, Hub>();
   for (const connection of connections) {
     hubs.set(
@@ -118,7 +124,16 @@ export async function createKubeGateway({
         credentialsPollMs,
         clock,
         log,
-        onEvent: (kind, type, obj) => waiters.dispatch(kind, connection.name, type, obj),
+        onEvent: (kind, type, obj) => {
+          // The index first: whoever an event wakes reads lists that already include it. It holds the object as
+          // the informer stores it (the same one cached() answers), whatever the event carried.
+          const index = indexes.get(kind);
+          if (index) {
+            const ref = { hub: connection.name, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name };
+            index.apply(connection.name, type, type === 'DELETED' ? obj : (cached(kind, ref) ?? obj));
+          }
+          waiters.dispatch(kind, connection.name, type, obj);
+        },
         ...(onCredentialsReload ? { onReload: (outcome) => onCredentialsReload(connection.name, outcome) } : {}),
       }),
     );
@@ -168,6 +183,27 @@ export async function createKubeGateway({
         }
       }
       return out;
+    },
+
+    cachedInOrder<T extends KubeObject>(
+      kind: CachedKind,
+      filter: { hub?: string; namespace?: string; labelSelector?: string } = {},
+    ) {
+      const requirements = filter.labelSelector ? parseLabelSelector(filter.labelSelector) : undefined;
+      const namespace = KINDS[kind].namespaced && filter.namespace ? filter.namespace : undefined;
+      const hub = filter.hub || undefined;
+      const index = indexes.get(kind);
+      if (index) {
+        return index.select<T>({
+          ...(hub ? { hub } : {}),
+          ...(namespace ? { namespace } : {}),
+          ...(requirements ? { requirements } : {}),
+        });
+      }
+      return store
+        .cachedList<T>(kind, filter)
+        .map(({ hub: h, object }) => ({ key: orderKey(h, object), hub: h, object }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
 
     // async, so an unknown hub rejects like any other failure instead of throwing synchronously

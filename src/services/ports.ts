@@ -100,6 +100,15 @@ export interface HiveStore {
     kind: CachedKind,
     filter?: { hub?: string; namespace?: string; labelSelector?: string },
   ): Array<{ hub: string; object: T }>;
+  /**
+   * Like cachedList, in key order (`{hub}/{namespace}/{name}`, compared as strings), each with its key. Indexed
+   * kinds (ClusterDeployment) are answered from an index the informers keep: the cost follows what matches, not the
+   * cache's size. Throws Invalid (labelSelector) on a bad selector.
+   */
+  cachedInOrder<T extends KubeObject>(
+    kind: CachedKind,
+    filter?: { hub?: string; namespace?: string; labelSelector?: string },
+  ): Array<{ key: string; hub: string; object: T }>;
 
   /** Live reads and writes. Errors are domain errors (NotFound, Conflict, Invalid, Forbidden, Unavailable). */
   get<T extends KubeObject>(kind: KindName, ref: ObjectRef): Promise<T | undefined>;

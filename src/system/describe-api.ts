@@ -26,6 +26,7 @@ export async function describeApi(config: Config, log: Logger, clock: Clock): Pr
     hubCaches: () => [],
     cached: () => undefined,
     cachedList: () => [],
+    cachedInOrder: () => [],
     get: offline('store'),
     list: offline('store'),
     create: offline('store'),

@@ -66,6 +66,7 @@ export function fakeStore(
     hubCaches: () => hubs.map(({ name, counts, informers }) => ({ name, counts, informers })),
     cached: () => undefined,
     cachedList: () => [],
+    cachedInOrder: () => [],
     get: no,
     list: no,
     create: no,

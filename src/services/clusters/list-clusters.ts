@@ -29,7 +29,33 @@ export interface ClusterPage {
 
 const POWER_FILTERS = [...new Set([...POWER_STATES, ...PHASES])];
 
-const keyOf = (hub: string, cd: ClusterDeployment) => `${hub}/${cd.metadata.namespace}/${cd.metadata.name}`;
+/**
+ * List items by cached object. A cached object is never changed in place (a watch event replaces it), and its
+ * summary is a function of it alone, so each is summarised once, not on every page that shows it; a replaced
+ * object's entry goes with it (weakly held). The items are shared between answers: nothing may change them.
+ */
+const listItems = new WeakMap<ClusterDeployment, ClusterSummary>();
+
+function listItem(hub: string, cd: ClusterDeployment): ClusterSummary {
+  let item = listItems.get(cd);
+  if (item?.hub !== hub) {
+    item = summarize(hub, cd);
+    listItems.set(cd, item);
+  }
+  return item;
+}
+
+/** The first row whose key sorts after `key` (rows in key order), by bisection; rows.length when none does. */
+function firstAfter(rows: ReadonlyArray<{ key: string }>, key: string): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.key <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -57,32 +83,33 @@ export function listClusters(
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const [poolNs, poolName] = q.pool?.includes('/') ? q.pool.split('/', 2) : [undefined, q.pool];
 
-  // Filter and sort on the cached objects; only the requested page is summarised (a summary costs far more than
-  // a comparison, and a page is a small slice of a large cache).
-  const rows = store
-    .cachedList<ClusterDeployment>('ClusterDeployment', {
-      hub: q.hub,
-      namespace: q.namespace,
-      labelSelector: q.labelSelector,
-    })
-    .filter(({ hub, object: cd }) => {
-      if (visible && !visible(hub, cd)) return false;
-      const ref = cd.spec.clusterPoolRef;
-      if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
-      if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;
-      if (q.powerState && cd.status?.powerState !== q.powerState && lifecyclePhase(cd).phase !== q.powerState)
-        return false;
-      return true;
-    })
-    .map(({ hub, object }) => ({ key: keyOf(hub, object), hub, object }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // The cache answers in key order, already narrowed by hub, namespace and label selector through its index;
+  // the other filters are checked here, and only the requested page is summarised (a summary costs far more than
+  // a check, and a page is a small slice of a large cache). `total` counts every match, so all are checked.
+  const candidates = store.cachedInOrder<ClusterDeployment>('ClusterDeployment', {
+    hub: q.hub,
+    namespace: q.namespace,
+    labelSelector: q.labelSelector,
+  });
+  const filtered = Boolean(visible || q.pool || q.claimed !== undefined || q.powerState);
+  const rows = !filtered
+    ? candidates
+    : candidates.filter(({ hub, object: cd }) => {
+        if (visible && !visible(hub, cd)) return false;
+        const ref = cd.spec.clusterPoolRef;
+        if (q.pool && (ref?.poolName !== poolName || (poolNs && ref?.namespace !== poolNs))) return false;
+        if (q.claimed !== undefined && Boolean(ref?.claimName) !== q.claimed) return false;
+        if (q.powerState && cd.status?.powerState !== q.powerState && lifecyclePhase(cd).phase !== q.powerState)
+          return false;
+        return true;
+      });
 
-  const start = after ? rows.findIndex((r) => r.key > after) : 0;
-  const page = start < 0 ? [] : rows.slice(start, start + limit);
+  const start = after ? firstAfter(rows, after) : 0;
+  const page = rows.slice(start, start + limit);
   const last = page.at(-1);
-  const more = start >= 0 && start + limit < rows.length;
+  const more = start + limit < rows.length;
   return {
-    items: page.map((r) => summarize(r.hub, r.object)),
+    items: page.map((r) => listItem(r.hub, r.object)),
     ...(more && last ? { nextCursor: Buffer.from(last.key, 'utf8').toString('base64url') } : {}),
     total: rows.length,
   };
