@@ -49,6 +49,15 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+/** The V8 heap as the role's own /metrics tells it (used / total, MiB): RSS growth that is garbage shows here. */
+async function heapOf(base: string): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const mib = (name: string) => {
+    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(0) : '?';
+  };
+  return `heap ${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`;
+}
 async function flatRss(pid: number, what: string): Promise<number> {
   let last = rssOf(pid);
   let flatFor = 0;
@@ -163,8 +172,10 @@ try {
       if (tick >= sampleAt) {
         sampleAt += 60_000;
         const minute = Math.round((tick - (end - CHURN_MINUTES * 60_000)) / 60_000);
+        const [apiHeap, workerHeap] = await Promise.all([heapOf(api.base), heapOf(worker.base)]);
         console.log(
-          `churn minute ${minute}: api ${(rssOf(api.p.pid!) / MiB).toFixed(0)} MiB, worker ${(rssOf(worker.p.pid!) / MiB).toFixed(0)} MiB`,
+          `churn minute ${minute}: api ${(rssOf(api.p.pid!) / MiB).toFixed(0)} MiB (${apiHeap}), ` +
+            `worker ${(rssOf(worker.p.pid!) / MiB).toFixed(0)} MiB (${workerHeap})`,
         );
       }
       await Promise.all([
