@@ -76,7 +76,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // scripts/ and openapi/ sit outside tsconfig.json's include; the default project type-checks them.
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'openapi/*.ts'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'bench/*.js', 'openapi/*.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

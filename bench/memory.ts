@@ -1,14 +1,16 @@
 // Memory of the roles (issue 14, benchmark 5): N ClusterDeployments on a simulated hub (its own process, Hive's
 // controllers off so nothing changes under the caches), then the api role and the worker role each started as its
-// own OS process (`src/main/api.ts`, `src/main/worker.ts` under tsx, as `npm run start:api` does), fresh. Figure: RSS
-// (/proc/<pid>/status VmRSS) once the api lists all N clusters and the worker's RSS has been flat for 5 s.
-// Baseline: a bare Node process (same loader, tsx) that LISTs the same N ClusterDeployments from the API server and
-// keeps the parsed JSON; its RSS before the LIST (empty) is subtracted from every figure to give bytes per cluster
+// own OS process as production runs them: `npm run build`, then `node dist/main/<role>.js` (the image's command).
+// Figure: RSS (/proc/<pid>/status VmRSS) once the api lists all N clusters and the worker's RSS has been flat for 5 s.
+// Baseline: a bare Node process (same runtime, no loader) that LISTs the same N ClusterDeployments from the API server
+// and keeps the parsed JSON; its RSS before the LIST (empty) is subtracted from every figure to give bytes per cluster
 // (an upper bound for the roles: their fixed cost is counted too). Ratio = role RSS / bare RSS.
 // MEMORY_CHURN_MINUTES=10 (full runs): also RSS after that many minutes of churn with both roles up, a compressed
 // version of the issue's "after an hour of work".
+// MEMORY_RUNTIME=tsx: the roles from src/ under tsx and the baseline under tsx too (`npm run start:<role>`, the
+// figures before issue 14 measured this way; tsx alone costs ~40 MB per process).
 // Run: npx tsx bench/memory.ts [clusters]
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,6 +27,16 @@ import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until
 const COUNT = Number(process.argv[2] ?? 10_000);
 const NS = 'bench-memory';
 const CHURN_MINUTES = Number(process.env.MEMORY_CHURN_MINUTES ?? 0);
+const UNDER_TSX = process.env.MEMORY_RUNTIME === 'tsx';
+const RUNTIME = UNDER_TSX ? 'tsx' : 'node';
+const repo = fileURLToPath(new URL('..', import.meta.url));
+// The production build, once per run: a dist/ left from an older checkout would measure other code.
+if (!UNDER_TSX)
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+const roleCommand = (name: 'api' | 'worker') =>
+  UNDER_TSX
+    ? ['--import', 'tsx', fileURLToPath(new URL(`../src/main/${name}.ts`, import.meta.url))]
+    : [fileURLToPath(new URL(`../dist/main/${name}.js`, import.meta.url))];
 
 const rssOf = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -37,6 +49,15 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+/** The V8 heap as the role's own /metrics tells it (used / total, MiB): RSS growth that is garbage shows here. */
+async function heapOf(base: string): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const mib = (name: string) => {
+    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(0) : '?';
+  };
+  return `heap ${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`;
+}
 async function flatRss(pid: number, what: string): Promise<number> {
   let last = rssOf(pid);
   let flatFor = 0;
@@ -80,8 +101,8 @@ try {
   });
 
   // The bare baseline: parsed JSON of the same LIST, held.
-  const bare = fork(fileURLToPath(new URL('./memory-bare.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+  const bare = fork(fileURLToPath(new URL('./memory-bare.js', import.meta.url)), [], {
+    execArgv: [...(UNDER_TSX ? ['--import', 'tsx'] : []), '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   procs.push(bare);
@@ -95,22 +116,18 @@ try {
 
   const role = async (name: 'api' | 'worker') => {
     const port = await freePort();
-    const p = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL(`../src/main/${name}.ts`, import.meta.url))],
-      {
-        env: {
-          ...process.env,
-          REDIS_URL,
-          BEEKEEPER_REDIS_PREFIX: prefix,
-          BEEKEEPER_HUBS: `${HUB}=${kubeconfig}`,
-          BEEKEEPER_AUTH_OPEN: 'true',
-          BEEKEEPER_LOG_LEVEL: 'warn',
-          PORT: String(port),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+    const p = spawn(process.execPath, roleCommand(name), {
+      env: {
+        ...process.env,
+        REDIS_URL,
+        BEEKEEPER_REDIS_PREFIX: prefix,
+        BEEKEEPER_HUBS: `${HUB}=${kubeconfig}`,
+        BEEKEEPER_AUTH_OPEN: 'true',
+        BEEKEEPER_LOG_LEVEL: 'warn',
+        PORT: String(port),
       },
-    );
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     procs.push(p);
     return { p, base: `http://127.0.0.1:${port}` };
   };
@@ -148,8 +165,19 @@ try {
     // (50 updates/s, each one an informer event in both roles) while the api answers 10 list requests/s.
     const end = Date.now() + CHURN_MINUTES * 60_000;
     let k = 0;
+    // A sample a minute shows growth (or its absence) along the way, not only at the end.
+    let sampleAt = Date.now() + 60_000;
     while (Date.now() < end) {
       const tick = Date.now();
+      if (tick >= sampleAt) {
+        sampleAt += 60_000;
+        const minute = Math.round((tick - (end - CHURN_MINUTES * 60_000)) / 60_000);
+        const [apiHeap, workerHeap] = await Promise.all([heapOf(api.base), heapOf(worker.base)]);
+        console.log(
+          `churn minute ${minute}: api ${(rssOf(api.p.pid!) / MiB).toFixed(0)} MiB (${apiHeap}), ` +
+            `worker ${(rssOf(worker.p.pid!) / MiB).toFixed(0)} MiB (${workerHeap})`,
+        );
+      }
       await Promise.all([
         ...Array.from({ length: 50 }, () => {
           const i = k++ % COUNT;
@@ -196,7 +224,7 @@ try {
     `memory (${COUNT} clusters): api ${(apiRss / MiB).toFixed(0)} MiB, worker ${(workerRss / MiB).toFixed(0)} MiB, ` +
       `bare process ${(bareRss.empty / MiB).toFixed(0)} MiB empty, ${(bareRss.holding / MiB).toFixed(0)} MiB holding the LIST`,
   );
-  const note = 'vs a bare tsx process holding the same LIST parsed';
+  const note = `vs a bare ${RUNTIME} process holding the same LIST parsed`;
   rows.push(
     row('memory', `api role RSS, fresh (${COUNT} clusters)`, apiRss / MiB, bareRss.holding / MiB, 'MiB', note),
     row('memory', `worker role RSS, fresh (${COUNT} clusters)`, workerRss / MiB, bareRss.holding / MiB, 'MiB', note),
@@ -206,11 +234,11 @@ try {
       perCluster(apiRss),
       perCluster(bareRss.holding),
       'KiB',
-      'RSS minus an empty tsx process, / N: an upper bound',
+      `RSS minus an empty ${RUNTIME} process, / N: an upper bound`,
     ),
     row('memory', `worker role per cluster (${COUNT})`, perCluster(workerRss), perCluster(bareRss.holding), 'KiB'),
   );
-  // For bench/run.ts's growth rows: RSS above an empty tsx process, at each size.
+  // For bench/run.ts's growth rows: RSS above an empty process (same runtime), at each size.
   for (const [name, rss] of [
     ['api', apiRss],
     ['worker', workerRss],

@@ -3,9 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import { withEmbeddedHub, type Config } from './config.js';
-import { buildServer } from './http/server.js';
 import { createTeamDirectory } from './auth/team-directory.js';
-import { createSignIn } from './auth/sign-in.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createHubCredentialMetrics } from './http/hub-credential-metrics.js';
@@ -296,6 +294,12 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
+      // Loaded by the api role only: the HTTP edge (Swagger UI, bull-board, OpenAPI) and sign-in (jose, OIDC) are
+      // RSS the worker and scheduler would carry for nothing (bench/memory.ts).
+      const [{ buildServer }, { createSignIn }] = await Promise.all([
+        import('./http/server.js'),
+        import('./auth/sign-in.js'),
+      ]);
       const signIn = createSignIn({
         auth: config.auth,
         log: log.child({ component: 'sign-in' }),

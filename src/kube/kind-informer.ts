@@ -1,7 +1,7 @@
 // One informer per hub and cached kind. client-node's informer stops for good after a real error (only a clean
 // stream close reconnects, and a 410 Gone relists; STACK.md §3d), so this wrapper restarts it with capped
 // exponential backoff and keeps the health a hub status reports.
-import { ListWatch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { ListWatch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { CachedKind, ChangeType, KubeObject } from '../services/ports.js';
 import { apiVersionOf, resourcePath } from './kinds.js';
 import { toDomainError } from './map-error.js';
@@ -9,6 +9,8 @@ import type { RestClient } from './rest-client.js';
 import type { RequestGate } from './request-gate.js';
 import type { GatewayLog } from './gateway-log.js';
 import { ReopenableWatch } from './reopenable-watch.js';
+import { listInPages } from './paged-list.js';
+import { slimObject } from './slim-object.js';
 
 export interface InformerHealth {
   synced: boolean;
@@ -61,12 +63,13 @@ export function createKindInformer({
   let stopped = false;
   let restartTimer: NodeJS.Timeout | undefined;
 
-  const watch = new ReopenableWatch(kubeConfig);
+  // Cached copies leave out managedFields and kubectl's last-applied annotation (slim-object.ts), listed or watched.
+  const watch = new ReopenableWatch(kubeConfig, slimObject);
   const informer = new ListWatch<KubernetesObject>(
     path,
     watch,
     async () => {
-      const list = await gate.run(() => rest.request<KubernetesListObject<KubernetesObject>>('GET', path));
+      const list = await listInPages(rest, path, { send: (request) => gate.run(request), transform: slimObject });
       synced = true;
       return list;
     },

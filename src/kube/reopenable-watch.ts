@@ -2,7 +2,8 @@
 // KubeConfig as it is at that moment, and `reopen()` ends the open watch requests as if the server had closed them.
 // ListWatch (the informer) answers a clean close by watching again from its last resourceVersion: the cache stays,
 // consumers see no ADDED or DELETED that did not happen, and only a resourceVersion too old for the server (410 Gone)
-// costs a relist, exactly as after any server-side close.
+// costs a relist, exactly as after any server-side close. `transform` sees every event's object before the informer
+// caches it (kind-informer.ts strips write bookkeeping there: slim-object.ts).
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 
 type WatchArgs = Parameters<Watch['watch']>;
@@ -11,7 +12,10 @@ export class ReopenableWatch extends Watch {
   private readonly open = new Set<() => void>();
   private generation = 0;
 
-  constructor(private readonly kubeConfig: () => KubeConfig) {
+  constructor(
+    private readonly kubeConfig: () => KubeConfig,
+    private readonly transform: <T>(obj: T) => T = (obj) => obj,
+  ) {
     super(kubeConfig());
   }
 
@@ -26,7 +30,9 @@ export class ReopenableWatch extends Watch {
     const generation = this.generation;
     let finished = false;
     let reopening = false;
-    const controller = await super.watch(path, queryParams, callback, (err: unknown) => {
+    const transform = this.transform;
+    const transformed: WatchArgs[2] = (phase, apiObj, watchObj) => callback(phase, transform(apiObj), watchObj);
+    const controller = await super.watch(path, queryParams, transformed, (err: unknown) => {
       finished = true;
       this.open.delete(reopen);
       done(reopening ? null : err);

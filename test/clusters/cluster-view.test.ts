@@ -110,4 +110,29 @@ describe('cluster views', () => {
     expect(pools.items[0]).not.toHaveProperty('clusters');
     expect((await get(`/v1/pools/${HUB}/${ns}/view-pool`)).clusters.length).toBeGreaterThanOrEqual(1);
   }, 60_000);
+
+  it("?raw=true answers the ClusterDeployment without the server's write bookkeeping, as `kubectl get -o yaml` shows it", async () => {
+    const ref = { hub: HUB, namespace: ns, name: 'seen' };
+    // As `kubectl apply` leaves it: its copy of the applied object as an annotation, beside the owner's own.
+    await bed.system.store.mergePatch('ClusterDeployment', ref, {
+      metadata: {
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"ClusterDeployment","spec":{}}',
+          'example.com/owner': 'payments',
+        },
+      },
+    });
+    await bed.system.store.waitFor('ClusterDeployment', ref, (cd) => cd?.metadata.annotations?.['example.com/owner'], {
+      timeoutMs: 5000,
+    });
+    const view = await get(url('seen', '?raw=true'));
+    expect(view).toMatchObject({ name: 'seen', phase: 'Running', raw: { spec: { clusterName: 'seen' } } });
+    expect(view.raw.metadata.annotations['example.com/owner']).toBe('payments');
+    expect(view.raw.metadata.annotations).not.toHaveProperty(['kubectl.kubernetes.io/last-applied-configuration']);
+    expect(view.raw.metadata).not.toHaveProperty('managedFields');
+    // The hub still has both: only the cached copy leaves them out.
+    const live = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', ref);
+    expect(live?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBeDefined();
+    expect(live?.metadata).toHaveProperty('managedFields');
+  });
 });
