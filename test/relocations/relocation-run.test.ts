@@ -268,6 +268,48 @@ describe('the relocation job', () => {
     ).toBeUndefined();
   }, 120_000);
 
+  it('aborted after Hive copied it and before it finished: the copy goes, nothing deprovisioned, one hub', async () => {
+    await install('ab-late');
+    // Hive copies the ClusterDeployment last, then marks the source complete with an update our unlabel makes stale
+    // (409): its next pass finds no match and clears `outgoing`, so the source stays and the copy is left behind.
+    // The slow create holds Hive between the two for as long as the abort takes to land.
+    const west = bed.sim.hubs[1]!.server;
+    west.faults.set({ latency: [{ verb: 'create', resource: 'clusterdeployments', ms: 3_000 }] });
+    const deprovisions: string[] = [];
+    const off = west.store.subscribe((e) => {
+      if (e.obj?.kind === 'ClusterDeprovision') deprovisions.push(`${e.type} ${e.key}`);
+    });
+    try {
+      await createRelocation('ab-late', ['ab-late']);
+      const run = runDirect('ab-late');
+      // Hive copies the Secrets before the ClusterDeployment: one on the destination means the copy is under way.
+      for (let i = 0; i < 200; i++) {
+        if (await bed.system.store.get('Secret', { hub: WEST, namespace: 'ab-late', name: 'aws-creds' })) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await bed.system.store.mergePatch('Relocation', relRef('ab-late'), {
+        spec: { abort: { requestedAt: new Date(bed.clock.now()).toISOString(), by: 'test' } },
+      });
+      expect(await run).toMatchObject({ phase: 'Aborted', aborted: 1 });
+    } finally {
+      west.faults.clear();
+      off();
+    }
+    const rel = await relocation('ab-late');
+    expect(rel.status?.clusters?.[0]).toMatchObject({
+      state: 'aborted',
+      hub: EAST,
+      message: expect.stringContaining('removed'),
+    });
+    const source = (await cd(EAST, 'ab-late'))!;
+    expect(source.metadata.deletionTimestamp).toBeUndefined();
+    expect(source.metadata.annotations?.[RELOCATE]).toBeUndefined();
+    expect(source.metadata.labels?.['beekeeper.io/relocation']).toBeUndefined();
+    expect(await cd(WEST, 'ab-late')).toBeUndefined();
+    // Removed with preserveOnDelete: the destination's Hive let it go without deprovisioning the cluster.
+    expect(deprovisions).toEqual([]);
+  }, 120_000);
+
   it('a cluster failing preflight as its wave starts is recorded with the checks; the others move', async () => {
     await install('pf-a');
     await install('pf-b');

@@ -2,10 +2,10 @@
 // copies it and marks it `complete` before deleting the source), follow it until the source is gone and the copy is
 // on the destination, or until Hive reports RelocationFailed; verify-move.ts then checks the copy and carries state.
 // Each step reads Hive's objects and the Relocation's status, so a run after a crash continues where one stopped.
+// A move called off (abort, failure, timeout) settles on one hub: a copy Hive left behind goes (stray-copy.ts).
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { NotFound } from '../../hive/errors.js';
 import {
-  readRelocationOrigin,
   relocationOf,
   RELOCATION_LABEL,
   RELOCATION_ORIGIN_ANNOTATION,
@@ -16,6 +16,7 @@ import { requestedState } from '../../hive/schedule/index.js';
 import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import { clusterExpiry } from '../expiry/targets.js';
 import { cachedCd, destRef, now, sourceRef, waitFor, type MoveContext } from './move-context.js';
+import { isOurCopy, removeStrayCopy, type StrayCopy } from './stray-copy.js';
 import { verifyMove } from './verify-move.js';
 
 /** RelocationFailed=True reasons (clusterrelocate_controller.go): the move stops until someone acts. */
@@ -84,10 +85,6 @@ async function unlabel(m: MoveContext, c: Name): Promise<void> {
     .catch(ignoreNotFound);
 }
 
-/** Hive's copy of the cluster this relocation labelled (it copies labels and annotations), not a namesake. */
-const isOurCopy = (m: MoveContext, d: ClusterDeployment | undefined) =>
-  Boolean(d) && (relocationOf(d!) === m.id || readRelocationOrigin(d!.metadata.annotations)?.relocation === m.id);
-
 /** The one hub the cluster is on: the source without Hive's mark, or only the destination; else undefined. */
 function whereIs(m: MoveContext, c: Name): string | undefined {
   const s = cachedCd(m, sourceRef(m, c));
@@ -95,9 +92,32 @@ function whereIs(m: MoveContext, c: Name): string | undefined {
   return isOurCopy(m, cachedCd(m, destRef(m, c))) ? m.to : undefined;
 }
 
-async function settle(m: MoveContext, c: Name): Promise<string | undefined> {
-  return waitFor(m, () => whereIs(m, c));
+/**
+ * After the unlabel: waits until Hive has let go of the cluster, then makes sure it is on that one hub. The source
+ * without Hive's mark is confirmed live (the cache may still hold a version from before the unlabel, while a pass of
+ * Hive's that read the match is copying), and a copy Hive made before it let go is removed from the destination.
+ * `hub` is undefined when that did not happen in time.
+ */
+async function settle(m: MoveContext, c: Name): Promise<{ hub: string | undefined; copy: StrayCopy }> {
+  const hub = await waitFor(m, async () => {
+    const seen = whereIs(m, c);
+    if (seen !== m.from) return seen;
+    const live = await m.store.get<ClusterDeployment>('ClusterDeployment', sourceRef(m, c));
+    // Gone since (moved after all): the cache says where once it has the deletion.
+    if (!live) return undefined;
+    return live.metadata.annotations?.[ANNOTATIONS.relocate] ? undefined : m.from;
+  });
+  if (hub !== m.from) return { hub, copy: 'none' };
+  const copy = await removeStrayCopy(m, c);
+  return { hub: copy === 'stuck' ? undefined : hub, copy };
 }
+
+const copyNote = (m: MoveContext, copy: StrayCopy) =>
+  copy === 'removed'
+    ? `; Hive had copied it already: the copy on hub ${m.to} was removed (preserveOnDelete: nothing deprovisioned)`
+    : copy === 'stuck'
+      ? `; Hive had copied it already and the copy on hub ${m.to} is not gone yet (preserveOnDelete set)`
+      : '';
 
 type Followed = { kind: 'copied' } | { kind: 'abort' } | { kind: 'failed'; reason: string; message: string };
 
@@ -121,7 +141,8 @@ export async function followMove(m: MoveContext, c: Name): Promise<'copied' | 'a
   });
   if (seen?.kind === 'copied' || seen?.kind === 'abort') return seen.kind;
   await unlabel(m, c);
-  const hub = (await settle(m, c)) ?? m.from;
+  const settled = await settle(m, c);
+  const hub = settled.hub ?? m.from;
   const failure = seen ?? {
     reason: 'Timeout',
     message: `Hive did not move the cluster within ${Math.round(m.timeoutMs / 1000)} s; the move was called off`,
@@ -131,7 +152,7 @@ export async function followMove(m: MoveContext, c: Name): Promise<'copied' | 'a
     state: 'failed',
     hub,
     reason: failure.reason,
-    message: failure.message,
+    message: failure.message + copyNote(m, settled.copy),
     finishedAt: now(m),
   });
   await m.store.recordEvent('ClusterDeployment', src, {
@@ -148,17 +169,18 @@ export async function followMove(m: MoveContext, c: Name): Promise<'copied' | 'a
 /** Aborting an in-flight move: remove the match (never delete a CD mid-move) and wait until it is on one hub. */
 export async function abortMove(m: MoveContext, c: Name): Promise<void> {
   await unlabel(m, c);
-  const hub = await settle(m, c);
+  const { hub, copy } = await settle(m, c);
   if (hub === m.to) return verifyMove(m, c);
   if (hub === m.from) {
-    await m.status.cluster(c, { state: 'aborted', hub, message: 'aborted before Hive moved it', finishedAt: now(m) });
+    const message = copy === 'removed' ? 'aborted' + copyNote(m, copy) : 'aborted before Hive moved it';
+    await m.status.cluster(c, { state: 'aborted', hub, message, finishedAt: now(m) });
     return;
   }
   await m.status.cluster(c, {
     state: 'failed',
     hub: m.from,
     reason: 'Timeout',
-    message: 'aborted, but Hive did not settle it on one hub in time: check both hubs',
+    message: 'aborted, but Hive did not settle it on one hub in time: check both hubs' + copyNote(m, copy),
     finishedAt: now(m),
   });
 }
