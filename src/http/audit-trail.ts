@@ -3,7 +3,7 @@
 // whoever refused it (sign-in, validation, authorization, the service) and however it ended. Services do not audit
 // requests themselves. The object and its team are taken before the handler runs (a deleted object is gone
 // afterwards); a create's object comes from its answer.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { roleIn, type Caller } from '../auth/caller.js';
 import type { TeamDirectory } from '../auth/team-directory.js';
@@ -14,6 +14,7 @@ import { outcomeOf, type AuditObject, type AuditRecord } from '../services/audit
 import type { AuditTrail } from '../services/audit/audit-trail.js';
 import type { CachedKind, HiveStore, KindName, KubeObject, StateLocation } from '../services/ports.js';
 import { OPERATION_IDS } from './operation-ids.js';
+import { addRouteHook, methodsOf } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -165,13 +166,13 @@ export function installAuditTrail(app: FastifyInstance, deps: AuditHookDeps): vo
   app.decorateRequest('auditAnswer', null);
 
   // After validation and sign-in, before the handler changes anything.
-  app.addHook('preHandler', async (request) => {
+  const preHandler = async (request: FastifyRequest) => {
     const route = request.routeOptions.url;
     if (!isAudited(request.method, route) || !namesObject(route!)) return;
     request.auditTarget = targetBefore(request, route!);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const route = request.routeOptions.url;
     if (
       request.method === 'POST' &&
@@ -183,9 +184,9 @@ export function installAuditTrail(app: FastifyInstance, deps: AuditHookDeps): vo
     )
       request.auditAnswer = payload;
     return payload;
-  });
+  };
 
-  app.addHook('onResponse', async (request, reply) => {
+  const onResponse = async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url;
     if (!isAudited(request.method, route)) return;
     const status = reply.statusCode;
@@ -218,6 +219,15 @@ export function installAuditTrail(app: FastifyInstance, deps: AuditHookDeps): vo
       ...(reason ? { reason } : {}),
     };
     deps.trail.write(record, { onObject: target.existed || outcome === 'allowed' });
+  };
+
+  // Only on audited routes: the others (reads of cached objects) run none of these. A refusal before the handler
+  // (sign-in, validation, access) still ends in the route's onResponse, so it is recorded as before.
+  app.addHook('onRoute', (route) => {
+    if (!methodsOf(route).some((method) => isAudited(method, route.url))) return;
+    addRouteHook(route, 'preHandler', preHandler);
+    addRouteHook(route, 'onSend', onSend);
+    addRouteHook(route, 'onResponse', onResponse);
   });
 
   // Shutdown gives the Event writes under way a few seconds, not as long as a backlog would take.

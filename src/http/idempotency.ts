@@ -6,11 +6,12 @@
 // key Redis does not know (after a flush) the first answer is found there and replayed: its status and Location,
 // the body rendered from the object as it is now.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RedisClient } from '../redis/connect.js';
 import type { IdempotencyMark } from '../services/idempotency/mark.js';
 import { MAX_JSON_DEPTH } from './input-guards.js';
 import { problem, sendProblem } from './problem.js';
+import { addRouteHook, methodsOf } from './route-hooks.js';
 
 const TTL_SECONDS = 24 * 3600;
 /**
@@ -84,7 +85,8 @@ export function installIdempotency(
 ): void {
   const hashOf = (request: FastifyRequest, key: string) => sha(`${request.principal}\n${key}`);
 
-  app.addHook('preHandler', async (request, reply) => {
+  // On POST routes only (installed last of the preHandler and onSend hooks, so route hooks keep their place).
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
@@ -159,9 +161,9 @@ export function installIdempotency(
     if (stored.contentType) reply.type(stored.contentType);
     if (stored.location) reply.header('location', stored.location);
     return reply.send(stored.body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     // Only a request that claimed its key gets here with it: a replay from Redis never does.
     const redisKey = request.idempotencyKey;
     if (!redisKey) return payload;
@@ -183,5 +185,11 @@ export function installIdempotency(
       await deps.redis.set(redisKey, JSON.stringify(stored), 'EX', TTL_SECONDS).catch(() => undefined);
     }
     return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!methodsOf(route).includes('POST')) return;
+    addRouteHook(route, 'preHandler', preHandler);
+    addRouteHook(route, 'onSend', onSend);
   });
 }

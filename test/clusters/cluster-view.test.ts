@@ -57,6 +57,19 @@ describe('cluster views', () => {
     expect((await runJob(bed.app, 'POST', url('seen', '/resume'))).state).toBe('completed');
   });
 
+  it('a repeated GET answers the same bytes and type; ?raw=true adds the object and leaves the plain answer alone', async () => {
+    const once = await bed.app.inject({ method: 'GET', url: url('seen') });
+    const raw = await bed.app.inject({ method: 'GET', url: `${url('seen')}?raw=true` });
+    const again = await bed.app.inject({ method: 'GET', url: url('seen') });
+    expect(once.statusCode).toBe(200);
+    expect(again.headers['content-type']).toBe(once.headers['content-type']);
+    expect(once.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.body).toBe(once.body);
+    expect(once.json()).not.toHaveProperty('raw');
+    expect(raw.json().raw.metadata.name).toBe('seen');
+    expect({ ...raw.json(), raw: undefined }).toEqual({ ...once.json(), raw: undefined });
+  });
+
   it("list items carry the problems, not every condition; one cluster's GET keeps them all", async () => {
     const page = await get(`/v1/clusters?hub=${HUB}&namespace=${ns}`);
     const item = page.items.find((c: { name: string }) => c.name === 'seen');

@@ -1,6 +1,6 @@
 // /v1/clusters: thin routes (schema -> service -> reply). Mutations answer 202 with a job, or 200 once it ended
 // when the caller passes ?wait=<seconds>.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { visibilityOf, type Ownership } from '../../auth/authorize.js';
@@ -19,6 +19,10 @@ import {
   ExpiryBody,
   ExpiryResultSchema,
 } from './cluster-schemas.js';
+
+/** Serialised bodies of single-cluster views, by view; a replaced cached object's view and body go with it. */
+const bodies = new WeakMap<object, string>();
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const jobAnswers = { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema };
 
@@ -87,7 +91,21 @@ export function clusterRoutes(deps: {
           response: { 200: ClusterSummarySchema, ...problemResponses(404) },
         },
       },
-      async (req) => clusters.get(req.params, { raw: req.query.raw === true }),
+      async (req, reply) => {
+        const raw = req.query.raw === true;
+        const view = await clusters.get(req.params, { raw });
+        if (raw) return view;
+        // Without `raw` the view is shared per cached object (the service's WeakMap), so is its body: serialised
+        // once by this route's own serializer and sent as is, the same bytes and content-type as a fresh one.
+        let body = bodies.get(view);
+        if (body === undefined) {
+          // A string: this route's serializer is fast-json-stringify's.
+          body = reply.serialize(view) as string;
+          bodies.set(view, body);
+        }
+        // The plain reply type: the typed one only takes the schema's object, not its serialised form.
+        return (reply as FastifyReply).type(JSON_UTF8).send(body);
+      },
     );
 
     for (const [action, run] of [

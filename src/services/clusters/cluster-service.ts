@@ -50,6 +50,13 @@ export interface ClusterService {
 /** Conditional writes of the protection lift tried before a Conflict reaches the caller. */
 const LIFT_TRIES = 5;
 
+/**
+ * A single cluster's view by cached object (without `raw`), weakly held: a watch event replaces the object, and its
+ * view goes with it. Views are shared between answers (and the route keys its serialised body by them): nothing may
+ * change them.
+ */
+const details = new WeakMap<ClusterDeployment, ClusterSummary>();
+
 export function createClusterService(
   deps: ClusterServiceDeps & PolicyHome & { operations: Operations },
 ): ClusterService {
@@ -159,7 +166,15 @@ export function createClusterService(
     list: (q, visible) => listClusters(store, q, visible),
 
     async get(ref, opts = {}) {
-      return summarize(ref.hub, await find(ref), { ...opts, detail: true });
+      const cd = await find(ref);
+      if (opts.raw) return summarize(ref.hub, cd, { ...opts, detail: true });
+      // A cached object is never changed in place and its view is a function of it alone: summarised once.
+      let view = details.get(cd);
+      if (view?.hub !== ref.hub) {
+        view = summarize(ref.hub, cd, { detail: true });
+        details.set(cd, view);
+      }
+      return view;
     },
 
     async create(asked, origin, requester) {
