@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { adoptClusters } from './clusters.js';
-import { retryUntilSeen, scaled, startDrill, STATE_NS, tally, until, type Drill, type Tally } from './harness.js';
+import {
+  retryUntilSeen,
+  scaled,
+  startDrill,
+  STATE_NS,
+  tally,
+  until,
+  type Drill,
+  type Tally,
+  fullSetOnly,
+} from './harness.js';
 import { counts, CRASH_ENV, inPool, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, OPERATIONS } from './queued-hibernates.js';
@@ -21,27 +31,27 @@ const SLOW_WORKER = { BEEKEEPER_KUBE_QPS: '40', BEEKEEPER_KUBE_BURST: '40' };
 let drill: Drill;
 let power: PowerChanges;
 
-beforeAll(async () => {
-  // Real (not fake) clusters on a simulator at speed 100: Hive takes about 1.5 s through Stopping and
-  // WaitingForMachinesToStop, so the kill finds hibernations in progress as well as jobs following them.
-  drill = await startDrill({ roles: { worker: 0 }, env: CRASH_ENV, simSpeed: 100 });
-  await drill.start('worker', SLOW_WORKER);
-  await adoptClusters(drill.kube(), NS, names, { annotations: { 'hive.openshift.io/fake-cluster': 'false' } });
-  power = watchPowerChanges(drill.kube(), NS);
-  await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 90_000);
-}, 240_000);
-
-afterAll(async () => {
-  power?.stop();
-  await drill?.close();
-});
-
 const completedHere = async () =>
   (
     await drill.api<{ items: JobView[] }>('GET', '/v1/jobs?type=cluster.hibernate&state=completed&limit=500')
   ).body.items.filter((j) => j.target?.namespace === NS).length;
 
-describe(`drill: the worker killed (SIGKILL) in the middle of ${N} hibernates`, () => {
+describe(`drill: the worker killed (SIGKILL) in the middle of ${N} hibernates`, fullSetOnly(), () => {
+  beforeAll(async () => {
+    // Real (not fake) clusters on a simulator at speed 100: Hive takes about 1.5 s through Stopping and
+    // WaitingForMachinesToStop, so the kill finds hibernations in progress as well as jobs following them.
+    drill = await startDrill({ roles: { worker: 0 }, env: CRASH_ENV, simSpeed: 100 });
+    await drill.start('worker', SLOW_WORKER);
+    await adoptClusters(drill.kube(), NS, names, { annotations: { 'hive.openshift.io/fake-cluster': 'false' } });
+    power = watchPowerChanges(drill.kube(), NS);
+    await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 90_000);
+  }, 240_000);
+
+  afterAll(async () => {
+    power?.stop();
+    await drill?.close();
+  });
+
   it('a new worker finishes them: each cluster hibernated once, every job id completes', async () => {
     const ids = new Map<string, string>();
     await inPool(names, 20, async (name) => {

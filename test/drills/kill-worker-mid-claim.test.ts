@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
 import { ciRun, hibernatedPool, watchAssignments, type CiRun } from './claims.js';
-import { scaled, startDrill, tally, until, type Drill } from './harness.js';
+import { fullSetOnly, scaled, startDrill, tally, until, type Drill } from './harness.js';
 import { CRASH_ENV, inPool, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { CLEAN } from './queued-hibernates.js';
 
@@ -19,72 +19,76 @@ const claims = Array.from({ length: N }, (_, i) => `ci-${String(i).padStart(3, '
 let drill: Drill;
 let pool: string;
 
-beforeAll(async () => {
-  drill = await startDrill({ env: CRASH_ENV });
-  pool = await hibernatedPool(drill, NS, 'builds', N);
-}, 240_000);
+describe(
+  `drill: the worker killed (SIGKILL) while ${N} CI claims are served from a hibernated pool`,
+  fullSetOnly(),
+  () => {
+    beforeAll(async () => {
+      drill = await startDrill({ env: CRASH_ENV });
+      pool = await hibernatedPool(drill, NS, 'builds', N);
+    }, 240_000);
 
-afterAll(async () => drill?.close());
+    afterAll(async () => drill?.close());
 
-describe(`drill: the worker killed (SIGKILL) while ${N} CI claims are served from a hibernated pool`, () => {
-  it('every claim gets exactly one cluster, none given twice, every release completes', async () => {
-    const assignments = watchAssignments(drill.kube(), NS);
-    try {
-      const runs: CiRun[] = [];
-      const started = Date.now();
-      // Eight CI jobs at a time; the kill comes once a quarter of them have released their cluster.
-      const ci = inPool(claims, 8, async (claim) => {
-        runs.push(await ciRun(drill, pool, NS, claim));
-      });
-      const killAt = Math.max(3, Math.round(N / 4));
-      await until(`${killAt} CI jobs have released their cluster`, () => runs.length >= killAt, 120_000);
-      const worker = drill.roles.find((r) => r.role === 'worker' && r.running())!;
-      expect(await worker.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
-      const doneAtKill = runs.length;
-      const killedMs = Date.now() - started;
-      await drill.start('worker');
-      await ci;
+    it('every claim gets exactly one cluster, none given twice, every release completes', async () => {
+      const assignments = watchAssignments(drill.kube(), NS);
+      try {
+        const runs: CiRun[] = [];
+        const started = Date.now();
+        // Eight CI jobs at a time; the kill comes once a quarter of them have released their cluster.
+        const ci = inPool(claims, 8, async (claim) => {
+          runs.push(await ciRun(drill, pool, NS, claim));
+        });
+        const killAt = Math.max(3, Math.round(N / 4));
+        await until(`${killAt} CI jobs have released their cluster`, () => runs.length >= killAt, 120_000);
+        const worker = drill.roles.find((r) => r.role === 'worker' && r.running())!;
+        expect(await worker.kill('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+        const doneAtKill = runs.length;
+        const killedMs = Date.now() - started;
+        await drill.start('worker');
+        await ci;
 
-      // Every release job completes (the killed worker's go back to the queue when their lock lapses).
-      const open = new Set(runs.map((r) => r.releaseJob));
-      await until(
-        'every release job has ended',
-        async () => {
-          await inPool([...open], 16, async (id) => {
-            const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${id}?wait=5`);
-            expect({ id, status: res.status }).toEqual({ id, status: 200 });
-            if (res.body.job.state === 'completed') open.delete(id);
-            else
-              expect({ id, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
-                state: 'failed',
-              });
-          });
-          return open.size === 0;
-        },
-        120_000,
-      );
-      const doneMs = Date.now() - started;
-      const claimsLeft = (await drill.kube().list(R.clusterClaim, NS)).items.map((c) => String(c.metadata.name));
-      const left = await openJobs(drill, (j) => j.target?.namespace === NS);
+        // Every release job completes (the killed worker's go back to the queue when their lock lapses).
+        const open = new Set(runs.map((r) => r.releaseJob));
+        await until(
+          'every release job has ended',
+          async () => {
+            await inPool([...open], 16, async (id) => {
+              const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${id}?wait=5`);
+              expect({ id, status: res.status }).toEqual({ id, status: 200 });
+              if (res.body.job.state === 'completed') open.delete(id);
+              else
+                expect({ id, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
+                  state: 'failed',
+                });
+            });
+            return open.size === 0;
+          },
+          120_000,
+        );
+        const doneMs = Date.now() - started;
+        const claimsLeft = (await drill.kube().list(R.clusterClaim, NS)).items.map((c) => String(c.metadata.name));
+        const left = await openJobs(drill, (j) => j.target?.namespace === NS);
 
-      const served = tally(claims, assignments.served());
-      const givenTwice = assignments.givenTwice();
-      reportDrill('kill-worker-mid-claim', served, {
-        releasedAtKill: doneAtKill,
-        killedMsAfterFirstClaim: killedMs,
-        allReleasedMs: doneMs,
-        clustersGivenTwice: givenTwice.length,
-      });
-      // The positive control: the kill came with CI jobs still to run.
-      expect(doneAtKill).toBeLessThan(N);
-      expect(served, JSON.stringify(served.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
-      expect(givenTwice).toEqual([]);
-      // What each CI job saw agrees with the hub: one cluster each, all different.
-      expect(new Set(runs.map((r) => r.cluster)).size).toBe(N);
-      expect(claimsLeft).toEqual([]);
-      expect(jobsOf(left)).toEqual([]);
-    } finally {
-      assignments.stop();
-    }
-  }, 300_000);
-});
+        const served = tally(claims, assignments.served());
+        const givenTwice = assignments.givenTwice();
+        reportDrill('kill-worker-mid-claim', served, {
+          releasedAtKill: doneAtKill,
+          killedMsAfterFirstClaim: killedMs,
+          allReleasedMs: doneMs,
+          clustersGivenTwice: givenTwice.length,
+        });
+        // The positive control: the kill came with CI jobs still to run.
+        expect(doneAtKill).toBeLessThan(N);
+        expect(served, JSON.stringify(served.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
+        expect(givenTwice).toEqual([]);
+        // What each CI job saw agrees with the hub: one cluster each, all different.
+        expect(new Set(runs.map((r) => r.cluster)).size).toBe(N);
+        expect(claimsLeft).toEqual([]);
+        expect(jobsOf(left)).toEqual([]);
+      } finally {
+        assignments.stop();
+      }
+    }, 300_000);
+  },
+);

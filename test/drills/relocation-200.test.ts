@@ -5,7 +5,7 @@
 // Separate api and worker processes on a private Redis and a two-hub simulator (test/drills/harness.ts).
 import { afterAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
-import { report, scaled, startDrill, tally, type Drill } from './harness.js';
+import { report, scaled, startDrill, tally, type Drill, fullSetOnly } from './harness.js';
 import { QUICK_ENV } from './queued-hibernates.js';
 import {
   adoptOnePerNamespace,
@@ -25,9 +25,9 @@ const N = scaled(200, 40);
 const WAVE = scaled(25, 10);
 
 let drill: Drill | undefined;
-afterAll(async () => drill?.close());
+describe(`drill: a relocation of ${N} clusters in waves of ${WAVE}`, fullSetOnly(), () => {
+  afterAll(async () => drill?.close());
 
-describe(`drill: a relocation of ${N} clusters in waves of ${WAVE}`, () => {
   it('finishes: Succeeded, every cluster moved once and on the destination only', async () => {
     drill = await startDrill({ hubs: [FROM, TO], roles: { scheduler: 0 }, env: QUICK_ENV });
     const d = drill;

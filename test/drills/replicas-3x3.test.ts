@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
 import { adoptClusters, createInstallInputs } from './clusters.js';
-import { report, retryUntilSeen, scaled, startDrill, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, scaled, startDrill, tally, until, type Drill, fullSetOnly } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 import { inParallel } from './relocations.js';
@@ -42,78 +42,78 @@ const delivered: string[] = [];
 let power: PowerChanges;
 let powerOne: PowerChanges;
 
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const notice = JSON.parse(body) as { cluster?: { name?: string }; lead?: string };
-      if (notice.cluster?.name) delivered.push(`${notice.cluster.name}/${notice.lead}`);
-      res.writeHead(204).end();
+describe(`drill: ${REPLICAS} schedulers and ${REPLICAS} workers on one Redis`, fullSetOnly(), () => {
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const notice = JSON.parse(body) as { cluster?: { name?: string }; lead?: string };
+        if (notice.cluster?.name) delivered.push(`${notice.cluster.name}/${notice.lead}`);
+        res.writeHead(204).end();
+      });
     });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  // The schedulers start once the stage is set, so warnings and the edge meet all three at once.
-  drill = await startDrill({
-    roles: { scheduler: 0, worker: REPLICAS },
-    env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' },
-  });
-  const kube = drill.kube();
-  await Promise.all([adoptClusters(kube, SWEEP_NS, swept), adoptClusters(kube, ONE_NS, single)]);
-  await createInstallInputs(kube, CI);
-  power = watchPowerChanges(kube, SWEEP_NS);
-  powerOne = watchPowerChanges(kube, ONE_NS);
-  const hook = await drill.api('PUT', '/v1/webhooks/chat', {
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-  });
-  expect(hook.status, JSON.stringify(hook.body)).toBeLessThan(300);
-  const policy = await drill.api('POST', '/v1/expiry-policies', {
-    name: 'expiring',
-    selector: { namespaces: [WARN_NS] },
-    warnings: ['1h'],
-  });
-  expect(policy.status, JSON.stringify(policy.body)).toBeLessThan(300);
-  const pool = await retryUntilSeen(() =>
-    drill.api('POST', '/v1/pools', {
-      hub: 'east',
-      namespace: CI,
-      name: 'builds',
-      platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
-      baseDomain: 'ci.example.com',
-      imageSetName: 'openshift-v4.16.3',
-      pullSecretRef: 'pull-secret',
-      size: LAPSED,
-      runningCount: LAPSED,
-    }),
-  );
-  expect(pool.status, JSON.stringify(pool.body)).toBe(201);
-  await until(
-    'every cluster reports Running and the pool is ready',
-    async () =>
-      [...swept.map(power.now), ...single.map(powerOne.now)].every((s) => s === 'Running') &&
-      (await kube.get(R.clusterPool, CI, 'builds')).status?.ready === LAPSED,
-    120_000,
-  );
-  // Their holders never heartbeat: the minute (the shortest timeout) runs while the stage is set and the edge nears.
-  for (const name of lapsed) {
-    const res = await drill.api('POST', '/v1/claims', {
-      pool: `east/${CI}/builds`,
-      name,
-      lifetime: '4h',
-      heartbeatTimeout: '1m',
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    // The schedulers start once the stage is set, so warnings and the edge meet all three at once.
+    drill = await startDrill({
+      roles: { scheduler: 0, worker: REPLICAS },
+      env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '1000', BEEKEEPER_KUBE_BURST: '2000' },
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }
-}, 300_000);
+    const kube = drill.kube();
+    await Promise.all([adoptClusters(kube, SWEEP_NS, swept), adoptClusters(kube, ONE_NS, single)]);
+    await createInstallInputs(kube, CI);
+    power = watchPowerChanges(kube, SWEEP_NS);
+    powerOne = watchPowerChanges(kube, ONE_NS);
+    const hook = await drill.api('PUT', '/v1/webhooks/chat', {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBeLessThan(300);
+    const policy = await drill.api('POST', '/v1/expiry-policies', {
+      name: 'expiring',
+      selector: { namespaces: [WARN_NS] },
+      warnings: ['1h'],
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBeLessThan(300);
+    const pool = await retryUntilSeen(() =>
+      drill.api('POST', '/v1/pools', {
+        hub: 'east',
+        namespace: CI,
+        name: 'builds',
+        platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+        baseDomain: 'ci.example.com',
+        imageSetName: 'openshift-v4.16.3',
+        pullSecretRef: 'pull-secret',
+        size: LAPSED,
+        runningCount: LAPSED,
+      }),
+    );
+    expect(pool.status, JSON.stringify(pool.body)).toBe(201);
+    await until(
+      'every cluster reports Running and the pool is ready',
+      async () =>
+        [...swept.map(power.now), ...single.map(powerOne.now)].every((s) => s === 'Running') &&
+        (await kube.get(R.clusterPool, CI, 'builds')).status?.ready === LAPSED,
+      120_000,
+    );
+    // Their holders never heartbeat: the minute (the shortest timeout) runs while the stage is set and the edge nears.
+    for (const name of lapsed) {
+      const res = await drill.api('POST', '/v1/claims', {
+        pool: `east/${CI}/builds`,
+        name,
+        lifetime: '4h',
+        heartbeatTimeout: '1m',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+  }, 300_000);
 
-afterAll(async () => {
-  power?.stop();
-  powerOne?.stop();
-  await drill?.close();
-  await new Promise((r) => receiver?.close(r));
-});
+  afterAll(async () => {
+    power?.stop();
+    powerOne?.stop();
+    await drill?.close();
+    await new Promise((r) => receiver?.close(r));
+  });
 
-describe(`drill: ${REPLICAS} schedulers and ${REPLICAS} workers on one Redis`, () => {
   it('act once on each edge, warning, lapsed heartbeat and hibernate', async () => {
     // Schedules have whole-minute edges, and an edge from before the schedule existed is never acted on: the next
     // minute at least 5 s away, in UTC; the resume edge half a day later.
