@@ -47,17 +47,21 @@ export async function untilRunning(kube: KubeClient, names: readonly string[], t
 /** Objects created on a hub, by `namespace/name`, as the set of uids seen in ADDED events of a watch. */
 export interface Creations {
   uids(key: string): Set<string>;
+  /** The uids of `key` seen in DELETED events (a create Beekeeper rolled back after a later write failed). */
+  deleted(key: string): Set<string>;
   keys(): string[];
   stop(): void;
 }
 
 export function watchCreations(kube: KubeClient, r: ApiResource, namespace?: string): Creations {
   const seen = new Map<string, Set<string>>();
+  const deleted = new Map<string, Set<string>>();
   let gone = false;
   const handle = kube.watch(r, namespace, {
     onEvent(type, o) {
-      if (type !== 'ADDED') return;
       const key = `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+      if (type === 'DELETED') deleted.set(key, (deleted.get(key) ?? new Set()).add(String(o.metadata.uid)));
+      if (type !== 'ADDED') return;
       seen.set(key, (seen.get(key) ?? new Set()).add(String(o.metadata.uid)));
     },
     onGone() {
@@ -69,6 +73,7 @@ export function watchCreations(kube: KubeClient, r: ApiResource, namespace?: str
   };
   return {
     uids: (key) => (check(), seen.get(key) ?? new Set()),
+    deleted: (key) => (check(), deleted.get(key) ?? new Set()),
     keys: () => (check(), [...seen.keys()]),
     stop: () => handle.stop(),
   };

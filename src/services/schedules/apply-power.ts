@@ -37,7 +37,8 @@ export async function applyPower(
   // A run after a crash or a hand-back at shutdown finds the job's own patch applied, the cluster "already" in
   // state: what the job did is judged against what its first run saw, kept in the job.
   const look = { eligible: ok.ok, requested: requestedState(cd) };
-  const first = run?.once && !why.dryRun ? await run.once('first-look', async () => look) : look;
+  // Per action: an enforcement job's later run may ask for the other state than its first (reconcile-cluster.ts).
+  const first = run?.once && !why.dryRun ? await run.once(`first-look-${action}`, async () => look) : look;
   if (!ok.ok && ok.reason === 'AlreadyInState' && first.eligible) {
     deps.log.info(
       { hub: ref.hub, namespace: ref.namespace, name: ref.name, schedule: why.schedule, action, from: first.requested },

@@ -102,6 +102,23 @@ function verdict(deps: ScheduleServiceDeps, p: ReconcilePayload): Verdict {
     : { act: false, message: skipped(d) };
 }
 
+/**
+ * An enforcement job kept its first decision, so a run after a crash reports the change it made. But while it waits
+ * for a retry it holds the cluster's dedup id, and newer enforcement folds into it: when the schedule now wants the
+ * other state (a keep-awake made meanwhile, found when a sweep's patch made the first attempt a Conflict), the
+ * decision of now wins, or the retry would undo what people did since.
+ */
+function enforceAgain(deps: ScheduleServiceDeps, p: ReconcilePayload, frozen: Extract<Verdict, { act: true }>) {
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', {
+    hub: p.hub,
+    namespace: p.namespace,
+    name: p.name,
+  });
+  const schedule = cd && governance(deps, listSchedules(deps), p.hub, cd).schedule;
+  const now = schedule && cd ? enforcement(deps, schedule, p.hub, cd, deps.clock.now()) : undefined;
+  return now && now.action !== frozen.action ? verdict(deps, p) : undefined;
+}
+
 export async function reconcileCluster(
   deps: ScheduleServiceDeps,
   p: ReconcilePayload,
@@ -127,7 +144,8 @@ export async function reconcileCluster(
     handled(deps.store.cached<ClusterDeployment>('ClusterDeployment', ref))
       ? { act: false, message: `the edge at ${p.edgeAt} was already handled` }
       : verdict(deps, p);
-  const v = run?.once ? await run.once('decision', decided) : await decided();
+  const frozen = run?.once ? await run.once('decision', decided) : await decided();
+  const v = frozen.act && run?.once && p.cause === 'enforce' ? (enforceAgain(deps, p, frozen) ?? frozen) : frozen;
   if (!v.act && v.consumes) {
     // As a sweep does for the schedule's own edges: the override did its one job, and its status says so.
     const { override, edgeAt } = v.consumes;
