@@ -1,5 +1,5 @@
 // What a sweep does to each cluster, decided from the informer cache by the one planner (power-planner.ts): act
-// (one child job), skip with a reason, or leave alone (not this schedule's cluster). Dry runs, real runs, edge
+// (the sweep job's pool), skip with a reason, or leave alone (not this schedule's cluster). Dry runs, real runs, edge
 // and catch-up sweeps and the preview all ask it, so they agree.
 import { planAt, type Consumption, type PlanInstant, type PowerAction } from '../../hive/schedule/index.js';
 import { plannerContext, scheduleClusters } from './cluster-schedule.js';

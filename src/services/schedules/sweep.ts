@@ -1,6 +1,6 @@
 // The sweep job: one per schedule edge (id `sweep.<schedule>.<edgeEpochMs>`, so replicas collapse onto one; a run
 // someone asked for is `schedule.run`). It plans once from the informer cache and keeps the plan in the job
-// (ctx.once, packed: packed-plan.ts), so a retry, a crashed worker or a stalled job taken over carries on from the
+// (ctx.once, packed; sweep-start.ts), so a retry, a crashed worker or a stalled job taken over carries on from the
 // same plan: a late re-run must not turn a timely sweep into a stale one. It then acts itself, through a bounded
 // pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once: one conditional PATCH per cluster,
 // which also writes the job's id as the cluster's marker (sweep-cluster.ts). The marker in Kubernetes is the
@@ -8,59 +8,20 @@
 // and nothing per cluster goes to Redis. The audit Events wait behind the patches of their hub and are all written
 // before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
 // from replaying an edge (the resync enqueues an unrecorded edge again, under the same id).
-import { NotFound } from '../../hive/errors.js';
-import { localIso, type PowerAction } from '../../hive/schedule/index.js';
-import type { ClusterDeployment } from '../../hive/types.js';
+import type { PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
 import type { JobContext, NamespacedRef } from '../ports.js';
 import { applyPower } from './apply-power.js';
-import { listSchedules } from './cluster-schedule.js';
 import { DEFAULT_SWEEP_CONCURRENCY, stateRef, type ScheduleServiceDeps } from './deps.js';
-import { catchUpDeadlineMs, compile, type HibernationSchedule, type SweepRecord } from './schedule-resource.js';
-import { planSweep, type SweepMode } from './sweep-plan.js';
-import { POWER_SWEEP_ANNOTATION } from '../clusters/power-change.js';
-import { packPlan, unpackActs, unpackSkips, type PackedPlan, type PlannedSkip } from './packed-plan.js';
+import type { SweepRecord } from './schedule-resource.js';
+import { unpackActs, unpackSkips, type PlannedSkip } from './packed-plan.js';
 import { sweepCluster, type ClusterOutcome, type SweepTarget } from './sweep-cluster.js';
 import { createHubPool } from './sweep-pool.js';
 import { startProgress } from './sweep-progress.js';
+import { fromOlder, planStart, type SweepPayload, type SweepSummary } from './sweep-start.js';
 
-export interface SweepPayload {
-  schedule: string;
-  edgeAt: string;
-  action: PowerAction;
-  reason: string;
-  mode: SweepMode;
-  dryRun?: boolean;
-}
-
-export interface SweepSummary {
-  schedule: string;
-  edge: { at: string; local: string; action: PowerAction; reason: string };
-  mode: SweepMode;
-  dryRun: boolean;
-  acted: Array<NamespacedRef & { action: PowerAction }>;
-  skipped: Array<NamespacedRef & { reason: string; message: string }>;
-  failed: Array<NamespacedRef & { error: string }>;
-  counts: { acted: number; skipped: number; failed: number };
-  skippedReasons: Record<string, number>;
-  alreadyDone?: SweepRecord;
-  /** Set when the sweep did nothing because its edge was stale. */
-  stale?: string;
-}
-
-/** A sweep starting later than this after its edge is a catch-up. */
-const ON_TIME_MS = 60_000;
-
-/** What the first run decided, kept in the job for every later run. */
-interface SweepStart {
-  /** The sweep is over before it acts (the edge was swept already, or is stale). */
-  done?: SweepSummary;
-  /** Without the skipped clusters: those are in `plan`. */
-  summary: SweepSummary;
-  startedAt: string;
-  plan: PackedPlan;
-}
+export type { SweepPayload, SweepSummary } from './sweep-start.js';
 
 export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
   handleJob(SWEEP_JOB, (p, ctx) => runSweep(deps, p, ctx)),
@@ -113,18 +74,6 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
     );
   }
   return summary;
-}
-
-/** A plan an older version kept (children and skips as plain lists) when it was upgraded mid-sweep. */
-interface OlderStart {
-  plan?: PackedPlan;
-  children?: SweepTarget[];
-  skips?: PlannedSkip[];
-}
-
-function fromOlder(start: SweepStart & OlderStart): SweepStart {
-  if (start.plan || start.done) return start;
-  return { ...start, plan: packPlan(start.children ?? [], start.skips ?? []) };
 }
 
 /**
@@ -230,76 +179,3 @@ async function consume(deps: ScheduleServiceDeps, name: string, edgeAt: string):
     )
     .catch((err: unknown) => deps.log.warn({ err, override: name }, 'cannot mark override consumed'));
 }
-
-async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepStart> {
-  const schedule = await deps.store.get<HibernationSchedule>('HibernationSchedule', stateRef(deps, p.schedule));
-  if (!schedule) throw new NotFound(`schedule ${p.schedule} no longer exists`);
-  const dryRun = Boolean(p.dryRun || schedule.spec.dryRun);
-  const edgeMs = Date.parse(p.edgeAt);
-  const now = deps.clock.now();
-  const summary: SweepSummary = {
-    schedule: p.schedule,
-    edge: { at: p.edgeAt, local: localIso(edgeMs, schedule.spec.timeZone), action: p.action, reason: p.reason },
-    mode: p.mode,
-    dryRun,
-    acted: [],
-    skipped: [],
-    failed: [],
-    counts: { acted: 0, skipped: 0, failed: 0 },
-    skippedReasons: {},
-  };
-  const start: SweepStart = { summary, startedAt: new Date(now).toISOString(), plan: packPlan([], []) };
-  const last = schedule.status?.lastSweep;
-  if (p.mode !== 'manual' && last?.finishedAt && (last.edge ?? '') >= p.edgeAt) {
-    ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
-    return { ...start, done: { ...summary, alreadyDone: last } };
-  }
-  if (p.mode !== 'manual') {
-    // A sweep that ran late (workers down, queue backed up) must not replay a stale edge: past the deadline it
-    // does nothing; within it, it applies the state the schedule says now; after a newer edge it yields to that.
-    const latest = compile(schedule).lastEdge(now);
-    if (latest && latest.at > p.edgeAt)
-      return { ...start, done: { ...summary, stale: `superseded by the edge at ${latest.local}` } };
-    if (now - edgeMs > catchUpDeadlineMs(schedule))
-      return {
-        ...start,
-        done: {
-          ...summary,
-          stale: `ran ${Math.round((now - edgeMs) / 60_000)} minutes after the edge, beyond catchUpDeadline`,
-        },
-      };
-    if (p.mode === 'edge' && now - edgeMs > ON_TIME_MS) summary.mode = 'catch-up';
-  }
-  const decisions = planSweep(
-    deps,
-    schedule,
-    listSchedules(deps),
-    { atMs: edgeMs, action: p.action, reason: p.reason },
-    summary.mode,
-    now,
-  );
-  const acts: SweepTarget[] = [];
-  const skips: PlannedSkip[] = [];
-  for (const d of decisions) {
-    if (d.kind === 'act' || markedBy(deps, d.cluster, ctx.jobId)) {
-      // A cluster carrying this job's marker was changed by an earlier run of it (its plan lost with Redis, the
-      // cluster now "already" in state): the pool counts it as acted and writes its Event again, keyed.
-      if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
-      else acts.push({ cluster: d.cluster, action: d.action, reason: d.reason });
-    } else {
-      skips.push({
-        cluster: d.cluster,
-        action: d.action,
-        reason: d.reason,
-        message: d.message,
-        ...(d.consumes ? { consumes: d.consumes } : {}),
-      });
-    }
-  }
-  await ctx.step('Planned', `${decisions.length} clusters considered`);
-  return { ...start, plan: packPlan(acts, skips) };
-}
-
-const markedBy = (deps: ScheduleServiceDeps, ref: NamespacedRef, jobId: string) =>
-  deps.store.cached<ClusterDeployment>('ClusterDeployment', ref)?.metadata.annotations?.[POWER_SWEEP_ANNOTATION] ===
-  jobId;
