@@ -162,8 +162,10 @@ export async function startBed(
     env?: Record<string, string>;
     startMs?: number;
     simProcess?: boolean;
-    /** How many hubs (HUB, then HUB-2, HUB-3...), all in one simulator. Default 1. */
+    /** How many hubs (HUB, then HUB-2, HUB-3...), all in one simulator unless `simPerHub`. Default 1. */
     hubs?: number;
+    /** With `simProcess`: a simulator process per hub, as real hubs are separate API servers (each its own CPU). */
+    simPerHub?: boolean;
     /** Keep Beekeeper's default kube client limits (whatever the config loader gives) instead of raising them. */
     defaultLimits?: boolean;
     /** Roles of the Beekeeper under test; default api and worker (the scheduler's timers off). */
@@ -174,9 +176,15 @@ export async function startBed(
   const hubNames = Array.from({ length: opts.hubs ?? 1 }, (_, i) => (i === 0 ? HUB : `${HUB}-${i + 1}`));
   const simOpts = { hubNames, speed: 1000, ...opts.sim };
   const sim = opts.simProcess ? undefined : await startSimulator({ ...simOpts, clock });
-  const host = opts.simProcess ? await startSimHost(simOpts, clock.now()) : undefined;
-  const kubeconfig = sim ? sim.kubeconfigYaml() : host!.kubeconfig;
-  const hubs = (sim ? sim.hubs.map((h) => ({ name: h.name, url: h.url, token: h.token })) : host!.hubs).map((h) => ({
+  const groups = opts.simPerHub ? hubNames.map((n) => [n]) : [hubNames];
+  const hosts = opts.simProcess
+    ? await Promise.all(groups.map((names) => startSimHost({ ...simOpts, hubNames: names }, clock.now())))
+    : [];
+  const kubeconfig = sim ? sim.kubeconfigYaml() : hosts[0]!.kubeconfig;
+  const served = sim
+    ? sim.hubs.map((h) => ({ name: h.name, url: h.url, token: h.token, kubeconfig }))
+    : hosts.flatMap((host) => host.hubs.map((h) => ({ ...h, kubeconfig: host.kubeconfig })));
+  const hubs = served.map(({ kubeconfig: _, ...h }) => ({
     ...h,
     client: createKubeClient({ server: h.url, token: h.token, insecureSkipTLSVerify: true }),
   }));
@@ -188,20 +196,25 @@ export async function startBed(
     ...opts.env,
   });
   const embedded = withEmbeddedHub(base, { name: HUB, kubeconfigData: kubeconfig });
-  // Every hub from the one kubeconfig, each its own context (the simulator names contexts after its hubs).
+  // Every hub from its simulator's kubeconfig, each its own context (the simulator names contexts after its hubs).
   const config: Config =
     hubs.length === 1
       ? embedded
       : {
           ...embedded,
-          hubs: hubs.map((h) => ({ ...embedded.hubs[0]!, name: h.name, context: h.name })),
+          hubs: served.map((h) => ({
+            ...embedded.hubs[0]!,
+            name: h.name,
+            context: h.name,
+            kubeconfigData: h.kubeconfig,
+          })),
         };
   const log = createLogger({ level: 'silent' });
   for (const hub of config.hubs) await prepareEmbeddedHub({ hub, namespace: config.stateNamespace, clock, log });
   const system = await createSystem({ config, log, clock, roles: opts.roles ?? ['api', 'worker'] });
   const advance = async (ms: number) => {
     clock.advance(ms);
-    await host?.advance(ms);
+    await Promise.all(hosts.map((h) => h.advance(ms)));
   };
   return {
     ...(sim ? { sim } : {}),
@@ -215,7 +228,7 @@ export async function startBed(
     async close() {
       await system.close();
       await sim?.close();
-      await host?.close();
+      await Promise.all(hosts.map((h) => h.close()));
       await deleteKeys(config.redis.prefix);
     },
   };

@@ -1,8 +1,9 @@
 // The bounded pool a sweep job works through its clusters with: one lane per hub, all hubs at once, each with
 // `width(hub)` workers (config sweepConcurrency). A lane holds the hub's clusters and a queue of later tasks (the
-// audit Events, override status): a worker takes a later task only when no cluster of its hub is left to start,
-// so an Event never goes to the hub ahead of one of the sweep's patches there, and every later task is done before
-// the pool resolves (a worker that queues one loops back and finds it).
+// audit Events, override status): a worker takes a later task only once every cluster of EVERY hub has been
+// answered, so no Event competes with a patch of the sweep (for the worker's CPU, for a hub's window, for a server
+// several hubs share), and every later task is done before the pool resolves (a worker that queues one loops back
+// and finds it).
 
 export interface PoolLane<T> {
   items: readonly T[];
@@ -30,14 +31,29 @@ export function createHubPool<T>(opts: {
     return l;
   };
 
+  // Every item of every lane answered: the later tasks may start.
+  let unanswered = 0;
+  for (const l of lanes.values()) unanswered += l.items.length;
+  let release = () => {};
+  const answered = unanswered === 0 ? Promise.resolve() : new Promise<void>((r) => (release = r));
+  // An abort leaves items unanswered: the workers waiting here wake and throw.
+  opts.signal.addEventListener('abort', () => release(), { once: true });
+
   async function drain(hub: string, l: PoolLane<T>, next: { item: number; later: number }): Promise<void> {
     for (;;) {
       opts.signal.throwIfAborted();
       if (next.item < l.items.length) {
-        await opts.work(l.items[next.item++]!, hub);
+        try {
+          await opts.work(l.items[next.item++]!, hub);
+        } finally {
+          if (--unanswered === 0) release();
+        }
         continue;
       }
       if (next.later < l.later.length) {
+        await answered;
+        opts.signal.throwIfAborted();
+        if (next.later >= l.later.length) continue;
         const task = l.later[next.later]!;
         l.later[next.later++] = done; // let the closure go
         await task();

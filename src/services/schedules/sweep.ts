@@ -5,8 +5,8 @@
 // pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once: one conditional PATCH per cluster,
 // which also writes the job's id as the cluster's marker (sweep-cluster.ts). The marker in Kubernetes is the
 // per-cluster checkpoint: a run of the same job again counts a marked cluster as acted and never patches it twice,
-// and nothing per cluster goes to Redis. The audit Events wait behind the patches of their hub and are all written
-// before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
+// and nothing per cluster goes to Redis. The audit Events wait until every patch of the sweep has been answered, on
+// every hub, and are all written before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
 // from replaying an edge (the resync enqueues an unrecorded edge again, under the same id).
 import type { PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
