@@ -238,6 +238,14 @@ async function round(subject: Subject, target: Target): Promise<void> {
       push(jobDone, subject, CLUSTERS / ((performance.now() - t0) / 1000));
       ms = (await Promise.race([watch.patched, new Promise<number>((r) => setTimeout(() => r(NaN), 60_000))])) - t0;
       if (done.state !== 'completed') throw new Error(`sweep ${done.state}: ${JSON.stringify(done.error)}`);
+      if (process.env.BENCH_DEBUG) {
+        // Where the time from the edge to the first PATCH goes (the job's times are wall-clock, BullMQ's).
+        const wallT0 = Date.now() - (performance.now() - t0);
+        const at = (iso?: string) => (iso ? `${Date.parse(iso) - wallT0} ms` : '-');
+        console.error(
+          `sweep ${id}: created ${at(done.createdAt)}, started ${at(done.startedAt)}, steps ${done.steps.map((s) => `${s.step} ${at(s.at)}`).join(', ')}, finished ${at(done.finishedAt)} after the edge`,
+        );
+      }
       const summary = done.result as SweepSummary;
       if (summary.counts.acted !== CLUSTERS)
         throw new Error(
