@@ -5,14 +5,9 @@
 import type { Static } from 'typebox';
 import type { ConfigSchema, HubConfigSchema, RedisConfigSchema, StaticTokenSchema } from './config/config-schema.js';
 import { checkRules } from './config/rules.js';
-import {
-  SETTINGS,
-  type ApiTokenSchema,
-  type HostPortSchema,
-  type HubLimitsSchema,
-  type JobsSchema,
-  type TeamSchema,
-} from './config/schema.js';
+import type { HostPortSchema, HubLimitsSchema, JobsSchema } from './config/schema.js';
+import { SETTINGS } from './config/settings.js';
+import type { ApiTokenSchema, TeamSchema } from './config/team-schemas.js';
 import { locate, rank, readSources } from './config/sources.js';
 import { authConfig } from './config/auth.js';
 import { validateSettings, type Problem, type Settings } from './config/validate.js';

@@ -2,7 +2,7 @@
 // needs, and closes them in reverse. Features (routes, job handlers, timers) are listed in system/features.ts.
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
-import { withEmbeddedHub, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createTeamDirectory } from './auth/team-directory.js';
 import { buildOpsServer } from './http/ops-server.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
@@ -12,22 +12,21 @@ import { JOB_DEFINITIONS, type JobCatalog } from './jobs/catalog.js';
 import { createJobQueue, type BullJobQueue } from './jobs/job-queue.js';
 import { startWorkers, type WorkerPool } from './jobs/worker.js';
 import type { Logger } from './logger.js';
+import type { Resync } from './schedules/resync.js';
 import { bootstrapRedis, RedisMissing, whereIs } from './redis/bootstrap.js';
 import { closeRedis, createRedis, waitReady, type RedisClient } from './redis/connect.js';
-import { createRedisRunCoordinator, onReconnected } from './redis/run-coordinator.js';
-import { startResync, type Resync } from './schedules/resync.js';
-import type { CachedKind, HiveStore, JobHandler, KubeObject } from './services/ports.js';
-import { FEATURES, type Replayer } from './system/features.js';
-import { durableKeys } from './system/durable-keys.js';
-import { createMarkIndex } from './services/idempotency/mark-index.js';
+import type { HiveStore, JobHandler, KubeObject } from './services/ports.js';
+import { FEATURES } from './system/features.js';
+import { buildApiEdge } from './system/api-edge.js';
+import { startSchedulerWork } from './system/scheduler-work.js';
+import { createClosers } from './system/closers.js';
 import { createOperations } from './services/operations/operations.js';
-import { operationsRepairer } from './services/operations/operations-repairer.js';
 import { createKubeGateway, OWN_KINDS } from './kube/gateway.js';
-import { startLease, type Lease } from './redis/lease.js';
+import { startSchedulerLease } from './system/scheduler-lease.js';
 import { createHubHealth, type HubHealthTracker } from './services/hubs/hub-health.js';
 import { createHubEvents } from './services/hubs/hub-events.js';
 import { startHealthRefresher } from './system/health-refresher.js';
-import { prepareEmbeddedHub } from './system/embedded-hub.js';
+import { startEmbeddedSimulator } from './system/embedded-simulator.js';
 import { dropKeys, embeddedPrefix } from './system/embedded-prefix.js';
 import { readVersionInfo, type VersionInfo } from './version.js';
 
@@ -75,17 +74,10 @@ export interface SystemOptions {
 export async function createSystem(opts: SystemOptions): Promise<System> {
   const { log, clock, roles } = opts;
   const version = opts.version ?? readVersionInfo();
-  const closers: Array<[string, () => Promise<unknown>]> = [];
-  const close = async () => {
-    // Reverse order of creation: HTTP, timers, workers, informers, queues, Redis, simulator. Workers stop before
-    // the informers because an active job waiting on Hive is woken by informer events.
-    for (const [name, fn] of closers.splice(0).reverse()) {
-      await fn().catch((err) => log.warn({ err, component: name }, 'error while closing'));
-    }
-  };
+  const { defer, close } = createClosers(log);
   try {
     const redisBoot = await bootstrapRedis(opts.config.redis, { allowPrivate: opts.allowPrivateRedis ?? false });
-    closers.push(['private redis', redisBoot.close]);
+    defer('private redis', redisBoot.close);
     if (redisBoot.origin === 'private')
       log.warn({ url: redisBoot.redis.url }, 'no Redis found: started a private redis-server for this process');
 
@@ -94,37 +86,18 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
     if (ownPrefix) config = { ...config, redis: { ...config.redis, prefix: ownPrefix } };
     let simulator: System['simulator'];
     if (config.hubs.length === 0) {
-      const { startSimulator } = await import('./sim/simulator.js');
-      const simLog = log.child({ component: 'sim' });
-      const sim = await startSimulator({
-        hubNames: ['local'],
-        seed: config.sim.seed,
-        speed: config.sim.speed,
-        // HTTPS, so that kubectl with the kubeconfig `npm start` writes sends its bearer token (client-go never
-        // sends one over plain HTTP).
-        tls: true,
-        clock,
-        log: (obj, msg) => simLog.debug(obj, msg),
-      });
-      closers.push(['simulator', () => sim.close()]);
-      simulator = sim;
-      config = withEmbeddedHub(config, { name: 'local', kubeconfigData: sim.kubeconfigYaml() });
-      await prepareEmbeddedHub({
-        hub: config.hubs[0]!,
-        namespace: config.stateNamespace,
-        clock,
-        log: log.child({ component: 'kube' }),
-      });
-      log.info({ hub: 'local', speed: config.sim.speed, seed: config.sim.seed }, 'embedded Hive simulator started');
+      const embedded = await startEmbeddedSimulator({ config, clock, log });
+      defer('simulator', embedded.close);
+      ({ config, simulator } = embedded);
     }
 
     const producer = createRedis(config.redis, 'producer');
     const listener = createRedis(config.redis, 'worker');
     for (const client of [producer, listener] as RedisClient[])
       client.on('error', (err: Error) => log.debug({ err }, 'redis connection error'));
-    closers.push(['redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)])]);
+    defer('redis', async () => Promise.all([closeRedis(producer), closeRedis(listener)]));
     // Runs after queues and workers have closed (closers run in reverse), before the connections go.
-    if (ownPrefix) closers.push(['embedded jobs', () => dropKeys(producer, ownPrefix)]);
+    if (ownPrefix) defer('embedded jobs', () => dropKeys(producer, ownPrefix));
     await waitReady(producer, 30_000).catch(() => {
       throw new RedisMissing(`Redis at ${whereIs(config.redis)} did not answer within 30 s.`);
     });
@@ -153,7 +126,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       credentialsPollMs: config.hubCredentials.pollSeconds * 1000,
       onCredentialsReload: (hub, outcome) => credentialReloads(hub, outcome === 'reloaded' ? 'success' : 'failure'),
     });
-    closers.push(['informers', () => store.close()]);
+    defer('informers', () => store.close());
     registerHubRequestMetrics(metrics.registry, () => store.hubRequests());
 
     const queue = createJobQueue({
@@ -167,7 +140,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       ...(opts.catalog ? { catalog: opts.catalog } : {}),
       definitions: JOB_DEFINITIONS,
     });
-    closers.push(['queues', () => queue.close()]);
+    defer('queues', () => queue.close());
 
     // Jobs are read through their Operations where Redis lost them; 202 requests are accepted through them.
     const operations = createOperations({
@@ -187,26 +160,15 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         store.cached<KubeObject>('Namespace', { hub, name })?.metadata.labels?.[config.teamLabel],
     });
     const hubs = createHubHealth({ store, clock });
-    // Scheduler replicas elect one holder of what must happen once fleet-wide (src/redis/lease.ts).
-    let lease: Lease | undefined;
-    if (roles.includes('scheduler')) {
-      const leaseLog = log.child({ component: 'lease' });
-      const started = startLease({
-        redis: producer,
-        key: `${config.redis.prefix}:lease:scheduler`,
-        ...(opts.leaseTtlMs ? { ttlMs: opts.leaseTtlMs } : {}),
-        onChange: (held) => leaseLog.info({ held }, held ? 'holds the scheduler lease' : 'lost the scheduler lease'),
-      });
-      lease = started;
-      closers.push([
-        'lease',
-        async () => {
-          const had = started.held();
-          await started.close();
-          if (had) leaseLog.info({}, 'handed back the scheduler lease');
-        },
-      ]);
-    }
+    const lease = roles.includes('scheduler')
+      ? startSchedulerLease({
+          redis: producer,
+          prefix: config.redis.prefix,
+          ...(opts.leaseTtlMs ? { ttlMs: opts.leaseTtlMs } : {}),
+          log,
+        })
+      : undefined;
+    if (lease) defer('lease', () => lease.close());
     const leader = () => lease?.held() ?? false;
     const features = FEATURES.map((f) =>
       f({ config, store, queue: jobs, operations, clock, log, metrics, teams, hubs, leader }),
@@ -231,43 +193,13 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         metrics,
         operations: operations.recorder,
       });
-      closers.push(['workers', () => pool.close()]);
+      defer('workers', () => pool.close());
       log.info({ hubs: config.hubs.map((h) => h.name), types: Object.keys(handlers) }, 'workers started');
     }
 
-    let resync: Resync | undefined;
-    if (roles.includes('scheduler')) {
-      for (const f of features) {
-        const watcher = f.background?.();
-        if (watcher) closers.push(['watchers', async () => watcher.close()]);
-      }
-      resync = startResync({
-        store,
-        clock,
-        log: log.child({ component: 'resync' }),
-        stateHub: config.stateHub,
-        stateNamespace: config.stateNamespace,
-        intervalSeconds: config.resync.intervalSeconds,
-        coordinator: createRedisRunCoordinator(producer, config.redis.prefix),
-        onRedisBack: (fn) => onReconnected(producer, fn),
-        repairers: [
-          operationsRepairer({
-            store,
-            queue: jobs,
-            clock,
-            log: log.child({ component: 'operations' }),
-            stateHub: config.stateHub,
-            stateNamespace: config.stateNamespace,
-            jobs: config.jobs,
-            graceMs: config.resync.operationGraceSeconds * 1000,
-          }),
-          ...features.flatMap((f) => f.repairers?.() ?? []),
-        ],
-        repairs: metrics.resyncRepairs,
-      });
-      const started = resync;
-      closers.push(['resync', () => started.close()]);
-    }
+    const resync = roles.includes('scheduler')
+      ? startSchedulerWork({ config, features, store, queue: jobs, redis: producer, clock, log, metrics, defer })
+      : undefined;
 
     // Gauges that need a request (hubs, Redis, job counts) are refreshed here, never per scrape.
     const hubEvents = createHubEvents({
@@ -286,7 +218,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
       ...(opts.healthRefreshMs ? { intervalMs: opts.healthRefreshMs } : {}),
       onHubs: (seen) => hubEvents.observe(seen),
     });
-    closers.push(['health refresh', () => refresher.close()]);
+    defer('health refresh', () => refresher.close());
     // Every role reads Beekeeper's own objects from the state hub's cache (api: schedules, policies, Operations and
     // Idempotency-Key marks; worker: the objects its jobs act for; scheduler: what its timers and resync derive
     // from), so none can serve before those informers have synced. Other hubs' health is informational only.
@@ -294,45 +226,21 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
 
     let app: FastifyInstance;
     if (roles.includes('api')) {
-      // Loaded by the api role only: the HTTP edge (Swagger UI, bull-board, OpenAPI) and sign-in (jose, OIDC) are
-      // RSS the worker and scheduler would carry for nothing (bench/memory.ts).
-      const [{ buildServer }, { createSignIn }] = await Promise.all([
-        import('./http/server.js'),
-        import('./auth/sign-in.js'),
-      ]);
-      const signIn = createSignIn({
-        auth: config.auth,
-        log: log.child({ component: 'sign-in' }),
-        now: () => clock.now(),
-        reviewToken: (hub, token, audiences) => store.reviewToken(hub, token, audiences),
-        readSecret: async (ref) =>
-          (await store.get<KubeObject & { data?: Record<string, string> }>('Secret', ref))?.data,
-      });
-      closers.push(['sign-in', async () => signIn.close()]);
-      await signIn.ready;
-      const replays = Object.assign({}, ...features.map((f) => f.replays ?? {})) as Partial<
-        Record<CachedKind, Replayer>
-      >;
-      const marks = createMarkIndex(store, Object.keys(replays) as CachedKind[]);
-      closers.push(['idempotency index', async () => marks.close()]);
-      const server = await buildServer({
+      app = await buildApiEdge({
         config,
         log,
         queue: jobs,
         store,
         teams,
         clock,
-        durableKeys: durableKeys(marks, replays),
-        authenticators: signIn.authenticators,
         metrics,
-        routes: features.flatMap((f) => f.routes ?? []),
+        features,
         redis: producer,
         queuesForBoard: queue.boardQueues(),
         ...probes,
         version,
+        defer,
       });
-      closers.push(['http', () => server.close()]);
-      app = server;
     } else {
       // Worker and scheduler processes still answer probes and expose their metrics.
       const ops = await buildOpsServer({
@@ -343,7 +251,7 @@ export async function createSystem(opts: SystemOptions): Promise<System> {
         log,
         version,
       });
-      closers.push(['http', () => ops.close()]);
+      defer('http', () => ops.close());
       app = ops;
     }
 

@@ -3,7 +3,7 @@
 // team label (config teamLabel) names it. A ClusterPool's clusters live in namespaces Hive generates, so they
 // belong to their pool's team; a pool in a shared namespace may be listed for a team by `hub/namespace/name`.
 import type { Config, TeamConfig } from '../config.js';
-import { TEAM_NAMESPACE } from '../config/schema.js';
+import { TEAM_NAMESPACE } from '../config/team-schemas.js';
 import type { ClusterClaim } from '../hive/pools/types.js';
 import type { ClusterDeployment } from '../hive/types.js';
 

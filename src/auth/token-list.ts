@@ -6,7 +6,8 @@ import { parse, YAMLParseError } from 'yaml';
 import type { StaticToken } from '../config.js';
 import { hashedEntry } from '../config/auth.js';
 import { tokenEntryRules } from '../config/rules.js';
-import { ApiTokenSchema, TOKEN_NAME } from '../config/schema.js';
+import { TOKEN_NAME } from '../config/schema.js';
+import { ApiTokenSchema } from '../config/team-schemas.js';
 
 const entryValidator = Compile(ApiTokenSchema);
 

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { ConfigSchema } from './config-schema.js';
-import { TOKENS_SECRET, type ApiTokenSchema } from './schema.js';
+import { TOKENS_SECRET } from './schema.js';
+import type { ApiTokenSchema } from './team-schemas.js';
 import type { Settings } from './validate.js';
 
 type AuthConfig = Static<typeof ConfigSchema>['auth'];

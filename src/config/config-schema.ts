@@ -2,8 +2,8 @@
 // default filled in, hubs completed with the shared limits, and Redis reduced to the one mode in use. The types of
 // src/config.ts are `Static` of these.
 import { Type } from 'typebox';
+import { ApiTokenSchema, TeamSchema } from './team-schemas.js';
 import {
-  ApiTokenSchema,
   EdgeSchema,
   HostPortSchema,
   HubEntrySchema,
@@ -12,7 +12,6 @@ import {
   LOG_LEVELS,
   ResyncSchema,
   SimSchema,
-  TeamSchema,
   WebhooksSchema,
 } from './schema.js';
 

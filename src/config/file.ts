@@ -3,7 +3,8 @@
 // inside a list entry, such as a hub's, are the schema's to check.)
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { SettingsSchema, type Annotated } from './schema.js';
+import { SettingsSchema } from './schema.js';
+import type { Annotated } from './settings.js';
 
 export interface FileLayer {
   /** The file's path, for messages. */

@@ -1,6 +1,6 @@
 // Redis seed addresses (Sentinel, Cluster): `host:port,...` in the environment, `host:port` strings or
 // `{host, port}` mappings in the file, both read into a list of HostPortSchema.
-import { setting } from './schema.js';
+import { setting } from './settings.js';
 import { quoted, splitList, type ListInput } from './shorthand.js';
 
 /** The Redis prefix when none is configured; embedded mode replaces it with one of its own (see system/embedded-prefix.ts). */

@@ -4,9 +4,11 @@
 // or a list asks for, in words), `secret` (never echo the value), `fileKey: false` (the file may not set it: the
 // embedded kubeconfig path is a per-checkout choice).
 import { isIP } from 'node:net';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { INTERVAL_RULE, intervalCron } from './interval-cron.js';
 import { HUB_NAME, ROLES, TOKEN_NAME, TOKEN_ROLES } from './names.js';
+import { DNS_LABEL, int, nonEmpty, num, str, TEXT } from './setting-builders.js';
+import { ApiTokenSchema, TeamSchema } from './team-schemas.js';
 
 export { HUB_NAME, ROLES, TOKEN_NAME, TOKEN_ROLES };
 
@@ -20,7 +22,6 @@ export const EMBEDDED_KUBECONFIG = '.beekeeper/embedded.kubeconfig';
 /** `hub/namespace/name` of the tokens Secret. */
 export const TOKENS_SECRET =
   /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?)$/;
-const DNS_LABEL = { pattern: HUB_NAME.source, rule: 'a DNS label (lowercase letters, digits, -)' };
 
 // Per-hub limits: a setting each (the default of every hub), and a hub entry in the file may override each.
 const CONCURRENCY = { minimum: 1, maximum: 10_000 };
@@ -28,15 +29,6 @@ const GLOBAL_CONCURRENCY = { minimum: 1, maximum: 100_000 };
 const QPS = { minimum: 0.1, maximum: 10_000 };
 const BURST = { minimum: 1, maximum: 100_000 };
 const MAX_IN_FLIGHT = { minimum: 1, maximum: 10_000 };
-
-const int = (env: string, minimum: number, maximum: number, fallback: number) =>
-  Type.Integer({ env, minimum, maximum, default: fallback });
-const num = (env: string, minimum: number, maximum: number, fallback: number) =>
-  Type.Number({ env, minimum, maximum, default: fallback });
-const str = (env: string, extra: Record<string, unknown> = {}) => Type.Optional(Type.String({ env, ...extra }));
-/** Text that is more than blanks (a path, a host, a name, a password). */
-const TEXT = { minLength: 1, pattern: '\\S', rule: 'more than blanks' };
-const nonEmpty = (extra: Record<string, unknown> = {}) => Type.String({ ...TEXT, ...extra });
 
 /** The limits every hub has (the settings' values unless its file entry overrides them). */
 export const HubLimitsSchema = Type.Object({
@@ -67,76 +59,6 @@ export const HubEntrySchema = Type.Object(
     /** Use the pod's service account instead of a kubeconfig. */
     inCluster: Type.Optional(Type.Boolean()),
     ...Type.Partial(HubLimitsSchema).properties,
-  },
-  { additionalProperties: false },
-);
-
-/** A token's SHA-256 in hex (64 digits). */
-export const TOKEN_SHA256 = /^[0-9a-fA-F]{64}$/;
-
-export const ApiTokenSchema = Type.Object(
-  {
-    /** Who holds it; appears in logs and audit, the token never does. */
-    name: Type.String({ pattern: TOKEN_NAME.source, rule: 'letters, digits, . _ - (at most 63)' }),
-    /** The token itself: hashed when the settings are read, never kept. */
-    token: Type.Optional(Type.String({ minLength: 16, secret: true })),
-    /** Or only its SHA-256 (hex), as `beekeeper token new` prints it: the configuration then holds no secret. */
-    tokenSha256: Type.Optional(Type.String({ pattern: TOKEN_SHA256.source, rule: 'the hex SHA-256 of the token' })),
-    /** The team the holder acts for; none: a platform admin's token (the only kind before teams existed). */
-    team: Type.Optional(Type.String(DNS_LABEL)),
-    /** Default: platform-admin without a team, required with one. */
-    role: Type.Optional(Type.Enum(TOKEN_ROLES)),
-  },
-  { additionalProperties: false },
-);
-
-/** Who belongs to a team: exactly one of user, group or serviceAccount (`namespace/name`), with a role. */
-export const TeamMemberSchema = Type.Object(
-  {
-    /** The signed-in name: an OIDC username claim, or `system:serviceaccount:<ns>:<name>` from a TokenReview. */
-    user: Type.Optional(nonEmpty()),
-    /** A group the identity provider (OIDC groups claim, TokenReview) reports. */
-    group: Type.Optional(nonEmpty()),
-    serviceAccount: Type.Optional(
-      Type.String({ pattern: '^[a-z0-9-]+/[a-z0-9.-]+$', rule: 'namespace/name of a ServiceAccount' }),
-    ),
-    role: Type.Enum(ROLES),
-  },
-  { additionalProperties: false },
-);
-
-/** Limits on what one team holds at once (src/services/quotas). Absent: no limit. */
-export const TeamQuotasSchema = Type.Object(
-  {
-    /** ClusterClaims not yet released. */
-    claims: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-    /** ClusterDeployments the team owns (pool clusters count for the pool's team). */
-    clusters: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-    /** Of those, the ones not hibernating. */
-    runningClusters: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-    /** Longest lifetime (delete-after, claim lifetime) a team member may give, in hours. */
-    maxLifetimeHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 3650 })),
-  },
-  { additionalProperties: false },
-);
-
-/** `hub/namespace` (one hub) or `namespace` (every hub). */
-export const TEAM_NAMESPACE = /^(?:([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/)?([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)$/;
-/** `hub/namespace/name` of a ClusterPool. */
-export const TEAM_POOL =
-  /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\/[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\/[a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?$/;
-
-export const TeamSchema = Type.Object(
-  {
-    name: Type.String(DNS_LABEL),
-    /** Namespaces it owns: `hub/namespace`, or `namespace` on every hub. A namespace's team label also counts. */
-    namespaces: Type.Optional(
-      Type.Array(Type.String({ pattern: TEAM_NAMESPACE.source, rule: 'hub/namespace or namespace' })),
-    ),
-    /** Pools it owns in a namespace it does not (a shared pool namespace): `hub/namespace/name`. */
-    pools: Type.Optional(Type.Array(Type.String({ pattern: TEAM_POOL.source, rule: 'hub/namespace/name' }))),
-    members: Type.Optional(Type.Array(TeamMemberSchema)),
-    quotas: Type.Optional(TeamQuotasSchema),
   },
   { additionalProperties: false },
 );
@@ -317,42 +239,3 @@ export const SettingsSchema = Type.Object({
   edge: EdgeSchema,
   webhooks: WebhooksSchema,
 });
-
-/** A schema with the annotations above. */
-export type Annotated = TSchema & {
-  env?: string;
-  rule?: string;
-  secret?: boolean;
-  fileKey?: boolean;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  minItems?: number;
-  enum?: readonly unknown[];
-  type?: string;
-  properties?: Record<string, Annotated>;
-  items?: Annotated;
-};
-
-/** One setting: its dotted path and its schema (with `env`, limits and default as annotations). */
-export interface Setting {
-  path: string;
-  schema: Annotated;
-}
-
-function leaves(schema: Annotated, prefix: string): Setting[] {
-  if (!schema.properties || schema.env) return [{ path: prefix, schema }];
-  return Object.entries(schema.properties).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key));
-}
-
-/** Every setting, in the schema's order. */
-export const SETTINGS: ReadonlyMap<string, Setting> = new Map(
-  leaves(SettingsSchema as Annotated, '').map((s) => [s.path, s]),
-);
-
-export function setting(path: string): Setting {
-  const s = SETTINGS.get(path);
-  if (!s) throw new Error(`no setting ${path} in SettingsSchema`);
-  return s;
-}

@@ -4,7 +4,8 @@
 import { readConfigFile } from './file.js';
 import { parseHubs } from './hubs.js';
 import { parseHostPorts } from './redis.js';
-import { SETTINGS, SettingsSchema, type Annotated } from './schema.js';
+import { SettingsSchema } from './schema.js';
+import { SETTINGS, type Annotated } from './settings.js';
 import { parseStrings, quoted, splitList, type ListInput } from './shorthand.js';
 import { parseTokens } from './tokens.js';
 

@@ -6,7 +6,8 @@ import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings as TypeBoxSettings } from 'typebox/system';
 import { Value } from 'typebox/value';
-import { SettingsSchema, type Annotated } from './schema.js';
+import { SettingsSchema } from './schema.js';
+import type { Annotated } from './settings.js';
 
 export type Settings = Static<typeof SettingsSchema>;
 

@@ -71,7 +71,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     }),
     jobsInFlight: new Gauge({
       name: 'beekeeper_jobs_in_flight',
-      // The cap is IN_FLIGHT_CAP in src/jobs/job-queue.ts (http may not import jobs).
+      // The cap is IN_FLIGHT_CAP in src/jobs/job-counts.ts (http may not import jobs).
       help:
         'Unfinished jobs (waiting, active, delayed, waiting-children) per hub, class of work, job ' +
         'type and state; counts at most 5000 jobs per queue and state',

@@ -17,6 +17,8 @@ import { jobIds } from '../services/job-ids.js';
 import { queueName } from './queue-names.js';
 import { FINAL_STATES, toJobView, type JobData } from './job-view.js';
 import { assertNoSecrets } from './payload-guard.js';
+import { ALL_STATES, bullStates } from './job-states.js';
+import { countInFlightByType, countJobs, IN_FLIGHT_CAP, type InFlightCount, type JobCount } from './job-counts.js';
 
 export interface BullJobQueue extends JobQueue {
   readonly hubs: readonly string[];
@@ -44,43 +46,6 @@ export interface JobQueueDeps {
   definitions?: readonly JobDefinition[];
   log: Logger;
 }
-
-export interface JobCount {
-  hub: string;
-  class: WorkClass;
-  state: JobState;
-  count: number;
-}
-
-export interface InFlightCount extends JobCount {
-  type: string;
-}
-
-/** The states a job is in before it finishes. */
-export const IN_FLIGHT_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'waiting-children',
-] as const satisfies readonly JobState[];
-/**
- * BullMQ's lists behind a state: jobs with a priority (every background job) wait in a set of their own, which
- * callers and metrics see as `waiting` (toJobView).
- */
-const bullStates = (state: JobState): JobType[] =>
-  state === 'waiting' ? ['waiting', 'prioritized'] : [state as JobType];
-/** Jobs read per queue and state at each metrics refresh: a backlog past this is counted only up to it (the help text says so). */
-export const IN_FLIGHT_CAP = 5000;
-
-const ALL_STATES: JobType[] = [
-  'active',
-  'waiting',
-  'prioritized',
-  'waiting-children',
-  'delayed',
-  'completed',
-  'failed',
-];
 
 export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
   const catalog = deps.catalog ?? JOB_CATALOG;
@@ -303,39 +268,8 @@ export function createJobQueue(deps: JobQueueDeps): BullJobQueue {
       return get(id);
     }),
 
-    counts: guarded(async () => {
-      const out: JobCount[] = [];
-      for (const [queue, { hub, cls }] of located) {
-        const counts = (await queue.getJobCounts(...ALL_STATES)) as Partial<Record<JobState, number>>;
-        const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
-        delete counts.prioritized;
-        for (const [state, count] of Object.entries({ ...counts, waiting }))
-          out.push({ hub, class: cls, state: state as JobState, count: count ?? 0 });
-      }
-      return out;
-    }),
-
-    // Only ids and the `name` field (the job type) are read, in one pipeline per queue and state: hydrating whole
-    // jobs (payload, steps, stack traces) at every scrape would cost far more than the count is worth.
-    inFlightByType: guarded(async () => {
-      const out: InFlightCount[] = [];
-      for (const [queue, { hub, cls }] of located) {
-        for (const state of IN_FLIGHT_STATES) {
-          // 'waiting' reads the wait, paused and prioritized lists, so the merged ids are cut to the cap again.
-          const ids = (await queue.getRanges(bullStates(state), 0, IN_FLIGHT_CAP - 1)).slice(0, IN_FLIGHT_CAP);
-          if (ids.length === 0) continue;
-          const pipeline = deps.producer.pipeline();
-          for (const id of ids) pipeline.hget(queue.toKey(id), 'name');
-          const byType = new Map<string, number>();
-          for (const [err, name] of (await pipeline.exec()) ?? []) {
-            // A job finished and removed between the two reads has no name any more: it is no longer in flight.
-            if (!err && typeof name === 'string') byType.set(name, (byType.get(name) ?? 0) + 1);
-          }
-          for (const [type, count] of byType) out.push({ hub, class: cls, type, state, count });
-        }
-      }
-      return out;
-    }),
+    counts: guarded(() => countJobs(located)),
+    inFlightByType: guarded(() => countInFlightByType(located, deps.producer)),
 
     boardQueues: () => [...queues.values()].map((q) => new BullMQAdapter(q)),
 

@@ -3,6 +3,7 @@
 // interactive callers before background ones (work-class.ts): a hub's few requests a second go to the people
 // waiting first, and background work takes what they leave.
 import { workClass, type WorkClass } from '../work-class.js';
+import { createClassQueue } from './class-queue.js';
 
 export interface RateLimit {
   /** Sustained requests per second. */
@@ -16,14 +17,10 @@ export interface TokenBucket {
   take(signal?: AbortSignal, cls?: WorkClass): Promise<void>;
 }
 
-interface Waiter {
-  go(): void;
-}
-
 export function createTokenBucket({ qps, burst }: RateLimit, now: () => number = () => performance.now()): TokenBucket {
   let tokens = burst;
   let last = now();
-  const waiting: Record<WorkClass, Waiter[]> = { interactive: [], background: [] };
+  const waiting = createClassQueue();
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const refill = () => {
@@ -35,37 +32,16 @@ export function createTokenBucket({ qps, burst }: RateLimit, now: () => number =
   const pump = () => {
     timer = undefined;
     refill();
-    while (tokens >= 1) {
-      const next = waiting.interactive.shift() ?? waiting.background.shift();
-      if (!next) return;
-      tokens -= 1;
-      next.go();
-    }
-    if (waiting.interactive.length + waiting.background.length > 0)
-      timer = setTimeout(pump, Math.ceil(((1 - tokens) / qps) * 1000));
+    while (tokens >= 1 && waiting.admitNext()) tokens -= 1;
+    if (waiting.size() > 0) timer = setTimeout(pump, Math.ceil(((1 - tokens) / qps) * 1000));
   };
 
   return {
     take(signal, cls = workClass()) {
-      return new Promise<void>((resolve, reject) => {
-        signal?.throwIfAborted();
-        const queue = waiting[cls];
-        const onAbort = () => {
-          const i = queue.indexOf(waiter);
-          if (i >= 0) queue.splice(i, 1);
-          reject(signal?.reason);
-        };
-        const waiter: Waiter = {
-          go() {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          },
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        queue.push(waiter);
-        // Between ticks the timer serves the queue; arrivals then wait their turn rather than jump it.
-        if (!timer) pump();
-      });
+      const turn = waiting.push(cls, signal);
+      // Between ticks the timer serves the queue; arrivals then wait their turn rather than jump it.
+      if (!timer) pump();
+      return turn;
     },
   };
 }

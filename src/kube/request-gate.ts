@@ -8,6 +8,7 @@
 // Waiting callers are served interactive first (work-class.ts), background after, in arrival order within a class.
 // The optional QPS cap (a token bucket, rate-limiter.ts) is kept for hubs whose owners want one.
 import { workClass, type WorkClass } from '../work-class.js';
+import { createClassQueue } from './class-queue.js';
 import { createTokenBucket, type RateLimit } from './rate-limiter.js';
 
 export interface RequestGateOptions {
@@ -38,15 +39,11 @@ export interface RequestGate {
   stats(): RequestGateStats;
 }
 
-interface Waiter {
-  go(): void;
-}
-
 export function createRequestGate(opts: RequestGateOptions): RequestGate {
   const { maxInFlight, throttledFor } = opts;
   const now = opts.now ?? (() => performance.now());
   const bucket = opts.rateLimit ? createTokenBucket(opts.rateLimit, now) : undefined;
-  const waiting: Record<WorkClass, Waiter[]> = { interactive: [], background: [] };
+  const waiting = createClassQueue();
   let window = maxInFlight;
   let inFlight = 0;
   let successes = 0;
@@ -69,33 +66,14 @@ export function createRequestGate(opts: RequestGateOptions): RequestGate {
       );
       return;
     }
-    while (inFlight < window) {
-      const next = waiting.interactive.shift() ?? waiting.background.shift();
-      if (!next) return;
-      inFlight++;
-      next.go();
-    }
+    while (inFlight < window && waiting.admitNext()) inFlight++;
   };
 
-  const acquire = (cls: WorkClass, signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      signal?.throwIfAborted();
-      const queue = waiting[cls];
-      const onAbort = () => {
-        const i = queue.indexOf(waiter);
-        if (i >= 0) queue.splice(i, 1);
-        reject(signal?.reason);
-      };
-      const waiter: Waiter = {
-        go() {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      queue.push(waiter);
-      pump();
-    });
+  const acquire = (cls: WorkClass, signal?: AbortSignal) => {
+    const turn = waiting.push(cls, signal);
+    pump();
+    return turn;
+  };
 
   const release = (sentIn: number, err: unknown, failed: boolean) => {
     inFlight--;

@@ -2,12 +2,8 @@
 // hubs cannot easily stage (a pending claim, a platform that cannot hibernate, Hive mid-relocation) and the plan.
 import { describe, expect, it } from 'vitest';
 import { etaOf, seedStatus } from '../../src/hive/relocation/plan.js';
-import {
-  isOwnRelocate,
-  preflightChecks,
-  referencedSecrets,
-  type ClusterFacts,
-} from '../../src/hive/relocation/preflight-rules.js';
+import { isOwnRelocate, preflightChecks, referencedSecrets } from '../../src/hive/relocation/preflight-rules.js';
+import type { ClusterFacts } from '../../src/hive/relocation/preflight-facts.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 
 function cd(

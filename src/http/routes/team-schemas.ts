@@ -1,7 +1,8 @@
 // The shapes of GET /v1/me and /v1/teams (services/quotas/team-views.ts), checked against the domain types.
 import { Type, type Static } from 'typebox';
 import type { Caller } from '../../auth/caller.js';
-import { ROLES, TeamQuotasSchema } from '../../config/schema.js';
+import { ROLES } from '../../config/schema.js';
+import { TeamQuotasSchema } from '../../config/team-schemas.js';
 import type { TeamView } from '../../services/quotas/team-views.js';
 
 const Role = Type.Enum(ROLES, { description: 'viewer < operator < admin' });

@@ -8,9 +8,8 @@ import {
   matchingRelocates,
   preflightChecks,
   referencedSecrets,
-  type ClusterFacts,
-  type ClusterRelocateObject,
 } from '../../hive/relocation/preflight-rules.js';
+import type { ClusterFacts, ClusterRelocateObject } from '../../hive/relocation/preflight-facts.js';
 import { isTerminal } from '../../hive/relocation/plan.js';
 import type { RelocationCluster, RelocationSpec, RelocationStatus } from '../../hive/resources/relocation.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';

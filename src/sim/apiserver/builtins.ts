@@ -1,124 +1,14 @@
 // The built-in kinds the double serves, with their struct key order, server defaults and validation.
-import type { ResourceType, BuiltinBehaviour } from './types.js';
-import { kindShape, objectReferenceShape, conditionShape, orderByShape, type Shape } from './serialize.js';
+import type { ResourceType } from './types.js';
+import { builtin, nameOnly } from './builtin.js';
+import { coreEventResource, v1EventResource } from './event-builtins.js';
+import { kindShape, conditionShape, type Shape } from './serialize.js';
 import { validateMeta } from './meta.js';
 import { crdPrepareForCreate, crdVersionCauses } from './crd-strategy.js';
-import { eventCoreToV1, eventV1ToCore } from './events-convert.js';
-import type { TimeField } from './typed-fields.js';
-
-const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-function builtin(
-  group: string,
-  version: string,
-  resource: string,
-  kind: string,
-  namespaced: boolean,
-  behaviour: BuiltinBehaviour,
-  extra: Partial<ResourceType> = {},
-): ResourceType {
-  return {
-    group,
-    version,
-    resource,
-    kind,
-    listKind: `${kind}List`,
-    singular: '',
-    namespaced,
-    verbs: VERBS,
-    storageKey: `${group}/${resource}`,
-    statusSubresource: false,
-    builtin: behaviour,
-    ...extra,
-  };
-}
 
 const ruleShape: Shape = { order: ['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] };
 const subjectShape: Shape = { order: ['kind', 'apiGroup', 'name', 'namespace'] };
 const roleRefShape: Shape = { order: ['apiGroup', 'kind', 'name'] };
-
-const coreEventShape = kindShape(
-  [
-    'involvedObject',
-    'reason',
-    'message',
-    'source',
-    'firstTimestamp',
-    'lastTimestamp',
-    'count',
-    'type',
-    'eventTime',
-    'series',
-    'action',
-    'related',
-    'reportingComponent',
-    'reportingInstance',
-  ],
-  {
-    always: {
-      involvedObject: {},
-      source: {},
-      firstTimestamp: null,
-      lastTimestamp: null,
-      eventTime: null,
-      reportingComponent: '',
-      reportingInstance: '',
-    },
-    nested: {
-      involvedObject: objectReferenceShape,
-      related: objectReferenceShape,
-      source: { order: ['component', 'host'] },
-    },
-  },
-);
-const v1EventShape = kindShape(
-  [
-    'eventTime',
-    'series',
-    'reportingController',
-    'reportingInstance',
-    'action',
-    'reason',
-    'regarding',
-    'related',
-    'note',
-    'type',
-    'deprecatedSource',
-    'deprecatedFirstTimestamp',
-    'deprecatedLastTimestamp',
-    'deprecatedCount',
-  ],
-  {
-    always: {
-      eventTime: null,
-      regarding: {},
-      deprecatedSource: {},
-      deprecatedFirstTimestamp: null,
-      deprecatedLastTimestamp: null,
-    },
-    nested: {
-      regarding: objectReferenceShape,
-      related: objectReferenceShape,
-      deprecatedSource: { order: ['component', 'host'] },
-    },
-  },
-);
-
-// Event timestamps: firstTimestamp/lastTimestamp are metav1.Time, eventTime and series.lastObservedTime MicroTime.
-const coreEventTimes: TimeField[] = [
-  { path: ['firstTimestamp'], struct: 'Event' },
-  { path: ['lastTimestamp'], struct: 'Event' },
-  { path: ['eventTime'], struct: 'Event', micro: true },
-  { path: ['series', 'lastObservedTime'], struct: 'EventSeries', micro: true },
-];
-const v1EventTimes: TimeField[] = [
-  { path: ['eventTime'], struct: 'Event', micro: true },
-  { path: ['series', 'lastObservedTime'], struct: 'EventSeries', micro: true },
-  { path: ['deprecatedFirstTimestamp'], struct: 'Event' },
-  { path: ['deprecatedLastTimestamp'], struct: 'Event' },
-];
-
-const nameOnly = (format: 'subdomain' | 'label' | 'path') => (obj: any) => validateMeta(obj.metadata, format);
 
 export function builtinResources(): ResourceType[] {
   const namespace = builtin(
@@ -209,45 +99,6 @@ export function builtinResources(): ResourceType[] {
       validate: nameOnly('subdomain'),
     },
     { shortNames: ['sa'] },
-  );
-
-  const coreEvent = builtin(
-    '',
-    'v1',
-    'events',
-    'Event',
-    true,
-    {
-      shape: coreEventShape,
-      validate: nameOnly('subdomain'),
-      timeFields: coreEventTimes,
-      atomicPaths: [['involvedObject'], ['related']],
-      structPaths: [['source']],
-    },
-    { shortNames: ['ev'], storageKey: 'events', storageVersionHash: 'r2yiGXH7wu8=' },
-  );
-
-  const v1Event = builtin(
-    'events.k8s.io',
-    'v1',
-    'events',
-    'Event',
-    true,
-    {
-      shape: v1EventShape,
-      validate(obj) {
-        const causes = validateMeta(obj.metadata, 'subdomain');
-        if (!obj.eventTime)
-          causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'eventTime' });
-        return causes;
-      },
-      toStorage: (obj) => orderByShape(eventV1ToCore(obj), coreEventShape),
-      fromStorage: (obj) => orderByShape(eventCoreToV1(obj), v1EventShape),
-      atomicPaths: [['regarding'], ['related']],
-      structPaths: [['deprecatedSource']],
-      timeFields: v1EventTimes,
-    },
-    { shortNames: ['ev'], storageKey: 'events', storageVersionHash: 'r2yiGXH7wu8=' },
   );
 
   const rbac = 'rbac.authorization.k8s.io';
@@ -370,11 +221,11 @@ export function builtinResources(): ResourceType[] {
 
   return [
     configMap,
-    coreEvent,
+    coreEventResource(),
     namespace,
     secret,
     serviceAccount,
-    v1Event,
+    v1EventResource(),
     role,
     clusterRole,
     roleBinding,

@@ -1,5 +1,6 @@
 import { randomUUID, randomInt } from 'node:crypto';
 import type { SchemaCause } from './types.js';
+import { objectMetaShape } from './serialize.js';
 
 /** RFC 3339 in whole seconds, as metav1.Time serialises. */
 export const formatTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -84,23 +85,7 @@ export const invalidValue = (field: string, value: unknown, detail: string): Sch
 });
 
 /** The fields of ObjectMeta the server accepts from clients; anything else is an unknown field (golden 19). */
-export const OBJECT_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+export const OBJECT_META_FIELDS: ReadonlySet<string> = new Set(objectMetaShape.order);
 
 /** Go's %#v of a []string, used verbatim in the finalizer message (golden 66). */
 export const goStringSlice = (xs: string[]) => `[]string{${xs.map((x) => JSON.stringify(x)).join(', ')}}`;

@@ -18,6 +18,7 @@ export const ownerReferenceShape: Shape = {
 export const managedFieldsShape: Shape = {
   order: ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'],
 };
+/** metav1.ObjectMeta's JSON fields in Kubernetes 1.26 (clusterName was removed in 1.25), in the server's order. */
 export const objectMetaShape: Shape = {
   order: [
     'name',

@@ -6,6 +6,7 @@ import { soonest } from './controller.js';
 import { createPoolCluster, missingDependencies, poolSpecHash } from './pool-builder.js';
 import { toTime } from './go-values.js';
 import { reconcilePoolAdminRbac } from './pool-admin-rbac.js';
+import { allClustersCurrent, statusCounts } from './pool-status.js';
 import { addFinalizer, ensureDeleted, removeFinalizer, writeObject, writeStatus } from './writes.js';
 
 const POOL_CONDITIONS = [
@@ -282,51 +283,4 @@ async function reconcileDeletedPool(ctx: HiveContext, pool: Obj, cds: PoolCollec
   if (await writeStatus(ctx, R.clusterPool, pool, { ...pool.status, ...statusCounts(cds), conditions })) return;
   if (cds.all.length > 0) return;
   if (hasFinalizer(pool, F.clusters)) await removeFinalizer(ctx, R.clusterPool, pool, F.clusters);
-}
-
-const statusCounts = (cds: PoolCollection) => ({
-  size: cds.unassigned.length,
-  standby: cds.standby.length,
-  ready: cds.ready.length,
-});
-
-/**
- * setCDsCurrentCondition: mismatched hashes win over missing ones; the message names only that group, sorted.
- */
-function allClustersCurrent(conditions: Condition[], cds: PoolCollection, now: number): Condition[] {
-  const names = (list: Obj[]) =>
-    list
-      .map((c) => c.metadata.name as string)
-      .sort()
-      .join(', ');
-  const unknown = cds.stale.filter((cd) => !cd.metadata.annotations?.[A.poolSpecHash]);
-  const mismatched = cds.stale.filter((cd) => !unknown.includes(cd));
-  if (mismatched.length > 0) {
-    return setCondition(
-      conditions,
-      'AllClustersCurrent',
-      'False',
-      'SomeClusterDeploymentsStale',
-      `Some unassigned ClusterDeployments do not match the pool configuration: ${names(mismatched)}`,
-      now,
-    );
-  }
-  if (unknown.length > 0) {
-    return setCondition(
-      conditions,
-      'AllClustersCurrent',
-      'Unknown',
-      'SomeClusterDeploymentsUnknown',
-      `Some unassigned ClusterDeployments are missing their pool spec hash annotation: ${names(unknown)}`,
-      now,
-    );
-  }
-  return setCondition(
-    conditions,
-    'AllClustersCurrent',
-    'True',
-    'ClusterDeploymentsCurrent',
-    'All unassigned ClusterDeployments match the pool configuration',
-    now,
-  );
 }

@@ -2,9 +2,10 @@ import { R, type ReconcileResult } from '../client/index.js';
 import { type HiveContext, type Obj, A, L, ann, clone, isDeleting, lbl, splitKey } from './context.js';
 import { findCondition, initConditions, setCdConditions, sortCdConditions } from './conditions.js';
 import { unsupportedPowerReason } from './cd-platform.js';
-import { fromTime, isTruthy, parseGoDuration } from './go-values.js';
+import { fromTime, isTruthy } from './go-values.js';
 import { type Stopwatch, soonest } from './controller.js';
 import { writeStatus } from './writes.js';
+import { hibernateAfter } from './hibernate-after.js';
 
 type Change = [type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string];
 type Step = { powerState: string; changes: Change[] };
@@ -284,34 +285,6 @@ async function startStep(ctx: HiveContext, watch: Stopwatch, cd: Obj, status: Re
       return { requeueAfter: d.startingMachines };
     }
   }
-}
-
-/**
- * hibernateAfter: once the latest of installedTimestamp, claimedTimestamp and Ready's transition (if True) is
- * older than the duration, Hive writes spec.powerState=Hibernating itself. Unclaimed pool CDs are exempt.
- */
-function hibernateAfter(ctx: HiveContext, cd: Obj): 'hibernate' | ReconcileResult | undefined {
-  const raw = cd.spec.hibernateAfter;
-  if (!raw || cd.spec.powerState === 'Hibernating') return undefined;
-  const pool = cd.spec.clusterPoolRef;
-  if (pool?.poolName && (!pool.claimName || !pool.claimedTimestamp)) return undefined;
-  const hib = findCondition(cd.status?.conditions, 'Hibernating');
-  const ready = findCondition(cd.status?.conditions, 'Ready');
-  const isRunning = !hib || hib.status === 'Unknown' || ready?.status === 'True';
-  if (!isRunning) return undefined;
-  let duration: number;
-  try {
-    duration = parseGoDuration(raw);
-  } catch {
-    return undefined;
-  }
-  const baseline = Math.max(
-    fromTime(cd.status?.installedTimestamp) ?? 0,
-    fromTime(pool?.claimedTimestamp) ?? 0,
-    ready?.status === 'True' ? (fromTime(ready.lastTransitionTime) ?? 0) : 0,
-  );
-  const left = baseline + duration - ctx.clock.now();
-  return left <= 0 ? 'hibernate' : { requeueAfter: left };
 }
 
 function machineNames(cd: Obj): string[] {
