@@ -19,8 +19,12 @@ export interface JobPolicy {
   priority: number;
 }
 
-/** Background priorities: an edge's power changes and a lapsed heartbeat first, then policies, then warnings. */
-export const BACKGROUND_PRIORITY = { edges: 1, policies: 5, warnings: 10 } as const;
+/**
+ * Background priorities: a schedule's sweep first (one job acts on every cluster of an edge, and an edge often comes
+ * with many single-cluster jobs queued at the same moment, such as install grace periods lapsing: behind them the
+ * sweep started seconds late), then a single cluster's edge and a lapsed heartbeat, then policies, then warnings.
+ */
+export const BACKGROUND_PRIORITY = { sweeps: 1, edges: 2, policies: 5, warnings: 10 } as const;
 
 export interface JobDefinition<S extends TSchema = TSchema> {
   type: string;

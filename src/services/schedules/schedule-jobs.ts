@@ -12,15 +12,15 @@ const SweepPayloadSchema = T.Object({
   mode: T.Union([T.Literal('edge'), T.Literal('catch-up'), T.Literal('manual')]),
   dryRun: T.Optional(T.Boolean()),
 });
-// A sweep keeps its plan in the job and its per-cluster children have fixed ids, so a retry converges; the runs
-// that only wait for children spend no attempt. Children run in their parent's class.
+// A sweep keeps its plan in the job and marks each cluster in the PATCH that acts on it (sweep-cluster.ts), so a
+// retry converges.
 export const SWEEP_JOB = defineJob({
   type: 'schedule.sweep',
   payload: SweepPayloadSchema,
   attempts: 3,
   backoffMs: 5000,
   class: 'background',
-  priority: BACKGROUND_PRIORITY.edges,
+  priority: BACKGROUND_PRIORITY.sweeps,
 });
 /** A sweep someone asked for (POST /v1/schedules/{name}/run): the same handler, as interactive work. */
 export const RUN_JOB = defineJob({
@@ -42,7 +42,7 @@ export const APPLY_JOB = defineJob({
   attempts: 8,
   backoffMs: 2000,
   class: 'background',
-  priority: BACKGROUND_PRIORITY.edges,
+  priority: BACKGROUND_PRIORITY.sweeps,
 });
 
 export const RECONCILE_CLUSTER_JOB = defineJob({
