@@ -153,7 +153,13 @@ try {
       row('reads', `${c.name}: p50`, median(s.map((x) => x.p50)), median(b.map((x) => x.p50)), 'ms'),
       row('reads', `${c.name}: p99`, median(s.map((x) => x.p99)), median(b.map((x) => x.p99)), 'ms'),
       // Per request, in µs: below 1 means Beekeeper's server (or the client reading its answers) works less.
-      row('reads', `${c.name}: server CPU per request`, perRequest(s, 'serverCpuMs'), perRequest(b, 'serverCpuMs'), 'µs'),
+      row(
+        'reads',
+        `${c.name}: server CPU per request`,
+        perRequest(s, 'serverCpuMs'),
+        perRequest(b, 'serverCpuMs'),
+        'µs',
+      ),
       row('reads', `${c.name}: client CPU per request`, perRequest(s, 'cpuMs'), perRequest(b, 'cpuMs'), 'µs'),
     );
   }
