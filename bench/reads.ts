@@ -57,11 +57,22 @@ function simulatorPid(): number | undefined {
   return undefined;
 }
 
-/** `run`'s result and the CPU `pid` used meanwhile (ms). */
-async function withCpu(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult & { serverCpuMs: number }> {
+/** CPU (ms per second) `pid` uses with no requests: Beekeeper's process also holds informers and a worker. */
+async function idleCpu(pid: number): Promise<number> {
+  const before = cpuMsOf(pid);
+  await new Promise((r) => setTimeout(r, 3000));
+  return (cpuMsOf(pid) - before) / 3;
+}
+
+/** `run`'s result and the CPU `pid` used meanwhile above its idle rate (ms). */
+async function withCpu(
+  pid: number,
+  idleMsPerSecond: number,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { serverCpuMs: number }> {
   const before = cpuMsOf(pid);
   const result = await run();
-  return { ...result, serverCpuMs: cpuMsOf(pid) - before };
+  return { ...result, serverCpuMs: cpuMsOf(pid) - before - (idleMsPerSecond * result.durationMs) / 1000 };
 }
 
 function load(origin: string, paths: string[], headers?: Record<string, string>): Promise<LoadResult> {
@@ -133,12 +144,14 @@ try {
     },
   ];
   const simPid = simulatorPid() ?? -1;
+  const idle = { beekeeper: await idleCpu(process.pid), simulator: await idleCpu(simPid) };
+  console.log(`idle CPU: beekeeper ${idle.beekeeper.toFixed(0)} ms/s, simulator ${idle.simulator.toFixed(0)} ms/s`);
   for (const c of cases) {
     const s: Array<LoadResult & { serverCpuMs: number }> = [];
     const b: Array<LoadResult & { serverCpuMs: number }> = [];
     for (let r = 0; r < ROUNDS; r++) {
-      s.push(await withCpu(process.pid, () => load(address, c.subject)));
-      b.push(await withCpu(simPid, () => load(hub.url, c.base, auth)));
+      s.push(await withCpu(process.pid, idle.beekeeper, () => load(address, c.subject)));
+      b.push(await withCpu(simPid, idle.simulator, () => load(hub.url, c.base, auth)));
     }
     const errors = [...s, ...b].reduce((n, x) => n + x.errors, 0);
     if (errors > 0) throw new Error(`${c.name}: ${errors} failed requests`);
@@ -155,7 +168,7 @@ try {
       // Per request, in µs: below 1 means Beekeeper's server (or the client reading its answers) works less.
       row(
         'reads',
-        `${c.name}: server CPU per request`,
+        `${c.name}: server CPU per request above idle`,
         perRequest(s, 'serverCpuMs'),
         perRequest(b, 'serverCpuMs'),
         'µs',
