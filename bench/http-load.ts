@@ -1,6 +1,7 @@
 // A closed-loop HTTP load generator in a child process (its own event loop, so the server under test in the parent
 // does not share a loop with its clients): `connections` clients each send GETs back to back for `durationMs`,
-// cycling through `paths`. Sends { count, errors, p50, p99, durationMs } (ms) to the parent over IPC.
+// cycling through `paths`. Sends { count, errors, p50, p99, durationMs, cpuMs } (ms; cpuMs: this client's own CPU,
+// user + system) to the parent over IPC.
 // Forked by bench/reads.ts, which sends the load as its first IPC message. (Not a worker thread: tsx does not load .ts there.)
 import { Pool } from 'undici';
 
@@ -19,6 +20,7 @@ const pool = new Pool(origin, { connections, pipelining: 1 });
 const latencies: number[] = [];
 let errors = 0;
 let next = 0;
+const cpu0 = process.cpuUsage();
 const end = performance.now() + durationMs;
 await Promise.all(
   Array.from({ length: connections }, async () => {
@@ -38,7 +40,11 @@ await Promise.all(
     }
   }),
 );
+const cpu = process.cpuUsage(cpu0);
 await pool.close();
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-process.send!({ count: latencies.length, errors, p50: pct(0.5), p99: pct(0.99), durationMs }, () => process.exit(0));
+const cpuMs = (cpu.user + cpu.system) / 1000;
+process.send!({ count: latencies.length, errors, p50: pct(0.5), p99: pct(0.99), durationMs, cpuMs }, () =>
+  process.exit(0),
+);

@@ -6,9 +6,12 @@
 //  - GET /v1/clusters/{hub}/{ns}/{name}: single gets cycling over every cluster;
 // Baseline, alternated with each: the same question asked of the API server itself, one LIST (or GET) per request
 // with the same label selector and limit, i.e. what a client without Beekeeper's cache would do. Figures: requests/s
-// (ratio = rate / baseline rate: below 1 means the cache answers slower than the API server), p50 and p99.
+// (ratio = rate / baseline rate: below 1 means the cache answers slower than the API server), p50 and p99; and CPU per
+// request of each server (Beekeeper's process against the simulator's, from /proc on Linux) and of the client, which
+// the machine's other load does not move the way it moves rates and tails on a shared 2-core machine.
 // Run: npx tsx --expose-gc bench/reads.ts [clusters] [seconds]
 import { fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { adoptMany, HUB, median, report, row, startBed, until, type Row } from './support.js';
 
@@ -24,6 +27,52 @@ interface LoadResult {
   p50: number;
   p99: number;
   durationMs: number;
+  /** The client's own CPU (ms). */
+  cpuMs: number;
+}
+
+/** CPU (ms, user + system) a process has used so far, from /proc (Linux; clock ticks of 10 ms); NaN elsewhere. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/** The simulator's process: this process's child running bench/sim-host.ts (startBed's simProcess). */
+function simulatorPid(): number | undefined {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const d of children) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('sim-host')) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** CPU (ms per second) `pid` uses with no requests: Beekeeper's process also holds informers and a worker. */
+async function idleCpu(pid: number): Promise<number> {
+  const before = cpuMsOf(pid);
+  await new Promise((r) => setTimeout(r, 3000));
+  return (cpuMsOf(pid) - before) / 3;
+}
+
+/** `run`'s result and the CPU `pid` used meanwhile above its idle rate (ms). */
+async function withCpu(
+  pid: number,
+  idleMsPerSecond: number,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { serverCpuMs: number }> {
+  const before = cpuMsOf(pid);
+  const result = await run();
+  return { ...result, serverCpuMs: cpuMsOf(pid) - before - (idleMsPerSecond * result.durationMs) / 1000 };
 }
 
 function load(origin: string, paths: string[], headers?: Record<string, string>): Promise<LoadResult> {
@@ -39,6 +88,9 @@ function load(origin: string, paths: string[], headers?: Record<string, string>)
     w.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited ${code}`)));
   });
 }
+
+const perRequest = (xs: Array<LoadResult & { serverCpuMs: number }>, k: 'cpuMs' | 'serverCpuMs') =>
+  median(xs.map((x) => (x[k] * 1000) / x.count));
 
 const bed = await startBed({
   sim: { controllers: false },
@@ -91,12 +143,15 @@ try {
       }),
     },
   ];
+  const simPid = simulatorPid() ?? -1;
+  const idle = { beekeeper: await idleCpu(process.pid), simulator: await idleCpu(simPid) };
+  console.log(`idle CPU: beekeeper ${idle.beekeeper.toFixed(0)} ms/s, simulator ${idle.simulator.toFixed(0)} ms/s`);
   for (const c of cases) {
-    const s: LoadResult[] = [];
-    const b: LoadResult[] = [];
+    const s: Array<LoadResult & { serverCpuMs: number }> = [];
+    const b: Array<LoadResult & { serverCpuMs: number }> = [];
     for (let r = 0; r < ROUNDS; r++) {
-      s.push(await load(address, c.subject));
-      b.push(await load(hub.url, c.base, auth));
+      s.push(await withCpu(process.pid, idle.beekeeper, () => load(address, c.subject)));
+      b.push(await withCpu(simPid, idle.simulator, () => load(hub.url, c.base, auth)));
     }
     const errors = [...s, ...b].reduce((n, x) => n + x.errors, 0);
     if (errors > 0) throw new Error(`${c.name}: ${errors} failed requests`);
@@ -110,6 +165,15 @@ try {
       row('reads', `${c.name}: requests/s`, rps(s), rps(b), 'req/s', note),
       row('reads', `${c.name}: p50`, median(s.map((x) => x.p50)), median(b.map((x) => x.p50)), 'ms'),
       row('reads', `${c.name}: p99`, median(s.map((x) => x.p99)), median(b.map((x) => x.p99)), 'ms'),
+      // Per request, in µs: below 1 means Beekeeper's server (or the client reading its answers) works less.
+      row(
+        'reads',
+        `${c.name}: server CPU per request above idle`,
+        perRequest(s, 'serverCpuMs'),
+        perRequest(b, 'serverCpuMs'),
+        'µs',
+      ),
+      row('reads', `${c.name}: client CPU per request`, perRequest(s, 'cpuMs'), perRequest(b, 'cpuMs'), 'µs'),
     );
   }
 } finally {

@@ -48,7 +48,13 @@ export function installAccess(app: FastifyInstance, deps: Ownership): void {
       table.push({ method, url: route.url, ...(route.config?.access ? { access: route.config.access } : {}) });
     }
   });
-  app.addHook('preHandler', async (request) => {
+  // Callback-style (see input-guards.ts): a refusal thrown here reaches the error handler like a rejection would.
+  app.addHook('preHandler', (request, _reply, done) => {
+    check(request);
+    done();
+  });
+
+  function check(request: FastifyRequest): void {
     if (!request.routeOptions.url?.startsWith('/v1/')) return;
     const access = request.routeOptions.config.access;
     const { caller } = request;
@@ -70,5 +76,5 @@ export function installAccess(app: FastifyInstance, deps: Ownership): void {
     const hub = body.hub ?? '';
     const namespace = body.namespace ?? '';
     requireCreate(caller, deps.teams.namespaceTeam(hub, namespace), access.role, `${hub}/${namespace}`);
-  });
+  }
 }

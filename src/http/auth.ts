@@ -53,26 +53,69 @@ export interface AuthOptions {
   metricsRequireToken?: boolean;
 }
 
+/** Any sign-in's answer: static tokens answer at once, TokenReview and OIDC later. */
+type Answer = Identity | undefined | Promise<Identity | undefined>;
+
+const isPromise = (a: Answer): a is Promise<Identity | undefined> =>
+  typeof (a as { then?: unknown } | undefined)?.then === 'function';
+
+/**
+ * The first authenticator, from `from` on, that knows the token; synchronous while they answer synchronously, so a
+ * static token signs in without a promise. A sign-in that fails outright (a bug, an identity provider's surprise)
+ * refuses this caller, never the server.
+ */
+function signIn(
+  authenticators: readonly Authenticator[],
+  token: string,
+  warn: (err: unknown) => void,
+  from = 0,
+): Answer {
+  const failed = (err: unknown) => {
+    warn(err);
+    return undefined;
+  };
+  for (let i = from; i < authenticators.length; i++) {
+    let answer: Answer;
+    try {
+      answer = authenticators[i]!(token);
+    } catch (err) {
+      answer = failed(err);
+    }
+    if (isPromise(answer))
+      return answer.catch(failed).then((identity) => identity ?? signIn(authenticators, token, warn, i + 1));
+    if (answer) return answer;
+  }
+  return undefined;
+}
+
 export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('principal', 'anonymous');
   const open = opts.open || opts.authenticators.length === 0;
-  app.addHook('onRequest', async (request, reply) => {
+  // A static token's identity is one object while its entry stands (and TokenReview's while its answer is cached),
+  // so its roles are resolved once, not on every request; the configuration they come from does not change.
+  const callers = new WeakMap<Identity, Caller>();
+  const callerOf = (identity: Identity): Caller => {
+    let caller = callers.get(identity);
+    if (!caller) {
+      caller = opts.resolve(identity);
+      callers.set(identity, caller);
+    }
+    return caller;
+  };
+  // Callback-style, and synchronous for static tokens (input-guards.ts says why).
+  app.addHook('onRequest', (request, reply, done) => {
     request.caller = OPEN_CALLER;
     request.principal = OPEN_CALLER.name;
-    if (open || (opts.metricsRequireToken ? OPEN_BUT_METRICS : OPEN).test(request.url)) return;
+    if (open || (opts.metricsRequireToken ? OPEN_BUT_METRICS : OPEN).test(request.url)) return done();
     const board = BOARD.test(request.url);
     const creds = presented(request.headers.authorization ?? '', board);
-    let identity: Identity | undefined;
-    for (const authenticate of creds ? opts.authenticators : []) {
-      // A sign-in that fails outright (a bug, an identity provider's surprise) refuses this caller, never the server.
-      identity = await (async () => authenticate(creds!.token))().catch((err: unknown) => {
-        request.log.warn({ err: (err as Error).message }, 'sign-in failed');
-        return undefined;
-      });
-      if (identity) break;
-    }
-    if (!identity || (creds!.name !== undefined && creds!.name !== identity.name)) {
+    const decide = (identity: Identity | undefined): void => {
+      if (identity && (creds!.name === undefined || creds!.name === identity.name)) {
+        request.caller = callerOf(identity);
+        request.principal = identity.name;
+        return done();
+      }
       // RFC 6750 §3.1: a presented token that is not accepted is `invalid_token`, whichever check refused it
       // (unknown, expired, wrong issuer or audience): the answer says no more than that.
       const challenge = board ? 'Basic realm="beekeeper"' : 'Bearer realm="beekeeper"';
@@ -82,9 +125,12 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): void {
         : board
           ? 'send Authorization: Basic base64(<name>:<token>) (a browser asks for them) or Bearer <token>'
           : 'send Authorization: Bearer <token>';
-      return sendProblem(reply, problem(401, 'Unauthorized', detail));
-    }
-    request.caller = opts.resolve(identity);
-    request.principal = identity.name;
+      sendProblem(reply, problem(401, 'Unauthorized', detail));
+    };
+    if (!creds) return decide(undefined);
+    const warn = (err: unknown) => request.log.warn({ err: (err as Error).message }, 'sign-in failed');
+    const answer = signIn(opts.authenticators, creds.token, warn);
+    if (isPromise(answer)) answer.then(decide, done);
+    else decide(answer);
   });
 }

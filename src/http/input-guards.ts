@@ -55,6 +55,9 @@ function badStrings(value: unknown, path: string): Array<{ field: string; reason
   });
 }
 
+// The hooks are callback-style: each runs on every request, and an async hook costs a promise and a microtask turn
+// even when it only looks (issue 14: a cached GET's whole own work is a few of those). A hook that answers a
+// problem does not call done(), which ends the request there.
 export function installInputGuards(app: FastifyInstance): void {
   // Bodies are JSON only. Fastify also parses text/plain into a string, which then fails schema validation with a
   // puzzling "body must be object"; without the parser the client gets a 415 saying what to send.
@@ -81,7 +84,7 @@ export function installInputGuards(app: FastifyInstance): void {
 
   // An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
   // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('preValidation', (request, reply, done) => {
     const body = request.body;
     if (
       body === undefined ||
@@ -89,11 +92,11 @@ export function installInputGuards(app: FastifyInstance): void {
       request.routeOptions.schema?.body ||
       !request.routeOptions.url?.startsWith('/v1/')
     )
-      return;
-    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+      return done();
+    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
     const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
     const reason = 'this operation takes no body';
-    return sendProblem(
+    sendProblem(
       reply,
       problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
         errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
@@ -103,19 +106,20 @@ export function installInputGuards(app: FastifyInstance): void {
 
   // A NUL in the path or query names nothing anywhere; the queue dashboard's API (bull-board) failed on one in
   // `?status=` with a 500 (its error messages use NUL as a separator).
-  app.addHook('onRequest', async (request, reply) => {
-    if (!/%00|\0/.test(request.url)) return;
-    return sendProblem(reply, problem(400, 'BadRequest', 'the URL holds a NUL character (%00)'));
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!/%00|\0/.test(request.url)) return done();
+    sendProblem(reply, problem(400, 'BadRequest', 'the URL holds a NUL character (%00)'));
   });
 
   // No text in a body is longer than MAX_BODY_STRING or broken Unicode: a 300 KB region or reason used to be
   // written to the hub as it came (fields the schemas leave open, such as regions and user tags, have no
   // maxLength of their own), and an unpaired surrogate in a namespace failed the hub call with a 500.
-  app.addHook('preValidation', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/v1/') || typeof request.body !== 'object' || !request.body) return;
+  app.addHook('preValidation', (request, reply, done) => {
+    if (!request.routeOptions.url?.startsWith('/v1/') || typeof request.body !== 'object' || !request.body)
+      return done();
     const bad = badStrings(request.body, '');
-    if (bad.length === 0) return;
-    return sendProblem(
+    if (bad.length === 0) return done();
+    sendProblem(
       reply,
       problem(422, 'Invalid', `invalid body: ${bad.map((b) => `${b.field}: ${b.reason}`).join('; ')}`, {
         errors: bad,
@@ -125,15 +129,15 @@ export function installInputGuards(app: FastifyInstance): void {
 
   // A query parameter the operation does not declare is refused, as an unknown body field is: a misspelt
   // `?dryrun=true` on /schedules/x/run or /hibernate used to be ignored, and the action ran for real.
-  app.addHook('preValidation', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/v1/')) return;
+  app.addHook('preValidation', (request, reply, done) => {
+    if (!request.routeOptions.url?.startsWith('/v1/')) return done();
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
+    if (!query || typeof query !== 'object') return done();
     const declared = (request.routeOptions.schema?.querystring as { properties?: object } | undefined)?.properties;
     const unknown = Object.keys(query).filter((k) => !declared || !Object.hasOwn(declared, k));
-    if (unknown.length === 0) return;
+    if (unknown.length === 0) return done();
     const reason = 'unknown query parameter';
-    return sendProblem(
+    sendProblem(
       reply,
       problem(400, 'BadRequest', `invalid querystring: ${unknown.join(', ')}: ${reason}`, {
         errors: unknown.map((field) => ({ field, reason })),
@@ -143,7 +147,7 @@ export function installInputGuards(app: FastifyInstance): void {
 
   // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
   // huge value would pass validation. Coerced query and path numbers must be finite.
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     for (const [where, values] of [
       ['querystring', request.query],
       ['params', request.params],
@@ -151,14 +155,16 @@ export function installInputGuards(app: FastifyInstance): void {
       if (!values || typeof values !== 'object') continue;
       for (const [field, value] of Object.entries(values)) {
         if (typeof value === 'number' && !Number.isFinite(value)) {
-          return sendProblem(
+          sendProblem(
             reply,
             problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
               errors: [{ field, reason: 'must be a finite number' }],
             }),
           );
+          return;
         }
       }
     }
+    done();
   });
 }

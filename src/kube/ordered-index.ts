@@ -13,9 +13,10 @@ export interface IndexedObject<T extends KubeObject = KubeObject> {
   object: T;
 }
 
+/** Never changed once made (an update makes a new one), so the same entry can be in many runs and answers. */
 interface Entry extends IndexedObject {
-  namespace: string;
-  labels: Record<string, string>;
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
 }
 
 export interface OrderedIndexFilter {
@@ -69,6 +70,17 @@ class OrderedRun {
   add(entry: Entry): void {
     if (this.order.length === 0 && !this.added) this.order.push(entry);
     else (this.added ??= []).push(entry);
+  }
+
+  /** `next` where `old` was (same key): a changed object keeps its place. */
+  replace(old: Entry, next: Entry): void {
+    const queued = this.added?.indexOf(old) ?? -1;
+    if (queued >= 0) {
+      this.added![queued] = next;
+      return;
+    }
+    const at = lowerBound(this.order, old.key);
+    if (this.order[at] === old) this.order[at] = next;
   }
 
   remove(entry: Entry): void {
@@ -178,16 +190,24 @@ export function createOrderedIndex(): OrderedIndex {
         for (const [k, v] of Object.entries(labels)) posting(k, v, true)!.add(added);
         return;
       }
-      // Same key: the entry stays where it is in every run; only runs of changed labels move it.
+      // Same key: a new entry takes the old one's place in every run it stays in; only runs of changed labels move
+      // it. Entries are never changed, so select() hands them out as they are (no copy per matching object).
       const before = entry.labels;
-      entry.object = obj;
-      entry.labels = labels;
-      for (const [k, v] of Object.entries(before)) if (labels[k] !== v) unpost(entry, k, v);
-      for (const [k, v] of Object.entries(labels)) if (before[k] !== v) posting(k, v, true)!.add(entry);
+      const next: Entry = { ...entry, object: obj, labels };
+      entries.set(key, next);
+      all.replace(entry, next);
+      for (const [k, v] of Object.entries(before)) {
+        if (labels[k] !== v) unpost(entry, k, v);
+        else posting(k, v, false)?.replace(entry, next);
+      }
+      for (const [k, v] of Object.entries(labels)) if (before[k] !== v) posting(k, v, true)!.add(next);
     },
 
     select<T extends KubeObject>(filter: OrderedIndexFilter = {}) {
       const { order, rest } = source(filter.requirements ?? []);
+      // Nothing left to check on each object: the run is the answer (a copy, so later events do not change it).
+      if (rest.length === 0 && filter.hub === undefined && filter.namespace === undefined)
+        return order.slice() as IndexedObject[] as Array<IndexedObject<T>>;
       // Keys sharing a prefix are contiguous in key order: a hub (and namespace) is a range, found by bisection.
       const prefix =
         filter.hub !== undefined ? `${filter.hub}/${filter.namespace !== undefined ? `${filter.namespace}/` : ''}` : '';
@@ -197,7 +217,7 @@ export function createOrderedIndex(): OrderedIndex {
         if (prefix && !e.key.startsWith(prefix)) break;
         if (filter.namespace !== undefined && e.namespace !== filter.namespace) continue;
         if (rest.length > 0 && !matchesLabels(rest as Requirement[], e.labels)) continue;
-        out.push({ key: e.key, hub: e.hub, object: e.object as T });
+        out.push(e as IndexedObject as IndexedObject<T>);
       }
       return out;
     },

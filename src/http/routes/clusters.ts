@@ -8,6 +8,7 @@ import type { ClusterService } from '../../services/clusters/cluster-service.js'
 import type { JobQueue } from '../../services/ports.js';
 import { auditOrigin, requester } from '../audit.js';
 import { replyWithJob } from '../reply-job.js';
+import { JSON_UTF8, sendSharedPage, sharedJson } from '../shared-bodies.js';
 import { JobEnvelopeSchema, problemResponses, WaitQuery } from '../schemas.js';
 import {
   ClusterCreateSchema,
@@ -20,9 +21,8 @@ import {
   ExpiryResultSchema,
 } from './cluster-schemas.js';
 
-/** Serialised bodies of single-cluster views, by view; a replaced cached object's view and body go with it. */
-const bodies = new WeakMap<object, string>();
-const JSON_UTF8 = 'application/json; charset=utf-8';
+/** A list item's schema as reply.serializeInput types it (a plain record; TypeBox's object type is no such thing). */
+const ITEM_SCHEMA = ClusterSummarySchema as unknown as Record<string, unknown>;
 
 const jobAnswers = { 200: JobEnvelopeSchema, 202: JobEnvelopeSchema };
 
@@ -47,9 +47,12 @@ export function clusterRoutes(deps: {
           response: { 200: ClusterPageSchema, ...problemResponses(400, 422) },
         },
       },
-      async (req) => {
+      (req, reply) => {
         const sees = visibilityOf(req.caller, deps.ownership);
-        return clusters.list(req.query, sees.everything ? undefined : sees.cluster);
+        const page = clusters.list(req.query, sees.everything ? undefined : sees.cluster);
+        // Items are shared per cached object (list-clusters.ts), so is their JSON (shared-bodies.ts).
+        const serialize = (v: object) => reply.serializeInput(v as Record<string, unknown>, ITEM_SCHEMA);
+        sendSharedPage(reply as FastifyReply, page, (item) => sharedJson(item, serialize));
       },
     );
 
@@ -96,13 +99,8 @@ export function clusterRoutes(deps: {
         const view = await clusters.get(req.params, { raw });
         if (raw) return view;
         // Without `raw` the view is shared per cached object (the service's WeakMap), so is its body: serialised
-        // once by this route's own serializer and sent as is, the same bytes and content-type as a fresh one.
-        let body = bodies.get(view);
-        if (body === undefined) {
-          // A string: this route's serializer is fast-json-stringify's.
-          body = reply.serialize(view) as string;
-          bodies.set(view, body);
-        }
+        // once by this route's own serializer (fast-json-stringify's, a string) and sent as is.
+        const body = sharedJson(view, (v) => reply.serialize(v) as string);
         // The plain reply type: the typed one only takes the schema's object, not its serialised form.
         return (reply as FastifyReply).type(JSON_UTF8).send(body);
       },
