@@ -7,6 +7,9 @@
 // (an upper bound for the roles: their fixed cost is counted too). Ratio = role RSS / bare RSS.
 // MEMORY_CHURN_MINUTES=10 (full runs): also RSS after that many minutes of churn with both roles up, a compressed
 // version of the issue's "after an hour of work".
+// The roles and the baseline run with the image's NODE_OPTIONS (the Dockerfile's runtime ENV: its V8 heap cap decides
+// how much garbage a role carries between full GCs); MEMORY_NODE_OPTIONS replaces them to compare flags
+// (MEMORY_NODE_OPTIONS=--enable-source-maps: V8's own default heap, as before the cap).
 // MEMORY_RUNTIME=tsx: the roles from src/ under tsx and the baseline under tsx too (`npm run start:<role>`, the
 // figures before issue 14 measured this way; tsx alone costs ~40 MB per process).
 // Run: npx tsx bench/memory.ts [clusters]
@@ -21,6 +24,7 @@ import { createTestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createKubeClient, R } from '../src/sim/client/index.js';
+import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
 
@@ -30,6 +34,15 @@ const CHURN_MINUTES = Number(process.env.MEMORY_CHURN_MINUTES ?? 0);
 const UNDER_TSX = process.env.MEMORY_RUNTIME === 'tsx';
 const RUNTIME = UNDER_TSX ? 'tsx' : 'node';
 const repo = fileURLToPath(new URL('..', import.meta.url));
+const imageEnv = Object.assign(
+  {},
+  ...parseDockerfile(readFileSync(join(repo, 'Dockerfile'), 'utf8'))
+    .at(-1)!
+    .steps.filter((step) => step.keyword === 'ENV')
+    .map((step) => parsePairs(step.args)),
+) as Record<string, string>;
+const NODE_OPTIONS = process.env.MEMORY_NODE_OPTIONS ?? imageEnv.NODE_OPTIONS ?? '';
+console.log(`memory: roles and baseline run with NODE_OPTIONS="${NODE_OPTIONS}"`);
 // The production build, once per run: a dist/ left from an older checkout would measure other code.
 if (!UNDER_TSX)
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -58,12 +71,17 @@ async function heapOf(base: string): Promise<string> {
   };
   return `heap ${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`;
 }
-async function flatRss(pid: number, what: string): Promise<number> {
+/** RSS once flat (within 1%) for 5 s; `orLast`: after 2 min the last value rather than an error (an hour's run kept). */
+async function flatRss(pid: number, what: string, orLast = false): Promise<number> {
   let last = rssOf(pid);
   let flatFor = 0;
   const end = Date.now() + 120_000;
   while (flatFor < 5) {
-    if (Date.now() > end) throw new Error(`${what}: RSS never settled`);
+    if (Date.now() > end) {
+      if (!orLast) throw new Error(`${what}: RSS never settled`);
+      console.log(`${what}: RSS not flat for 5 s within 2 min; the last value taken`);
+      return last;
+    }
     await new Promise((r) => setTimeout(r, 1000));
     const now = rssOf(pid);
     flatFor = Math.abs(now - last) < last * 0.01 ? flatFor + 1 : 0;
@@ -103,6 +121,7 @@ try {
   // The bare baseline: parsed JSON of the same LIST, held.
   const bare = fork(fileURLToPath(new URL('./memory-bare.js', import.meta.url)), [], {
     execArgv: [...(UNDER_TSX ? ['--import', 'tsx'] : []), '--expose-gc'],
+    env: { ...process.env, NODE_OPTIONS },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   procs.push(bare);
@@ -119,6 +138,7 @@ try {
     const p = spawn(process.execPath, roleCommand(name), {
       env: {
         ...process.env,
+        NODE_OPTIONS,
         REDIS_URL,
         BEEKEEPER_REDIS_PREFIX: prefix,
         BEEKEEPER_HUBS: `${HUB}=${kubeconfig}`,
@@ -167,15 +187,18 @@ try {
     let k = 0;
     // A sample a minute shows growth (or its absence) along the way, not only at the end.
     let sampleAt = Date.now() + 60_000;
+    const samples = { api: [] as number[], worker: [] as number[] };
     while (Date.now() < end) {
       const tick = Date.now();
       if (tick >= sampleAt) {
         sampleAt += 60_000;
         const minute = Math.round((tick - (end - CHURN_MINUTES * 60_000)) / 60_000);
         const [apiHeap, workerHeap] = await Promise.all([heapOf(api.base), heapOf(worker.base)]);
+        samples.api.push(rssOf(api.p.pid!) / MiB);
+        samples.worker.push(rssOf(worker.p.pid!) / MiB);
         console.log(
-          `churn minute ${minute}: api ${(rssOf(api.p.pid!) / MiB).toFixed(0)} MiB (${apiHeap}), ` +
-            `worker ${(rssOf(worker.p.pid!) / MiB).toFixed(0)} MiB (${workerHeap})`,
+          `churn minute ${minute}: api ${samples.api.at(-1)!.toFixed(0)} MiB (${apiHeap}), ` +
+            `worker ${samples.worker.at(-1)!.toFixed(0)} MiB (${workerHeap})`,
         );
       }
       await Promise.all([
@@ -192,11 +215,18 @@ try {
       ]);
       await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - tick))));
     }
-    const [apiAfter, workerAfter] = await Promise.all([flatRss(api.p.pid!, 'api'), flatRss(worker.p.pid!, 'worker')]);
+    const [apiAfter, workerAfter] = await Promise.all([
+      flatRss(api.p.pid!, 'api', true),
+      flatRss(worker.p.pid!, 'worker', true),
+    ]);
     console.log(
       `after ${CHURN_MINUTES} min of churn (${k} label updates): api ${(apiAfter / MiB).toFixed(0)} MiB, worker ${(workerAfter / MiB).toFixed(0)} MiB`,
     );
-    const note = `${CHURN_MINUTES} min: 50 label updates/s + 10 lists/s; vs the same role fresh`;
+    const perMinute = (mib: number[]) =>
+      mib.length === 0
+        ? ''
+        : `; RSS per minute: first ${mib[0]!.toFixed(0)}, max ${Math.max(...mib).toFixed(0)}, last ${mib.at(-1)!.toFixed(0)} MiB`;
+    const note = `${CHURN_MINUTES} min: 50 label updates/s + 10 lists/s; vs the same role fresh; NODE_OPTIONS "${NODE_OPTIONS}"`;
     rows.push(
       row(
         'memory',
@@ -204,7 +234,7 @@ try {
         apiAfter / MiB,
         apiRss / MiB,
         'MiB',
-        note,
+        note + perMinute(samples.api),
       ),
       row(
         'memory',
@@ -212,7 +242,7 @@ try {
         workerAfter / MiB,
         workerRss / MiB,
         'MiB',
-        note,
+        note + perMinute(samples.worker),
       ),
     );
     await stop(api.p);
@@ -224,7 +254,7 @@ try {
     `memory (${COUNT} clusters): api ${(apiRss / MiB).toFixed(0)} MiB, worker ${(workerRss / MiB).toFixed(0)} MiB, ` +
       `bare process ${(bareRss.empty / MiB).toFixed(0)} MiB empty, ${(bareRss.holding / MiB).toFixed(0)} MiB holding the LIST`,
   );
-  const note = `vs a bare ${RUNTIME} process holding the same LIST parsed`;
+  const note = `vs a bare ${RUNTIME} process holding the same LIST parsed; NODE_OPTIONS "${NODE_OPTIONS}"`;
   rows.push(
     row('memory', `api role RSS, fresh (${COUNT} clusters)`, apiRss / MiB, bareRss.holding / MiB, 'MiB', note),
     row('memory', `worker role RSS, fresh (${COUNT} clusters)`, workerRss / MiB, bareRss.holding / MiB, 'MiB', note),
