@@ -1,7 +1,8 @@
 // The drill harness: Beekeeper as production runs it, as separate OS processes (the api, worker and scheduler
-// roles from src/main/, the simulator from `npm run sim`) on a private redis-server, so a drill can flush, stop or
-// restart Redis and kill or stop a role, then count from Kubernetes what was done. Everything it starts, and its
-// temp directory, goes in close() (and processes also when the test process exits). See README.md here.
+// roles from src/main/, the simulator of `npm run sim`, both from src/ compiled once per run by
+// test/support/compiled-src.ts) on a private redis-server, so a drill can flush, stop or restart Redis and kill or
+// stop a role, then count from Kubernetes what was done. Everything it starts, and its temp directory, goes in
+// close() (and processes also when the test process exits). See README.md here.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import type { FaultSpec } from '../../src/sim/apiserver/index.js';
 import { requestJson } from '../../src/sim/client/transport.js';
 import type { Role } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { compiledMain } from '../support/compiled-src.js';
 import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
@@ -139,9 +141,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       name: 'sim',
       command: process.execPath,
       args: [
-        '--import',
-        'tsx',
-        'src/main/sim.ts',
+        ...compiledMain('sim'),
         '--hub-names',
         hubs.join(','),
         '--seed',
@@ -180,7 +180,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       const proc = startProcess({
         name: `${role}-${n}`,
         command: process.execPath,
-        args: ['--import', 'tsx', `src/main/${role}.ts`],
+        args: compiledMain(role),
         env: {
           ...inherited,
           BEEKEEPER_HUBS: hubsVar,
