@@ -6,9 +6,9 @@
 import { expect } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import type { ApiResource } from '../../src/sim/client/index.js';
-import { adoptClusters } from './clusters.js';
+import { adoptRunning } from './clusters.js';
 import { STATE_NS, tally, until, type Drill, type Tally } from './harness.js';
-import { watchPowerChanges } from './power-changes.js';
+import { inPool, untilJobsCompleted } from './jobs.js';
 
 export const OPERATIONS: ApiResource = {
   group: 'beekeeper.io',
@@ -55,27 +55,16 @@ const ask = async (drill: Drill, path: string): Promise<JobView> => {
   }
 };
 
-async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
-}
-
 export async function hibernatesQueuedThen(
   drill: Drill,
   opts: { namespace: string; count: number; disaster: () => Promise<void> },
 ): Promise<QueuedHibernatesReport> {
   const { namespace } = opts;
   const names = Array.from({ length: opts.count }, (_, i) => `${namespace}-${String(i).padStart(3, '0')}`);
-  await adoptClusters(drill.kube(), namespace, names);
-  const power = watchPowerChanges(drill.kube(), namespace);
+  const power = await adoptRunning(drill, namespace, names);
   try {
-    await until(
-      `all ${names.length} clusters report Running`,
-      () => names.every((n) => power.now(n) === 'Running'),
-      60_000,
-    );
-
     const ids = new Map<string, string>();
-    await inBatches(names, 20, async (name) => {
+    await inPool(names, 20, async (name) => {
       ids.set(name, (await ask(drill, `/v1/clusters/east/${namespace}/${name}/hibernate`)).id);
     });
     expect(new Set(ids.values()).size).toBe(names.length);
@@ -89,7 +78,7 @@ export async function hibernatesQueuedThen(
 
     // Every job id answers, from Redis or, for a job Redis lost, from its Operation: never 404.
     const sources: Record<string, number> = {};
-    await inBatches(names, 25, async (name) => {
+    await inPool(names, 25, async (name) => {
       const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${ids.get(name)}`);
       expect({ name, status: res.status }).toEqual({ name, status: 200 });
       const source = res.body.job.source ?? 'redis';
@@ -98,23 +87,7 @@ export async function hibernatesQueuedThen(
 
     const started = Date.now();
     if (!drill.roles.some((r) => r.role === 'worker' && r.running())) await drill.start('worker');
-    const open = new Set(names);
-    await until(
-      'every job has ended',
-      async () => {
-        await inBatches([...open], 25, async (name) => {
-          const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${ids.get(name)}?wait=5`);
-          expect({ name, status: res.status }).toEqual({ name, status: 200 });
-          if (res.body.job.state === 'completed') open.delete(name);
-          else
-            expect({ name, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
-              state: 'failed',
-            });
-        });
-        return open.size === 0;
-      },
-      120_000,
-    );
+    await untilJobsCompleted(drill, ids.values(), { concurrency: 25, timeoutMs: 120_000 });
     const doneMs = Date.now() - started;
 
     // One Operation per request, each Succeeded.
