@@ -27,38 +27,7 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export { tally, type Tally } from './tally.js';
 export { report } from './report.js';
-
-/**
- * Drill sizes are multiplied by DRILL_SCALE (a number in (0, 1], default 1): `npm run drills` runs them full size,
- * `npm test` at a quarter. Each drill says the smallest size that still proves its point.
- */
-const DRILL_SCALE = scaleFrom(process.env.DRILL_SCALE);
-
-function scaleFrom(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  const n = Number(raw);
-  if (!(n > 0 && n <= 1)) throw new Error(`DRILL_SCALE: "${raw}" is not a number in (0, 1]`);
-  return n;
-}
-
-/**
- * The suite's short form (`npm test`, DRILL_SCALE below 1) runs one drill of each kind (a kill, a flush, a restart,
- * Redis down, faults, SIGTERM); drills that repeat a kind on another scene run in `npm run drills` only, listed as
- * skipped with this reason so the suite's report says where they went. Used as the options of the drill's describe
- * (test/support/needs.ts); its setup lives in the describe, so a skipped drill starts nothing.
- */
-export const fullSetOnly = (): { skip: boolean; meta: { skipReason?: string } } =>
-  DRILL_SCALE < 1
-    ? {
-        skip: true,
-        meta: { skipReason: 'full drill set only: `npm run drills` runs it (the suite runs one drill of each kind)' },
-      }
-    : { skip: false, meta: {} };
-
-/** `full` at DRILL_SCALE, never below `min`. */
-export function scaled(full: number, min: number): number {
-  return Math.max(min, Math.round(full * DRILL_SCALE));
-}
+export { fullSetOnly, scaled } from './scale.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STATE_NS = 'beekeeper';
@@ -215,9 +184,16 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       return rp;
     };
 
-    for (const role of ['worker', 'scheduler', 'api'] as const) {
-      for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
-    }
+    // The roles start side by side (their start-up is mostly loading modules and syncing informers), each role's
+    // replicas one after another (a replica's name and log file count the ones before it); then listed in a fixed
+    // order, worker, scheduler, api, as a drill may take them by position.
+    const order = ['worker', 'scheduler', 'api'] as const;
+    await Promise.all(
+      order.map(async (role) => {
+        for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
+      }),
+    );
+    roles.sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
 
     const kube = (hub = hubs[0]!) => createKubeClient(targetFromKubeconfig(kubeconfigText, hub));
     const apiUrl = () => {

@@ -12,6 +12,7 @@ import { dropKeys } from '../../src/system/embedded-prefix.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { bash as runBash, curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
+import { compiledMain } from '../support/compiled-src.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const hasKubectl = await new Promise<boolean>((resolve) =>
@@ -201,7 +202,7 @@ beforeAll(async () => {
     'BEEKEEPER_SIM_SEED',
   ])
     delete env[name];
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main/all-in-one.ts'], {
+  server = spawn(process.execPath, compiledMain('all-in-one'), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
