@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { dropKeys } from '../../src/system/embedded-prefix.js';
+import { RESUME_STEPS, STOPPING_STATES } from '../../src/hive/constants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { bash as runBash, curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
@@ -154,16 +155,9 @@ const CD = `/v1/clusters/local/demo/${NAME}`;
 const stepsOf = (job: { steps: { step: string }[] }) => job.steps.map((s) => s.step);
 
 // Hive's power states on the way down and up, in the only order Hive takes them (the hibernation controller:
-// /work/shared/hive/REFERENCE.md, "Stopping sequence" and "Resume sequence").
-const STOPPING = ['Stopping', 'WaitingForMachinesToStop', 'Hibernating'];
-const RESUMING = [
-  'StartingMachines',
-  'WaitingForMachines',
-  'WaitingForNodes',
-  'PausingForClusterOperatorsToSettle',
-  'WaitingForClusterOperators',
-  'Running',
-];
+// REFERENCE.md §2.5, "Stopping sequence" and "Resume sequence").
+const STOPPING: string[] = [...STOPPING_STATES, 'Hibernating'];
+const RESUMING: string[] = [...Object.keys(RESUME_STEPS), 'Running'];
 
 /**
  * A power job's steps: its request, then Hive's states as the job's watch saw them, which is what Hive guarantees:
