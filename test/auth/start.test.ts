@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
+import { compiledMain } from '../support/compiled-src.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'bk-auth-start-'));
@@ -35,7 +36,7 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function run(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/main/${entry}.ts`], {
+  const child = spawn(process.execPath, compiledMain(entry), {
     cwd: ROOT,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV_VARS, loadConfig } from '../../src/config.js';
 import { curlCommands, datesAhead, readmeBlock, runCurl, type CurlAnswer } from '../support/readme.js';
 import { ROOT, activeServices, interpolate, loadCompose, publishedPort, type Service } from './compose-file.js';
+import { compiledMain } from '../support/compiled-src.js';
 
 const TOKEN = randomBytes(32).toString('hex');
 const compose = loadCompose(['docker-compose.yml'], { BEEKEEPER_TOKEN: TOKEN });
@@ -133,9 +134,9 @@ describe('docker-compose.yml', () => {
 
 // ---- The services as processes of this checkout ------------------------------------------------------------
 // Docker's part is played by a small map: a service's host name (and 0.0.0.0) is 127.0.0.1 here, a named volume is
-// a directory, every container port gets a free one, `dist/main/<x>.js` runs as `src/main/<x>.ts` through tsx. The
-// shared Redis takes a key prefix of this run. Only the simulator's pace differs: 10 times the compose file's, so
-// that installs take seconds.
+// a directory, every container port gets a free one, `dist/main/<x>.js` is src/ compiled for the test run
+// (test/support/compiled-src.ts). The shared Redis takes a key prefix of this run. Only the simulator's pace
+// differs: 10 times the compose file's, so that installs take seconds.
 const RUN = randomUUID().slice(0, 8);
 const PREFIX = `{bk-compose-${RUN}}`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -184,11 +185,11 @@ function start(name: string, s: Service, ports: Map<number, number>) {
   // A host name given as a flag's value (`--advertise-host sim`).
   for (let i = 1; i < args.length; i++)
     if (args[i - 1]!.endsWith('-host') && args[i]! in compose.services) args[i] = '127.0.0.1';
-  const source = entry!.replace(/^dist\/main\/(.+)\.js$/, 'src/main/$1.ts');
+  const main = compiledMain(entry!.replace(/^dist\/main\/(.+)\.js$/, '$1'));
   const speed = args.indexOf('--speed');
   if (speed >= 0) args[speed + 1] = String(Number(args[speed + 1]) * 10);
   const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, local(String(v))]));
-  const child = spawn(process.execPath, ['--import', 'tsx', source, ...args], {
+  const child = spawn(process.execPath, [...main, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env, ...(name === 'sim' ? {} : { BEEKEEPER_REDIS_PREFIX: PREFIX }) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,8 @@
 // an operator's hub would have them; `fake-cluster` makes Hive switch their power at once.
 import type { KubeClient } from '../../src/sim/client/index.js';
 import { R } from '../../src/sim/client/index.js';
+import { until, type Drill } from './harness.js';
+import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -60,4 +62,29 @@ export async function createInstallInputs(kube: KubeClient, namespace: string): 
     metadata: { name: 'openshift-v4.16.3' },
     spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
   });
+}
+
+/**
+ * adoptClusters, then a watch on their power (from before any drill action, so it counts every change) and a wait
+ * until Hive reports each Running: the stage every power drill starts from. The watch is stopped if they never do.
+ */
+export async function adoptRunning(
+  drill: Drill,
+  namespace: string,
+  names: string[],
+  opts: { annotations?: Record<string, string> } = {},
+): Promise<PowerChanges> {
+  await adoptClusters(drill.kube(), namespace, names, opts);
+  const power = watchPowerChanges(drill.kube(), namespace);
+  try {
+    await until(
+      `all ${names.length} clusters report Running`,
+      () => names.every((n) => power.now(n) === 'Running'),
+      90_000,
+    );
+  } catch (err) {
+    power.stop();
+    throw err;
+  }
+  return power;
 }

@@ -8,9 +8,9 @@
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../src/sim/client/index.js';
-import { adoptClusters } from './clusters.js';
+import { adoptRunning } from './clusters.js';
 import { report, retryUntilSeen, scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
-import { watchPowerChanges, type PowerChanges } from './power-changes.js';
+import type { PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
 /** 250 clusters full size, at least 100: the sweep of 100 still takes seconds at 60 requests/s, and the flush comes at 25. */
@@ -37,13 +37,7 @@ beforeAll(async () => {
   drill = await startDrill({
     env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' },
   });
-  await adoptClusters(drill.kube(), NS, [...names, KEPT, SKIPPED]);
-  power = watchPowerChanges(drill.kube(), NS);
-  await until(
-    `all ${N + 2} clusters report Running`,
-    () => [...names, KEPT, SKIPPED].every((n) => power.now(n) === 'Running'),
-    60_000,
-  );
+  power = await adoptRunning(drill, NS, [...names, KEPT, SKIPPED]);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 // The drill harness: Beekeeper as production runs it, as separate OS processes (the api, worker and scheduler
-// roles from src/main/, the simulator from `npm run sim`) on a private redis-server, so a drill can flush, stop or
-// restart Redis and kill or stop a role, then count from Kubernetes what was done. Everything it starts, and its
-// temp directory, goes in close() (and processes also when the test process exits). See README.md here.
+// roles from src/main/, the simulator of `npm run sim`, both from src/ compiled once per run by
+// test/support/compiled-src.ts) on a private redis-server, so a drill can flush, stop or restart Redis and kill or
+// stop a role, then count from Kubernetes what was done. Everything it starts, and its temp directory, goes in
+// close() (and processes also when the test process exits). See README.md here.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,43 +21,13 @@ import type { FaultSpec } from '../../src/sim/apiserver/index.js';
 import { requestJson } from '../../src/sim/client/transport.js';
 import type { Role } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { compiledMain } from '../support/compiled-src.js';
 import { startProcess, stopProcess, type DrillProcess } from './child-process.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export { tally, type Tally } from './tally.js';
 export { report } from './report.js';
-
-/**
- * Drill sizes are multiplied by DRILL_SCALE (a number in (0, 1], default 1): `npm run drills` runs them full size,
- * `npm test` at a quarter. Each drill says the smallest size that still proves its point.
- */
-const DRILL_SCALE = scaleFrom(process.env.DRILL_SCALE);
-
-function scaleFrom(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  const n = Number(raw);
-  if (!(n > 0 && n <= 1)) throw new Error(`DRILL_SCALE: "${raw}" is not a number in (0, 1]`);
-  return n;
-}
-
-/**
- * The suite's short form (`npm test`, DRILL_SCALE below 1) runs one drill of each kind (a kill, a flush, a restart,
- * Redis down, faults, SIGTERM); drills that repeat a kind on another scene run in `npm run drills` only, listed as
- * skipped with this reason so the suite's report says where they went. Used as the options of the drill's describe
- * (test/support/needs.ts); its setup lives in the describe, so a skipped drill starts nothing.
- */
-export const fullSetOnly = (): { skip: boolean; meta: { skipReason?: string } } =>
-  DRILL_SCALE < 1
-    ? {
-        skip: true,
-        meta: { skipReason: 'full drill set only: `npm run drills` runs it (the suite runs one drill of each kind)' },
-      }
-    : { skip: false, meta: {} };
-
-/** `full` at DRILL_SCALE, never below `min`. */
-export function scaled(full: number, min: number): number {
-  return Math.max(min, Math.round(full * DRILL_SCALE));
-}
+export { fullSetOnly, scaled } from './scale.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STATE_NS = 'beekeeper';
@@ -139,9 +110,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       name: 'sim',
       command: process.execPath,
       args: [
-        '--import',
-        'tsx',
-        'src/main/sim.ts',
+        ...compiledMain('sim'),
         '--hub-names',
         hubs.join(','),
         '--seed',
@@ -180,7 +149,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       const proc = startProcess({
         name: `${role}-${n}`,
         command: process.execPath,
-        args: ['--import', 'tsx', `src/main/${role}.ts`],
+        args: compiledMain(role),
         env: {
           ...inherited,
           BEEKEEPER_HUBS: hubsVar,
@@ -215,9 +184,16 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       return rp;
     };
 
-    for (const role of ['worker', 'scheduler', 'api'] as const) {
-      for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
-    }
+    // The roles start side by side (their start-up is mostly loading modules and syncing informers), each role's
+    // replicas one after another (a replica's name and log file count the ones before it); then listed in a fixed
+    // order, worker, scheduler, api, as a drill may take them by position.
+    const order = ['worker', 'scheduler', 'api'] as const;
+    await Promise.all(
+      order.map(async (role) => {
+        for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
+      }),
+    );
+    roles.sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
 
     const kube = (hub = hubs[0]!) => createKubeClient(targetFromKubeconfig(kubeconfigText, hub));
     const apiUrl = () => {

@@ -112,13 +112,3 @@ export async function openJobs(drill: Drill, match: (job: JobView) => boolean): 
 }
 
 export const jobsOf = (jobs: JobView[]) => jobs.map((j) => `${j.type} ${j.id} ${j.state}`);
-
-/** Runs `fn` over `items`, `limit` at a time. */
-export async function inPool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}

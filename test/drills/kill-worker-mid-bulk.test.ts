@@ -6,7 +6,7 @@
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
-import { adoptClusters } from './clusters.js';
+import { adoptRunning } from './clusters.js';
 import {
   retryUntilSeen,
   scaled,
@@ -18,8 +18,9 @@ import {
   type Tally,
   fullSetOnly,
 } from './harness.js';
-import { counts, CRASH_ENV, inPool, jobsOf, openJobs, reportDrill } from './kill-drills.js';
-import { watchPowerChanges, type PowerChanges } from './power-changes.js';
+import { inPool, untilJobsCompleted } from './jobs.js';
+import { counts, CRASH_ENV, jobsOf, openJobs, reportDrill } from './kill-drills.js';
+import type { PowerChanges } from './power-changes.js';
 import { CLEAN, OPERATIONS } from './queued-hibernates.js';
 
 /** 200 clusters full size, at least 50: the kill lands with jobs completed behind it and others ahead. */
@@ -42,9 +43,7 @@ describe(`drill: the worker killed (SIGKILL) in the middle of ${N} hibernates`, 
     // WaitingForMachinesToStop, so the kill finds hibernations in progress as well as jobs following them.
     drill = await startDrill({ roles: { worker: 0 }, env: CRASH_ENV, simSpeed: 100 });
     await drill.start('worker', SLOW_WORKER);
-    await adoptClusters(drill.kube(), NS, names, { annotations: { 'hive.openshift.io/fake-cluster': 'false' } });
-    power = watchPowerChanges(drill.kube(), NS);
-    await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 90_000);
+    power = await adoptRunning(drill, NS, names, { annotations: { 'hive.openshift.io/fake-cluster': 'false' } });
   }, 240_000);
 
   afterAll(async () => {
@@ -72,23 +71,7 @@ describe(`drill: the worker killed (SIGKILL) in the middle of ${N} hibernates`, 
 
     await drill.start('worker', SLOW_WORKER);
     const restarted = Date.now();
-    const open = new Set(names);
-    await until(
-      'every job has ended',
-      async () => {
-        await inPool([...open], 25, async (name) => {
-          const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${ids.get(name)}?wait=5`);
-          expect({ name, status: res.status }).toEqual({ name, status: 200 });
-          if (res.body.job.state === 'completed') open.delete(name);
-          else
-            expect({ name, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
-              state: 'failed',
-            });
-        });
-        return open.size === 0;
-      },
-      180_000,
-    );
+    await untilJobsCompleted(drill, ids.values(), { concurrency: 25, timeoutMs: 180_000 });
     const doneMs = Date.now() - restarted;
 
     // One Operation per request, each Succeeded.

@@ -5,11 +5,11 @@
 // claim is left behind. The api hands out claims without the worker; the worker follows the releases.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
 import { ciRun, hibernatedPool, watchAssignments, type CiRun } from './claims.js';
 import { fullSetOnly, scaled, startDrill, tally, until, type Drill } from './harness.js';
-import { CRASH_ENV, inPool, jobsOf, openJobs, reportDrill } from './kill-drills.js';
+import { inPool, untilJobsCompleted } from './jobs.js';
+import { CRASH_ENV, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { CLEAN } from './queued-hibernates.js';
 
 /** 40 claims from a pool of 40 full size, at least 12: the kill lands with claims served and others waiting. */
@@ -49,22 +49,10 @@ describe(
         await ci;
 
         // Every release job completes (the killed worker's go back to the queue when their lock lapses).
-        const open = new Set(runs.map((r) => r.releaseJob));
-        await until(
-          'every release job has ended',
-          async () => {
-            await inPool([...open], 16, async (id) => {
-              const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${id}?wait=5`);
-              expect({ id, status: res.status }).toEqual({ id, status: 200 });
-              if (res.body.job.state === 'completed') open.delete(id);
-              else
-                expect({ id, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
-                  state: 'failed',
-                });
-            });
-            return open.size === 0;
-          },
-          120_000,
+        await untilJobsCompleted(
+          drill,
+          runs.map((r) => r.releaseJob),
+          { what: 'every release job has ended', concurrency: 16, timeoutMs: 120_000 },
         );
         const doneMs = Date.now() - started;
         const claimsLeft = (await drill.kube().list(R.clusterClaim, NS)).items.map((c) => String(c.metadata.name));

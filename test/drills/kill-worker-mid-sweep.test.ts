@@ -7,7 +7,7 @@
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
-import { adoptClusters } from './clusters.js';
+import { adoptRunning } from './clusters.js';
 import { scaled, startDrill, tally, until, type Drill } from './harness.js';
 import {
   counts,
@@ -19,7 +19,7 @@ import {
   reportDrill,
   type LastSweep,
 } from './kill-drills.js';
-import { watchPowerChanges, type PowerChanges } from './power-changes.js';
+import type { PowerChanges } from './power-changes.js';
 import { CLEAN } from './queued-hibernates.js';
 
 /** 500 clusters full size, at least 125: enough for the kill to land with patches behind it and ahead. */
@@ -34,9 +34,7 @@ beforeAll(async () => {
   drill = await startDrill({
     env: { ...CRASH_ENV, BEEKEEPER_KUBE_QPS: '100', BEEKEEPER_KUBE_BURST: '100' },
   });
-  await adoptClusters(drill.kube(), NS, names);
-  power = watchPowerChanges(drill.kube(), NS);
-  await until(`all ${N} clusters report Running`, () => names.every((n) => power.now(n) === 'Running'), 90_000);
+  power = await adoptRunning(drill, NS, names);
 }, 240_000);
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { R } from '../../src/sim/client/index.js';
 import { report, retryUntilSeen, scaled, startDrill, STATE_NS, tally, type Drill } from './harness.js';
-import { QUICK_ENV } from './queued-hibernates.js';
+import { CRASH_ENV } from './kill-drills.js';
 import {
   clusterNames,
   FROM,
@@ -28,13 +28,6 @@ import {
 const N = scaled(40, 8);
 const WAVE = scaled(10, 2);
 const PAUSE_SECONDS = 2;
-/** A killed worker's job goes back to the queue once its lock lapses: 2 s, checked every second. */
-const CRASH_ENV = {
-  ...QUICK_ENV,
-  BEEKEEPER_JOB_LOCK_MS: '2000',
-  BEEKEEPER_JOB_STALLED_INTERVAL_MS: '1000',
-  BEEKEEPER_SHUTDOWN_GRACE_MS: '0',
-};
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 let drill: Drill | undefined;

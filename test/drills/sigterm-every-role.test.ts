@@ -13,7 +13,8 @@ import type { JobView } from '../../src/services/ports.js';
 import { ciRun, apiRetrying, hibernatedPool, watchAssignments, type CiRun } from './claims.js';
 import { adoptClusters } from './clusters.js';
 import { scaled, startDrill, tally, until, type Drill, type Tally } from './harness.js';
-import { counts, CRASH_ENV, hibernatedNow, inPool, jobsOf, openJobs, reportDrill } from './kill-drills.js';
+import { inPool, untilJobsCompleted } from './jobs.js';
+import { counts, CRASH_ENV, hibernatedNow, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN } from './queued-hibernates.js';
 
@@ -109,23 +110,11 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
 
       // Every job ends completed: the sweep, each hibernate, each release.
       for (const r of runs) jobIds.set(r.claim, r.releaseJob);
-      const open = new Set(jobIds.keys());
-      await until(
-        'every job has ended',
-        async () => {
-          await inPool([...open], 16, async (key) => {
-            const res = await apiRetrying<{ job: JobView }>(drill, 'GET', `/v1/jobs/${jobIds.get(key)}?wait=5`);
-            expect({ key, status: res.status }).toEqual({ key, status: 200 });
-            if (res.body.job.state === 'completed') open.delete(key);
-            else
-              expect({ key, state: res.body.job.state, error: res.body.job.error }).not.toMatchObject({
-                state: 'failed',
-              });
-          });
-          return open.size === 0;
-        },
-        120_000,
-      );
+      await untilJobsCompleted(drill, jobIds.values(), {
+        concurrency: 16,
+        timeoutMs: 120_000,
+        get: (path) => apiRetrying(drill, 'GET', path),
+      });
       await until(
         'every cluster reports Hibernating',
         () =>

@@ -16,6 +16,7 @@ import { migrateStorage, migrationClient } from '../../src/kube/storage-migratio
 import type { KubeObject } from '../../src/services/ports.js';
 import { startApiServer, type ApiServer } from '../../src/sim/apiserver/index.js';
 import { quietLog } from './support.js';
+import { compiledMain } from '../support/compiled-src.js';
 
 const run = promisify(execFile);
 const NS = 'beekeeper';
@@ -151,9 +152,7 @@ describe('Beekeeper CRDs v1alpha1 -> v1beta1', () => {
     expect(await storedVersions()).toEqual(everyCrd(['v1alpha1', 'v1beta1']));
 
     const { stdout } = await run(process.execPath, [
-      '--import',
-      'tsx',
-      'src/main/migrate-storage.ts',
+      ...compiledMain('migrate-storage'),
       '--kubeconfig',
       kubeconfigPath,
     ]);

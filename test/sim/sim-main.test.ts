@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { R, createKubeClient, targetFromKubeconfig } from '../../src/sim/client/index.js';
 import { waitFor } from './sim-helpers.js';
+import { compiledMain } from '../support/compiled-src.js';
 
 function runSim(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/sim.ts', ...args], {
+  const child = spawn(process.execPath, [...compiledMain('sim'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
