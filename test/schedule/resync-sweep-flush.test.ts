@@ -19,9 +19,15 @@ let bed: Bed;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  // Two worker slots and a slow hub, so the flush lands while most of the sweep's cluster jobs are still queued.
+  // Two PATCHes in flight and a slow hub (150 ms a PATCH below), so the flush lands while most of the sweep's
+  // clusters are still to be patched: at the default 32 in flight the sweep was nearly done by then.
   bed = await startBed(at('2026-11-22T10:00:00Z'), {
-    env: { REDIS_URL: redis.url, BEEKEEPER_CONCURRENCY: '2', BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400' },
+    env: {
+      REDIS_URL: redis.url,
+      BEEKEEPER_CONCURRENCY: '2',
+      BEEKEEPER_SWEEP_CONCURRENCY: '2',
+      BEEKEEPER_RESYNC_INTERVAL_SECONDS: '86400',
+    },
     roles: ['api', 'worker', 'scheduler'],
   });
   for (let i = 0; i < CLUSTERS; i += 10) await Promise.all(names.slice(i, i + 10).map((n) => adoptCluster(bed, NS, n)));
