@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { HubHealthTracker } from '../../services/hubs/hub-health.js';
 import { problemResponses } from '../schemas.js';
-import { HubStatusSchema } from './cluster-schemas.js';
+import { HubStatusSchema } from './hub-schemas.js';
 
 export function hubRoutes(deps: { hubs: Pick<HubHealthTracker, 'current'> }): FastifyPluginAsync {
   return async (plain) => {
