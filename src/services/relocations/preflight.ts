@@ -1,7 +1,7 @@
 // Preflight (preflight-report.ts): gathers, per cluster, what hive/relocation/preflight-rules.ts judges. Caches
 // first (ClusterDeployments, ClusterImageSets, ClusterRelocates, claims and Relocations); the few things no cache
-// holds (Secrets, ConfigMaps and Namespaces) are read live, once per namespace, a few namespaces at a time.
-import { createHash } from 'node:crypto';
+// holds (Secrets, ConfigMaps and Namespaces) are read live, once per namespace, a few namespaces at a time
+// (namespace-facts.ts).
 import { findCondition } from '../../hive/types.js';
 import {
   isOwnRelocate,
@@ -17,6 +17,7 @@ import type { ClusterDeployment, Secret } from '../../hive/types.js';
 import type { HiveStore, KubeObject, StateLocation } from '../ports.js';
 import type { ClusterName, ClusterPreflight, Preflight, PreflightReport } from './preflight-report.js';
 import { clusterTeamOf, ownerTeam, type TeamScope } from '../team-scope.js';
+import { namespaceFacts, type NamespaceFacts } from './namespace-facts.js';
 
 export interface PreflightDeps extends StateLocation, TeamScope {
   store: HiveStore;
@@ -28,35 +29,10 @@ export interface RelocationObject extends KubeObject {
   status?: RelocationStatus;
 }
 
-/** What Hive's copy leaves out (REFERENCE.md §6 step 5): these never conflict. */
-const NOT_COPIED_CONFIGMAPS = new Set(['kube-root-ca.crt', 'openshift-service-ca.crt']);
-const SA_TOKEN = 'kubernetes.io/service-account-token';
 const STILL_HELD: ReadonlySet<RelocationCluster['state']> = new Set(['pending', 'moving', 'verifying']);
 const PARALLEL_NAMESPACES = 8;
 /** Beyond this many namespaces, one list of the source's Secrets costs less of the hub's rate limit than one each. */
 const ONE_LIST_FROM = 10;
-
-interface Contents extends KubeObject {
-  type?: string;
-  data?: Record<string, string>;
-  binaryData?: Record<string, string>;
-}
-
-/** A digest of what Hive compares, so no Secret value is kept beyond the read. */
-const digest = (o: Contents) =>
-  createHash('sha256')
-    .update(
-      JSON.stringify([o.type ?? '', Object.entries(o.data ?? {}).sort(), Object.entries(o.binaryData ?? {}).sort()]),
-    )
-    .digest('hex');
-
-interface NamespaceFacts {
-  secrets: Set<string>;
-  conflicting: ClusterFacts['conflicting'];
-  terminating: boolean;
-  /** Why something could not be checked. */
-  unchecked?: string;
-}
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
@@ -246,10 +222,6 @@ async function runPreflight(
   return { clusters: report, imageSetsToCopy: [...imageSetsToCopy].sort(), warnings };
 }
 
-/**
- * The namespace on both hubs: which Secrets the source holds, and what on the destination would trip Hive's copy
- * (same-named Secrets and ConfigMaps that differ; a namespace being deleted).
- */
 /** The owning team of the relocation `id` (its label), from the cache or else read live. */
 async function relocationTeam(deps: PreflightDeps, id: string): Promise<string | undefined> {
   const ref = { hub: deps.stateHub, namespace: deps.stateNamespace, name: id };
@@ -257,59 +229,4 @@ async function relocationTeam(deps: PreflightDeps, id: string): Promise<string |
     deps.store.cached<RelocationObject>('Relocation', ref) ??
     (await deps.store.get<RelocationObject>('Relocation', ref));
   return rel ? ownerTeam(rel) : undefined;
-}
-
-async function namespaceFacts(
-  store: HiveStore,
-  at: {
-    from: string;
-    to: string;
-    namespace: string;
-    destinationUp: boolean;
-    destinationNamespaces?: ReadonlyMap<string, KubeObject> | undefined;
-    /** Already listed (many namespaces at once). */
-    sourceSecrets?: Secret[] | undefined;
-  },
-): Promise<NamespaceFacts> {
-  const { from, to, namespace } = at;
-  const out: NamespaceFacts = { secrets: new Set(), conflicting: [], terminating: false };
-  let sourceSecrets: Secret[];
-  try {
-    sourceSecrets = at.sourceSecrets ?? (await store.list<Secret>('Secret', from, { namespace }));
-  } catch (err) {
-    return { ...out, unchecked: `could not list its Secrets on ${from}: ${(err as Error).message}` };
-  }
-  out.secrets = new Set(sourceSecrets.map((s) => s.metadata.name));
-  if (!at.destinationUp) return out;
-  try {
-    const ns = at.destinationNamespaces
-      ? at.destinationNamespaces.get(namespace)
-      : await store.get('Namespace', { hub: to, name: namespace });
-    if (!ns) return out;
-    out.terminating = !!ns.metadata.deletionTimestamp;
-    const [destSecrets, destMaps, sourceMaps] = await Promise.all([
-      store.list<Contents>('Secret', to, { namespace }),
-      store.list<Contents>('ConfigMap', to, { namespace }),
-      store.list<Contents>('ConfigMap', from, { namespace }),
-    ]);
-    const compare = (kind: 'Secret' | 'ConfigMap', source: Contents[], dest: Contents[]) => {
-      const there = new Map(dest.map((d) => [d.metadata.name, d]));
-      for (const s of source) {
-        if (kind === 'Secret' && s.type === SA_TOKEN) continue;
-        if (kind === 'ConfigMap' && NOT_COPIED_CONFIGMAPS.has(s.metadata.name)) continue;
-        const d = there.get(s.metadata.name);
-        if (d && digest(d) !== digest(s))
-          out.conflicting.push({
-            kind,
-            name: s.metadata.name,
-            owners: (d.metadata.ownerReferences ?? []).map((o) => ({ kind: o.kind, name: o.name })),
-          });
-      }
-    };
-    compare('Secret', sourceSecrets, destSecrets);
-    compare('ConfigMap', sourceMaps, destMaps);
-  } catch (err) {
-    out.unchecked = `could not compare it with ${to}'s: ${(err as Error).message}`;
-  }
-  return out;
 }
