@@ -10,9 +10,9 @@ import { markAnnotations } from '../idempotency/mark.js';
 import { jobOf } from '../job-definition.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
-import type { Clock, HiveStore, JobView, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
+import type { Clock, HiveStore, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
 import { createPreflight, type RelocationObject, type RelocationPreflight } from './preflight.js';
-import type { PreflightReport } from './preflight-report.js';
+import { FROM_LABEL, TO_LABEL, ID_PATTERN, type RelocationRequest, type CreateOutcome } from './relocation-request.js';
 import { RELOCATION_RUN_JOB } from './relocation-jobs.js';
 import { isRelocation, JOB_ANNOTATION, relocationView, type RelocationView } from './relocation-view.js';
 import { selectClusters, specIssues } from './select-clusters.js';
@@ -28,25 +28,6 @@ import {
   type TeamScope,
 } from '../team-scope.js';
 
-export const FROM_LABEL = 'beekeeper.io/relocation-from';
-export const TO_LABEL = 'beekeeper.io/relocation-to';
-
-/** POST /v1/relocations: the spec's request fields, `dryRun`, and who asks. */
-export type RelocationRequest = Pick<
-  RelocationSpec,
-  'from' | 'to' | 'clusters' | 'selector' | 'waves' | 'skipFailed'
-> & {
-  dryRun?: boolean;
-  by?: string;
-  /** The owning team (services/team-scope.ts creationTeam): the relocation then moves that team's clusters only. */
-  team?: string;
-};
-
-export type CreateOutcome =
-  | { kind: 'dryRun'; report: PreflightReport }
-  | { kind: 'refused'; report: PreflightReport; message: string }
-  | { kind: 'accepted'; report: PreflightReport; relocation: RelocationView; job: JobView };
-
 export interface RelocationServiceDeps extends StateLocation, TeamScope {
   store: HiveStore;
   operations: Operations;
@@ -55,8 +36,6 @@ export interface RelocationServiceDeps extends StateLocation, TeamScope {
   /** Default: the informer-backed preflight (preflight.ts). */
   preflight?: RelocationPreflight;
 }
-
-const ID_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export function createRelocationService(deps: RelocationServiceDeps) {
   const { store, clock } = deps;
