@@ -23,6 +23,13 @@ export class Conflict extends DomainError {
   override readonly code = 'Conflict' as const;
 }
 
+/**
+ * The hub's own 409 with `reason: Conflict` (what client-go's errors.IsConflict tests): a write's precondition, the
+ * resourceVersion or uid it named, no longer holds because someone wrote the object meanwhile. Unlike a refusal
+ * (a Conflict Beekeeper decides, or AlreadyExists) it is worth reading again and judging again.
+ */
+export class WriteConflict extends Conflict {}
+
 export class Invalid extends DomainError {
   override readonly code = 'Invalid' as const;
   constructor(

@@ -1,7 +1,16 @@
 // The one place Kubernetes failures become domain errors (ARCHITECTURE.md "Errors"). The API server answers with a
 // `Status` object (kube-golden 08, 09, 13-16, 31); the client library hands its body over as raw text.
 import { ApiException } from '@kubernetes/client-node';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unavailable, type FieldIssue } from '../hive/errors.js';
+import {
+  Conflict,
+  DomainError,
+  WriteConflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Unavailable,
+  type FieldIssue,
+} from '../hive/errors.js';
 
 interface Status {
   kind?: string;
@@ -39,7 +48,7 @@ export function fromStatus(code: number, body: unknown, headers: unknown, what: 
       status?.kind === 'Status' ? message : `${what}: the hub does not serve this kind (CRD missing?)`,
     );
   }
-  if (code === 409) return new Conflict(message);
+  if (code === 409) return status?.reason === 'Conflict' ? new WriteConflict(message) : new Conflict(message);
   if (code === 400 || code === 415 || code === 422) {
     const fields: FieldIssue[] = (status?.details?.causes ?? [])
       .filter((c) => c.field)

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import type { KubeObject } from '../../src/services/ports.js';
+import { createKubeClient, R } from '../../src/sim/client/index.js';
 import { createBody, HUB, prerequisites, runJob, startBed, steps, type Bed } from './support.js';
 
 let bed: Bed;
@@ -145,6 +146,33 @@ describe('power', () => {
     const after = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', ref)!.spec.powerState || 'Running';
     expect(after).toBe(won === hibernate ? 'Hibernating' : 'Running');
     if (before !== after) expect(done.result).toEqual({ powerState: after, changed: true });
+  });
+
+  it('a request while another writer keeps changing the cluster is read again and accepted, not answered 409', async () => {
+    // Hive writes a ClusterDeployment in bursts (status, conditions, labels: about nine writes in the 200 ms after
+    // a cluster appears). Another writer here patches a label as fast as the hub answers for 200 ms; the request's
+    // conditional PATCH meets "the object has been modified" until the burst ends, and must wait it out.
+    const ref = { hub: HUB, namespace: ns, name: 'sleepy' };
+    const hub = bed.sim.hubs[0]!.server;
+    const other = createKubeClient({ server: hub.url, token: hub.token, insecureSkipTLSVerify: true });
+    const now = bed.system.store.cached<ClusterDeployment>('ClusterDeployment', ref)!.spec.powerState || 'Running';
+    const action = now === 'Running' ? '/hibernate' : '/resume';
+    let writes = 0;
+    const until = Date.now() + 200;
+    const burst = (async () => {
+      while (Date.now() < until)
+        await other.mergePatch(R.clusterDeployment, ns, 'sleepy', {
+          metadata: { labels: { burst: String(++writes) } },
+        });
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await bed.app.inject({ method: 'POST', url: url('sleepy', action) });
+    await burst;
+    expect(res.statusCode, res.body).toBe(202);
+    expect(writes).toBeGreaterThan(5);
+    const done = await bed.system.queue.waitUntilDone(res.json().job.id, 30_000);
+    expect(done.state).toBe('completed');
+    expect(done.result).toEqual({ powerState: now === 'Running' ? 'Hibernating' : 'Running', changed: true });
   });
 
   it("fails with Hive's Unsupported reason on a platform without a power actuator, leaving spec alone", async () => {

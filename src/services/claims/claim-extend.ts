@@ -5,7 +5,7 @@
 import { formatDuration, parseDuration } from '../../hive/claims/duration.js';
 import { extendedLifetime, type ExtensionRequest } from '../../hive/claims/lifetime.js';
 import { Conflict, Invalid, NotFound } from '../../hive/errors.js';
-import { appendHistory } from '../../hive/expiry/history.js';
+import { appendHistory, type ExpiryHistoryEntry } from '../../hive/expiry/history.js';
 import { LIFETIME_HISTORY_ANNOTATION } from '../../hive/pools/labels.js';
 import { findCondition } from '../../hive/types.js';
 import type { ClusterClaim } from '../../hive/pools/types.js';
@@ -22,6 +22,7 @@ import type { ClaimDeps } from './claim-create.js';
 import { claimLimits } from './claim-limits.js';
 import { buildClaimView, type ClaimView } from './claim-view.js';
 import type { NamespacedRef } from '../ports.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { refId } from '../../hive/object-ref.js';
 
 export type ClaimExtension = ExtensionRequest & { by?: string; reason?: string };
@@ -34,20 +35,18 @@ export async function extendClaim(
 ): Promise<ClaimView> {
   const actor = requestActor(origin, req);
   // Hive writes the claim's status often; a conflict on our conditional write only means: read again and re-check.
-  for (let attempt = 1; ; attempt++) {
-    const view = await extendOnce(deps, ref, req, actor, attempt === 3);
-    if (view) return view;
-  }
+  const { patched, entry } = await retryOnConflict(() => extendOnce(deps, ref, req, actor));
+  await announceExpiryChange(deps, 'ClusterClaim', ref, entry);
+  return buildClaimView(deps, ref.hub, patched);
 }
 
-/** The extended claim, or undefined when the claim changed between our read and our write. */
+/** The claim as extended, and its history entry; a WriteConflict when the claim changed since it was read. */
 async function extendOnce(
   deps: ClaimDeps,
   ref: NamespacedRef,
   req: ExtensionRequest,
   actor: ExpiryActor,
-  last: boolean,
-): Promise<ClaimView | undefined> {
+): Promise<{ patched: ClusterClaim; entry: ExpiryHistoryEntry }> {
   const claim = await deps.store.get<ClusterClaim>('ClusterClaim', ref);
   if (!claim) throw new NotFound(`claim ${refId(ref)} not found`);
   if (claim.metadata.deletionTimestamp) throw new Conflict(`claim ${refId(ref)} is already released`);
@@ -88,29 +87,18 @@ async function extendOnce(
   deps.quotas?.admitClaimLifetime(ref.hub, claim, parseDuration(next)!);
   const entry = expiryEntry(deps.clock.now(), actor, 'extend', current ?? formatDuration(currentMs), next);
   // Conditional on the version read, so two extensions at once cannot both pass the cap (409, retry reads again).
-  let patched: ClusterClaim;
-  try {
-    patched = await deps.store.mergePatch<ClusterClaim>(
-      'ClusterClaim',
-      ref,
-      {
-        metadata: {
-          annotations: {
-            [LIFETIME_HISTORY_ANNOTATION]: appendHistory(
-              claim.metadata.annotations,
-              entry,
-              LIFETIME_HISTORY_ANNOTATION,
-            ),
-          },
+  const patched = await deps.store.mergePatch<ClusterClaim>(
+    'ClusterClaim',
+    ref,
+    {
+      metadata: {
+        annotations: {
+          [LIFETIME_HISTORY_ANNOTATION]: appendHistory(claim.metadata.annotations, entry, LIFETIME_HISTORY_ANNOTATION),
         },
-        spec: { lifetime: next },
       },
-      { resourceVersion: claim.metadata.resourceVersion },
-    );
-  } catch (err) {
-    if (err instanceof Conflict && !last) return undefined;
-    throw err;
-  }
-  await announceExpiryChange(deps, 'ClusterClaim', ref, entry);
-  return buildClaimView(deps, ref.hub, patched);
+      spec: { lifetime: next },
+    },
+    { resourceVersion: claim.metadata.resourceVersion },
+  );
+  return { patched, entry };
 }

@@ -22,6 +22,7 @@ import type { DeletePayload } from './delete-job.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { checkPowerable, desired, POWER_JOB_TYPES, writePowerState, type PowerTarget } from './power-change.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import type { PowerPayload } from './power-job.js';
 
@@ -47,9 +48,6 @@ export interface ClusterService {
  * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
  * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
  */
-/** Conditional writes of the protection lift tried before a Conflict reaches the caller. */
-const LIFT_TRIES = 5;
-
 /**
  * A single cluster's view by cached object (without `raw`), weakly held: a watch event replaces the object, and its
  * view goes with it. Views are shared between answers (and the route keys its serialised body by them): nothing may
@@ -246,26 +244,23 @@ export function createClusterService(
         against: (other) => (other.spec.type === DELETE_JOB.type ? 'join' : undefined),
         write: async () => {
           if (cd.metadata.deletionTimestamp) return;
-          for (let attempt = 1; ; attempt++) {
+          const lifted = await retryOnConflict(async () => {
             // Live, for the version: the cache may be a step behind Hive's own status writes.
             const live = await store.get<ClusterDeployment>('ClusterDeployment', ref);
-            if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return;
-            if (!lift || !isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) break;
-            try {
-              // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit
-              // (§8). Conditional on the version just judged; Hive's controllers write the object often (status,
-              // version labels), so a Conflict is read again and judged again, not handed to the caller.
-              await store.mergePatch(
-                'ClusterDeployment',
-                ref,
-                { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
-                { resourceVersion: live.metadata.resourceVersion },
-              );
-              break;
-            } catch (err) {
-              if (!(err instanceof Conflict) || attempt >= LIFT_TRIES) throw err;
-            }
-          }
+            if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return false;
+            if (!lift || !isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) return true;
+            // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit
+            // (§8). Conditional on the version just judged; Hive's controllers write the object often (status,
+            // version labels), so a conflict is read again and judged again, not handed to the caller.
+            await store.mergePatch(
+              'ClusterDeployment',
+              ref,
+              { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
+              { resourceVersion: live.metadata.resourceVersion },
+            );
+            return true;
+          });
+          if (!lifted) return;
           await store
             .delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
             .catch((err: unknown) => {

@@ -10,6 +10,7 @@ import { findCondition, type ClusterDeployment } from '../../hive/types.js';
 import type { WriteOutcome } from '../operations/accept.js';
 import { isFinished, type Operation } from '../operations/operation.js';
 import type { HiveStore, NamespacedRef, ObjectRef } from '../ports.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { POWER_JOBS } from './cluster-jobs.js';
 
 export type PowerTarget = 'Hibernating' | 'Running';
@@ -115,8 +116,6 @@ export async function patchPowerState(
   );
 }
 
-const TRIES = 5;
-
 /**
  * The up-front write of a person's hibernate or resume (intent first, issue 9). Two requests racing on one cluster
  * cannot both win: the loser's patch is a Conflict, and reading again it finds the winner's Operation in progress
@@ -133,7 +132,7 @@ export async function writePowerState(
   seen: ClusterDeployment,
   rules: { type: string; refuse(type: string, id: string): Error },
 ): Promise<WriteOutcome | void> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOnConflict(async (attempt) => {
     // After a Conflict, live: Hive's own status writes move the version often, and the cache may lag.
     const live = attempt === 1 ? seen : await deps.store.get<ClusterDeployment>('ClusterDeployment', ref);
     if (!live) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
@@ -147,11 +146,6 @@ export async function writePowerState(
       }
     }
     if (hopeless(live, to)) return;
-    try {
-      await patchPowerState(deps.store, ref, live, to, { operation: op.metadata.name });
-      return;
-    } catch (err) {
-      if (!(err instanceof Conflict) || attempt >= TRIES) throw err;
-    }
-  }
+    await patchPowerState(deps.store, ref, live, to, { operation: op.metadata.name });
+  });
 }

@@ -4,7 +4,7 @@
 // a conflict re-reads the object and decides again: the change always fits the object it lands on.
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { deleteAfterFor, expiresAt } from '../../hive/delete-after.js';
-import { Conflict, NotFound } from '../../hive/errors.js';
+import { NotFound } from '../../hive/errors.js';
 import {
   appendHistory,
   changeAction,
@@ -12,6 +12,7 @@ import {
   type ExpiryHistoryEntry,
 } from '../../hive/expiry/history.js';
 import type { Clock, HiveStore, ObjectRef, ServiceLog } from '../ports.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { announceExpiryChange, expiryEntry, type ExpiryActor } from './expiry-record.js';
 import { clusterExpiry } from './targets.js';
 import type { ClusterDeployment } from '../../hive/types.js';
@@ -30,7 +31,6 @@ export interface ExpiryDecision {
   reason?: string;
 }
 
-const TRIES = 5;
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 async function live(store: HiveStore, ref: ObjectRef): Promise<Cd> {
@@ -51,8 +51,8 @@ export async function writeClusterExpiry(
   decide: (cd: Cd) => ExpiryDecision | undefined,
   actor: ExpiryActor,
 ): Promise<{ cd: Cd; entry?: ExpiryHistoryEntry }> {
-  let cd = first ?? (await live(deps.store, ref));
-  for (let attempt = 1; ; attempt++) {
+  const written = await retryOnConflict(async (attempt) => {
+    const cd = attempt === 1 && first ? first : await live(deps.store, ref);
     const decision = decide(cd);
     if (!decision) return { cd };
     const created = cd.metadata.creationTimestamp ?? '';
@@ -68,25 +68,23 @@ export async function writeClusterExpiry(
       ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
     };
     const entry = expiryEntry(deps.clock.now(), who, action, iso(fromMs), iso(toMs));
-    try {
-      const patched = await deps.store.mergePatch<Cd>(
-        'ClusterDeployment',
-        ref,
-        {
-          metadata: {
-            annotations: {
-              [ANNOTATIONS.deleteAfter]: deleteAfter,
-              [EXPIRY_HISTORY_ANNOTATION]: appendHistory(cd.metadata.annotations, entry),
-            },
+    const patched = await deps.store.mergePatch<Cd>(
+      'ClusterDeployment',
+      ref,
+      {
+        metadata: {
+          annotations: {
+            [ANNOTATIONS.deleteAfter]: deleteAfter,
+            [EXPIRY_HISTORY_ANNOTATION]: appendHistory(cd.metadata.annotations, entry),
           },
         },
-        { resourceVersion: cd.metadata.resourceVersion },
-      );
-      await announceExpiryChange(deps, 'ClusterDeployment', ref, entry, deleteAfter);
-      return { cd: patched, entry };
-    } catch (err) {
-      if (!(err instanceof Conflict) || attempt >= TRIES) throw err;
-      cd = await live(deps.store, ref);
-    }
-  }
+      },
+      { resourceVersion: cd.metadata.resourceVersion },
+    );
+    return { cd: patched, entry, deleteAfter };
+  });
+  // Once, after the write landed: the audit line and the Event are not part of what a conflict tries again.
+  if (!written.entry) return { cd: written.cd };
+  await announceExpiryChange(deps, 'ClusterDeployment', ref, written.entry, written.deleteAfter ?? null);
+  return { cd: written.cd, entry: written.entry };
 }

@@ -5,7 +5,7 @@
 // still waiting for a slow receiver, the resync queues it again, and the second run must not deliver it too.
 import { randomUUID } from 'node:crypto';
 import { formatGoDuration } from '../../hive/duration.js';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
+import { Invalid, NotFound, Unavailable } from '../../hive/errors.js';
 import { readWarningRecord, WARNINGS_ANNOTATION, type WarningRecord } from '../../hive/expiry/index.js';
 import { deliver, type Notice } from '../notify/index.js';
 import { endpointsFor } from './expiring-team.js';
@@ -13,6 +13,7 @@ import { relocatingMessage } from '../../hive/relocation-marks.js';
 import { Type as T } from 'typebox';
 import { BACKGROUND_PRIORITY, defineJob, handleJob, refFields } from '../job-definition.js';
 import type { KubeObject } from '../ports.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import type { ExpiryServiceDeps } from './deps.js';
 import { claimExpiry, clusterExpiry, type Expiring, type ExpiringKind } from './targets.js';
 import { EVENT_SINK } from './warning-plan.js';
@@ -106,23 +107,18 @@ export async function warn(
     return { live, rec: readWarningRecord(live.metadata.annotations, target.expiresAtMs) };
   };
   /** `change` returns false when it changed nothing: then nothing is written. */
-  const update = async (change: (rec: WarningRecord) => void | boolean): Promise<WarningRecord> => {
-    for (let attempt = 0; ; attempt++) {
+  const update = (change: (rec: WarningRecord) => void | boolean): Promise<WarningRecord> =>
+    retryOnConflict(async () => {
       const { live, rec } = await read();
       if (change(rec) === false) return rec;
-      try {
-        await deps.store.mergePatch(
-          p.kind,
-          ref,
-          { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } },
-          { resourceVersion: live.metadata.resourceVersion },
-        );
-        return rec;
-      } catch (err) {
-        if (!(err instanceof Conflict) || attempt >= 4) throw err;
-      }
-    }
-  };
+      await deps.store.mergePatch(
+        p.kind,
+        ref,
+        { metadata: { annotations: { [WARNINGS_ANNOTATION]: JSON.stringify(rec) } } },
+        { resourceVersion: live.metadata.resourceVersion },
+      );
+      return rec;
+    });
   const run = randomUUID();
   const unmark = (rec: WarningRecord, lead: string, sink: string) => {
     const sending = rec.sending;

@@ -22,6 +22,7 @@ import {
 } from './pool-request.js';
 import { buildPoolView, type PoolView } from './pool-view.js';
 import type { QuotaGuard } from '../quotas/quota-guard.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { refId } from '../../hive/object-ref.js';
 
 export const POOL_DELETE_JOB = defineJob({
@@ -136,7 +137,7 @@ export function createPoolService(deps: PoolServiceDeps) {
       );
     // Checked against the live pool and written only if it is still that version: Hive's own status writes
     // bump the version often, so a conflict just means read again.
-    for (let attempt = 1; ; attempt++) {
+    const patched = await retryOnConflict(async () => {
       const pool = await store.get<ClusterPool>('ClusterPool', ref);
       if (!pool) throw new NotFound(`pool ${refId(ref)} not found`);
       const current: PoolSettings = {
@@ -147,19 +148,12 @@ export function createPoolService(deps: PoolServiceDeps) {
       const issues = settingsIssues(settings, current);
       if (issues.length) throw new Invalid(issues.map((i) => `${i.field}: ${i.reason}`).join('; '), issues);
       deps.quotas?.admitPool(ref, poolShape(pool.spec), poolShape(pool.spec, settings));
-      try {
-        const patched = await store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
-          resourceVersion: pool.metadata.resourceVersion,
-        });
-        deps.log.info(
-          { decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch },
-          'pool updated',
-        );
-        return buildPoolView(store, ref.hub, patched);
-      } catch (err) {
-        if (!(err instanceof Conflict) || attempt >= 3) throw err;
-      }
-    }
+      return store.mergePatch<ClusterPool>('ClusterPool', ref, patch, {
+        resourceVersion: pool.metadata.resourceVersion,
+      });
+    });
+    deps.log.info({ decision: 'pool', action: 'pool.update', pool: refId(ref), actor, changes: patch }, 'pool updated');
+    return buildPoolView(store, ref.hub, patched);
   }
 
   /** Intent first (issue 9): the pool is deleted before the answer; its job follows Hive removing its clusters. */

@@ -4,10 +4,11 @@
 // stays, and so does the copy, which the destination's Hive takes up as soon as it clears `incoming`. The cluster is
 // then on two hubs. It stays on the source (the move was called off); the copy goes, preserveOnDelete first, so the
 // destination's Hive lets go of it without deprovisioning the cluster the source still runs.
-import { Conflict, NotFound } from '../../hive/errors.js';
+import { NotFound } from '../../hive/errors.js';
 import { readRelocationOrigin, relocationOf } from '../../hive/relocation-marks.js';
 import type { RelocationCluster } from '../../hive/resources/relocation.js';
 import type { ClusterDeployment } from '../../hive/types.js';
+import { retryOnConflict } from '../retry-on-conflict.js';
 import { cachedCd, destRef, waitFor, type MoveContext } from './move-context.js';
 
 type Name = Pick<RelocationCluster, 'namespace' | 'name'>;
@@ -26,13 +27,14 @@ export type StrayCopy = 'none' | 'removed' | 'stuck';
 export async function removeStrayCopy(m: MoveContext, c: Name): Promise<StrayCopy> {
   const ref = destRef(m, c);
   let found = false;
-  for (let attempt = 1; ; attempt++) {
+  const settled = await retryOnConflict(async () => {
     const copy = await m.store.get<ClusterDeployment>('ClusterDeployment', ref);
-    if (!isOurCopy(m, copy)) return found ? 'removed' : 'none';
+    if (!isOurCopy(m, copy)) return true;
     found = true;
-    if (copy.metadata.deletionTimestamp && copy.spec.preserveOnDelete) break;
+    if (copy.metadata.deletionTimestamp && copy.spec.preserveOnDelete) return false;
     try {
       // Conditional on what was judged here: the delete must find preserveOnDelete on the object it deletes.
+      // Changed meanwhile (the destination's Hive clearing `incoming`): a conflict judges it again.
       const kept = copy.spec.preserveOnDelete
         ? copy
         : await m.store.mergePatch<ClusterDeployment>(
@@ -46,13 +48,13 @@ export async function removeStrayCopy(m: MoveContext, c: Name): Promise<StrayCop
           uid: kept.metadata.uid!,
           resourceVersion: kept.metadata.resourceVersion!,
         });
-      break;
+      return false;
     } catch (err) {
-      // Changed meanwhile (the destination's Hive clearing `incoming`): judge it again.
-      if (err instanceof NotFound) return 'removed';
-      if (!(err instanceof Conflict) || attempt >= 10) throw err;
+      if (err instanceof NotFound) return true;
+      throw err;
     }
-  }
+  });
+  if (settled) return found ? 'removed' : 'none';
   m.log.warn({ relocation: m.id, ...c, hub: m.to }, 'removing the copy Hive left on the destination');
   // The destination's Hive clears `incoming`, then its finalizer; gone from the cache, then confirmed live (the
   // cache may not have had the copy at all).

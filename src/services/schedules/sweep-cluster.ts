@@ -3,12 +3,14 @@
 // with the sweep's marker (POWER_SWEEP_ANNOTATION). The marker is the durable checkpoint: a cluster already carrying
 // this job's id was changed by an earlier run of the same job and is counted, never patched again. No Redis here:
 // the pool's per-cluster cost is one PATCH and a little CPU.
-import { Conflict, NotFound, Unavailable } from '../../hive/errors.js';
+import { setTimeout as wait } from 'node:timers/promises';
+import { NotFound, Unavailable, WriteConflict } from '../../hive/errors.js';
 import { actionState, powerEligibility, requestedState, type PowerAction } from '../../hive/schedule/index.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import { sleep, type Clock } from '../../clock.js';
 import { patchPowerState, POWER_SWEEP_ANNOTATION } from '../clusters/power-change.js';
 import type { HiveStore, NamespacedRef } from '../ports.js';
+import { CONFLICT_TRIES, conflictWaitMs } from '../retry-on-conflict.js';
 import type { ServiceLog } from './deps.js';
 
 export interface SweepTarget {
@@ -24,8 +26,6 @@ export type ClusterOutcome =
 
 /** Tries of one cluster while the hub answers 429, 5xx or nothing (the first included); then it is `failed`. */
 export const UNAVAILABLE_TRIES = 8;
-/** Conflicts (someone else changed the cluster between our read and our PATCH) before giving up on it. */
-export const CONFLICT_TRIES = 5;
 const FIRST_BACKOFF_MS = 250;
 /** A Retry-After longer than this is cut to it: the cluster keeps its place in the pool meanwhile. */
 const MAX_BACKOFF_MS = 10_000;
@@ -75,9 +75,11 @@ export async function sweepCluster(
     } catch (err) {
       if (err instanceof NotFound)
         return { outcome: 'skipped', reason: 'NotFound', message: 'the cluster no longer exists' };
-      if (err instanceof Conflict) {
-        // Judged again from a fresh read: the change may be this job's own (its marker is then there).
-        if (++conflicts >= CONFLICT_TRIES) return { outcome: 'failed', error: (err as Error).message };
+      if (err instanceof WriteConflict) {
+        // Someone wrote the cluster between our read and our PATCH: judged again from a fresh read, after the
+        // same back-off as every conditional write (the change may be this job's own: its marker is then there).
+        if (++conflicts >= CONFLICT_TRIES) return { outcome: 'failed', error: err.message };
+        await wait(conflictWaitMs(conflicts), undefined, { signal: run.signal });
         read = true;
         continue;
       }
