@@ -111,7 +111,7 @@ describe('the edge, with tokens, a small rate limit and a portal origin', () => 
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it("sends OWASP's REST security headers on every API answer, a 401 too, and no HSTS (TLS ends in front of Beekeeper)", async () => {
+  it("sends OWASP's REST security headers on every API answer, a 401 too, and no HSTS (TLS ends in front)", async () => {
     for (const res of [await app.inject({ url: '/v1/jobs' }), await app.inject({ url: '/healthz' })]) {
       expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
