@@ -19,6 +19,8 @@ const COUNT = Number(process.argv[2] ?? 10_000);
 const SECONDS = Number(process.argv[3] ?? 8);
 const ROUNDS = Number(process.env.READS_ROUNDS ?? 2);
 const CONNECTIONS = 16;
+/** READS_CASES=single (or list100, list1000, comma-separated): only those cases, to measure one change quickly. */
+const ONLY = process.env.READS_CASES?.split(',');
 const NS = 'bench-reads';
 
 interface LoadResult {
@@ -125,16 +127,19 @@ try {
 
   const cases = [
     {
+      key: 'list100',
       name: `filtered list, 100 per page (of ${per * 10})`,
       subject: teams.map((t) => `/v1/clusters?labelSelector=team%3D${t}&limit=100`),
       base: teams.map((t) => `/apis/hive.openshift.io/v1/clusterdeployments?labelSelector=team%3D${t}&limit=100`),
     },
     {
+      key: 'list1000',
       name: `filtered list, 1000 per page (of ${per * 10})`,
       subject: teams.map((t) => `/v1/clusters?labelSelector=team%3D${t}&limit=1000`),
       base: teams.map((t) => `/apis/hive.openshift.io/v1/clusterdeployments?labelSelector=team%3D${t}&limit=1000`),
     },
     {
+      key: 'single',
       name: `single get (of ${per * 10})`,
       subject: names.map((n) => `/v1/clusters/${HUB}/${n}`),
       base: names.map((n) => {
@@ -146,7 +151,7 @@ try {
   const simPid = simulatorPid() ?? -1;
   const idle = { beekeeper: await idleCpu(process.pid), simulator: await idleCpu(simPid) };
   console.log(`idle CPU: beekeeper ${idle.beekeeper.toFixed(0)} ms/s, simulator ${idle.simulator.toFixed(0)} ms/s`);
-  for (const c of cases) {
+  for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.key))) {
     const s: Array<LoadResult & { serverCpuMs: number }> = [];
     const b: Array<LoadResult & { serverCpuMs: number }> = [];
     for (let r = 0; r < ROUNDS; r++) {

@@ -111,15 +111,26 @@ describe('the edge, with tokens, a small rate limit and a portal origin', () => 
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('sends security headers on every answer, a 401 too, and no HSTS (TLS ends in front of Beekeeper)', async () => {
+  it("sends OWASP's REST security headers on every API answer, a 401 too, and no HSTS (TLS ends in front)", async () => {
     for (const res of [await app.inject({ url: '/v1/jobs' }), await app.inject({ url: '/healthz' })]) {
-      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-      expect(res.headers['content-security-policy']).toContain("object-src 'none'");
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
+  });
+
+  it("sends helmet's headers and a same-origin policy on the API description's pages", async () => {
+    const page = await app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("object-src 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(page.headers['strict-transport-security']).toBeUndefined();
   });
 });
 
