@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { createTestClock, type TestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config, type HubConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { mapLimit } from '../src/map-limit.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../src/sim/simulator.js';
 import { createKubeClient, type KubeClient } from '../src/sim/client/index.js';
 import { createSystem, type Role, type System } from '../src/system.js';
@@ -113,16 +114,6 @@ export function settledHeap(): { heap: number; rss: number } {
   gc();
   const m = process.memoryUsage();
   return { heap: m.heapUsed, rss: m.rss };
-}
-
-/** Runs `fn` on `items` with at most `width` in flight. */
-export async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
 }
 
 /** Polls `check` (harness only: the code under test never polls) until it is true. */
@@ -343,7 +334,7 @@ export async function adoptMany(
     data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
   });
   const names = Array.from({ length: count }, (_, i) => `cd-${String(i).padStart(5, '0')}`);
-  await inParallel(names, 32, async (name) => {
+  await mapLimit(names, 32, async (name) => {
     if (opts.kubeconfigs !== false) {
       await client.create(R.secret, {
         metadata: { name: `${name}-kubeconfig`, namespace },

@@ -28,6 +28,7 @@ import { compile } from '../src/services/schedules/index.js';
 import { jobIds } from '../src/services/job-ids.js';
 import type { SweepSummary } from '../src/services/schedules/sweep.js';
 import { adoptMany, hubLimits, median, report, row, startBed, timed, until, type Bed, type Row } from './support.js';
+import { mapLimit } from '../src/map-limit.js';
 
 const CLUSTERS = Number(process.argv[2] ?? 1000);
 const HUBS = Number(process.argv[3] ?? 1);
@@ -175,15 +176,13 @@ async function settle(target: Target) {
 /** Runs `fn` per hub with `width` in flight on each hub, all hubs at once. */
 async function perHub(width: number, fn: (c: (typeof names)[number]) => Promise<unknown>, only = names) {
   await Promise.all(
-    bed.hubs.map(async (h) => {
-      const mine = only.filter((c) => c.hub === h);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(width, mine.length) }, async () => {
-          while (next < mine.length) await fn(mine[next++]!);
-        }),
-      );
-    }),
+    bed.hubs.map((h) =>
+      mapLimit(
+        only.filter((c) => c.hub === h),
+        width,
+        fn,
+      ),
+    ),
   );
 }
 
