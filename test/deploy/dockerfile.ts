@@ -19,6 +19,9 @@ import {
 import { basename, dirname, join, posix, relative } from 'node:path';
 import { parseDockerfile, parsePairs, dockerignore, type Stage } from './dockerfile-parse.js';
 
+/** The image smoke test checks the build context against the same rules. */
+export { dockerignore };
+
 export interface BuiltImage {
   /** The image's root filesystem (as far as the Dockerfile lays it out: no base image). */
   root: string;

@@ -22,8 +22,7 @@ import { dropKeys } from '../../src/system/embedded-prefix.js';
 import { adoptClusters } from '../drills/clusters.js';
 import { startProcess, stopProcess, type DrillProcess, type Exit } from '../drills/child-process.js';
 import { needs } from '../support/needs.js';
-import { performDockerfile, type BuiltImage } from './dockerfile.js';
-import { dockerignore } from './dockerfile-parse.js';
+import { dockerignore, performDockerfile, type BuiltImage } from './dockerfile.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
