@@ -24,7 +24,7 @@ import { createTestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createKubeClient, R } from '../src/sim/client/index.js';
-import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile.js';
+import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile-parse.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
 

@@ -22,12 +22,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { HibernationSchedule } from '../src/services/schedules/index.js';
 import { compile } from '../src/services/schedules/index.js';
 import { jobIds } from '../src/services/job-ids.js';
 import type { SweepSummary } from '../src/services/schedules/sweep.js';
-import { adoptMany, hubLimits, median, report, row, startBed, timed, until, type Bed, type Row } from './support.js';
+import { adoptMany, hubLimits, report, startBed, timed, until, type Bed } from './support.js';
+import { mapLimit } from '../src/map-limit.js';
+import { hubCalls, type Target, type Watch } from './hub-watch.js';
+import { sweepRows, type Subject } from './sweep-rows.js';
 
 const CLUSTERS = Number(process.argv[2] ?? 1000);
 const HUBS = Number(process.argv[3] ?? 1);
@@ -38,8 +41,6 @@ const NS = 'bench-loops';
 const LEAD_MS = 2000;
 /** Clusters on hub i: N split as evenly as it goes. */
 const onHub = (i: number) => Math.floor(CLUSTERS / HUBS) + (i < CLUSTERS % HUBS ? 1 : 0);
-
-type Target = 'Hibernating' | 'Running';
 
 const bed: Bed = await startBed({
   // A Sunday: the schedule below has its first edge on Monday.
@@ -63,102 +64,13 @@ const jobDone: Record<string, number[]> = {};
 const push = (m: Record<string, number[]>, k: string, v: number) => (m[k] ??= []).push(v);
 const names: Array<{ hub: (typeof bed.hubs)[number]; name: string }> = [];
 
-const cdPath = (ns: string, name?: string) =>
-  `/apis/hive.openshift.io/v1/namespaces/${ns}/clusterdeployments${name ? `/${name}` : ''}`;
-
-async function kube(hub: (typeof bed.hubs)[number], method: 'GET' | 'PATCH', path: string, body?: unknown) {
-  const res = await request(`${hub.url}${path}`, {
-    method,
-    dispatcher,
-    headers: {
-      authorization: `Bearer ${hub.token}`,
-      ...(body ? { 'content-type': 'application/merge-patch+json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-interface Watch {
-  /** performance.now() of the first event whose spec.powerState is the target. */
-  first: Promise<number>;
-  /** performance.now() once every cluster's latest event has spec.powerState at the target (every PATCH accepted). */
-  patched: Promise<number>;
-  /** performance.now() once every cluster's latest event has spec and status at the target. */
-  settled: Promise<number>;
-  stop(): void;
-}
-
-/** A watch on every hub from the current resourceVersion; resolves once every watch is open. */
-async function openWatch(target: Target): Promise<Watch> {
-  const ac = new AbortController();
-  const opened = await Promise.all(
-    bed.hubs.map(async (h) => {
-      const list = await kube(h, 'GET', `${cdPath(NS)}?limit=1`);
-      const rv = (list.metadata as { resourceVersion: string }).resourceVersion;
-      return request(`${h.url}${cdPath(NS)}?watch=true&resourceVersion=${rv}`, {
-        headers: { authorization: `Bearer ${h.token}` },
-        dispatcher,
-        signal: ac.signal,
-      });
-    }),
-  );
-  let onFirst: (at: number) => void = () => undefined;
-  let onPatched: (at: number) => void = () => undefined;
-  let onSettled: (at: number) => void = () => undefined;
-  const first = new Promise<number>((r) => (onFirst = r));
-  const patched = new Promise<number>((r) => (onPatched = r));
-  const settled = new Promise<number>((r) => (onSettled = r));
-  const atTarget = new Set<string>();
-  const specAtTarget = new Set<string>();
-  let seenFirst = false;
-  const ended = opened.map(async (res, i) => {
-    let buf = '';
-    for await (const chunk of res.body) {
-      buf += (chunk as Buffer).toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const ev = JSON.parse(buf.slice(0, nl)) as {
-          type: string;
-          object: { metadata: { name: string }; spec?: { powerState?: string }; status?: { powerState?: string } };
-        };
-        buf = buf.slice(nl + 1);
-        if (ev.type !== 'MODIFIED') continue;
-        const spec = ev.object.spec?.powerState ?? 'Running';
-        if (spec === target && !seenFirst) {
-          seenFirst = true;
-          onFirst(performance.now());
-        }
-        const key = `${i}/${ev.object.metadata.name}`;
-        if (spec === target) specAtTarget.add(key);
-        else specAtTarget.delete(key);
-        if (specAtTarget.size === CLUSTERS) onPatched(performance.now());
-        if (spec === target && ev.object.status?.powerState === target) atTarget.add(key);
-        else atTarget.delete(key);
-        if (atTarget.size === CLUSTERS) onSettled(performance.now());
-      }
-    }
-  });
-  for (const e of ended) e.catch(() => undefined);
-  return { first, patched, settled, stop: () => ac.abort() };
-}
-
-const patchOne = (c: (typeof names)[number], target: Target) =>
-  kube(c.hub, 'PATCH', cdPath(NS, c.name), { spec: { powerState: target } });
-
-/** How many clusters one LIST per hub shows away from `target` (the watch said so first; this is the check). */
-async function unsettledByList(target: Target): Promise<number> {
-  let away = 0;
-  for (const [i, h] of bed.hubs.entries()) {
-    const list = await kube(h, 'GET', cdPath(NS));
-    const items = list.items as Array<{ spec?: { powerState?: string }; status?: { powerState?: string } }>;
-    away += Math.abs(onHub(i) - items.length);
-    away += items.filter((i) => (i.spec?.powerState ?? 'Running') !== target || i.status?.powerState !== target).length;
-  }
-  return away;
-}
+const { openWatch, patchOne, unsettledByList } = hubCalls({
+  hubs: bed.hubs,
+  dispatcher,
+  ns: NS,
+  clusters: CLUSTERS,
+  onHub,
+});
 
 async function settle(target: Target) {
   const end = Date.now() + 1_800_000;
@@ -175,15 +87,13 @@ async function settle(target: Target) {
 /** Runs `fn` per hub with `width` in flight on each hub, all hubs at once. */
 async function perHub(width: number, fn: (c: (typeof names)[number]) => Promise<unknown>, only = names) {
   await Promise.all(
-    bed.hubs.map(async (h) => {
-      const mine = only.filter((c) => c.hub === h);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(width, mine.length) }, async () => {
-          while (next < mine.length) await fn(mine[next++]!);
-        }),
-      );
-    }),
+    bed.hubs.map((h) =>
+      mapLimit(
+        only.filter((c) => c.hub === h),
+        width,
+        fn,
+      ),
+    ),
   );
 }
 
@@ -196,7 +106,6 @@ const haveKubectl = await execFileP('kubectl', ['version', '--client']).then(
   () => false,
 );
 
-type Subject = 'beekeeper' | 'one-at-a-time' | 'flood' | 'kubectl';
 let schedule: HibernationSchedule | undefined;
 
 /**
@@ -351,67 +260,12 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const m = (k: Subject) => median(rates[k] ?? [NaN]);
-const fp = (k: Subject) => median(firstPatch[k] ?? [NaN]);
-const ah = (k: Subject) => median(allHibernating[k] ?? [NaN]) / 1000;
-const tag = `${CLUSTERS} clusters, ${HUBS} hub${HUBS > 1 ? 's' : ''}`;
-const list = (m: Record<string, number[]>, digits: number) =>
-  Object.entries(m)
-    .map(([k, v]) => `${k} ${v.map((x) => x.toFixed(digits)).join(' ')}`)
-    .join('; ');
-console.log(
-  `sweep vs loops (${tag}; defaults: ${limits.label}), clusters/s per round: ${list(rates, 1)}; ` +
-    `sweep to its job done (Events too), clusters/s: ${list(jobDone, 1)}; ` +
-    `first PATCH after (ms): ${list(firstPatch, 0)}; every cluster Hibernating after (ms): ${list(allHibernating, 0)}; ` +
-    `sweep rounds took ${sweepSeconds.toFixed(0)} s in all${haveKubectl ? '' : '; no kubectl on PATH: its loop not run'}`,
+report(
+  sweepRows(
+    { rates, firstPatch, allHibernating, jobDone },
+    { clusters: CLUSTERS, hubs: HUBS, flood: FLOOD, kubectlSample: KUBECTL_SAMPLE, limits: limits.label },
+    { sweepSeconds, haveKubectl },
+  ),
 );
-const B = 'sweep-vs-loops';
-const rows: Row[] = [
-  row(B, `default sweep / one-at-a-time (${tag})`, m('beekeeper'), m('one-at-a-time'), 'patches/s', limits.label),
-  row(B, `default sweep / flood (${tag})`, m('beekeeper'), m('flood'), 'patches/s', `flood at ${FLOOD} per hub`),
-  row(
-    B,
-    `default sweep to job done (Events written) / flood (${tag})`,
-    median(jobDone.beekeeper ?? [NaN]),
-    m('flood'),
-    'clusters/s',
-    'the flood writes no Events',
-  ),
-  ...(haveKubectl
-    ? [
-        row(
-          B,
-          `default sweep / kubectl loop (${tag})`,
-          m('beekeeper'),
-          m('kubectl'),
-          'patches/s',
-          `kubectl over ${KUBECTL_SAMPLE} clusters, extrapolated`,
-        ),
-      ]
-    : []),
-  row(
-    B,
-    `schedule edge -> first PATCH on a hub watch (${tag})`,
-    fp('beekeeper'),
-    fp('flood'),
-    'ms',
-    'scheduler timer; vs the flood’s first PATCH after its start',
-  ),
-  row(
-    B,
-    `schedule edge -> every cluster Hibernating (${tag})`,
-    ah('beekeeper'),
-    ah('flood'),
-    's',
-    'status.powerState at simulator speed; vs the flood',
-  ),
-  // Whole-sweep times, for bench/run.ts's growth rows (two sizes per hub count).
-  {
-    ...row(B, `sweep time, default (${tag})`, CLUSTERS / m('beekeeper'), CLUSTERS / m('flood'), 's', 'vs the flood'),
-    key: `sweep time, default settings, ${HUBS} hub${HUBS > 1 ? 's' : ''}`,
-    n: CLUSTERS,
-  },
-];
-report(rows);
 // undici's aborted watches (or a closed system's timer) may keep the loop alive; the figures are out.
 process.exit(0);

@@ -10,7 +10,8 @@
 // Run: npx tsx --expose-gc bench/waiting-jobs.ts [jobs]
 import { EventEmitter } from 'node:events';
 import type { JobView, KubeObject } from '../src/services/ports.js';
-import { adoptMany, HUB, inParallel, median, report, row, settledHeap, startBed, timed, until } from './support.js';
+import { adoptMany, HUB, median, report, row, settledHeap, startBed, timed, until } from './support.js';
+import { mapLimit } from '../src/map-limit.js';
 
 const JOBS = Number(process.argv[2] ?? process.env.BENCH_WAIT_JOBS ?? 300);
 const NS = 'bench-wait';
@@ -135,7 +136,7 @@ try {
   const idleCpuMsPerS = await cpuOver(CPU_WINDOW_MS);
   // 32 requests in flight (a busy API's callers, not N at once: at 1,000 on a loaded machine those time out).
   const jobs: JobView[] = [];
-  const [enqueueMs] = await timed(() => inParallel(names, 32, async (n) => jobs.push(await hibernate(n))));
+  const [enqueueMs] = await timed(() => mapLimit(names, 32, async (n) => jobs.push(await hibernate(n))));
   // Every job has patched spec.powerState and recorded its Event: from here on each one only waits.
   const requested = async () =>
     (await store.list<KubeObject & { reason?: string }>('Event', HUB, { namespace: NS })).filter(

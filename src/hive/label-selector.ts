@@ -9,9 +9,11 @@ export type { LabelSelector };
 export type Requirement =
   { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!exists' };
 
-const KEY =
+/** A label key: an optional DNS-subdomain prefix and `/`, then a name of [A-Za-z0-9-_.]. */
+export const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** A label value: empty, or [A-Za-z0-9-_.] alphanumeric at both ends (63 at most, checked apart). */
+export const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** Split on commas that are not inside parentheses. */
 function clauses(text: string): string[] {
@@ -32,22 +34,22 @@ function clauses(text: string): string[] {
 
 /** A label value as Kubernetes takes it: at most 63 characters, alphanumeric at both ends, `-_.` inside. */
 export function isLabelValue(value: string): boolean {
-  return value.length <= 63 && VALUE.test(value);
+  return value.length <= 63 && LABEL_VALUE.test(value);
 }
 
 /** A label key as Kubernetes takes it: an optional DNS prefix (at most 253) and a name of at most 63 characters. */
 export function isLabelKey(key: string): boolean {
   const slash = key.lastIndexOf('/');
-  return KEY.test(key) && key.length - slash - 1 <= 63 && slash <= 253;
+  return LABEL_KEY.test(key) && key.length - slash - 1 <= 63 && slash <= 253;
 }
 
 function checkKey(key: string, field: string): string {
-  if (!KEY.test(key)) throw invalid(field, `"${key}" is not a valid label key`);
+  if (!LABEL_KEY.test(key)) throw invalid(field, `"${key}" is not a valid label key`);
   return key;
 }
 
 function checkValue(value: string, field: string): string {
-  if (!VALUE.test(value) || value.length > 63) throw invalid(field, `"${value}" is not a valid label value`);
+  if (!LABEL_VALUE.test(value) || value.length > 63) throw invalid(field, `"${value}" is not a valid label value`);
   return value;
 }
 

@@ -4,6 +4,7 @@ import type { KubeClient } from '../../src/sim/client/index.js';
 import { R } from '../../src/sim/client/index.js';
 import { until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -23,7 +24,6 @@ export async function adoptClusters(
     metadata: { name: 'admin-kubeconfig', namespace },
     data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
   });
-  let next = 0;
   const one = async (name: string) =>
     kube.create(R.clusterDeployment, {
       metadata: { name, namespace, annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations } },
@@ -39,11 +39,7 @@ export async function adoptClusters(
         },
       },
     });
-  await Promise.all(
-    Array.from({ length: Math.min(16, names.length) }, async () => {
-      while (next < names.length) await one(names[next++]!);
-    }),
-  );
+  await mapLimit(names, 16, one);
 }
 
 /** What a cluster or pool create needs on the hub: the namespace, AWS credentials, a pull secret, a 4.16 image set. */

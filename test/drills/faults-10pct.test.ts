@@ -13,7 +13,8 @@ import { adoptClusters, createInstallInputs } from './clusters.js';
 import { report, retryUntilSeen, scaled, startDrill, tally, until, type ApiAnswer, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
-import { inParallel, watchCreations, type Creations } from './relocations.js';
+import { watchCreations, type Creations } from './relocations.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 /** Clusters the sweep hibernates: 200 full size, at least 40 (still hundreds of requests, so dozens fail). */
 const SWEPT = scaled(200, 40);
@@ -158,17 +159,17 @@ describe(`drill: 10 % simulator faults during a sweep of ${SWEPT}, ${HIBERNATED}
       send<{ job: JobView }>('POST', '/v1/schedules/nightly/run', 'run-nightly').then((res) =>
         accepted('sweep', res, 202),
       ),
-      inParallel(single, 8, async (name) =>
+      mapLimit(single, 8, async (name) =>
         accepted(name, await send('POST', `/v1/clusters/east/${ONE_NS}/${name}/hibernate`, `hibernate-${name}`), 202),
       ),
-      inParallel(claims, 4, async (name) =>
+      mapLimit(claims, 4, async (name) =>
         accepted(
           name,
           await send('POST', '/v1/claims', `claim-${name}`, { pool: `east/${CI}/builds`, name, lifetime: '2h' }),
           201,
         ),
       ),
-      inParallel(creates, 4, async (name) =>
+      mapLimit(creates, 4, async (name) =>
         accepted(
           name,
           await send('POST', '/v1/clusters', `create-${name}`, {
@@ -192,7 +193,7 @@ describe(`drill: 10 % simulator faults during a sweep of ${SWEPT}, ${HIBERNATED}
     await until(
       `the ${jobs.size} jobs end`,
       async () => {
-        await inParallel([...open], 10, async ([what, id]) => {
+        await mapLimit([...open], 10, async ([what, id]) => {
           const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${id}?wait=2`);
           lastAnswer.set(what, `${id}: ${res.status} ${res.body?.job?.state ?? JSON.stringify(res.body)}`);
           if (res.status !== 200) return;

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import { until, type ApiAnswer, type Drill } from './harness.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 /**
  * Waits until every job in `ids` has completed, asking each open one with `?wait=5` (a long poll), `concurrency` at
@@ -23,7 +24,7 @@ export async function untilJobsCompleted(
   await until(
     opts.what ?? 'every job has ended',
     async () => {
-      await inPool([...open], opts.concurrency, async (id) => {
+      await mapLimit([...open], opts.concurrency, async (id) => {
         const res = await get(`/v1/jobs/${id}?wait=5`);
         expect({ id, status: res.status }).toEqual({ id, status: 200 });
         const { state, error, target } = res.body.job;
@@ -33,15 +34,5 @@ export async function untilJobsCompleted(
       return open.size === 0;
     },
     opts.timeoutMs,
-  );
-}
-
-/** Runs `fn` over `items`, `limit` at a time. */
-export async function inPool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
   );
 }

@@ -18,7 +18,8 @@ import {
   type Tally,
   fullSetOnly,
 } from './harness.js';
-import { inPool, untilJobsCompleted } from './jobs.js';
+import { untilJobsCompleted } from './jobs.js';
+import { mapLimit } from '../../src/map-limit.js';
 import { counts, CRASH_ENV, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import type { PowerChanges } from './power-changes.js';
 import { CLEAN, OPERATIONS } from './queued-hibernates.js';
@@ -53,7 +54,7 @@ describe(`drill: the worker killed (SIGKILL) in the middle of ${N} hibernates`, 
 
   it('a new worker finishes them: each cluster hibernated once, every job id completes', async () => {
     const ids = new Map<string, string>();
-    await inPool(names, 20, async (name) => {
+    await mapLimit(names, 20, async (name) => {
       const res = await retryUntilSeen(() =>
         drill.api<{ job: JobView }>('POST', `/v1/clusters/east/${NS}/${name}/hibernate`),
       );

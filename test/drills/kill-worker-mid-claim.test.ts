@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
 import { ciRun, hibernatedPool, watchAssignments, type CiRun } from './claims.js';
 import { fullSetOnly, scaled, startDrill, tally, until, type Drill } from './harness.js';
-import { inPool, untilJobsCompleted } from './jobs.js';
+import { untilJobsCompleted } from './jobs.js';
+import { mapLimit } from '../../src/map-limit.js';
 import { CRASH_ENV, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { CLEAN } from './queued-hibernates.js';
 
@@ -36,7 +37,7 @@ describe(
         const runs: CiRun[] = [];
         const started = Date.now();
         // Eight CI jobs at a time; the kill comes once a quarter of them have released their cluster.
-        const ci = inPool(claims, 8, async (claim) => {
+        const ci = mapLimit(claims, 8, async (claim) => {
           runs.push(await ciRun(drill, pool, NS, claim));
         });
         const killAt = Math.max(3, Math.round(N / 4));

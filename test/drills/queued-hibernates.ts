@@ -8,7 +8,8 @@ import type { JobView } from '../../src/services/ports.js';
 import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptRunning } from './clusters.js';
 import { STATE_NS, tally, until, type Drill, type Tally } from './harness.js';
-import { inPool, untilJobsCompleted } from './jobs.js';
+import { untilJobsCompleted } from './jobs.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 export const OPERATIONS: ApiResource = {
   group: 'beekeeper.io',
@@ -68,7 +69,7 @@ export async function hibernatesQueuedThen(
   const power = await adoptRunning(drill, namespace, names);
   try {
     const ids = new Map<string, string>();
-    await inPool(names, 20, async (name) => {
+    await mapLimit(names, 20, async (name) => {
       ids.set(name, (await ask(drill, `/v1/clusters/east/${namespace}/${name}/hibernate`)).id);
     });
     expect(new Set(ids.values()).size).toBe(names.length);
@@ -84,7 +85,7 @@ export async function hibernatesQueuedThen(
     // Every job id answers, from Redis or, for a job Redis lost, from its Operation: never 404. The resync (every 2 s
     // here) may queue a lost job again before it is asked for, more so on a loaded machine: its new createdAt says so.
     const sources: Record<string, number> = {};
-    await inPool(names, 25, async (name) => {
+    await mapLimit(names, 25, async (name) => {
       const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${ids.get(name)}`);
       expect({ name, status: res.status }).toEqual({ name, status: 200 });
       const { source, createdAt } = res.body.job;

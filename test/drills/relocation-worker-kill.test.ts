@@ -13,7 +13,6 @@ import { CRASH_ENV } from './kill-drills.js';
 import {
   clusterNames,
   FROM,
-  inParallel,
   leftovers,
   misplaced,
   relocate,
@@ -23,6 +22,7 @@ import {
   untilTerminal,
   watchCreations,
 } from './relocations.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 /** 40 clusters full size, at least 8 (four waves: the kill lands with a wave behind it and one ahead). */
 const N = scaled(40, 8);
@@ -45,7 +45,7 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
       metadata: { name: 'openshift-v4.16.3' },
       spec: { releaseImage: 'quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64' },
     });
-    await inParallel(names, 8, async (ns) => {
+    await mapLimit(names, 8, async (ns) => {
       await east.create(R.namespace, { metadata: { name: ns } });
       await east.create(R.secret, {
         metadata: { name: 'aws-creds', namespace: ns },
@@ -57,7 +57,7 @@ describe(`drill: the worker killed mid-relocation of ${N} clusters in waves of $
         data: { '.dockerconfigjson': b64('{"auths":{}}') },
       });
     });
-    await inParallel(names, 8, async (name) => {
+    await mapLimit(names, 8, async (name) => {
       const res = await retryUntilSeen(() =>
         d.api<{ job: JobView }>('POST', '/v1/clusters', {
           hub: FROM,

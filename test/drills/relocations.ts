@@ -4,6 +4,7 @@
 // the state namespace (one for the relocation, ever), from watches; and where each cluster is at the end.
 import { expect } from 'vitest';
 import type { RelocationView } from '../../src/services/relocations/relocation-view.js';
+import { mapLimit } from '../../src/map-limit.js';
 import { R, type ApiResource, type KubeClient } from '../../src/sim/client/index.js';
 import { adoptClusters } from './clusters.js';
 import { retryUntilSeen, STATE_NS, until, type Drill } from './harness.js';
@@ -15,18 +16,9 @@ export const TO = 'west';
 export const clusterNames = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
 
-export async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
-
 /** Adopted, installed clusters written straight to the hub (clusters.ts), one per namespace. */
 export async function adoptOnePerNamespace(kube: KubeClient, names: readonly string[]): Promise<void> {
-  await inParallel(names, 8, (name) => adoptClusters(kube, name, [name]));
+  await mapLimit(names, 8, (name) => adoptClusters(kube, name, [name]));
 }
 
 /** Until every named cluster on the hub reports Running (Hive reconciled it: preflight wants it settled). */

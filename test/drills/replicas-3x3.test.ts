@@ -14,7 +14,7 @@ import { adoptClusters, createInstallInputs } from './clusters.js';
 import { report, retryUntilSeen, scaled, startDrill, tally, until, type Drill, fullSetOnly } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
-import { inParallel } from './relocations.js';
+import { mapLimit } from '../../src/map-limit.js';
 
 /** Swept at the edge: 300 full size, at least 60 (enough that the three schedulers' sweeps would overlap). */
 const SWEPT = scaled(300, 60);
@@ -135,7 +135,7 @@ describe(`drill: ${REPLICAS} schedulers and ${REPLICAS} workers on one Redis`, f
     // Expiring in an hour with a warning an hour ahead: each warning is due the moment its cluster exists.
     await adoptClusters(drill.kube(), WARN_NS, warned, { annotations: { 'hive.openshift.io/delete-after': '1h' } });
     const jobs: string[] = [];
-    await inParallel(single, 8, async (name) => {
+    await mapLimit(single, 8, async (name) => {
       const res = await retryUntilSeen(() =>
         drill.api<{ job: JobView }>('POST', `/v1/clusters/east/${ONE_NS}/${name}/hibernate`),
       );

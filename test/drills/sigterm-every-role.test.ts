@@ -13,7 +13,8 @@ import type { JobView } from '../../src/services/ports.js';
 import { ciRun, apiRetrying, hibernatedPool, watchAssignments, type CiRun } from './claims.js';
 import { adoptClusters } from './clusters.js';
 import { scaled, startDrill, tally, until, type Drill, type Tally } from './harness.js';
-import { inPool, untilJobsCompleted } from './jobs.js';
+import { untilJobsCompleted } from './jobs.js';
+import { mapLimit } from '../../src/map-limit.js';
 import { counts, CRASH_ENV, hibernatedNow, jobsOf, openJobs, reportDrill } from './kill-drills.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { CLEAN } from './queued-hibernates.js';
@@ -69,14 +70,14 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
       const run = await drill.api<{ job: JobView }>('POST', '/v1/schedules/nightly/run');
       expect(run.status, JSON.stringify(run.body)).toBe(202);
       const jobIds = new Map<string, string>([['sweep', run.body.job.id]]);
-      await inPool(hibernated, 20, async (name) => {
+      await mapLimit(hibernated, 20, async (name) => {
         const res = await apiRetrying<{ job: JobView }>(drill, 'POST', `/v1/clusters/east/thib/${name}/hibernate`);
         expect(res.status, JSON.stringify(res.body)).toBe(202);
         jobIds.set(name, res.body.job.id);
       });
       const runs: CiRun[] = [];
       let claiming = 0;
-      const ci = inPool(claims, 4, async (claim) => {
+      const ci = mapLimit(claims, 4, async (claim) => {
         claiming++;
         runs.push(await ciRun(drill, pool, 'tclaims', claim));
         claiming--;

@@ -4,6 +4,7 @@
 import { Type, type Static } from 'typebox';
 import type { CrdDefinition } from './crd.js';
 import { crdOnly } from './shared.js';
+import { DNS_LABEL } from '../names.js';
 
 const FormatSchema = Type.Union([Type.Literal('generic'), Type.Literal('slack')], crdOnly({ default: 'generic' }));
 const Disabled = Type.Boolean(crdOnly({ default: false }));
@@ -61,7 +62,7 @@ export const WebhookRequestSchema = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 63,
-      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      pattern: DNS_LABEL.source,
       description:
         "The team that owns it (label beekeeper.io/team): it then receives that team's warnings only. Default: your " +
         'one team where you are admin; a platform admin may name any team, or none (every warning). On a replace, ' +

@@ -2,6 +2,7 @@
 // `/v1/clusters/East/ns/x` is a 400 naming `hub` rather than a 404 that suggests the object is merely missing.
 import { Type } from 'typebox';
 import { HUB_NAME } from '../../config/hubs.js';
+import { DNS_LABEL, DNS_SUBDOMAIN } from '../../hive/names.js';
 
 /** A hub name follows the config's rule (a DNS label; it appears in job ids and queue names). */
 export const HubName = Type.String({
@@ -16,7 +17,7 @@ export const HubName = Type.String({
 export const NamespaceName = Type.String({
   minLength: 1,
   maxLength: 63,
-  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  pattern: DNS_LABEL.source,
   description: 'Namespace (a DNS label)',
 });
 
@@ -24,7 +25,7 @@ export const NamespaceName = Type.String({
 export const ObjectName = Type.String({
   minLength: 1,
   maxLength: 253,
-  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+  pattern: DNS_SUBDOMAIN.source,
   description: 'Object name (a DNS subdomain)',
 });
 

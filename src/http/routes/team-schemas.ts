@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { Caller } from '../../auth/caller.js';
 import { ROLES } from '../../config/schema.js';
 import { TeamQuotasSchema } from '../../config/team-schemas.js';
+import { DNS_LABEL } from '../../hive/names.js';
 import type { TeamView } from '../../services/quotas/team-views.js';
 
 const Role = Type.Enum(ROLES, { description: 'viewer < operator < admin' });
@@ -57,7 +58,7 @@ export const TeamNameParams = Type.Object({
   name: Type.String({
     minLength: 1,
     maxLength: 63,
-    pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+    pattern: DNS_LABEL.source,
     description: 'Team name',
   }),
 });

@@ -2,6 +2,7 @@
 // overrides and expiry share for teams: the `team` a request may name, and the access marker saying the handler
 // (its service, services/team-scope.ts) checks the caller itself, by the object's team label or the cluster's team.
 import { Type } from 'typebox';
+import { DNS_LABEL } from '../../hive/names.js';
 
 /** A route's `config`: access is checked in the handler (the object's team is known only once it is read). */
 export const inHandler = (why: string) => ({ access: { handled: 'in-handler' as const, why } });
@@ -9,7 +10,7 @@ export const inHandler = (why: string) => ({ access: { handled: 'in-handler' as 
 export const TeamField = Type.String({
   minLength: 1,
   maxLength: 63,
-  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  pattern: DNS_LABEL.source,
   description:
     "The team that owns it (label beekeeper.io/team); it then acts on that team's clusters only. Default: your " +
     'one team where you are admin; name it when you are admin in several. A platform admin may name any team, or ' +

@@ -1,6 +1,7 @@
 // Checking a claim request before anything is written: every problem names its field (ARCHITECTURE.md, errors).
 import type { PoolSelector } from '../../hive/pools/pool-selector.js';
 import { invalid } from '../../hive/errors.js';
+import { isDnsLabel } from '../../hive/names.js';
 
 export interface SubjectRequest {
   kind: 'User' | 'Group' | 'ServiceAccount';
@@ -23,10 +24,8 @@ export interface ClaimRequest {
   heartbeatTimeout?: string;
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 export function checkName(name: string, field: string): void {
-  if (name.length > 63 || !DNS_LABEL.test(name)) {
+  if (!isDnsLabel(name)) {
     throw invalid(
       field,
       `"${name}" must be a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit`,

@@ -2,14 +2,11 @@
 // credentials given by reference or inline, JSON documents. Each pushes its problems, named by the field as the
 // caller sent it, to the list the request's validation (create-request.ts) returns.
 import type { FieldIssue } from '../../hive/errors.js';
+import { LABEL_KEY, LABEL_VALUE } from '../../hive/label-selector.js';
+import { isObjectName } from '../../hive/names.js';
 import type { MachinePoolRequest } from './create-request.js';
 
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 export const CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$|^[0-9a-fA-F:]+\/\d{1,3}$/;
-const LABEL_KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 export const IMAGE = /^[a-z0-9.-]+(:\d+)?\/[^\s@:]+(:[\w.-]+)?(@sha256:[a-f0-9]{64})?$/;
 export const SSH_KEY =
   /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/=]+( .*)?$/;
@@ -62,7 +59,7 @@ export function checkCredentials(
       field: `${field}.credentialsSecretRef`,
       reason: 'give exactly one of credentialsSecretRef and credentials',
     });
-  } else if (hasRef && (!nonEmpty(p.credentialsSecretRef) || !DNS_SUBDOMAIN.test(p.credentialsSecretRef))) {
+  } else if (hasRef && !isObjectName(p.credentialsSecretRef)) {
     issues.push({ field: `${field}.credentialsSecretRef`, reason: 'must be the name of a Secret' });
   } else if (hasInline) {
     issues.push(...inline((p.credentials ?? {}) as Record<string, unknown>));

@@ -1,14 +1,12 @@
 // The compact create request and its validation. Every problem is reported at once, named by the field as the
 // caller sent it, before anything is written (bad input changes nothing).
-import { isDnsSubdomain } from '../../hive/names.js';
+import { isDnsLabel, isDnsSubdomain, isObjectName } from '../../hive/names.js';
 import { ANNOTATIONS } from '../../hive/constants.js';
 import { GO_MAX_DURATION, invalidDurationMessage, isCrdDuration } from '../../hive/duration.js';
 import { expiresInProblem } from './expires-in.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
 import {
   CIDR,
-  DNS_LABEL,
-  DNS_SUBDOMAIN,
   IMAGE,
   SSH_KEY,
   checkCredentials,
@@ -95,16 +93,12 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
 
   need(nonEmpty(req.hub), 'hub', 'is required');
   need(
-    nonEmpty(req.namespace) && DNS_LABEL.test(req.namespace) && req.namespace.length <= 63,
+    isDnsLabel(req.namespace),
     'namespace',
     'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)',
   );
   // Hive's webhook caps both metadata.name and clusterName at 63 characters (REFERENCE.md §2.1).
-  need(
-    nonEmpty(req.name) && DNS_LABEL.test(req.name) && req.name.length <= 63,
-    'name',
-    'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)',
-  );
+  need(isDnsLabel(req.name), 'name', 'must be a DNS label (lower-case alphanumerics and "-", at most 63 characters)');
   need(isDnsSubdomain(req.baseDomain), 'baseDomain', 'must be a DNS domain such as example.com');
 
   const given = PLATFORMS.filter((p) => req.platform?.[p] !== undefined);
@@ -141,11 +135,7 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
   if ((req.imageSet === undefined) === (req.releaseImage === undefined)) {
     issues.push({ field: 'imageSet', reason: 'give exactly one of imageSet and releaseImage' });
   } else if (req.imageSet !== undefined) {
-    need(
-      nonEmpty(req.imageSet) && DNS_SUBDOMAIN.test(req.imageSet),
-      'imageSet',
-      'must be the name of a ClusterImageSet',
-    );
+    need(isObjectName(req.imageSet), 'imageSet', 'must be the name of a ClusterImageSet');
   } else {
     need(
       nonEmpty(req.releaseImage) && IMAGE.test(req.releaseImage),
@@ -164,11 +154,7 @@ export function createRequestIssues(req: CreateClusterRequest, now: number): Fie
       issues.push({ field: 'pullSecret', reason: 'must be a .dockerconfigjson document with an "auths" object' });
     }
   } else if (req.pullSecretRef !== undefined) {
-    need(
-      nonEmpty(req.pullSecretRef) && DNS_SUBDOMAIN.test(req.pullSecretRef),
-      'pullSecretRef',
-      'must be the name of a Secret',
-    );
+    need(isObjectName(req.pullSecretRef), 'pullSecretRef', 'must be the name of a Secret');
   }
 
   checkPool(req.controlPlane, 'controlPlane', 1, 5, issues);

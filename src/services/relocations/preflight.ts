@@ -18,6 +18,7 @@ import type { HiveStore, KubeObject, StateLocation } from '../ports.js';
 import type { ClusterName, ClusterPreflight, Preflight, PreflightReport } from './preflight-report.js';
 import { clusterTeamOf, ownerTeam, type TeamScope } from '../team-scope.js';
 import { namespaceFacts, type NamespaceFacts } from './namespace-facts.js';
+import { mapLimit } from '../../map-limit.js';
 
 export interface PreflightDeps extends StateLocation, TeamScope {
   store: HiveStore;
@@ -33,19 +34,6 @@ const STILL_HELD: ReadonlySet<RelocationCluster['state']> = new Set(['pending', 
 const PARALLEL_NAMESPACES = 8;
 /** Beyond this many namespaces, one list of the source's Secrets costs less of the hub's rate limit than one each. */
 const ONE_LIST_FROM = 10;
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /** The relocation job re-runs it as each wave starts, telling it which relocation asks. */
 export type RelocationPreflight = Preflight;

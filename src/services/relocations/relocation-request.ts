@@ -23,6 +23,3 @@ export type CreateOutcome =
   | { kind: 'dryRun'; report: PreflightReport }
   | { kind: 'refused'; report: PreflightReport; message: string }
   | { kind: 'accepted'; report: PreflightReport; relocation: RelocationView; job: JobView };
-
-/** A Relocation's id: a DNS label. */
-export const ID_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -3,6 +3,7 @@
 // through an Operation, so the work is durable in Kubernetes before the answer. Reads come from informer caches.
 import { randomBytes } from 'node:crypto';
 import { Conflict, Forbidden, Invalid, NotFound, Unavailable } from '../../hive/errors.js';
+import { isDnsLabel } from '../../hive/names.js';
 import { isTerminal, seedStatus } from '../../hive/relocation/plan.js';
 import { BEEKEEPER_API_VERSION } from '../../hive/resources/crd.js';
 import type { RelocationPhase, RelocationSpec } from '../../hive/resources/relocation.js';
@@ -12,7 +13,7 @@ import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import type { Clock, HiveStore, ObjectRef, ServiceLog, StateLocation } from '../ports.js';
 import { createPreflight, type RelocationObject, type RelocationPreflight } from './preflight.js';
-import { FROM_LABEL, TO_LABEL, ID_PATTERN, type RelocationRequest, type CreateOutcome } from './relocation-request.js';
+import { FROM_LABEL, TO_LABEL, type RelocationRequest, type CreateOutcome } from './relocation-request.js';
 import { RELOCATION_RUN_JOB } from './relocation-jobs.js';
 import { isRelocation, JOB_ANNOTATION, relocationView, type RelocationView } from './relocation-view.js';
 import { selectClusters, specIssues } from './select-clusters.js';
@@ -45,7 +46,8 @@ export function createRelocationService(deps: RelocationServiceDeps) {
 
   /** From the cache, else a live read: a Relocation created a moment ago may not be cached yet. */
   async function read(id: string): Promise<RelocationObject> {
-    if (!ID_PATTERN.test(id) || id.length > 63) throw new NotFound(`relocation ${id} not found`);
+    // A Relocation's id is a DNS label.
+    if (!isDnsLabel(id)) throw new NotFound(`relocation ${id} not found`);
     const found =
       store.cached<RelocationObject>('Relocation', refOf(id)) ??
       (await store.get<RelocationObject>('Relocation', refOf(id)));

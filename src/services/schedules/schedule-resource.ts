@@ -1,6 +1,7 @@
 // HibernationSchedule resources: the CR shape, validation of what people send, and the compiled engine for one.
 import { isCrdDuration, parseGoDuration } from '../../hive/duration.js';
 import { Invalid, type FieldIssue } from '../../hive/errors.js';
+import { isDnsLabel } from '../../hive/names.js';
 import {
   HibernationScheduleSpecSchema,
   type HibernationScheduleSpec,
@@ -18,10 +19,9 @@ export interface HibernationSchedule extends KubeObject {
 }
 
 export const DEFAULT_CATCH_UP_DEADLINE = '1h';
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export function nameIssues(name: unknown, field = 'name'): FieldIssue[] {
-  return typeof name === 'string' && NAME.test(name) && name.length <= 63
+  return isDnsLabel(name)
     ? []
     : [{ field, reason: 'must be a DNS label (lowercase letters, digits, "-", at most 63)' }];
 }
