@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import LaneSequencer from './test/support/lane-sequencer.js';
 
-// Test files share one Redis and spawn simulators: two at a time at most, one per lane (below), on 2 cores.
+// Test files share one Redis and spawn simulators; run files one at a time so timings stay sane on 2 cores.
 // The skip reporter ends every run with the tests that were skipped and why (test/support/needs.ts).
 // The drill reporter prints the drills' table (test/drills/README.md), only when drills ran, before the default
 // reporter's summary, so the run's last lines stay as they were.
@@ -21,24 +20,21 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // One worker process runs many files and keeps the modules it loaded: a new process per file spent ~5 s per
+    fileParallelism: false,
+    // One worker process for every file, which keeps the modules it loaded: a new process per file spent ~5 s per
     // file loading the same modules again (test/platform: 291 s with, 88 s without, on a loaded 2-core machine). So
     // a test file closes what it opens and changes no global state (none uses vi.mock, stubs or fake timers).
     isolate: false,
-    // Two lanes side by side in two workers, each lane one file at a time (test/support/lanes.ts): the drills
-    // (test/drills), which spend most of their time waiting (a schedule edge, a 60 s Redis outage, processes
-    // starting) on their own redis-server and processes, and every other file on the shared Redis (a private key
-    // prefix per file). Beside the rest, the drills' waiting fills idle time instead of adding to the run's.
-    maxWorkers: 2,
-    sequence: { sequencer: LaneSequencer },
+    // Two lanes side by side, each one file at a time: the drills (test/drills), which spend most of their time
+    // waiting (a schedule edge, a 60 s Redis outage, processes starting) on their own redis-server and processes,
+    // and every other file on the shared Redis (a private key prefix per file). The drills alone took ~40 % of a
+    // one-lane run; beside the rest they fill its idle time instead of adding to it.
     projects: [
       {
         extends: true,
         test: {
           name: 'drills',
           include: ['test/drills/**/*.test.ts'],
-          provide: { lane: 'drills' },
-          setupFiles: ['test/support/lanes.ts'],
           globalSetup: ['test/global-setup.ts'],
         },
       },
@@ -48,8 +44,6 @@ export default defineConfig({
           name: 'suite',
           include: ['test/**/*.test.ts'],
           exclude: ['test/drills/**'],
-          provide: { lane: 'suite' },
-          setupFiles: ['test/support/lanes.ts'],
           globalSetup: ['test/global-setup.ts', 'test/support/early-typecheck.ts'],
         },
       },
