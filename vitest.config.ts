@@ -17,6 +17,7 @@ export default defineConfig({
           ['json', { outputFile: report }],
         ]
       : ['./test/drills/drill-reporter.ts', 'default', './test/support/skip-reporter.ts'],
+    include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -25,28 +26,6 @@ export default defineConfig({
     // file loading the same modules again (test/platform: 291 s with, 88 s without, on a loaded 2-core machine). So
     // a test file closes what it opens and changes no global state (none uses vi.mock, stubs or fake timers).
     isolate: false,
-    // Two lanes side by side, each one file at a time: the drills (test/drills), which spend most of their time
-    // waiting (a schedule edge, a 60 s Redis outage, processes starting) on their own redis-server and processes,
-    // and every other file on the shared Redis (a private key prefix per file). The drills alone took ~40 % of a
-    // one-lane run; beside the rest they fill its idle time instead of adding to it.
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'drills',
-          include: ['test/drills/**/*.test.ts'],
-          globalSetup: ['test/global-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/drills/**'],
-          globalSetup: ['test/global-setup.ts', 'test/support/early-typecheck.ts'],
-        },
-      },
-    ],
+    globalSetup: ['test/global-setup.ts', 'test/support/early-typecheck.ts'],
   },
 });
