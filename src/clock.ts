@@ -25,6 +25,18 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * `base` shifted by `offsetMs`: now() reads ahead (or behind) by the offset, and timers fire when the shifted time
+ * reaches them. For the drills, which start the roles with their clocks a few seconds before a schedule's whole-minute
+ * edge instead of waiting up to a minute for the real one (src/main/test-clock.ts).
+ */
+export function offsetClock(base: Clock, offsetMs: number): Clock {
+  return {
+    now: () => base.now() + offsetMs,
+    at: (atMs, fn) => base.at(atMs - offsetMs, fn),
+  };
+}
+
 export interface TestClock extends Clock {
   /** Jump forward; timers that fall due fire in time order. */
   advance(ms: number): void;

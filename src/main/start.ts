@@ -3,7 +3,6 @@
 // signals and exit codes.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { sha256Hex, signInConfigured } from '../config/auth.js';
 import { createLogger } from '../logger.js';
@@ -11,6 +10,7 @@ import { RedisMissing } from '../redis/bootstrap.js';
 import { createSystem, type Role, type System } from '../system.js';
 import { removeKubeconfigFile, writeKubeconfigFile } from '../system/kubeconfig-file.js';
 import { readVersionInfo } from '../version.js';
+import { clockFromEnv } from './test-clock.js';
 
 export interface StartOptions {
   roles: readonly Role[];
@@ -20,8 +20,10 @@ export interface StartOptions {
 
 export async function start(opts: StartOptions): Promise<void> {
   let config: Config;
+  let clock: ReturnType<typeof clockFromEnv>;
   try {
     config = loadConfig(process.env);
+    clock = clockFromEnv(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -53,13 +55,14 @@ export async function start(opts: StartOptions): Promise<void> {
   const version = readVersionInfo({ commit: process.env.BEEKEEPER_COMMIT });
   const built = { version: version.version, commit: version.commit, node: version.node };
   log.info({ roles: opts.roles, ...built, apiGroupVersion: version.apiGroupVersion }, 'Beekeeper starting');
+  if (clock.offsetMs !== 0) log.warn({ offsetMs: clock.offsetMs }, 'test clock: this role runs off real time');
 
   let system: System;
   try {
     system = await createSystem({
       config,
       log,
-      clock: systemClock,
+      clock: clock.clock,
       roles: opts.roles,
       allowPrivateRedis: opts.allInOne ?? false,
       version,

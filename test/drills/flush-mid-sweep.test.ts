@@ -3,26 +3,19 @@
 // resync (every 2 s here) finds the edge unswept within its catch-up deadline and sweeps it again under its
 // deterministic id: every cluster ends Hibernating, each changed exactly once (counted by a watch on the hub),
 // status.lastSweep is written, and no process was restarted. Two clusters carry overrides (ClusterOverrides, not
-// Redis): one kept awake until 25 s after the edge, past the flush, hibernates once when that ends; one with
+// Redis): one kept awake until 15 s after the edge, past the flush, hibernates once when that ends; one with
 // skip-next-hibernation is skipped by the edge, run twice, and never hibernates.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResource } from '../../src/sim/client/index.js';
 import { adoptRunning } from './clusters.js';
-import { report, retryUntilSeen, scaled, startDrill, STATE_NS, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, scaled, startDrill, tally, until, type Drill } from './harness.js';
+import { hibernateAtNextMinute, lastSweepOf, startRolesBeforeEdge, type LastSweep } from './kill-drills.js';
 import type { PowerChanges } from './power-changes.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
 /** 250 clusters full size, at least 100: the sweep of 100 still takes seconds at 60 requests/s, and the flush comes at 25. */
 const N = scaled(250, 100);
 const NS = 'swept';
-const SCHEDULES: ApiResource = {
-  group: 'beekeeper.io',
-  version: 'v1beta1',
-  plural: 'hibernationschedules',
-  kind: 'HibernationSchedule',
-  namespaced: true,
-};
 const names = Array.from({ length: N }, (_, i) => `${NS}-${String(i).padStart(3, '0')}`);
 /** Kept awake by an override that ends after the flush; spared the edge by a skip-next-hibernation override. */
 const KEPT = `${NS}-kept`;
@@ -33,11 +26,13 @@ let power: PowerChanges;
 
 beforeAll(async () => {
   // The hub's request budget at 60 a second, so the sweep's patches and Events take seconds and the flush lands
-  // in the middle of it.
+  // in the middle of it. The roles start once the clusters run, their clocks a little before a whole minute (the edge).
   drill = await startDrill({
     env: { BEEKEEPER_RESYNC_INTERVAL_SECONDS: '2', BEEKEEPER_KUBE_QPS: '60', BEEKEEPER_KUBE_BURST: '60' },
+    deferRoles: true,
   });
   power = await adoptRunning(drill, NS, [...names, KEPT, SKIPPED]);
+  await startRolesBeforeEdge(drill);
 }, 180_000);
 
 afterAll(async () => {
@@ -48,24 +43,10 @@ afterAll(async () => {
 describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, () => {
   it('the resync sweeps the edge again: every cluster hibernated exactly once, lastSweep written, no restart', async () => {
     const pids = drill.roles.map((r) => r.pid);
-    // Schedules have whole-minute edges, and an edge from before the schedule existed is never acted on: the next
-    // minute at least 5 s away, in UTC; the resume edge half a day later.
-    const edgeMs = Math.ceil((Date.now() + 5_000) / 60_000) * 60_000;
-    const edge = new Date(edgeMs);
-    const resume = new Date(edgeMs + 12 * 3_600_000);
-    const created = await drill.api('POST', '/v1/schedules', {
-      name: 'nightly',
-      timeZone: 'UTC',
-      cron: {
-        hibernate: `${edge.getUTCMinutes()} ${edge.getUTCHours()} * * *`,
-        resume: `${resume.getUTCMinutes()} ${resume.getUTCHours()} * * *`,
-      },
-      targets: { namespaces: [NS] },
-      // The drill's clusters were installed a moment ago.
-      safety: { allowHibernationInFirstDay: { reason: 'drill clusters, no certificates to rotate' } },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const keptUntil = new Date(edgeMs + 25_000);
+    // Schedules have whole-minute edges: the roles' next minute at least 5 s away (kill-drills.ts).
+    const { at: edge } = await hibernateAtNextMinute(drill, 'nightly', [NS]);
+    const edgeMs = edge.getTime();
+    const keptUntil = new Date(edgeMs + 15_000);
     for (const [name, override] of [
       [KEPT, { type: 'keepAwake', until: keptUntil.toISOString() }],
       [SKIPPED, { type: 'skipNextHibernation' }],
@@ -79,9 +60,10 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
     await until(
       'the sweep has hibernated some clusters',
       () => power.asked('Hibernating').length >= 25,
-      edgeMs - Date.now() + 60_000,
+      edgeMs - drill.now() + 60_000,
     );
     await drill.redis.flushAll();
+    const flushedAt = drill.now();
     const atFlush = new Set(power.asked('Hibernating')).size;
 
     const swept = Date.now();
@@ -90,18 +72,15 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
       () => names.every((n) => power.now(n) === 'Hibernating'),
       120_000,
     );
-    let lastSweep: { edge?: string; finishedAt?: string; failed?: number } | undefined;
+    let lastSweep: LastSweep | undefined;
     await until(
       'the schedule records its sweep',
-      async () => {
-        lastSweep = (await drill.kube().get(SCHEDULES, STATE_NS, 'nightly'))?.status?.lastSweep;
-        return Boolean(lastSweep?.finishedAt);
-      },
+      async () => Boolean((lastSweep = await lastSweepOf(drill, 'nightly'))?.finishedAt),
       60_000,
     );
     const repairMs = Date.now() - swept;
     await until('the kept cluster hibernates once its override ends', () => power.now(KEPT) === 'Hibernating', 90_000);
-    const keptAfterUntilMs = Date.now() - keptUntil.getTime();
+    const keptAfterUntilMs = drill.now() - keptUntil.getTime();
     // A second action on either would come within a resync or two.
     await new Promise((r) => setTimeout(r, 5_000));
     const scheduler = drill.roles.find((r) => r.role === 'scheduler')!;
@@ -125,8 +104,9 @@ describe(`drill: FLUSHALL in the middle of an edge sweep over ${N} clusters`, ()
         `all Hibernating and lastSweep ${JSON.stringify(lastSweep)} ${repairMs} ms after the flush; overrides ${figures(overrides)}, ` +
         `the kept cluster hibernated ${keptAfterUntilMs} ms after its override ended; resync repairs ${JSON.stringify(Object.fromEntries(repairs))}`,
     );
-    // The positive control: the flush took part of the sweep.
+    // The positive controls: the flush took part of the sweep, and the kept cluster's override outlived it.
     expect(atFlush).toBeLessThan(N);
+    expect(flushedAt).toBeLessThan(keptUntil.getTime());
     expect(hibernated, JSON.stringify(hibernated.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(asked, JSON.stringify(asked.examples)).toMatchObject({ expected: N, done: N, ...CLEAN });
     expect(lastSweep).toMatchObject({ edge: edge.toISOString(), failed: 0 });

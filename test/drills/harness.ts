@@ -46,6 +46,8 @@ export interface DrillOptions {
   env?: Record<string, string>;
   /** Replicas of each role started at once (default one of each); start more or later with `drill.start`. */
   roles?: Partial<Record<Role, number>>;
+  /** Start no role yet: the drill sets its stage on the hub, then calls `drill.startRoles`. */
+  deferRoles?: boolean;
 }
 
 export interface RoleProcess extends DrillProcess {
@@ -70,6 +72,10 @@ export interface Drill {
   /** Every role process started so far, in order. */
   roles: RoleProcess[];
   start(role: Role, env?: Record<string, string>): Promise<RoleProcess>;
+  /** `opts.roles` (after `deferRoles`); with `clockOffsetMs`, each role started from now on runs that far off real time. */
+  startRoles(opts?: { clockOffsetMs?: number }): Promise<void>;
+  /** The roles' time: Date.now() plus the clock offset they were started with. */
+  now(): number;
   /** A request to the first running api process (`path` from /v1 on, e.g. `/v1/clusters`). */
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer<T>>;
   /** A role's /metrics as `name{labels}` -> value (default: the first running api process). */
@@ -143,6 +149,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
     });
 
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OURS.test(k)));
+    let offsetMs = 0;
     const start = async (role: Role, env: Record<string, string> = {}, attempt = 1): Promise<RoleProcess> => {
       const port = await freePort();
       const n = roles.filter((r) => r.role === role).length + 1;
@@ -164,6 +171,7 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
           BEEKEEPER_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
           BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0',
           ...opts.env,
+          ...(offsetMs ? { NODE_ENV: 'test', BEEKEEPER_TEST_CLOCK_OFFSET_MS: String(offsetMs) } : {}),
           ...env,
         },
         cwd: ROOT,
@@ -188,12 +196,16 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
     // replicas one after another (a replica's name and log file count the ones before it); then listed in a fixed
     // order, worker, scheduler, api, as a drill may take them by position.
     const order = ['worker', 'scheduler', 'api'] as const;
-    await Promise.all(
-      order.map(async (role) => {
-        for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
-      }),
-    );
-    roles.sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
+    const startRoles = async ({ clockOffsetMs = 0 } = {}) => {
+      offsetMs = clockOffsetMs;
+      await Promise.all(
+        order.map(async (role) => {
+          for (let i = 0; i < (opts.roles?.[role] ?? 1); i++) await start(role);
+        }),
+      );
+      roles.sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
+    };
+    if (!opts.deferRoles) await startRoles();
 
     const kube = (hub = hubs[0]!) => createKubeClient(targetFromKubeconfig(kubeconfigText, hub));
     const apiUrl = () => {
@@ -209,6 +221,8 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       kube,
       roles,
       start,
+      startRoles,
+      now: () => Date.now() + offsetMs,
       async api(method, path, body, headers = {}) {
         const res = await fetch(`${apiUrl()}${path}`, {
           method,

@@ -1,7 +1,8 @@
-// What the kill and SIGTERM drills share (issue 14, "Drills"): the roles' environment that lets a new worker take a
-// killed worker's jobs back at once, the one-line report each drill prints for `npm run drills` to collect, a
-// schedule whose hibernate edge is the next whole minute, and the jobs of a namespace still not ended. Everything
-// is read from outside (the API, the hub), so the drills hold whatever the sweep's insides look like.
+// What the kill, SIGTERM and flush drills share (issue 14, "Drills"): the roles' environment that lets a new worker
+// take a killed worker's jobs back at once, the one-line report each drill prints for `npm run drills` to collect,
+// roles whose clock is a little before a whole minute and a schedule whose hibernate edge is that minute, and the jobs
+// of a namespace still not ended. Everything is read from outside (the API, the hub), so the drills hold whatever the
+// sweep's insides look like.
 import { expect } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import type { ApiResource } from '../../src/sim/client/index.js';
@@ -46,13 +47,27 @@ export interface Edge {
   schedule: string;
 }
 
+/** How far before their next whole minute the roles' clocks are set when they start: their start-up, then 5 s. */
+const EDGE_LEAD_MS = 20_000;
+
 /**
- * A schedule hibernating `namespaces` at the next whole minute at least 5 s away (edges are whole minutes, and an
- * edge from before the schedule existed is never acted on: no drill can choose one closer), resuming half a day
- * later.
+ * The drill's roles (startDrill with `deferRoles`), their clocks set so that a whole minute, a schedule's edge, comes
+ * EDGE_LEAD_MS after they are asked to start: edges are whole minutes, and an edge from before the schedule existed is
+ * never acted on, so on the real clock a drill would wait up to a minute for one. Should the roles take longer than
+ * EDGE_LEAD_MS less 5 s to start, the edge is the minute after: the drill is slower, not different.
+ */
+export async function startRolesBeforeEdge(drill: Drill): Promise<void> {
+  const now = Date.now();
+  const minute = Math.ceil((now + EDGE_LEAD_MS) / 60_000) * 60_000;
+  await drill.startRoles({ clockOffsetMs: minute - EDGE_LEAD_MS - now });
+}
+
+/**
+ * A schedule hibernating `namespaces` at the roles' next whole minute at least 5 s away (`drill.now()`: see
+ * startRolesBeforeEdge), resuming half a day later.
  */
 export async function hibernateAtNextMinute(drill: Drill, name: string, namespaces: string[]): Promise<Edge> {
-  const edgeMs = Math.ceil((Date.now() + 5_000) / 60_000) * 60_000;
+  const edgeMs = Math.ceil((drill.now() + 5_000) / 60_000) * 60_000;
   const at = new Date(edgeMs);
   const resume = new Date(edgeMs + 12 * 3_600_000);
   const created = await drill.api('POST', '/v1/schedules', {
