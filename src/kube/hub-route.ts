@@ -40,11 +40,12 @@ interface Asked {
 async function ask(kc: KubeConfig): Promise<Asked> {
   const opts: https.RequestOptions = { headers: {} };
   await kc.applyToHTTPSOptions(opts);
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(opts.headers ?? {}))
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   // As applyToFetchOptions does: basic auth (a username and password in the kubeconfig) wins over a token.
   if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+  // Set last: the same on every request, whatever the credentials' headers said.
   headers.accept = 'application/json';
   headers['user-agent'] = USER_AGENT;
   return { headers, tls: Object.fromEntries(TLS_KEYS.map((k) => [k, opts[k]])) };
@@ -60,6 +61,8 @@ function poolFor(origin: string, tls: Tls): HubPool {
     pipelining: 1,
     keepAliveTimeout: IDLE_SOCKET_MS,
     keepAliveMaxTimeout: IDLE_SOCKET_MS,
+    // A server's own Keep-Alive hint (Node servers send timeout=5) less this margin, if shorter than the above.
+    keepAliveTimeoutThreshold: 1_000,
     connect: { ...Object.fromEntries(TLS_KEYS.filter((k) => tls[k] !== undefined).map((k) => [k, tls[k]])) },
   });
 }
