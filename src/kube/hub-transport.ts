@@ -94,7 +94,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_c: Dispatcher.DispatchController, err: Error) {
-    this.settle(this.abortedWith ?? err);
+    this.settle(this.abortedWith ?? hangUp(err));
   }
 }
 
@@ -105,6 +105,15 @@ function flatHeaders(headers: Headers): Record<string, string> {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
+}
+
+/**
+ * A connection closed before the answer (a partition, a server going away mid-request) is undici's SocketError
+ * (UND_ERR_SOCKET); said as Node's http said it, "socket hang up" (ECONNRESET), so /v1/hubs and logs read as before.
+ */
+function hangUp(err: Error): Error {
+  if ((err as { code?: unknown }).code !== 'UND_ERR_SOCKET') return err;
+  return Object.assign(new Error(`socket hang up (${err.message})`, { cause: err }), { code: 'ECONNRESET' });
 }
 
 // The errors node-fetch and AbortSignal.timeout gave: map-error.ts tells them apart from a hub's answer by name.
