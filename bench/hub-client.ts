@@ -105,7 +105,7 @@ if (process.argv[2] === '--server') {
     figure,
     baseline: Math.round(base),
     subject: Math.round(subj),
-    ratio: Number((subj / base).toFixed(2)),
+    ratio: base > 0 ? Number((subj / base).toFixed(2)) : null,
   });
   console.log(
     `${N} PATCHes per round, ${IN_FLIGHT} in flight, ${ROUNDS} rounds each (medians); load ${(await import('node:os'))
