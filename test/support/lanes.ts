@@ -1,4 +1,4 @@
-// A setup file (vitest.config.ts): the suite runs in two workers, but as two lanes of one file at a time each: the
+// A setup file (vitest.config.ts, with BEEKEEPER_TEST_LANES=1): two workers, as two lanes of one file at a time: the
 // drills (test/drills), which mostly wait (a whole-minute schedule edge, a 60 s Redis outage, five processes
 // starting) on their own redis-server and processes, and every other file on the shared Redis. Vitest hands any
 // file to a free worker, so a file first takes its lane's lock (a directory made atomically, named for this run)
