@@ -4,26 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { createBody, prerequisites } from '../clusters/support.js';
-import { HUB, STATE_NAMESPACE, TOKENS, startBed, type Bed, type Who } from './support.js';
+import { HUB, STATE_NAMESPACE, TOKENS, startBed, type Bed } from './support.js';
+import { trailReaders } from './trail-readers.js';
 
 let bed: Bed;
 const NS = 'a-ns';
-const records = (annotated: Array<Record<string, any>>) =>
-  annotated.map((e) => ({ event: e, record: JSON.parse(e.metadata.annotations['beekeeper.io/audit-record']) }));
-
-/** The request's audit log line and its Event (in `namespace`), once both are written. */
-async function traces(requestId: string, namespace: string) {
-  const line = await bed.auditLine(requestId);
-  await bed.app.auditTrail.settled();
-  const events = records(await bed.auditEvents(namespace)).filter((e) => e.record.requestId === requestId);
-  return { line, events };
-}
-
-async function audit(who: Who, query: Record<string, string | number> = {}) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
-  return bed.as(who, { method: 'GET', url: `/v1/audit${qs ? `?${qs}` : ''}` });
-}
-
+const { traces, audit } = trailReaders(() => bed);
 const requestIds: Record<string, string> = {};
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
@@ -104,3 +105,12 @@ export async function startBed(startMs: number): Promise<Bed> {
 /** An adopted, installed cluster on east (Hive reaches Running at once): the schedule tests' own. */
 export const adoptCluster = (bed: Bed, namespace: string, name: string, annotations: Record<string, string> = {}) =>
   adoptInstalled(bed, namespace, name, { annotations });
+
+/** A Wednesday noon (UTC): outside the schedules' Monday-morning window, so they say Hibernating. */
+export const T0 = Date.parse('2026-06-03T12:00:00Z');
+
+/** The answer a missing object gets: what another team sees of a team's object. */
+export const missingLike = (res: { statusCode: number; json(): unknown }, detail: string) => {
+  expect(res.statusCode).toBe(404);
+  expect(res.json()).toMatchObject({ status: 404, code: 'NotFound', detail });
+};

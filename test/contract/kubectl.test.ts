@@ -1,20 +1,13 @@
 // kubectl works against the double unchanged, and the same session runs against a real API server: only the
 // kubeconfig is used (the double serves HTTPS here, since kubectl never sends a bearer token over plain HTTP).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe } from 'vitest';
 import { needs } from '../support/needs.js';
 import { contractTargets, startTarget, type Target } from './support/target.js';
-
-const run = promisify(execFile);
-const hasKubectl = await run('kubectl', ['version', '--client']).then(
-  () => true,
-  () => false,
-);
+import { clusterDeploymentYaml, hasKubectl, run } from './support/kubectl.js';
 
 for (const target of contractTargets()) {
   describe(
@@ -35,27 +28,7 @@ for (const target of contractTargets()) {
         dir = mkdtempSync(path.join(tmpdir(), 'kubectl-contract-'));
         kubeconfig = path.join(dir, 'kubeconfig');
         writeFileSync(kubeconfig, t.kc.exportConfig(), { mode: 0o600 });
-        writeFileSync(
-          path.join(dir, 'cd.yaml'),
-          [
-            'apiVersion: hive.openshift.io/v1',
-            'kind: ClusterDeployment',
-            'metadata:',
-            '  name: k1',
-            `  namespace: ${ns}`,
-            'spec:',
-            '  baseDomain: example.com',
-            '  clusterName: k1',
-            '  platform:',
-            '    aws:',
-            '      region: us-east-1',
-            '      credentialsSecretRef:',
-            '        name: aws-creds',
-            '  pullSecretRef:',
-            '    name: pull-secret',
-            '',
-          ].join('\n'),
-        );
+        writeFileSync(path.join(dir, 'cd.yaml'), clusterDeploymentYaml('k1', ns));
       });
       afterAll(async () => {
         for (const name of extraNamespaces)

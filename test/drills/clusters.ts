@@ -5,8 +5,7 @@ import { R } from '../../src/sim/client/index.js';
 import { until, type Drill } from './harness.js';
 import { watchPowerChanges, type PowerChanges } from './power-changes.js';
 import { mapLimit } from '../../src/map-limit.js';
-
-const b64 = (s: string) => Buffer.from(s).toString('base64');
+import { adoptedClusterDeployment, awsCredsSecret, b64, kubeconfigSecret } from '../support/adopted-cluster.js';
 
 /** Creates the namespace and one adopted ClusterDeployment per name (16 requests in flight). */
 export async function adoptClusters(
@@ -16,39 +15,20 @@ export async function adoptClusters(
   opts: { annotations?: Record<string, string> } = {},
 ): Promise<void> {
   await kube.create(R.namespace, { metadata: { name: namespace } });
-  await kube.create(R.secret, {
-    metadata: { name: 'aws-creds', namespace },
-    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-  });
-  await kube.create(R.secret, {
-    metadata: { name: 'admin-kubeconfig', namespace },
-    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
-  });
+  await kube.create(R.secret, awsCredsSecret(namespace));
+  await kube.create(R.secret, kubeconfigSecret(namespace, 'admin-kubeconfig'));
   const one = async (name: string) =>
-    kube.create(R.clusterDeployment, {
-      metadata: { name, namespace, annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations } },
-      spec: {
-        clusterName: name,
-        baseDomain: 'example.com',
-        platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-        installed: true,
-        clusterMetadata: {
-          clusterID: `${name}-id`,
-          infraID: `${name}-infra`,
-          adminKubeconfigSecretRef: { name: 'admin-kubeconfig' },
-        },
-      },
-    });
+    kube.create(
+      R.clusterDeployment,
+      adoptedClusterDeployment(namespace, name, { ...opts, fake: true, kubeconfigSecret: 'admin-kubeconfig' }),
+    );
   await mapLimit(names, 16, one);
 }
 
 /** What a cluster or pool create needs on the hub: the namespace, AWS credentials, a pull secret, a 4.16 image set. */
 export async function createInstallInputs(kube: KubeClient, namespace: string): Promise<void> {
   await kube.create(R.namespace, { metadata: { name: namespace } });
-  await kube.create(R.secret, {
-    metadata: { name: 'aws-creds', namespace },
-    data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-  });
+  await kube.create(R.secret, awsCredsSecret(namespace));
   await kube.create(R.secret, {
     metadata: { name: 'pull-secret', namespace },
     type: 'kubernetes.io/dockerconfigjson',

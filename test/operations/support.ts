@@ -13,10 +13,10 @@ import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { createAdopted } from '../support/adopted-cluster.js';
 
 export const HUB = 'east';
 export const STATE_NS = 'beekeeper';
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 export const log = createLogger({ level: 'silent' });
 
 export interface Bed {
@@ -120,34 +120,7 @@ export async function startBed(): Promise<Bed> {
 
 /** An adopted, installed cluster (Hive reaches Running at once). */
 export async function adoptCluster(bed: Bed, namespace: string, name: string): Promise<void> {
-  const { store } = bed.api;
-  await store.create('Namespace', HUB, { metadata: { name: namespace } }).catch(() => undefined);
-  await store
-    .create('Secret', HUB, {
-      metadata: { name: 'aws-creds', namespace },
-      data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-    })
-    .catch(() => undefined);
-  await store.create('Secret', HUB, {
-    metadata: { name: `${name}-kubeconfig`, namespace },
-    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
-  });
-  await store.create('ClusterDeployment', HUB, {
-    apiVersion: 'hive.openshift.io/v1',
-    kind: 'ClusterDeployment',
-    metadata: { name, namespace, annotations: { 'hive.openshift.io/fake-cluster': 'true' } },
-    spec: {
-      clusterName: name,
-      baseDomain: 'example.com',
-      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-      installed: true,
-      clusterMetadata: {
-        clusterID: `${name}-id`,
-        infraID: `${name}-infra`,
-        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
-      },
-    },
-  });
+  await createAdopted(bed.api.store, HUB, namespace, name, { fake: true });
   await cdWhere(bed, namespace, name, (cd) => cd?.status?.powerState === 'Running');
 }
 

@@ -1,61 +1,17 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conflict, Forbidden, invalid, NotFound, Unavailable } from '../../src/hive/errors.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import { replyWithJob } from '../../src/http/reply-job.js';
-import { WaitQuery } from '../../src/http/schemas.js';
 import type { JobView } from '../../src/services/ports.js';
-import { buildServer } from '../../src/http/server.js';
+import { demoRoutes } from './demo-routes.js';
 import {
   buildTestServer,
   startTestRefresher,
   createHarness,
-  fakeStore,
   gate,
-  quietLog,
   sseEvents,
   testConfig,
   type Harness,
-  testJob,
 } from './support.js';
-import { configTeamDirectory } from '../../src/auth/team-directory.js';
-
-// A feature-style route plugin: validate, enqueue, answer with the job (how cluster/pool routes use the platform).
-const demoRoutes =
-  (h: Harness): FastifyPluginAsync =>
-  async (plain) => {
-    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-    app.post(
-      '/demo-jobs',
-      {
-        schema: {
-          body: Type.Object(
-            { name: Type.String({ minLength: 1 }), size: Type.Optional(Type.Integer({ minimum: 1 })) },
-            { additionalProperties: false },
-          ),
-          querystring: WaitQuery,
-        },
-      },
-      async (req, reply) =>
-        replyWithJob(
-          reply,
-          h.queue,
-          await h.queue.enqueue(testJob('test.demo', { name: req.body.name })),
-          req.query.wait,
-        ),
-    );
-    app.get('/boom/:kind', async (req) => {
-      const kind = (req.params as { kind: string }).kind;
-      if (kind === 'notfound') throw new NotFound('clusterdeployment local/ns/x not found');
-      if (kind === 'conflict') throw new Conflict('cluster is protected (hive.openshift.io/protected-delete)');
-      if (kind === 'invalid') throw invalid('platform.aws.region', 'is required');
-      if (kind === 'forbidden') throw new Forbidden('the hub refused: clusterdeployments is forbidden');
-      if (kind === 'unavailable') throw new Unavailable('hub local is unreachable', 7);
-      throw new Error('database password=hunter2 leaked in a stack');
-    });
-  };
 
 describe('HTTP edge', () => {
   let h: Harness;
@@ -304,60 +260,5 @@ describe('HTTP edge with API tokens', () => {
       ).statusCode,
     ).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-  });
-});
-
-describe('HTTP edge shutting down', () => {
-  let h: Harness;
-  const hold = gate();
-  beforeAll(async () => {
-    h = await createHarness();
-    await h.startWorkers({
-      'test.demo': async (_p, ctx) => {
-        await ctx.step('Started');
-        await hold.promise;
-        return 'done';
-      },
-    });
-  });
-  afterAll(async () => {
-    hold.open();
-    await h?.close();
-  });
-
-  it('ends event streams and long waits at once instead of holding the shutdown', async () => {
-    // Count the waits the three requests below start, so the server closes only once all are waiting.
-    let waits = 0;
-    const allWaiting = gate();
-    const counted =
-      <A extends unknown[], R>(fn: (...a: A) => R) =>
-      (...a: A): R => {
-        if (++waits === 3) allWaiting.open();
-        return fn(...a);
-      };
-    const queue = { ...h.queue, watch: counted(h.queue.watch), waitUntilDone: counted(h.queue.waitUntilDone) };
-    const app = await buildServer({
-      teams: configTeamDirectory(h.config),
-      config: h.config,
-      log: quietLog,
-      queue,
-      store: fakeStore(),
-      metrics: createMetrics({ defaultMetrics: false }),
-      routes: [demoRoutes({ ...h, queue })],
-      redis: h.producer,
-      queuesForBoard: [],
-    });
-    const post = await app.inject({ method: 'POST', url: '/v1/demo-jobs', payload: { name: 'held' } });
-    const id = post.json<{ job: JobView }>().job.id;
-    const stream = app.inject({ method: 'GET', url: `/v1/jobs/${id}/events` });
-    const waiting = app.inject({ method: 'GET', url: `/v1/jobs/${id}?wait=3600` });
-    const posting = app.inject({ method: 'POST', url: '/v1/demo-jobs?wait=3600', payload: { name: 'held-too' } });
-    await allWaiting.promise;
-    await app.close();
-    const [s, w, p] = await Promise.all([stream, waiting, posting]);
-    expect(sseEvents<JobView>(s.body).at(-1)).toMatchObject({ id });
-    expect(w.json<{ job: JobView }>().job).toMatchObject({ id });
-    expect(w.json<{ job: JobView }>().job.state).not.toBe('completed');
-    expect(p.statusCode).toBe(202);
   });
 });

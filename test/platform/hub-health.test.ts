@@ -4,92 +4,15 @@
 // sends nothing to any hub. The claim-wait histogram is observed once per claim across scheduler replicas, and a new
 // lease holder does not observe again what its predecessor did.
 import { randomUUID } from 'node:crypto';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClock, type TestClock } from '../../src/clock.js';
-import { loadConfig, withEmbeddedHub, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { closeRedis, createRedis, waitReady } from '../../src/redis/connect.js';
+import type { Config } from '../../src/config.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
 import { eventually } from '../auth/sign-in-support.js';
 
-const log = createLogger({ level: 'silent' });
-
-/** A TCP forwarder in front of a hub: `cut()` is a network partition, `restore()` heals it on the same port. */
-async function partitionable(target: string) {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let listenPort = 0;
-  const open = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(Number(port), hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-        }
-        client.on('error', () => upstream.destroy());
-        upstream.on('error', () => client.destroy());
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(listenPort, '127.0.0.1', () => {
-        listenPort = (server!.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  await open();
-  return {
-    url: () => `http://127.0.0.1:${listenPort}`,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server!.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-    },
-    restore: open,
-  };
-}
-
-/** A config whose hubs are the simulator's, `west` reached through `westUrl` when given. */
-function configFor(sim: Simulator, prefix: string, westUrl?: string): Config {
-  const base = loadConfig({
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    BEEKEEPER_REDIS_PREFIX: prefix,
-    BEEKEEPER_AUTH_OPEN: 'true',
-    BEEKEEPER_RESYNC_INTERVAL_SECONDS: '3600',
-  });
-  const east = withEmbeddedHub(base, { name: 'east', kubeconfigData: kubeconfigVia(sim, 'east') });
-  return sim.hubs.length === 1
-    ? east
-    : {
-        ...east,
-        hubs: [...east.hubs, { ...east.hubs[0]!, name: 'west', kubeconfigData: kubeconfigVia(sim, 'west', westUrl) }],
-      };
-}
-
-/** The simulator's kubeconfig with `hub` current, reached at `server` when given. */
-function kubeconfigVia(sim: Simulator, hub: string, server?: string): string {
-  const kc = sim.kubeconfig() as { clusters: Array<{ name: string; cluster: { server: string } }> };
-  for (const c of kc.clusters) if (server && c.name === hub) c.cluster.server = server;
-  return JSON.stringify({ ...kc, 'current-context': hub });
-}
-
-async function dropKeys(config: Config) {
-  const redis = createRedis(config.redis, 'producer');
-  await waitReady(redis);
-  const keys = await redis.keys(`${config.redis.prefix}*`);
-  if (keys.length) await redis.del(...keys);
-  await closeRedis(redis);
-}
-
-const scrape = async (system: System) => (await system.app.inject({ url: '/metrics' })).body;
-const sample = (body: string, series: string) => {
-  const line = body.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-};
+import { configFor, dropKeys, kubeconfigVia, log, partitionable, sample, scrape } from './hub-health-support.js';
 
 describe('a scrape', () => {
   let sim: Simulator;

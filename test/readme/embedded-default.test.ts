@@ -1,236 +1,36 @@
 // The README's promise to a newcomer, kept as a real process: `npm ci && npm start` runs everything against the
 // embedded Hive simulator, prints where the API is, and the curl tour and the CI section's CLI work against it as
 // written. Only the names are made unique (so the file can share a Redis) and the simulator runs faster.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { dropKeys } from '../../src/system/embedded-prefix.js';
-import { RESUME_STEPS, STOPPING_STATES } from '../../src/hive/constants.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { bash as runBash, curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
-import { compiledMain } from '../support/compiled-src.js';
+import { curlCommands, datesAhead, readmeBlock, runCurl } from '../support/readme.js';
+import {
+  B,
+  IDEMPOTENCY_KEY,
+  NAME,
+  ROOT,
+  RUN,
+  TOKEN,
+  bash,
+  cli,
+  curl,
+  exited,
+  hasKubectl,
+  output,
+  server,
+  startEmbedded,
+  stopEmbedded,
+  tail,
+  tmp,
+  until,
+} from './embedded-default-bed.js';
+import { CD, RESUMING, STOPPING, createBody, expectHiveSteps, stepsOf } from './embedded-default-fixtures.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasKubectl = await new Promise<boolean>((resolve) =>
-  execFile('kubectl', ['version', '--client'], (err) => resolve(!err)),
-);
-if (!hasKubectl) console.warn("test/readme: no kubectl on PATH, so the README's kubectl step is SKIPPED");
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const RUN = randomUUID().slice(0, 8);
-const PREFIX = `{bk-readme-${RUN}}`;
-// The README's names, made unique per run.
-const NAME = `dev-alice-${RUN}`;
-const IDEMPOTENCY_KEY = `dev-alice-1-${RUN}`;
-
-let server: ChildProcess;
-let output = '';
-let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-let B = '';
-/** The admin token `npm start` printed (`export BEEKEEPER_TOKEN=...`), which every README example sends. */
-let TOKEN = '';
-const tmp = mkdtempSync(join(tmpdir(), 'bk-readme-'));
-
-/** What the process printed lately, so a failed expectation says what the server was doing. */
-const tail = () => output.split('\n').slice(-25).join('\n');
-
-function waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const m = output.match(pattern);
-      if (!m) return false;
-      done();
-      resolve(m);
-      return true;
-    };
-    const onData = () => void check();
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`npm start exited (${code}) before printing ${pattern}:\n${tail()}`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`npm start did not print ${pattern} within ${timeoutMs} ms:\n${tail()}`));
-    }, timeoutMs);
-    const done = () => {
-      clearTimeout(timer);
-      server.stdout?.off('data', onData);
-      server.off('exit', onExit);
-    };
-    server.stdout?.on('data', onData);
-    server.once('exit', onExit);
-    check();
-  });
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
-
-/** `curl -s` as the README writes it: method, path relative to $B, optional JSON body and headers. */
-async function curl(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const signed = { authorization: `Bearer ${TOKEN}`, ...headers };
-  const res = await fetch(`${B}${path}`, {
-    method,
-    redirect: 'manual',
-    headers: body === undefined ? signed : { 'content-type': 'application/json', ...signed },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-
-/** `node bin/beekeeper.js …` in a separate process, as the README's CI section runs it. */
-function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/beekeeper.js'), ...args], {
-      cwd: tmp,
-      env: { ...process.env, BEEKEEPER_URL: B, BEEKEEPER_TOKEN: TOKEN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`beekeeper ${args.join(' ')} did not end within ${timeoutMs} ms\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Runs a README shell script with bash in its own process, as a CI runner would. */
-const bash = (script: string, env: Record<string, string>) => runBash(script, { env, cwd: tmp });
-
-/** Ask again until the answer satisfies `ok` (each ask is a real HTTP answer; the pause only spaces them). */
-async function until(path: string, ok: (a: Answer) => boolean, timeoutMs: number): Promise<Answer> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await curl('GET', path);
-  while (!ok(last)) {
-    if (Date.now() > deadline)
-      throw new Error(`GET ${path} never satisfied the test; last answer ${last.status}: ${last.text.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await curl('GET', path);
-  }
-  return last;
-}
-
-const createBody = {
-  hub: 'local',
-  namespace: 'demo',
-  name: NAME,
-  baseDomain: 'demo.example.com',
-  platform: { aws: { region: 'us-east-1', credentialsSecretRef: 'aws-creds' } },
-  imageSet: 'openshift-v4.16.3',
-  pullSecretRef: 'pull-secret',
-  compute: { replicas: 2, instanceType: 'm6i.2xlarge' },
-  labels: { team: 'payments' },
-  hibernateAfter: '8h',
-  expiresIn: '72h',
-};
-const CD = `/v1/clusters/local/demo/${NAME}`;
-const stepsOf = (job: { steps: { step: string }[] }) => job.steps.map((s) => s.step);
-
-// Hive's power states on the way down and up, in the only order Hive takes them (the hibernation controller:
-// REFERENCE.md §2.5, "Stopping sequence" and "Resume sequence").
-const STOPPING: string[] = [...STOPPING_STATES, 'Hibernating'];
-const RESUMING: string[] = [...Object.keys(RESUME_STEPS), 'Running'];
-
-/**
- * A power job's steps: its request, then Hive's states as the job's watch saw them, which is what Hive guarantees:
- * some of `sequence`, in its order, ending at its last state. The request makes the change and the job follows from
- * when a worker takes it, so a state Hive left before that is not in the report (at the tour's simulator speed,
- * 300, StartingMachines lasts 50 ms and Stopping 100 ms; under load a worker can take longer). Every step in turn
- * is proven in test/clusters/power.test.ts.
- */
-function expectHiveSteps(steps: string[], requested: string, sequence: string[]): void {
-  expect(steps[0]).toBe(requested);
-  const seen = steps.slice(1);
-  expect(
-    seen.every((s) => sequence.includes(s)),
-    JSON.stringify(steps),
-  ).toBe(true);
-  const order = seen.map((s) => sequence.indexOf(s));
-  expect(order, JSON.stringify(steps)).toEqual([...order].sort((a, b) => a - b));
-  expect(seen.at(-1)).toBe(sequence.at(-1));
-}
-
-beforeAll(async () => {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    REDIS_URL,
-    BEEKEEPER_SIM_SPEED: '300',
-    BEEKEEPER_REDIS_PREFIX: PREFIX,
-  };
-  // A newcomer has no configuration: nothing may point this process at other hubs or require tokens.
-  for (const name of [
-    'BEEKEEPER_CONFIG',
-    'BEEKEEPER_HUBS',
-    'BEEKEEPER_API_TOKENS',
-    'BEEKEEPER_HTTP_HOST',
-    'LOG_LEVEL',
-    'BEEKEEPER_SIM_SEED',
-  ])
-    delete env[name];
-  server = spawn(process.execPath, compiledMain('all-in-one'), {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.setEncoding('utf8');
-  server.stderr!.setEncoding('utf8');
-  server.stdout!.on('data', (d: string) => (output += d));
-  server.stderr!.on('data', (d: string) => (output += d));
-  exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
-  // `npm start` prints the API URL; everything below uses what it printed, as a newcomer would.
-  const [, base] = await waitForOutput(/API:\s+(http:\/\/\S+?)\/v1\b/, 45_000);
-  B = base!;
-  const [, token] = await waitForOutput(/^export BEEKEEPER_TOKEN=(\S+)$/m, 5_000);
-  TOKEN = token!;
-}, 50_000);
-
-afterAll(async () => {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    server.kill('SIGTERM');
-    const gone = await Promise.race([exited, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
-    if (!gone) {
-      server.kill('SIGKILL');
-      await exited;
-    }
-  }
-  rmSync(tmp, { recursive: true, force: true });
-  // Leave nothing behind in the shared Redis.
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    await dropKeys(redis, PREFIX);
-  } finally {
-    redis.disconnect();
-  }
-}, 30_000);
+beforeAll(startEmbedded, 50_000);
+afterAll(stopEmbedded, 30_000);
 
 describe('README: `npm start` and the curl tour, against the real process', () => {
   it('prints the API URL, the Swagger UI and the queue dashboard', () => {

@@ -11,11 +11,11 @@ import type { JobView, KubeObject } from '../../src/services/ports.js';
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js';
 import { createSystem, type Role, type System } from '../../src/system.js';
 import { prepareEmbeddedHub } from '../../src/system/embedded-hub.js';
+import { createAdopted } from '../support/adopted-cluster.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 
 export const HUB = 'east';
 export const STATE_NS = 'beekeeper';
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 export interface Bed {
   sim: Simulator;
@@ -136,40 +136,7 @@ export async function adoptCluster(
   name: string,
   opts: { labels?: Record<string, string>; pool?: string; annotations?: Record<string, string> } = {},
 ): Promise<void> {
-  const { store } = bed.system;
-  await store.create('Namespace', HUB, { metadata: { name: namespace } }).catch(() => undefined);
-  await store
-    .create('Secret', HUB, {
-      metadata: { name: 'aws-creds', namespace },
-      data: { aws_access_key_id: b64('x'), aws_secret_access_key: b64('y') },
-    })
-    .catch(() => undefined);
-  await store.create('Secret', HUB, {
-    metadata: { name: `${name}-kubeconfig`, namespace },
-    data: { kubeconfig: b64('apiVersion: v1\nkind: Config\n') },
-  });
-  await store.create('ClusterDeployment', HUB, {
-    apiVersion: 'hive.openshift.io/v1',
-    kind: 'ClusterDeployment',
-    metadata: {
-      name,
-      namespace,
-      labels: opts.labels ?? {},
-      annotations: { 'hive.openshift.io/fake-cluster': 'true', ...opts.annotations },
-    },
-    spec: {
-      clusterName: name,
-      baseDomain: 'example.com',
-      platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
-      installed: true,
-      clusterMetadata: {
-        clusterID: `${name}-id`,
-        infraID: `${name}-infra`,
-        adminKubeconfigSecretRef: { name: `${name}-kubeconfig` },
-      },
-      ...(opts.pool ? { clusterPoolRef: { namespace: 'pools', poolName: opts.pool } } : {}),
-    },
-  });
+  await createAdopted(bed.system.store, HUB, namespace, name, { ...opts, fake: true });
   await waitPower(bed, namespace, name, 'Running');
 }
 
