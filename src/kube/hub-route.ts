@@ -47,6 +47,7 @@ async function ask(kc: KubeConfig): Promise<Asked> {
   if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
   // Set last: the same on every request, whatever the credentials' headers said.
   headers.accept = 'application/json';
+  headers['accept-encoding'] = 'gzip'; // hub-transport.ts inflates it
   headers['user-agent'] = USER_AGENT;
   return { headers, tls: Object.fromEntries(TLS_KEYS.map((k) => [k, opts[k]])) };
 }

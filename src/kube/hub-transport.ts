@@ -8,11 +8,13 @@
 // per-request deadline combined with the caller's AbortSignal (AbortError / TimeoutError, which map-error.ts reads
 // as "timed out"), failures as client-node's ApiException(status, 'Unsuccessful HTTP Request', body text, headers
 // with lower-case names; duplicates joined with ", "), so map-error.ts and the 429 / Retry-After gate read them
-// unchanged. One difference: no `Accept-Encoding` is sent (node-fetch asked for gzip), so a large LIST comes back
-// uncompressed: cheaper in CPU on both ends, more bytes on the wire.
+// unchanged. `Accept-Encoding: gzip` is sent, as node-fetch and client-go's transport send it: kube-apiserver
+// compresses only answers over 128 KiB (a LIST page of a big hub; never a PATCH's), which matters over a WAN to a
+// remote hub; such an answer is inflated off the event loop (zlib's thread pool).
 //
 // The response is resolved only when its last byte has arrived, and the pool marks the connection free before
 // the caller's continuation runs, so sequential requests reuse one connection (request-gate.test.ts).
+import { gunzip } from 'node:zlib';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
 import { serialize, withQuery, type HubSend, type Method, type RestRequest } from './hub-request.js';
@@ -80,7 +82,13 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseEnd() {
     const chunks = this.chunks;
-    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    if (this.headers['content-encoding'] !== 'gzip') return this.finish(body);
+    gunzip(body, (err, inflated) => (err ? this.settle(err) : this.finish(inflated)));
+  }
+
+  private finish(body: Buffer) {
+    const text = body.toString('utf8');
     if (this.status >= 200 && this.status < 300) {
       let value: unknown;
       try {
