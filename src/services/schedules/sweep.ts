@@ -1,13 +1,15 @@
 // The sweep job: one per schedule edge (id `sweep.<schedule>.<edgeEpochMs>`, so replicas collapse onto one; a run
 // someone asked for is `schedule.run`). It plans once from the informer cache and keeps the plan in the job
 // (ctx.once, packed; sweep-start.ts), so a retry, a crashed worker or a stalled job taken over carries on from the
-// same plan: a late re-run must not turn a timely sweep into a stale one. The pool starts as soon as the plan is made, so neither the plan's write nor the 'Planned' step stands between the edge and the first PATCH (runSweep). It then acts itself, through a bounded
-// pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once: one conditional PATCH per cluster,
-// which also writes the job's id as the cluster's marker (sweep-cluster.ts). The marker in Kubernetes is the
-// per-cluster checkpoint: a run of the same job again counts a marked cluster as acted and never patches it twice,
-// and nothing per cluster goes to Redis. The audit Events wait until every patch of the sweep has been answered, on
-// every hub, and are all written before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
-// from replaying an edge (the resync enqueues an unrecorded edge again, under the same id).
+// same plan: a late re-run must not turn a timely sweep into a stale one. The pool starts as soon as the plan is
+// made, so neither the plan's write nor the 'Planned' step stands between the edge and the first PATCH (runSweep).
+// It then acts itself, through a bounded pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once:
+// one conditional PATCH per cluster, which also writes the job's id as the cluster's marker (sweep-cluster.ts).
+// The marker in Kubernetes is the per-cluster checkpoint: a run of the same job again counts a marked cluster as
+// acted and never patches it twice, and nothing per cluster goes to Redis. The audit Events wait until every patch
+// of the sweep has been answered, on every hub, and are all written before the job ends. The summary is also
+// recorded on the schedule's status, which is what keeps a Redis flush from replaying an edge (the resync enqueues
+// an unrecorded edge again, under the same id).
 import type { PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
