@@ -128,7 +128,7 @@ export async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx:
       });
     }
   }
-  await ctx.step('Planned', `${decisions.length} clusters considered`);
+  // The 'Planned' step is written by the caller without waiting for it (sweep.ts).
   return { ...start, plan: packPlan(acts, skips) };
 }
 

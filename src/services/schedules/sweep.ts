@@ -1,13 +1,15 @@
 // The sweep job: one per schedule edge (id `sweep.<schedule>.<edgeEpochMs>`, so replicas collapse onto one; a run
 // someone asked for is `schedule.run`). It plans once from the informer cache and keeps the plan in the job
 // (ctx.once, packed; sweep-start.ts), so a retry, a crashed worker or a stalled job taken over carries on from the
-// same plan: a late re-run must not turn a timely sweep into a stale one. It then acts itself, through a bounded
-// pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once: one conditional PATCH per cluster,
-// which also writes the job's id as the cluster's marker (sweep-cluster.ts). The marker in Kubernetes is the
-// per-cluster checkpoint: a run of the same job again counts a marked cluster as acted and never patches it twice,
-// and nothing per cluster goes to Redis. The audit Events wait until every patch of the sweep has been answered, on
-// every hub, and are all written before the job ends. The summary is also recorded on the schedule's status, which is what keeps a Redis flush
-// from replaying an edge (the resync enqueues an unrecorded edge again, under the same id).
+// same plan: a late re-run must not turn a timely sweep into a stale one. The pool starts as soon as the plan is
+// made, so neither the plan's write nor the 'Planned' step stands between the edge and the first PATCH (runSweep).
+// It then acts itself, through a bounded pool per hub (sweep-pool.ts; config sweepConcurrency), every hub at once:
+// one conditional PATCH per cluster, which also writes the job's id as the cluster's marker (sweep-cluster.ts).
+// The marker in Kubernetes is the per-cluster checkpoint: a run of the same job again counts a marked cluster as
+// acted and never patches it twice, and nothing per cluster goes to Redis. The audit Events wait until every patch
+// of the sweep has been answered, on every hub, and are all written before the job ends. The summary is also
+// recorded on the schedule's status, which is what keeps a Redis flush from replaying an edge (the resync enqueues
+// an unrecorded edge again, under the same id).
 import type { PowerAction } from '../../hive/schedule/index.js';
 import { handleJob, type JobRegistration } from '../job-definition.js';
 import { APPLY_JOB, RUN_JOB, SWEEP_JOB } from './schedule-jobs.js';
@@ -19,7 +21,7 @@ import { unpackActs, unpackSkips, type PlannedSkip } from './packed-plan.js';
 import { sweepCluster, type ClusterOutcome, type SweepTarget } from './sweep-cluster.js';
 import { createHubPool } from './sweep-pool.js';
 import { startProgress } from './sweep-progress.js';
-import { fromOlder, planStart, type SweepPayload, type SweepSummary } from './sweep-start.js';
+import { fromOlder, planStart, type SweepPayload, type SweepStart, type SweepSummary } from './sweep-start.js';
 
 export type { SweepPayload, SweepSummary } from './sweep-start.js';
 
@@ -40,12 +42,29 @@ export const sweepJobs = (deps: ScheduleServiceDeps): JobRegistration[] => [
 
 export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepSummary> {
   if (!ctx.once) throw new Error('a schedule sweep needs a job context that keeps its plan (the worker provides one)');
-  const start = fromOlder(await ctx.once('plan', () => planStart(deps, p, ctx)));
+  // A fresh plan starts its pool the moment it is made, while ctx.once writes it to the job (at 10,000 clusters
+  // the write is a large part of the time from the edge to the first PATCH). Safe without the plan: a run killed
+  // before the write lands plans again, and a cluster carrying this job's marker is planned as acted (markedBy).
+  let acting: Promise<SweepSummary> | undefined;
+  let start: SweepStart;
+  try {
+    start = fromOlder(
+      await ctx.once('plan', async () => {
+        const made = await planStart(deps, p, ctx);
+        if (!made.done) {
+          acting = carryOut(deps, p, ctx, made, true);
+          acting.catch(() => {}); // awaited below, after the write
+        }
+        return made;
+      }),
+    );
+  } catch (err) {
+    // The plan was not kept: the pool is let finish (the markers it writes make a retry count those clusters).
+    await acting?.catch(() => {});
+    throw err;
+  }
   if (start.done) return start.done;
-  const { summary } = start;
-  const skips = unpackSkips(start.plan);
-  summary.skipped = skips.map((s) => ({ ...s.cluster, reason: s.reason, message: s.message }));
-  if (!summary.dryRun) await act(deps, p, ctx, summary, skips, unpackActs(start.plan));
+  const summary = await (acting ?? carryOut(deps, p, ctx, start, false));
 
   for (const s of summary.skipped) summary.skippedReasons[s.reason] = (summary.skippedReasons[s.reason] ?? 0) + 1;
   summary.counts = { acted: summary.acted.length, skipped: summary.skipped.length, failed: summary.failed.length };
@@ -76,6 +95,33 @@ export async function runSweep(deps: ScheduleServiceDeps, p: SweepPayload, ctx: 
   return summary;
 }
 
+/** The plan carried out; a copy of its summary, so the one being written as the plan stays as planned. */
+async function carryOut(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  ctx: JobContext,
+  start: SweepStart,
+  fresh: boolean,
+): Promise<SweepSummary> {
+  const skips = unpackSkips(start.plan);
+  const summary: SweepSummary = {
+    ...start.summary,
+    acted: [...start.summary.acted],
+    skipped: skips.map((s) => ({ ...s.cluster, reason: s.reason, message: s.message })),
+    failed: [],
+    skippedReasons: {},
+  };
+  const planned = start.plan.acts.length + skips.length + summary.acted.length;
+  // Not awaited: a step is for people watching, and its write must not stand before the first PATCH.
+  const steps = fresh ? [stepOf(ctx)('Planned', `${planned} clusters considered`)] : [];
+  if (!summary.dryRun) await act(deps, p, ctx, summary, skips, unpackActs(start.plan));
+  await Promise.all(steps);
+  return summary;
+}
+
+const stepOf = (ctx: JobContext) => (name: string, message: string) =>
+  ctx.step(name, message).catch((err: unknown) => ctx.log.warn({ err, step: name }, 'cannot record sweep step'));
+
 /**
  * The pool's work: each planned cluster once (sweep-cluster.ts), then its Event; the planned skips' Events and
  * consumed overrides as later tasks. Adds the outcomes to the summary in plan order.
@@ -99,8 +145,7 @@ async function act(
   const progress = startProgress(ctx, targets.length, summary.skipped.length);
   const run = { jobId: ctx.jobId, schedule: p.schedule, signal: ctx.signal };
   // Steps are for people watching: one that cannot be written (Redis away for a moment) must not stop the pool.
-  const step = (name: string, message: string) =>
-    ctx.step(name, message).catch((err: unknown) => ctx.log.warn({ err, step: name }, 'cannot record sweep step'));
+  const step = stepOf(ctx);
   const steps = [step('Patching', `${targets.length} clusters, ${byHub.size} hubs`)];
   let patched = 0;
   const pool = createHubPool<number>({
