@@ -9,7 +9,9 @@ import { ApiException, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/kube/rest-client.js';
 
-const items = Array.from({ length: 2_000 }, (_, i) => ({ metadata: { name: `ns-${i}`, labels: { team: 'payments' } } }));
+const items = Array.from({ length: 2_000 }, (_, i) => ({
+  metadata: { name: `ns-${i}`, labels: { team: 'payments' } },
+}));
 const bigList = JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: {}, items });
 const refusal = JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: 'no' });
 
