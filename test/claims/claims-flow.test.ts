@@ -253,8 +253,11 @@ describe('claims', () => {
       (c) => (!c || c.metadata.deletionTimestamp ? true : undefined),
       { timeoutMs: 20_000 },
     );
-    const events = await h.store.list<any>('Event', 'hub-2', { namespace: 'ci' });
-    const released = events.find((e) => e.involvedObject?.name === 'beating' && e.reason === 'ClaimReleased');
-    expect(released?.message).toContain('no heartbeat for 5m');
+    // The Event follows the delete (claim-release.ts): a watcher may see the claim go a moment before it.
+    const releasedEvent = async () =>
+      (await h.store.list<any>('Event', 'hub-2', { namespace: 'ci' })).find(
+        (e) => e.involvedObject?.name === 'beating' && e.reason === 'ClaimReleased',
+      )?.message;
+    await expect.poll(releasedEvent, { timeout: 10_000, interval: 50 }).toContain('no heartbeat for 5m');
   });
 });
