@@ -9,6 +9,7 @@ import type { JobView } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
 import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
+import { countHibernations, expectSweptOnce } from './swept-once.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
@@ -120,15 +121,7 @@ describe('jobs finished by another worker', () => {
   it('a sweep whose worker is killed after patching counts every cluster as acted, patched once, each with one Event', async () => {
     for (const i of instances.splice(0)) await i.close();
     // Each change of spec.powerState to Hibernating, from the informer's events: one PATCH each, not two.
-    const hibernations = new Map<string, number>();
-    const spec = new Map(SWEPT.map((n) => [n, 'Running']));
-    const stop = bed.system.store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, obj) => {
-      const name = obj.metadata.name;
-      if (obj.metadata.namespace !== NS || !spec.has(name)) return;
-      const now = obj.spec?.powerState ?? 'Running';
-      if (now === 'Hibernating' && spec.get(name) !== now) hibernations.set(name, (hibernations.get(name) ?? 0) + 1);
-      spec.set(name, now);
-    });
+    const { counts: hibernations, stop } = countHibernations(bed, NS, SWEPT);
     const doomed = await startWorkerProcess();
     // Event writes hang, so the sweep is killed after its patches and before it ends.
     bed.sim.hubs[0]!.server.faults.set({ latency: [{ verb: 'create', resource: 'events', ms: 8000 }] });
@@ -150,16 +143,7 @@ describe('jobs finished by another worker', () => {
     const summary = done.result as SweepSummary;
     expect(summary.counts).toEqual({ acted: SWEPT.length, skipped: 0, failed: 0 });
     expect(summary.acted.map((c) => c.name).sort()).toEqual(SWEPT);
-    await Promise.all(SWEPT.map((name) => waitPower(bed, NS, name, 'Hibernating')));
-    expect(Object.fromEntries(hibernations)).toEqual(Object.fromEntries(SWEPT.map((n) => [n, 1])));
-    for (const name of SWEPT) {
-      const reasons = (await events(bed, NS, name)).map((e) => e.reason);
-      expect(
-        reasons.filter((r) => r === 'ScheduledHibernate'),
-        name,
-      ).toHaveLength(1);
-      expect(reasons, name).not.toContain('ScheduleSkipped');
-    }
+    await expectSweptOnce(bed, NS, SWEPT, hibernations);
   }, 90_000);
 
   it("an enforce job whose worker is killed after patching reports acted, not 'already Hibernating', with one Event", async () => {

@@ -11,7 +11,8 @@ import { queueName } from '../../src/jobs/queue-names.js';
 import type { JobView } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
-import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
+import { adoptCluster, HUB, startBed, waitJob, type Bed } from './support.js';
+import { countHibernations, expectSweptOnce } from './swept-once.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -80,15 +81,7 @@ async function forgetPlan(id: string): Promise<void> {
 
 describe('a sweep killed after patching, before its plan is in Redis', () => {
   it('patches every cluster once and leaves one Event on each', async () => {
-    const hibernations = new Map<string, number>();
-    const spec = new Map(SWEPT.map((n) => [n, 'Running']));
-    const stop = bed.system.store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, obj) => {
-      const name = obj.metadata.name;
-      if (obj.metadata.namespace !== NS || !spec.has(name)) return;
-      const now = obj.spec?.powerState ?? 'Running';
-      if (now === 'Hibernating' && spec.get(name) !== now) hibernations.set(name, (hibernations.get(name) ?? 0) + 1);
-      spec.set(name, now);
-    });
+    const { counts: hibernations, stop } = countHibernations(bed, NS, SWEPT);
     child = spawn(process.execPath, ['--import', 'tsx', fixture], {
       env: { ...process.env, ...bed.env, CLOCK_OFFSET_MS: String(bed.clock.now() - Date.now()) },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -124,15 +117,6 @@ describe('a sweep killed after patching, before its plan is in Redis', () => {
     expect(done.state).toBe('completed');
     const summary = done.result as SweepSummary;
     expect(summary.counts).toEqual({ acted: SWEPT.length, skipped: 0, failed: 0 });
-    await Promise.all(SWEPT.map((name) => waitPower(bed, NS, name, 'Hibernating')));
-    expect(Object.fromEntries(hibernations)).toEqual(Object.fromEntries(SWEPT.map((n) => [n, 1])));
-    for (const name of SWEPT) {
-      const reasons = (await events(bed, NS, name)).map((e) => e.reason);
-      expect(
-        reasons.filter((r) => r === 'ScheduledHibernate'),
-        name,
-      ).toHaveLength(1);
-      expect(reasons, name).not.toContain('ScheduleSkipped');
-    }
+    await expectSweptOnce(bed, NS, SWEPT, hibernations);
   }, 90_000);
 });
