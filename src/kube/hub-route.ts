@@ -29,6 +29,8 @@ export interface HubRoute {
   /** When the credentials were last asked for (ms), and how often they must be asked again. */
   askedAt: number;
   readonly refresh: 'never' | 'second' | 'always';
+  /** The ask in progress, which requests sent meanwhile wait for rather than asking too. */
+  asking?: Promise<void>;
 }
 
 interface Asked {
@@ -92,9 +94,21 @@ export async function buildRoute(kc: KubeConfig, now: number): Promise<HubRoute>
   };
 }
 
-/** Asks client-node again where the token refreshes; a changed certificate or CA gets a new pool. */
+/**
+ * Asks client-node again where the token refreshes; a changed certificate or CA gets a new pool. Requests sent while
+ * an ask is in progress wait for it: client-node's exec and OIDC providers have no such guard, so every request of a
+ * burst that finds the token expired (a sweep's 32 in flight) would run the exec plugin (`aws eks get-token`, a
+ * second of CPU each) or refresh the OIDC token at once, where client-go's exec authenticator holds one refresh
+ * under a lock (plugin/pkg/client/auth/exec).
+ */
 export async function refreshRoute(route: HubRoute, kc: KubeConfig, now: number): Promise<void> {
+  if (route.asking) return route.asking;
   if (route.refresh === 'never' || (route.refresh === 'second' && now - route.askedAt < 1_000)) return;
+  route.asking = reask(route, kc, now).finally(() => (route.asking = undefined));
+  return route.asking;
+}
+
+async function reask(route: HubRoute, kc: KubeConfig, now: number): Promise<void> {
   const asked = await ask(kc);
   route.askedAt = now;
   route.headers = asked.headers;

@@ -150,8 +150,10 @@ export function createHubSend(timeoutMs: number, now: () => number = Date.now): 
   };
   return async <T>(kc: KubeConfig, method: Method, path: string, req: RestRequest): Promise<T> => {
     const held = routeFor(kc);
+    // A route built while this request waited has just asked for the credentials: asking again at once ran an exec
+    // plugin twice for the first request when its token came back already expired.
     const route = held instanceof Promise ? await held : held;
-    if (route.refresh !== 'never') await refreshRoute(route, kc, now());
+    if (route.refresh !== 'never' && !(held instanceof Promise)) await refreshRoute(route, kc, now());
     if (req.signal?.aborted) throw aborted(req.signal.reason);
     const body = req.body === undefined ? undefined : serialize(req.body);
     const headers =

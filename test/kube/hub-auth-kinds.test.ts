@@ -1,0 +1,147 @@
+// Hubs are configured with kubeconfigs of every kind, not only bearer tokens and client certificates: basic auth,
+// impersonation (`as`), an exec credential plugin, a cluster reached by another TLS name or with verification off.
+// Each is loaded by Beekeeper's own loader and sent through its hub client to a bare HTTPS server that records what
+// it received (the simulator checks no credential of these kinds). What a failure says must not carry the secret.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiException, type KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRestClient } from '../../src/kube/rest-client.js';
+import {
+  failureOf,
+  hubStatusWith,
+  kubeconfigFor,
+  sentBy,
+  startRecordingHub,
+  trusting,
+  type RecordingHub,
+} from './recording-hub.js';
+
+const PASSWORD = 'pa55-w0rd-never-logged';
+const dir = mkdtempSync(join(tmpdir(), 'beekeeper-auth-kinds-'));
+let hub: RecordingHub;
+
+beforeAll(async () => {
+  hub = await startRecordingHub();
+});
+afterAll(async () => {
+  await hub?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const kubeconfig = (user: Record<string, unknown>, cluster?: Record<string, unknown>): KubeConfig =>
+  kubeconfigFor(hub, user, cluster);
+
+describe('basic auth', () => {
+  const kc = (username = 'admin') => kubeconfig({ username, password: PASSWORD });
+
+  it('sends the username and password as Authorization: Basic', async () => {
+    const got = await sentBy(hub, kc());
+    expect(got.headers.authorization).toBe(`Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`);
+  });
+
+  it('a refused request names neither the password nor its encoding, nor does /v1/hubs', async () => {
+    const err = await failureOf(kc('refused'), '/api/v1/namespaces');
+    expect(err).toBeInstanceOf(ApiException);
+    expect((err as ApiException<string>).code).toBe(401);
+    const encoded = Buffer.from(`refused:${PASSWORD}`).toString('base64');
+    const said = `${String(err)} ${JSON.stringify(err)} ${(err as Error).stack}`;
+    for (const secret of [PASSWORD, encoded]) expect(said).not.toContain(secret);
+
+    const status = await hubStatusWith(kc('refused'), dir);
+    expect(status).toMatchObject({ reachable: false });
+    for (const secret of [PASSWORD, encoded]) expect(JSON.stringify(status)).not.toContain(secret);
+  });
+});
+
+describe('impersonation', () => {
+  it('`as` is sent as Impersonate-User beside the credentials, as client-go sends it', async () => {
+    const got = await sentBy(hub, kubeconfig({ token: 'admin-token', as: 'alice@example.com' }));
+    expect(got.headers['impersonate-user']).toBe('alice@example.com');
+    expect(got.headers.authorization).toBe('Bearer admin-token');
+  });
+});
+
+describe('TLS', () => {
+  it('tls-server-name is the name sent and verified, while the connection goes to the server URL', async () => {
+    const got = await sentBy(hub, kubeconfig({ token: 't' }, { ...trusting(hub), 'tls-server-name': 'hub.internal' }));
+    expect(got.servername).toBe('hub.internal');
+    // The certificate is valid for 127.0.0.1 too: a name it does not hold fails, so the name is what is verified.
+    const err = await failureOf(
+      kubeconfig({ token: 't' }, { ...trusting(hub), 'tls-server-name': 'elsewhere.internal' }),
+      '/api',
+    );
+    expect(String((err as Error).message)).toMatch(/elsewhere\.internal|altnames/i);
+  });
+
+  it('insecure-skip-tls-verify reaches a server whose certificate is not trusted; without it, the request fails', async () => {
+    const got = await sentBy(hub, kubeconfig({ token: 't' }, { 'insecure-skip-tls-verify': true }));
+    expect(got.path).toBe('/api/v1/namespaces');
+    const before = hub.seen.length;
+    const err = await failureOf(kubeconfig({ token: 't' }, {}), '/api');
+    expect((err as { code?: string }).code ?? (err as Error).message).toMatch(/SELF_SIGNED|self.signed/i);
+    expect(hub.seen).toHaveLength(before);
+  });
+});
+
+describe('an exec credential plugin', () => {
+  // The plugin counts its runs in a file and prints token exec-<run>, expiring when the `expiry` file says.
+  const plugin = join(dir, 'credential-plugin.sh');
+  const runs = () => Number(readFileSync(join(dir, 'runs'), 'utf8').trim() || 0);
+  const expireAt = (when: Date) => writeFileSync(join(dir, 'expiry'), when.toISOString());
+
+  beforeAll(() => {
+    writeFileSync(join(dir, 'runs'), '0');
+    writeFileSync(
+      plugin,
+      [
+        '#!/bin/sh',
+        `n=$(( $(cat "${dir}/runs") + 1 ))`,
+        `echo "$n" > "${dir}/runs"`,
+        `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",` +
+          `"status":{"token":"exec-%s","expirationTimestamp":"%s"}}' "$n" "$(cat "${dir}/expiry")"`,
+      ].join('\n'),
+    );
+    chmodSync(plugin, 0o755);
+  });
+
+  const execUser = () => ({
+    exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
+  });
+
+  it("sends the plugin's token, runs it again once the token has expired, and not while it is valid", async () => {
+    const kc = kubeconfig(execUser());
+    const first = runs() + 1;
+    expireAt(new Date(Date.now() - 1_000)); // expired by the next request
+    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first}`);
+    expect(runs()).toBe(first);
+    expireAt(new Date(Date.now() + 3_600_000));
+    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
+    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
+    expect(runs()).toBe(first + 1);
+  });
+
+  it('requests sent together when the token has expired run the plugin once (client-go holds one refresh)', async () => {
+    const kc = kubeconfig(execUser());
+    const rest = createRestClient(() => kc);
+    expireAt(new Date(Date.now() - 1_000));
+    await rest.request('GET', '/api/v1/namespaces');
+    const expired = runs();
+    expireAt(new Date(Date.now() + 3_600_000));
+    const before = hub.seen.length;
+    await Promise.all(Array.from({ length: 8 }, () => rest.request('GET', '/api/v1/namespaces')));
+    expect(runs()).toBe(expired + 1);
+    expect(new Set(hub.seen.slice(before).map((s) => s.headers.authorization))).toEqual(
+      new Set([`Bearer exec-${expired + 1}`]),
+    );
+  });
+
+  it("a refused request does not name the plugin's token", async () => {
+    const kc = kubeconfig(execUser());
+    const err = await failureOf(kc);
+    expect((err as ApiException<string>).code).toBe(401);
+    const token = `exec-${runs()}`;
+    expect(`${String(err)} ${JSON.stringify(err)}`).not.toContain(`Bearer ${token}`);
+  });
+});

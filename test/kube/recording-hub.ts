@@ -1,0 +1,127 @@
+// A bare HTTPS server standing in for a hub's API server, which records what each request carried (headers as sent,
+// the TLS server name), for the tests of kubeconfig credential kinds the simulator does not check. It answers 200
+// with a JSON Status, or 401 as an API server refuses credentials it does not know: on path /deny and for the basic
+// auth user `refused`.
+import { writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'vitest';
+import { stringify as toYaml } from 'yaml';
+import { systemClock } from '../../src/clock.js';
+import { createKubeGateway } from '../../src/kube/gateway.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { createRestClient } from '../../src/kube/rest-client.js';
+import { selfSignedCertificate } from '../../src/sim/apiserver/self-signed.js';
+import type { HubStatus } from '../../src/services/ports.js';
+import { quietLog } from './support.js';
+
+export interface Seen {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Each header line as sent, name lower-cased: a repeated header is seen once per line. */
+  lines: Array<[string, string]>;
+  servername: string | false | null;
+}
+
+export interface RecordingHub {
+  origin: string;
+  /** The server's certificate (PEM), valid for 127.0.0.1, localhost and hub.internal. */
+  cert: string;
+  seen: Seen[];
+  close(): Promise<void>;
+}
+
+function refuses(req: { url?: string; headers: { authorization?: string } }): boolean {
+  const [scheme, value] = (req.headers.authorization ?? '').split(' ');
+  const basicUser =
+    scheme === 'Basic'
+      ? Buffer.from(value ?? '', 'base64')
+          .toString()
+          .split(':')[0]
+      : undefined;
+  return !!req.url?.startsWith('/deny') || basicUser === 'refused';
+}
+const unauthorized = JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'Unauthorized', code: 401 });
+
+export async function startRecordingHub(): Promise<RecordingHub> {
+  const tls = selfSignedCertificate('hub', ['hub.internal']);
+  const seen: Seen[] = [];
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    const lines: Array<[string, string]> = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
+    seen.push({ path: req.url ?? '', headers: req.headers, lines, servername: (req.socket as TLSSocket).servername });
+    const [status, body] = refuses(req) ? [401, unauthorized] : [200, '{"kind":"Status"}'];
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cert: tls.cert,
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** The cluster fields that trust the hub's certificate. */
+export const trusting = (hub: RecordingHub) => ({
+  'certificate-authority-data': Buffer.from(hub.cert).toString('base64'),
+});
+
+/** A kubeconfig as users write them, loaded by Beekeeper's own loader. */
+export function kubeconfigFor(
+  hub: RecordingHub,
+  user: Record<string, unknown>,
+  cluster: Record<string, unknown> = trusting(hub),
+): KubeConfig {
+  const text = toYaml({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'hub', cluster: { server: hub.origin, ...cluster } }],
+    users: [{ name: 'beekeeper', user }],
+    contexts: [{ name: 'hub', context: { cluster: 'hub', user: 'beekeeper' } }],
+    'current-context': 'hub',
+  });
+  return loadKubeConfig({ name: 'hub', kubeconfigData: text });
+}
+
+/** One GET through Beekeeper's hub client; what the hub saw of it. */
+export async function sentBy(hub: RecordingHub, kc: KubeConfig, path = '/api/v1/namespaces'): Promise<Seen> {
+  const before = hub.seen.length;
+  await createRestClient(() => kc).request('GET', path);
+  expect(hub.seen).toHaveLength(before + 1);
+  return hub.seen[before]!;
+}
+
+/** The error a GET through Beekeeper's hub client fails with. */
+export const failureOf = (kc: KubeConfig, path = '/deny'): Promise<unknown> =>
+  createRestClient(() => kc)
+    .request('GET', path)
+    .then(
+      () => expect.fail('the request succeeded'),
+      (err: unknown) => err,
+    );
+
+/** What GET /v1/hubs says of a hub reached with `kc` (written to a file in `dir`, as a hub's kubeconfig is). */
+export async function hubStatusWith(kc: KubeConfig, dir: string): Promise<HubStatus> {
+  const file = join(dir, `hub-${Date.now()}-${Math.random().toString(36).slice(2)}.kubeconfig`);
+  writeFileSync(file, kc.exportConfig());
+  const gw = await createKubeGateway({
+    hubs: [{ name: 'hub', kubeconfig: file }],
+    log: quietLog,
+    clock: systemClock,
+    cachedKinds: [],
+  });
+  try {
+    return (await gw.hubStatus())[0]!;
+  } finally {
+    await gw.close();
+  }
+}
