@@ -4,6 +4,12 @@
 // answered, so no Event competes with a patch of the sweep (for the worker's CPU, for a hub's window, for a server
 // several hubs share), and every later task is done before the pool resolves (a worker that queues one loops back
 // and finds it).
+//
+// The workers' waits (a Conflict's or a 429's back-off in sweep-cluster.ts) listen for an abort on the pool's own
+// signal, which follows the job's through one listener, removed when the pool is done. On the job's signal itself,
+// every worker waiting at once added its own (up to width × hubs: 96 at the defaults on 3 hubs), and Node warned
+// past 10 (MaxListenersExceededWarning in bench/sweep-vs-loops); the pool's signal allows one per worker.
+import { setMaxListeners } from 'node:events';
 
 export interface PoolLane<T> {
   items: readonly T[];
@@ -20,7 +26,8 @@ export interface HubPool {
 export function createHubPool<T>(opts: {
   items: ReadonlyMap<string, readonly T[]>;
   width: (hub: string) => number;
-  work: (item: T, hub: string) => Promise<void>;
+  /** `signal` aborts with the job's: what a worker's waits listen on. */
+  work: (item: T, hub: string, signal: AbortSignal) => Promise<void>;
   signal: AbortSignal;
 }): HubPool {
   const lanes = new Map<string, PoolLane<T>>();
@@ -36,15 +43,18 @@ export function createHubPool<T>(opts: {
   for (const l of lanes.values()) unanswered += l.items.length;
   let release = () => {};
   const answered = unanswered === 0 ? Promise.resolve() : new Promise<void>((r) => (release = r));
+  const stop = new AbortController();
+  const signal = stop.signal;
+  const follow = () => stop.abort(opts.signal.reason);
   // An abort leaves items unanswered: the workers waiting here wake and throw.
-  opts.signal.addEventListener('abort', () => release(), { once: true });
+  signal.addEventListener('abort', () => release(), { once: true });
 
   async function drain(hub: string, l: PoolLane<T>, next: { item: number; later: number }): Promise<void> {
     for (;;) {
-      opts.signal.throwIfAborted();
+      signal.throwIfAborted();
       if (next.item < l.items.length) {
         try {
-          await opts.work(l.items[next.item++]!, hub);
+          await opts.work(l.items[next.item++]!, hub, signal);
         } finally {
           if (--unanswered === 0) release();
         }
@@ -52,7 +62,7 @@ export function createHubPool<T>(opts: {
       }
       if (next.later < l.later.length) {
         await answered;
-        opts.signal.throwIfAborted();
+        signal.throwIfAborted();
         if (next.later >= l.later.length) continue;
         const task = l.later[next.later]!;
         l.later[next.later++] = done; // let the closure go
@@ -66,13 +76,26 @@ export function createHubPool<T>(opts: {
   return {
     later: (hub, task) => void lane(hub).later.push(task),
     async run() {
-      await Promise.all(
-        [...lanes].map(([hub, l]) => {
-          const next = { item: 0, later: 0 };
-          const width = Math.max(1, Math.min(opts.width(hub), l.items.length + l.later.length));
-          return Promise.all(Array.from({ length: width }, () => drain(hub, l, next)));
-        }),
+      const widths = [...lanes].map(
+        ([hub, l]) => [hub, l, Math.max(1, Math.min(opts.width(hub), l.items.length + l.later.length))] as const,
       );
+      // One wait per worker at a time, and the `answered` release above.
+      setMaxListeners(
+        widths.reduce((n, [, , w]) => n + w, 1),
+        signal,
+      );
+      if (opts.signal.aborted) follow();
+      else opts.signal.addEventListener('abort', follow, { once: true });
+      try {
+        await Promise.all(
+          widths.map(([hub, l, width]) => {
+            const next = { item: 0, later: 0 };
+            return Promise.all(Array.from({ length: width }, () => drain(hub, l, next)));
+          }),
+        );
+      } finally {
+        opts.signal.removeEventListener('abort', follow);
+      }
     },
   };
 }

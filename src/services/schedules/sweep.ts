@@ -152,9 +152,9 @@ async function act(
     items: byHub,
     width,
     signal: ctx.signal,
-    work: async (i) => {
+    work: async (i, _hub, signal) => {
       const t = targets[i]!;
-      const o = await sweepCluster(deps, t, run);
+      const o = await sweepCluster(deps, t, { ...run, signal });
       outcomes[i] = o;
       progress.count(o.outcome);
       if (o.outcome === 'acted') pool.later(t.cluster.hub, () => actedEvent(deps, p, ctx.jobId, t));
