@@ -24,7 +24,7 @@ export interface HubRoute {
   /** One connection pool per KubeConfig (per client certificate, when an exec plugin changes it). */
   pool: HubPool;
   /** Accept, User-Agent and the credentials' headers (lower-case names); never mutated once made, only replaced. */
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   tls: Tls;
   /** When the credentials were last asked for (ms), and how often they must be asked again. */
   askedAt: number;
@@ -34,7 +34,7 @@ export interface HubRoute {
 }
 
 interface Asked {
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   tls: Tls;
 }
 
@@ -42,9 +42,10 @@ interface Asked {
 async function ask(kc: KubeConfig): Promise<Asked> {
   const opts: https.RequestOptions = { headers: {} };
   await kc.applyToHTTPSOptions(opts);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | string[]> = {};
+  // A list stays a list: one header line per value (Impersonate-Group, impersonation.ts), as the API server reads it.
   for (const [name, value] of Object.entries(opts.headers ?? {}))
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
   // As applyToFetchOptions does: basic auth (a username and password in the kubeconfig) wins over a token.
   if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
   // Set last: the same on every request, whatever the credentials' headers said.

@@ -1,7 +1,9 @@
 // One KubeConfig per hub: a kubeconfig file and optional context, inline kubeconfig text (the embedded simulator),
 // or the pod's service account (in-cluster).
-import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { HubKubeConfig, impersonationOf } from './impersonation.js';
 
 /** Where the kubelet mounts the pod's projected ServiceAccount token and CA (client-node's loadFromCluster reads them). */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -39,15 +41,20 @@ export function credentialFiles(hub: HubConnection): string[] {
 }
 
 export function loadKubeConfig(hub: HubConnection): KubeConfig {
-  const kc = new KubeConfig();
+  const kc = new HubKubeConfig();
   if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig)
     throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);
   try {
     // client-node reads the token file itself, again at most once a minute (FileAuth); a rotation is picked up at
     // once because a changed token file loads a new KubeConfig (hub-credentials.ts).
     if (hub.inCluster) kc.loadFromCluster(hub.inClusterRoot?.replace(/\/+$/, ''));
-    else if (hub.kubeconfigData) kc.loadFromString(hub.kubeconfigData);
-    else kc.loadFromFile(hub.kubeconfig!);
+    else {
+      // As loadFromFile does, with the text kept for the impersonation fields client-node drops.
+      const text = hub.kubeconfigData ?? readFileSync(hub.kubeconfig!, 'utf8');
+      kc.loadFromString(text);
+      if (!hub.kubeconfigData) kc.makePathsAbsolute(dirname(hub.kubeconfig!));
+      kc.impersonation = impersonationOf(text);
+    }
   } catch (err) {
     throw new Error(`hub ${hub.name}: ${describeLoadError(err, hub)}`, { cause: err });
   }

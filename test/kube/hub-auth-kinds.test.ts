@@ -60,6 +60,32 @@ describe('impersonation', () => {
     const got = await sentBy(hub, kubeconfig({ token: 'admin-token', as: 'alice@example.com' }));
     expect(got.headers['impersonate-user']).toBe('alice@example.com');
     expect(got.headers.authorization).toBe('Bearer admin-token');
+    expect(got.lines.filter(([name]) => name.startsWith('impersonate-'))).toHaveLength(1);
+  });
+
+  it('as-uid, as-groups and as-user-extra are sent too: one line per group and per extra value, the key escaped', async () => {
+    const got = await sentBy(
+      hub,
+      kubeconfig({
+        token: 'admin-token',
+        as: 'alice@example.com',
+        'as-uid': 'uid-1234',
+        'as-groups': ['hive-admins', 'system:authenticated'],
+        'as-user-extra': { 'scopes.example.com/team a': ['payments', 'search'], reason: ['nightly sweep'] },
+      }),
+    );
+    const impersonation = got.lines.filter(([name]) => name.startsWith('impersonate-'));
+    expect(impersonation).toEqual([
+      ['impersonate-user', 'alice@example.com'],
+      ['impersonate-uid', 'uid-1234'],
+      ['impersonate-group', 'hive-admins'],
+      ['impersonate-group', 'system:authenticated'],
+      // client-go's headerKeyEscape: '/' and ' ' are not token characters. Names travel lower-case; the API server
+      // lower-cases the key before unescaping it (its impersonation filter), so %2f reads as %2F.
+      ['impersonate-extra-scopes.example.com%2fteam%20a', 'payments'],
+      ['impersonate-extra-scopes.example.com%2fteam%20a', 'search'],
+      ['impersonate-extra-reason', 'nightly sweep'],
+    ]);
   });
 });
 

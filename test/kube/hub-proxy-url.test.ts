@@ -91,6 +91,18 @@ describe('a hub behind an HTTP proxy (proxy-url)', () => {
     expect(tunnel?.proxyAuthorization).toBe(`Basic ${Buffer.from(`beekeeper:${PROXY_PASSWORD}`).toString('base64')}`);
   });
 
+  it('sends the whole impersonation through the proxy too: one Impersonate-Group line per group', async () => {
+    const got = await sentBy(
+      hub,
+      viaProxy(`http://127.0.0.1:${proxy.port}`, { token: TOKEN, as: 'alice', 'as-groups': ['hive-admins', 'ops'] }),
+    );
+    expect(got.lines.filter(([name]) => name.startsWith('impersonate-'))).toEqual([
+      ['impersonate-user', 'alice'],
+      ['impersonate-group', 'hive-admins'],
+      ['impersonate-group', 'ops'],
+    ]);
+  });
+
   it("a proxy that refuses the tunnel fails the request without its password or the hub's token", async () => {
     proxy.refusing(true);
     try {
