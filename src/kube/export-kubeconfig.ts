@@ -23,6 +23,7 @@ export function exportKubeconfig(hub: HubConnection): string {
   const certData = user.certData ?? (user.certFile ? b64File(user.certFile) : undefined);
   const keyData = user.keyData ?? (user.keyFile ? b64File(user.keyFile) : undefined);
   const name = hub.name;
+  const imp = kc.impersonation.get(user.name);
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
@@ -46,6 +47,11 @@ export function exportKubeconfig(hub: HubConnection): string {
           ...(keyData ? { 'client-key-data': keyData } : {}),
           ...(user.username ? { username: user.username } : {}),
           ...(user.password ? { password: user.password } : {}),
+          // The identity Beekeeper acts as: without it, Hive would act with the whole of the credentials' rights.
+          ...(user.impersonateUser ? { as: user.impersonateUser } : {}),
+          ...(imp?.uid ? { 'as-uid': imp.uid } : {}),
+          ...(imp?.groups.length ? { 'as-groups': imp.groups } : {}),
+          ...(imp && Object.keys(imp.extra).length ? { 'as-user-extra': imp.extra } : {}),
         },
       },
     ],

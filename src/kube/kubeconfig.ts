@@ -2,7 +2,6 @@
 // or the pod's service account (in-cluster).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { HubKubeConfig, impersonationOf } from './impersonation.js';
 
 /** Where the kubelet mounts the pod's projected ServiceAccount token and CA (client-node's loadFromCluster reads them). */
@@ -40,7 +39,7 @@ export function credentialFiles(hub: HubConnection): string[] {
   return hub.kubeconfig ? [hub.kubeconfig] : [];
 }
 
-export function loadKubeConfig(hub: HubConnection): KubeConfig {
+export function loadKubeConfig(hub: HubConnection): HubKubeConfig {
   const kc = new HubKubeConfig();
   if (!hub.inCluster && !hub.kubeconfigData && !hub.kubeconfig)
     throw new Error(`hub ${hub.name}: give a kubeconfig path, kubeconfig text or inCluster`);

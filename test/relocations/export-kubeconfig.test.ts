@@ -49,6 +49,28 @@ describe('the kubeconfig Beekeeper hands to Hive for a destination hub', () => {
     expect(out.users).toEqual([{ name: 'west', user: { token: 'sekret' } }]);
   });
 
+  it('keeps the identity Beekeeper impersonates (as, as-uid, as-groups, as-user-extra)', () => {
+    const as = {
+      as: 'beekeeper-relocator',
+      'as-uid': 'uid-1',
+      'as-groups': ['hive-relocators'],
+      'as-user-extra': { reason: ['relocation'] },
+    };
+    const kubeconfig = file(
+      'impersonating',
+      toYaml({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://c.example:6443' } }],
+        users: [{ name: 'u', user: { token: 'sekret', ...as } }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'x',
+      }),
+    );
+    const out = JSON.parse(exportKubeconfig({ name: 'c', kubeconfig }));
+    expect(out.users).toEqual([{ name: 'c', user: { token: 'sekret', ...as } }]);
+  });
+
   it('refuses a hub reached through an exec plugin, which would run on the source hub', () => {
     const kubeconfig = file(
       'exec',
