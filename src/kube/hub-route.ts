@@ -3,9 +3,11 @@
 // certificate (from files, for in-cluster hubs), builds an https.Agent and assembles headers each time it is asked.
 // Static credentials (a bearer token, a kubeconfig's token-file, basic auth, a client certificate, the CA,
 // insecure-skip-tls-verify, tls-server-name, impersonation) are asked for once. Tokens that refresh are asked for
-// again: an exec or OIDC auth provider's on every request (client-node caches them until they expire), the
-// in-cluster token file's (client-node's FileAuth re-reads it every 60 s) at most once a second. A client
-// certificate that changes under the same KubeConfig (an exec plugin may hand out certificates) gets a new pool.
+// again: an exec or OIDC auth provider's on every request (client-node caches them until they expire; an exec
+// credential without an expirationTimestamp is not cached at all, so its plugin runs for every request, where
+// client-go keeps it until a 401), the in-cluster token file's (client-node's FileAuth re-reads it every 60 s) at most
+// once a second. A client certificate that changes under the same KubeConfig (an exec plugin may hand out
+// certificates) gets a new pool.
 import type https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { HubPool } from './hub-pool.js';
