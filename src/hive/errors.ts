@@ -69,12 +69,18 @@ export class QuotaExceeded extends DomainError {
 
 export class Unavailable extends DomainError {
   override readonly code = 'Unavailable' as const;
+  /**
+   * The hub answered and asked to be left alone for `retryAfterSeconds` (429, or 503 with Retry-After): it is up and
+   * pacing us (API Priority and Fairness), and did not act on the request. Not a failure to count, a wait to honour.
+   */
+  readonly throttled: boolean;
   constructor(
     message: string,
     readonly retryAfterSeconds?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; throttled?: boolean },
   ) {
     super(message, options);
+    this.throttled = options?.throttled ?? false;
   }
 }
 

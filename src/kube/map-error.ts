@@ -56,8 +56,11 @@ export function fromStatus(code: number, body: unknown, headers: unknown, what: 
     return new Invalid(message, fields);
   }
   if (code === 401 || code === 403) return new Forbidden(message);
-  const retry = Number(header(headers, 'retry-after') ?? status?.details?.retryAfterSeconds);
-  return new Unavailable(`${what}: ${message}`, Number.isFinite(retry) && retry > 0 ? retry : 5);
+  const asked = header(headers, 'retry-after');
+  const retry = Number(asked ?? status?.details?.retryAfterSeconds);
+  // The same signal the request gate pauses on (throttleSeconds below): a 429, or a 503 that says when to come back.
+  const throttled = code === 429 || (code === 503 && asked !== undefined);
+  return new Unavailable(`${what}: ${message}`, Number.isFinite(retry) && retry > 0 ? retry : 5, { throttled });
 }
 
 /** Any failure of a request to a hub, as a domain error. Programming errors pass through unchanged. */

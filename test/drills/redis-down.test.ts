@@ -1,6 +1,6 @@
 // Drill (issue 9, "Proof"; before it, the scheduler logged "cannot enqueue expiry job" 121 times and 112 of 120
-// claims never got their warning): Redis stopped for 60 s while claims' expiry warnings fall due and other claims'
-// heartbeats lapse. Meanwhile the API answers what needs Redis with 503 problem+json and Retry-After (never 500),
+// claims never got their warning): Redis stopped for 60 s (the suite's short form: less, see OUTAGE_MS) while claims'
+// expiry warnings fall due and other claims' heartbeats lapse. Meanwhile the API answers what needs Redis with 503 problem+json and Retry-After (never 500),
 // and the scheduler does not log per item. Once Redis is back, each due warning is delivered exactly once and each
 // lapsed claim is released exactly once.
 // Separate api, worker and scheduler processes on a private Redis and a simulated hub (test/drills/harness.ts).
@@ -10,14 +10,32 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R } from '../../src/sim/client/index.js';
 import { adoptClusters, createInstallInputs } from './clusters.js';
-import { report, retryUntilSeen, startDrill, tally, until, type Drill } from './harness.js';
+import { report, retryUntilSeen, scaled, startDrill, tally, until, type Drill } from './harness.js';
 import { CLEAN, figures } from './queued-hibernates.js';
 
-const OUTAGE_MS = 60_000;
+/**
+ * How long Redis is down at least: 60 s full size. The short form's floor, 30 s, still outlasts every timeout the
+ * roles meet meanwhile: the scheduler lease's 15 s term (it is lost and won back), the 10 s resync (which fails at
+ * least twice), ioredis's reconnect back-off cap (5 s), the API's Retry-After (5 s) and BullMQ's 30 s stalled-job
+ * check. The outage also lasts until every warning and lapse below has fallen due, MARGIN_MS before Redis is back.
+ */
+const OUTAGE_MS = scaled(60_000, 30_000);
+/** Redis comes back no sooner than this after the last warning or lapse fell due (the scheduler meets it down). */
+const MARGIN_MS = 5_000;
+/** The smallest heartbeat timeout there is (1m, MIN_HEARTBEAT_TIMEOUT_MS): a lapse takes a minute from creation. */
+const HEARTBEAT_MS = 60_000;
+/**
+ * After Hive hands a warned claim its cluster, its 1h warning falls due this much later: during the outage, which
+ * starts once every warned claim has its cluster (from a pool whose clusters are ready, so they get them together).
+ */
+const WARN_AFTER_MS = scaled(50_000, 15_000);
 const NS = 'ci';
-/** Claims whose 1h warning falls due 50 s after Hive hands them a cluster: during the outage. */
+/** Claims whose 1h warning falls due WARN_AFTER_MS after Hive hands them a cluster: during the outage. */
 const WARNED = Array.from({ length: 10 }, (_, i) => `warned-${i}`);
-/** Claims whose holder never heartbeats: their 1m timeout lapses during the outage. */
+/**
+ * Claims whose holder never heartbeats: their 1m timeout lapses during the outage. Made first, from a pool of their
+ * own (so they take none of the warned claims' clusters), so that the minute runs while the warned claims are set up.
+ */
 const LAPSED = Array.from({ length: 10 }, (_, i) => `lapsed-${i}`);
 
 let drill: Drill;
@@ -46,20 +64,25 @@ beforeAll(async () => {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
   });
   expect(hook.status, JSON.stringify(hook.body)).toBeLessThan(300);
-  const pool = await retryUntilSeen(() =>
-    drill.api('POST', '/v1/pools', {
-      hub: 'east',
-      namespace: NS,
-      name: 'builds',
-      platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
-      baseDomain: 'ci.example.com',
-      imageSetName: 'openshift-v4.16.3',
-      pullSecretRef: 'pull-secret',
-      size: WARNED.length,
-      runningCount: WARNED.length,
-    }),
-  );
-  expect(pool.status, JSON.stringify(pool.body)).toBe(201);
+  const pool = (name: string, size: number, more: Record<string, number>) =>
+    retryUntilSeen(() =>
+      drill.api('POST', '/v1/pools', {
+        hub: 'east',
+        namespace: NS,
+        name,
+        platform: { type: 'aws', region: 'us-east-1', credentialsSecretRef: 'aws-creds' },
+        baseDomain: 'ci.example.com',
+        imageSetName: 'openshift-v4.16.3',
+        pullSecretRef: 'pull-secret',
+        size,
+        ...more,
+      }),
+    );
+  const builds = await pool('builds', WARNED.length, { runningCount: WARNED.length });
+  expect(builds.status, JSON.stringify(builds.body)).toBe(201);
+  // The lapsed claims' pool: none kept, at most one made for them (whether they get a cluster does not matter).
+  const idle = await pool('idle', 0, { maxSize: 1 });
+  expect(idle.status, JSON.stringify(idle.body)).toBe(201);
 }, 180_000);
 
 afterAll(async () => {
@@ -88,10 +111,31 @@ function complaints(logFile: string, from: number, to: number): string[] {
   });
 }
 
-describe('drill: Redis down for 60 s while warnings fall due and heartbeats lapse', () => {
+describe(`drill: Redis down for ${OUTAGE_MS / 1000} s or more while warnings fall due and heartbeats lapse`, () => {
   it('answers 503 meanwhile, logs no line per item, then delivers every warning once and releases every lapsed claim once', async () => {
+    const lapsedFrom = Date.now();
+    for (const name of LAPSED) {
+      const res = await drill.api('POST', '/v1/claims', {
+        pool: `east/${NS}/idle`,
+        name,
+        lifetime: '4h',
+        heartbeatTimeout: '1m',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    /** When the last lapsed claim's minute runs out. */
+    const lapseBy = Date.now() + HEARTBEAT_MS;
+    await until(
+      `the pool's ${WARNED.length} clusters are ready`,
+      async () => (await drill.kube().tryGet(R.clusterPool, NS, 'builds'))?.status?.ready === WARNED.length,
+      120_000,
+    );
     for (const name of WARNED) {
-      const res = await drill.api('POST', '/v1/claims', { pool: `east/${NS}/builds`, name, lifetime: '1h0m50s' });
+      const res = await drill.api('POST', '/v1/claims', {
+        pool: `east/${NS}/builds`,
+        name,
+        lifetime: `1h0m${WARN_AFTER_MS / 1000}s`,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
     await until(
@@ -99,15 +143,8 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
       async () => (await Promise.all(WARNED.map(assigned))).every(Boolean),
       120_000,
     );
-    for (const name of LAPSED) {
-      const res = await drill.api('POST', '/v1/claims', {
-        pool: `east/${NS}/builds`,
-        name,
-        lifetime: '4h',
-        heartbeatTimeout: '1m',
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    }
+    /** Every warning falls due by then (each WARN_AFTER_MS after its claim got its cluster, which was before now). */
+    const warnBy = Date.now() + WARN_AFTER_MS;
     const before = delivered.filter((d) => d.endsWith('/1h'));
     expect(before).toEqual([]);
 
@@ -117,10 +154,13 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
     const from = { scheduler: logAt(scheduler), api: logAt(api) };
     await drill.redis.stop();
     const down = Date.now();
+    // The first lapse comes after Redis went down (else the drill would not be about a lapse during the outage).
+    expect(lapsedFrom + HEARTBEAT_MS - down, 'ms from the outage to the first lapse').toBeGreaterThan(0);
+    const upAt = Math.max(down + OUTAGE_MS, lapseBy + MARGIN_MS, warnBy + MARGIN_MS);
 
     // Meanwhile: what needs Redis is 503 problem+json with Retry-After; what Kubernetes holds still answers.
     const answers: Array<{ status: number; type: string | null; retryAfter: string | null }> = [];
-    while (Date.now() - down < OUTAGE_MS) {
+    while (Date.now() < upAt) {
       for (const [method, path] of [
         ['POST', '/v1/clusters/east/fleet/spare/hibernate'],
         ['GET', '/v1/jobs'],
@@ -133,8 +173,9 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
         });
       }
       expect((await drill.api('GET', `/v1/claims/east/${NS}/${WARNED[0]}`)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 5_000));
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.min(5_000, upAt - Date.now()))));
     }
+    const outageMs = Date.now() - down;
     const during = {
       scheduler: complaints(scheduler.logFile, from.scheduler, logAt(scheduler)),
       api: complaints(api.logFile, from.api, logAt(api)),
@@ -156,7 +197,7 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
       },
       60_000,
     );
-    const recoveredMs = Date.now() - down - OUTAGE_MS;
+    const recoveredMs = Date.now() - down - outageMs;
     // A second delivery or release would come within a resync or two.
     await new Promise((r) => setTimeout(r, 12_000));
 
@@ -177,7 +218,7 @@ describe('drill: Redis down for 60 s while warnings fall due and heartbeats laps
       `drill redis-down: the scheduler's lines during the outage, by message: ${JSON.stringify(countBy(during.scheduler.map(messageOf)))}`,
     );
     console.log(
-      `drill redis-down: ${figures(both)} (warnings ${figures(warnings)}, releases ${figures(releases)}); during ${OUTAGE_MS / 1000} s down: ` +
+      `drill redis-down: ${figures(both)} (warnings ${figures(warnings)}, releases ${figures(releases)}); during ${(outageMs / 1000).toFixed(1)} s down: ` +
         `answers ${JSON.stringify(countBy(answers.map((a) => `${a.status}`)))}, scheduler logged ${during.scheduler.length} lines at warn or above (${perItem.length} naming an item), ` +
         `api ${during.api.length}; all done ${recoveredMs} ms after Redis was back`,
     );

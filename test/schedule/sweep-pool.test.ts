@@ -9,7 +9,8 @@ import type { JobView, KubeObject } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { createKubeClient } from '../../src/sim/client/index.js';
 import { adoptClusters } from '../drills/clusters.js';
-import { HUB, startBed, waitJob, type Bed } from './support.js';
+import { UNAVAILABLE_TRIES } from '../../src/services/schedules/sweep-cluster.js';
+import { adoptCluster, HUB, startBed, waitJob, type Bed } from './support.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -57,8 +58,8 @@ const settled = (state: 'Running' | 'Hibernating') =>
     ),
   );
 
-async function run(): Promise<string> {
-  const res = await bed.app.inject({ method: 'POST', url: '/v1/schedules/pool/run' });
+async function run(schedule = 'pool'): Promise<string> {
+  const res = await bed.app.inject({ method: 'POST', url: `/v1/schedules/${schedule}/run` });
   expect(res.statusCode, res.body).toBe(202);
   return res.json<{ job: JobView }>().job.id;
 }
@@ -234,10 +235,64 @@ describe('a sweep over two hubs, through its own pool', () => {
     expect(done.state, JSON.stringify(done.error)).toBe('completed');
     const summary = done.result as SweepSummary;
     // The stuck cluster was never resumed: it is already Hibernating.
-    expect(summary.counts).toEqual({ acted: CLUSTERS.length - 1, skipped: 1, failed: 0 });
+    expect(summary.counts, JSON.stringify(summary.failed)).toEqual({
+      acted: CLUSTERS.length - 1,
+      skipped: 1,
+      failed: 0,
+    });
     await settled('Hibernating');
     expect(changesTo('Hibernating').map((n, i) => n - before[i]!)).toEqual(
       CLUSTERS.map((c) => (key(c) === key(CLUSTERS[PER_HUB + 5]!) ? 0 : 1)),
     );
+  }, 120_000);
+
+  it('keeps waiting while the hub answers 429 to every PATCH of a cluster, past the tries a 5xx would get', async () => {
+    // A schedule of one cluster, so every 429 the hub sends is an answer to that cluster's PATCH.
+    await adoptCluster(bed, 'team-solo', 'solo');
+    const res = await bed.app.inject({
+      method: 'POST',
+      url: '/v1/schedules',
+      payload: {
+        name: 'solo',
+        timeZone: 'Europe/Berlin',
+        windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+        targets: { namespaces: ['team-solo'] },
+        safety: { allowHibernationInFirstDay: { reason: 'a cluster adopted by this test just now' } },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await bed.system.store.waitFor(
+      'HibernationSchedule',
+      { hub: HUB, namespace: 'beekeeper', name: 'solo' },
+      (o) => o,
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    // The hub's 429s as an operator sees them (each one also pauses the hub's requests for its Retry-After).
+    const throttled = async () => {
+      const res = await bed.app.inject({ method: 'GET', url: '/metrics' });
+      return Number(/^beekeeper_hub_throttled_total\{hub="east"\} (\d+)$/m.exec(res.body)?.[1] ?? 0);
+    };
+    const from = await throttled();
+    hubServer(HUB).faults.set({
+      errors: [{ verb: 'patch', resource: 'clusterdeployments', rate: 1, code: 429, retryAfterSeconds: 1 }],
+    });
+    let id: string;
+    try {
+      id = await run('solo');
+      // One more 429 than the tries a 5xx gets; the sweep still waits (it would have ended with the cluster failed).
+      for (let i = 0; i < 600 && (await throttled()) - from < UNAVAILABLE_TRIES + 1; i++) {
+        const job = await bed.system.queue.get(id);
+        expect(job?.state, JSON.stringify(job?.result)).not.toBe('completed');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await throttled()) - from).toBeGreaterThanOrEqual(UNAVAILABLE_TRIES + 1);
+    } finally {
+      clearFaults();
+    }
+    const done = await waitJob(bed, id, 60_000);
+    expect(done.state, JSON.stringify(done.error)).toBe('completed');
+    expect((done.result as SweepSummary).counts).toEqual({ acted: 1, skipped: 0, failed: 0 });
   }, 120_000);
 });
