@@ -112,10 +112,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
-    deps.metrics.httpRequestDuration.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      seconds,
-    );
+    deps.metrics.httpRequestDuration.observe(request.method, route, reply.statusCode, seconds);
     if (route.startsWith('/v1')) {
       log.info(
         {
