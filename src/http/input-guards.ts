@@ -99,6 +99,13 @@ export function installInputGuards(app: FastifyInstance): void {
     return json(request, text, done);
   });
 
+  // A NUL in the path or query names nothing anywhere; the queue dashboard's API (bull-board) failed on one in
+  // `?status=` with a 500 (its error messages use NUL as a separator).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!/%00|\0/.test(request.url)) return done();
+    sendProblem(reply, problem(400, 'BadRequest', 'the URL holds a NUL character (%00)'));
+  });
+
   // The checks of a request's body and query are attached to the /v1 routes they apply to (from onRoute), not run
   // for every request: a GET carries no body (Fastify reads none for GET, HEAD and TRACE), and a hook that only
   // returns still costs a step of Fastify's hook chain (issue 14). They run before a route's own preValidation
