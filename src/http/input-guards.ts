@@ -1,5 +1,5 @@
 // Request input rules Fastify's defaults get wrong for a JSON API, so that bad input is a 4xx naming the problem.
-import type { FastifyInstance, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import { problem, sendProblem } from './problem.js';
 import { methodsOf, prependRouteHooks } from './route-hooks.js';
 
@@ -111,6 +111,11 @@ export function installInputGuards(app: FastifyInstance): void {
   // returns still costs a step of Fastify's hook chain (issue 14). They run before a route's own preValidation
   // hooks, as global hooks did, in this order.
   app.addHook('onRoute', (route) => {
+    // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
+    // huge value would pass validation: a route whose query or path may hold a number checks it is finite, first
+    // of its preHandler hooks (installed after access.ts, so before its check, as the global hook this was).
+    if (mayHoldNumber(route.schema?.querystring) || mayHoldNumber(route.schema?.params))
+      prependRouteHooks(route, 'preHandler', [finiteNumbers]);
     if (!route.url.startsWith('/v1/')) return;
     const guards: preValidationHookHandler[] = [];
     if (methodsOf(route).some((m) => !BODYLESS.has(m))) {
@@ -119,20 +124,6 @@ export function installInputGuards(app: FastifyInstance): void {
     }
     guards.push(declaredQueryOnly((route.schema?.querystring as { properties?: object } | undefined)?.properties));
     prependRouteHooks(route, 'preValidation', guards);
-  });
-
-  // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
-  // huge value would pass validation. Coerced query and path numbers must be finite.
-  app.addHook('preHandler', (request, reply, done) => {
-    const where = nonFinite(request.query) ? 'querystring' : nonFinite(request.params) ? 'params' : undefined;
-    if (where === undefined) return done();
-    const field = nonFinite(where === 'querystring' ? request.query : request.params)!;
-    sendProblem(
-      reply,
-      problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
-        errors: [{ field, reason: 'must be a finite number' }],
-      }),
-    );
   });
 }
 
@@ -189,3 +180,24 @@ const declaredQueryOnly =
       }),
     );
   };
+
+/** Whether a schema (TypeBox's JSON Schema) lets a value be a number, at any depth: what Ajv may coerce to one. */
+function mayHoldNumber(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const type = (schema as { type?: unknown }).type;
+  if ([type].flat().some((t) => t === 'number' || t === 'integer')) return true;
+  return Object.values(schema).some((v) => typeof v === 'object' && mayHoldNumber(v));
+}
+
+// Coerced query and path numbers must be finite.
+const finiteNumbers: preHandlerHookHandler = (request, reply, done) => {
+  const where = nonFinite(request.query) ? 'querystring' : nonFinite(request.params) ? 'params' : undefined;
+  if (where === undefined) return done();
+  const field = nonFinite(where === 'querystring' ? request.query : request.params)!;
+  sendProblem(
+    reply,
+    problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
+      errors: [{ field, reason: 'must be a finite number' }],
+    }),
+  );
+};
