@@ -2,14 +2,15 @@
 // tokens file, the tokens Secret); a presented token is hashed and compared in constant time, so neither a token
 // nor its length leaks through timing. The table is replaced per source while the server runs: that is rotation
 // without a restart (add the new entry, both work, remove the old).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { StaticToken } from '../config.js';
 import type { Identity } from './caller.js';
 
 /** Checks a presented bearer secret; undefined when it is not one of these tokens. */
 export type Authenticator = (token: string) => Promise<Identity | undefined> | Identity | undefined;
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+// The one-shot hash: no Hash object per request (a third of the check's CPU, issue 14); the same digest.
+const digest = (s: string) => hash('sha256', s, 'buffer');
 
 export function tokenIdentity(t: Pick<StaticToken, 'name' | 'team' | 'role'>): Identity {
   const role = t.role ?? 'platform-admin';

@@ -2,11 +2,12 @@
 // the declaration before the handler runs (after validation, so the params and body it reads are well-formed, and
 // before the Idempotency-Key hook, so a refusal is never recorded as a key's answer). A route that declares nothing
 // is for platform admins only, and test/auth/route-access.test.ts fails for it: a new route cannot skip the check.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Role } from '../auth/caller.js';
 import { missing, ownerOf, requireCreate, requireRole, type Owned, type Ownership } from '../auth/authorize.js';
 import { Forbidden } from '../hive/errors.js';
 import type { NamespacedRef } from '../services/ports.js';
+import { prependRouteHooks } from './route-hooks.js';
 
 export type Access =
   /** Anyone signed in (GET /v1/hubs). */
@@ -41,22 +42,26 @@ const pathRef = (request: FastifyRequest): NamespacedRef => {
 export function installAccess(app: FastifyInstance, deps: Ownership): void {
   const table: FastifyInstance['routeAccess'] = [];
   app.decorate('routeAccess', table);
+  // The check is attached to each /v1 route with its declaration (from onRoute), so a request reads neither its
+  // route's options nor its declaration again (issue 14: request.routeOptions builds a new object per read). It
+  // runs first among the route's preHandler hooks, right after the global ones, where a global hook installed here
+  // ran: after validation, before the audit and Idempotency-Key hooks.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/v1/')) return;
+    const access = route.config?.access;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      table.push({ method, url: route.url, ...(route.config?.access ? { access: route.config.access } : {}) });
+      table.push({ method, url: route.url, ...(access ? { access } : {}) });
     }
-  });
-  // Callback-style (see input-guards.ts): a refusal thrown here reaches the error handler like a rejection would.
-  app.addHook('preHandler', (request, _reply, done) => {
-    check(request);
-    done();
+    // Callback-style (see input-guards.ts): a refusal thrown here reaches the error handler like a rejection would.
+    const preHandler: preHandlerHookHandler = (request, _reply, done) => {
+      check(request, access);
+      done();
+    };
+    prependRouteHooks(route, 'preHandler', [preHandler]);
   });
 
-  function check(request: FastifyRequest): void {
-    if (!request.routeOptions.url?.startsWith('/v1/')) return;
-    const access = request.routeOptions.config.access;
+  function check(request: FastifyRequest, access: Access | undefined): void {
     const { caller } = request;
     if (!access) {
       if (caller.platformAdmin) return;

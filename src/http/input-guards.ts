@@ -1,6 +1,7 @@
 // Request input rules Fastify's defaults get wrong for a JSON API, so that bad input is a 4xx naming the problem.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import { problem, sendProblem } from './problem.js';
+import { methodsOf, prependRouteHooks } from './route-hooks.js';
 
 /**
  * How deep a JSON body may nest. The deepest body the API takes (a schedule's label selector expression values)
@@ -98,28 +99,6 @@ export function installInputGuards(app: FastifyInstance): void {
     return json(request, text, done);
   });
 
-  // An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
-  // is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
-  app.addHook('preValidation', (request, reply, done) => {
-    const body = request.body;
-    if (
-      body === undefined ||
-      body === null ||
-      request.routeOptions.schema?.body ||
-      !request.routeOptions.url?.startsWith('/v1/')
-    )
-      return done();
-    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
-    const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
-    const reason = 'this operation takes no body';
-    sendProblem(
-      reply,
-      problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
-        errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
-      }),
-    );
-  });
-
   // A NUL in the path or query names nothing anywhere; the queue dashboard's API (bull-board) failed on one in
   // `?status=` with a 500 (its error messages use NUL as a separator).
   app.addHook('onRequest', (request, reply, done) => {
@@ -127,30 +106,70 @@ export function installInputGuards(app: FastifyInstance): void {
     sendProblem(reply, problem(400, 'BadRequest', 'the URL holds a NUL character (%00)'));
   });
 
-  // No text in a body is longer than MAX_BODY_STRING or broken Unicode: a 300 KB region or reason used to be
-  // written to the hub as it came (fields the schemas leave open, such as regions and user tags, have no
-  // maxLength of their own), and an unpaired surrogate in a namespace failed the hub call with a 500.
-  app.addHook('preValidation', (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith('/v1/') || typeof request.body !== 'object' || !request.body)
-      return done();
-    const bad = badStrings(request.body, '');
-    if (bad.length === 0) return done();
-    sendProblem(
-      reply,
-      problem(422, 'Invalid', `invalid body: ${bad.map((b) => `${b.field}: ${b.reason}`).join('; ')}`, {
-        errors: bad,
-      }),
-    );
+  // The checks of a request's body and query are attached to the /v1 routes they apply to (from onRoute), not run
+  // for every request: a GET carries no body (Fastify reads none for GET, HEAD and TRACE), and a hook that only
+  // returns still costs a step of Fastify's hook chain (issue 14). They run before a route's own preValidation
+  // hooks, as global hooks did, in this order.
+  app.addHook('onRoute', (route) => {
+    // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
+    // huge value would pass validation: a route whose query or path may hold a number checks it is finite, first
+    // of its preHandler hooks (installed after access.ts, so before its check, as the global hook this was).
+    if (mayHoldNumber(route.schema?.querystring) || mayHoldNumber(route.schema?.params))
+      prependRouteHooks(route, 'preHandler', [finiteNumbers]);
+    if (!route.url.startsWith('/v1/')) return;
+    const guards: preValidationHookHandler[] = [];
+    if (methodsOf(route).some((m) => !BODYLESS.has(m))) {
+      if (!route.schema?.body) guards.push(noBodyExpected);
+      guards.push(boundedStrings);
+    }
+    guards.push(declaredQueryOnly((route.schema?.querystring as { properties?: object } | undefined)?.properties));
+    prependRouteHooks(route, 'preValidation', guards);
   });
+}
 
-  // A query parameter the operation does not declare is refused, as an unknown body field is: a misspelt
-  // `?dryrun=true` on /schedules/x/run or /hibernate used to be ignored, and the action ran for real.
-  app.addHook('preValidation', (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith('/v1/')) return done();
+/** Methods whose requests Fastify never reads a body for. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
+// An operation without a body schema takes no body: fields sent to it (`{"dryRun": true}` to a POST whose dryRun
+// is a query parameter) would be silently ignored. An empty object is what many clients send for "no body".
+const noBodyExpected: preValidationHookHandler = (request, reply, done) => {
+  const body = request.body;
+  if (body === undefined || body === null) return done();
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
+  const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [''];
+  const reason = 'this operation takes no body';
+  sendProblem(
+    reply,
+    problem(422, 'Invalid', `invalid body: ${fields.map((f) => f || 'body').join(', ')}: ${reason}`, {
+      errors: fields.map((field) => ({ field, reason: field ? `unknown field: ${reason}` : reason })),
+    }),
+  );
+};
+
+// No text in a body is longer than MAX_BODY_STRING or broken Unicode: a 300 KB region or reason used to be
+// written to the hub as it came (fields the schemas leave open, such as regions and user tags, have no
+// maxLength of their own), and an unpaired surrogate in a namespace failed the hub call with a 500.
+const boundedStrings: preValidationHookHandler = (request, reply, done) => {
+  if (typeof request.body !== 'object' || !request.body) return done();
+  const bad = badStrings(request.body, '');
+  if (bad.length === 0) return done();
+  sendProblem(
+    reply,
+    problem(422, 'Invalid', `invalid body: ${bad.map((b) => `${b.field}: ${b.reason}`).join('; ')}`, {
+      errors: bad,
+    }),
+  );
+};
+
+// A query parameter the operation does not declare is refused, as an unknown body field is: a misspelt
+// `?dryrun=true` on /schedules/x/run or /hibernate used to be ignored, and the action ran for real. `declared`: the
+// route's query schema's properties, read once when the route is added.
+const declaredQueryOnly =
+  (declared: object | undefined): preValidationHookHandler =>
+  (request, reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
     if (!query || typeof query !== 'object') return done();
-    const declared = (request.routeOptions.schema?.querystring as { properties?: object } | undefined)?.properties;
-    // Looked at without allocating: every request runs this, and nearly all pass.
+    // Looked at without allocating: nearly every request passes.
     if (!hasUnknownKey(query, declared)) return done();
     const unknown = Object.keys(query).filter((k) => !declared || !Object.hasOwn(declared, k));
     const reason = 'unknown query parameter';
@@ -160,19 +179,25 @@ export function installInputGuards(app: FastifyInstance): void {
         errors: unknown.map((field) => ({ field, reason })),
       }),
     );
-  });
+  };
 
-  // Ajv coerces `?limit=1e400` to Infinity and then skips minimum/maximum for non-finite numbers (ajv 8), so a
-  // huge value would pass validation. Coerced query and path numbers must be finite.
-  app.addHook('preHandler', (request, reply, done) => {
-    const where = nonFinite(request.query) ? 'querystring' : nonFinite(request.params) ? 'params' : undefined;
-    if (where === undefined) return done();
-    const field = nonFinite(where === 'querystring' ? request.query : request.params)!;
-    sendProblem(
-      reply,
-      problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
-        errors: [{ field, reason: 'must be a finite number' }],
-      }),
-    );
-  });
+/** Whether a schema (TypeBox's JSON Schema) lets a value be a number, at any depth: what Ajv may coerce to one. */
+function mayHoldNumber(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const type = (schema as { type?: unknown }).type;
+  if ([type].flat().some((t) => t === 'number' || t === 'integer')) return true;
+  return Object.values(schema).some((v) => typeof v === 'object' && mayHoldNumber(v));
 }
+
+// Coerced query and path numbers must be finite.
+const finiteNumbers: preHandlerHookHandler = (request, reply, done) => {
+  const where = nonFinite(request.query) ? 'querystring' : nonFinite(request.params) ? 'params' : undefined;
+  if (where === undefined) return done();
+  const field = nonFinite(where === 'querystring' ? request.query : request.params)!;
+  sendProblem(
+    reply,
+    problem(400, 'BadRequest', `invalid ${where}: ${field} must be a finite number`, {
+      errors: [{ field, reason: 'must be a finite number' }],
+    }),
+  );
+};

@@ -4,11 +4,13 @@
 // so a scrape reads memory only. Node's default metrics keep their standard names (process_cpu_seconds_total...),
 // which the usual dashboards and alerts expect; Beekeeper's own metrics are `beekeeper_*`.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestDurationHistogram } from './request-duration-histogram.js';
 
 /** One hibernate or resume job is one requested transition of `spec.powerState` (src/jobs/catalog.ts names). */
 export interface Metrics {
   registry: Registry;
-  httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  /** By method, route template and status (request-duration-histogram.ts). */
+  httpRequestDuration: RequestDurationHistogram;
   /** Jobs per hub, class (interactive, background) and state, refreshed periodically from Redis (so it covers every replica). */
   jobs: Gauge<'hub' | 'class' | 'state'>;
   /** Unfinished jobs per hub, class, type and state, refreshed periodically from Redis (capped per queue and state). */
@@ -56,13 +58,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   });
   return {
     registry,
-    httpRequestDuration: new Histogram({
-      name: 'beekeeper_http_request_duration_seconds',
-      help: 'HTTP requests by route template and status',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
+    httpRequestDuration: new RequestDurationHistogram(
+      'beekeeper_http_request_duration_seconds',
+      'HTTP requests by route template and status',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
       registers,
-    }),
+    ),
     jobs: new Gauge({
       name: 'beekeeper_jobs',
       help: 'Jobs per hub, class of work (interactive, background) and state',

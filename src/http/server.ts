@@ -112,10 +112,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
-    deps.metrics.httpRequestDuration.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      seconds,
-    );
+    deps.metrics.httpRequestDuration.observe(request.method, route, reply.statusCode, seconds);
     if (route.startsWith('/v1')) {
       log.info(
         {
@@ -156,9 +153,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     stateHub: deps.config.stateHub,
     stateNamespace: deps.config.stateNamespace,
   });
-  installInputGuards(app);
   // Before the Idempotency-Key hook: a refused request must not become a key's recorded answer.
   installAccess(app, { store: deps.store, teams: deps.teams });
+  // After access: the route hooks each adds go first, so the input guards' run before its check.
+  installInputGuards(app);
   installIdempotency(app, {
     redis: deps.redis,
     prefix: deps.config.redis.prefix,

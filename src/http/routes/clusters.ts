@@ -94,15 +94,22 @@ export function clusterRoutes(deps: {
           response: { 200: ClusterSummarySchema, ...problemResponses(404) },
         },
       },
-      async (req, reply) => {
-        const raw = req.query.raw === true;
-        const view = await clusters.get(req.params, { raw });
-        if (raw) return view;
+      (req, reply) => {
         // Without `raw` the view is shared per cached object (the service's WeakMap), so is its body: serialised
-        // once by this route's own serializer (fast-json-stringify's, a string) and sent as is.
-        const body = sharedJson(view, (v) => reply.serialize(v) as string);
-        // The plain reply type: the typed one only takes the schema's object, not its serialised form.
-        return (reply as FastifyReply).type(JSON_UTF8).send(body);
+        // once by this route's own serializer (fast-json-stringify's, a string) and sent as is. A cached cluster
+        // is answered synchronously: no promise, no microtask turn (issue 14: a single get's whole own work is a
+        // few of those).
+        const send = (view: object): void => {
+          // The plain reply type: the typed one only takes the schema's object, not its serialised form.
+          (reply as FastifyReply).type(JSON_UTF8).send(sharedJson(view, (v) => reply.serialize(v) as string));
+        };
+        const raw = req.query.raw === true;
+        const cached = raw ? undefined : clusters.cachedView(req.params);
+        if (cached) return send(cached);
+        return clusters.get(req.params, { raw }).then((view) => {
+          if (raw) reply.send(view);
+          else send(view);
+        });
       },
     );
 

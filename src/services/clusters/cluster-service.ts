@@ -32,6 +32,11 @@ export interface ClusterService {
   list(q: ListClustersQuery, visible?: (hub: string, cd: ClusterDeployment) => boolean): ClusterPage;
   get(ref: NamespacedRef, opts?: { raw?: boolean }): Promise<ClusterSummary>;
   /**
+   * `get`'s view when the cache holds the cluster, answered synchronously (no promise for the route to await);
+   * undefined otherwise, and then `get` reads it live or says why not.
+   */
+  cachedView(ref: NamespacedRef): ClusterSummary | undefined;
+  /**
    * `origin`: who creates it, and through which route, for the record of the expiry it is created with.
    * `requester`: who asks and the request's Idempotency-Key, for its Operation.
    */
@@ -54,6 +59,16 @@ export interface ClusterService {
  * change them.
  */
 const details = new WeakMap<ClusterDeployment, ClusterSummary>();
+
+/** A cached object is never changed in place and its view is a function of it alone: summarised once. */
+function viewOf(hub: string, cd: ClusterDeployment): ClusterSummary {
+  let view = details.get(cd);
+  if (view?.hub !== hub) {
+    view = summarize(hub, cd, { detail: true });
+    details.set(cd, view);
+  }
+  return view;
+}
 
 export function createClusterService(
   deps: ClusterServiceDeps & PolicyHome & { operations: Operations },
@@ -166,13 +181,12 @@ export function createClusterService(
     async get(ref, opts = {}) {
       const cd = await find(ref);
       if (opts.raw) return summarize(ref.hub, cd, { ...opts, detail: true });
-      // A cached object is never changed in place and its view is a function of it alone: summarised once.
-      let view = details.get(cd);
-      if (view?.hub !== ref.hub) {
-        view = summarize(ref.hub, cd, { detail: true });
-        details.set(cd, view);
-      }
-      return view;
+      return viewOf(ref.hub, cd);
+    },
+
+    cachedView(ref) {
+      const cd = store.cached<ClusterDeployment>('ClusterDeployment', ref);
+      return cd && viewOf(ref.hub, cd);
     },
 
     async create(asked, origin, requester) {
