@@ -131,9 +131,21 @@ function owed(
   now: number,
 ): boolean {
   const schedule = cd && governance(deps, listSchedules(deps), hub, cd).schedule;
-  if (atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000)) return false;
+  if (beyondDeadline(schedule, atMs, now)) return false;
   if (atMs > now) return true;
   return schedule !== undefined && cd !== undefined && !clusterEdgeHandled(cd, atMs);
+}
+
+const beyondDeadline = (schedule: HibernationSchedule | undefined, atMs: number, now: number) =>
+  atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000);
+
+/**
+ * Whether an armed cluster-specific edge is older than its schedule's catchUpDeadline now: a timer that fires that
+ * late (the process stalled, the clock jumped) is not replayed, as a start or the resync would not replay it.
+ */
+export function clusterEdgeExpired(deps: ScheduleScanDeps, e: ClusterEdge, now: number): boolean {
+  const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', e);
+  return beyondDeadline(cd && governance(deps, listSchedules(deps), e.hub, cd).schedule, e.atMs, now);
 }
 
 /** The lapse of a keep-awake override, if it is still to apply. */

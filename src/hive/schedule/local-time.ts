@@ -104,7 +104,19 @@ export function formatDate(date: LocalDate): string {
   return `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
 }
 
+/** Instants already rendered, per zone: a sweep renders the same edge once per cluster (10,000 times). */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 4096;
+
 /** ISO timestamp of `ms` in `zone`, with its offset, e.g. `2026-03-29T03:00:00.000+02:00`. */
 export function localIso(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).toISO() ?? new Date(ms).toISOString();
+  // Luxon's zone offset lookup (Intl) is most of a sweep's planning time at 10,000 clusters; the answer is pure.
+  const key = `${zone} ${ms}`;
+  let iso = rendered.get(key);
+  if (iso === undefined) {
+    iso = DateTime.fromMillis(ms, { zone }).toISO() ?? new Date(ms).toISOString();
+    if (rendered.size >= RENDERED_MAX) rendered.clear();
+    rendered.set(key, iso);
+  }
+  return iso;
 }

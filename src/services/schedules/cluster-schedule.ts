@@ -9,10 +9,11 @@ import {
   type ClusterFacts,
   type ClusterPlan,
   type PlannerContext,
+  type PowerOverride,
 } from '../../hive/schedule/index.js';
 import type { NamespacedRef } from '../ports.js';
 import { compile, installGraceMs, type HibernationSchedule } from './schedule-resource.js';
-import { overridesOf, toPowerOverride } from './override-store.js';
+import { overridesOf, toPowerOverride, type ClusterOverride } from './override-store.js';
 import type { ScheduleServiceDeps } from './deps.js';
 import type { ClusterDeployment } from '../../hive/types.js';
 import { actsOn, clusterTeamOf, ownerTeam, type TeamScope } from '../team-scope.js';
@@ -46,9 +47,29 @@ export function governance(
   hub: string,
   cd: ClusterDeployment,
 ): Governance {
-  const team = clusterTeamOf(scope, hub, cd);
+  return governanceOf(scope, schedules)(hub, cd);
+}
+
+/**
+ * governance() for many clusters against the same schedules: each team's schedules are picked once, not once per
+ * cluster (a sweep asks for every cluster of every hub).
+ */
+export function governanceOf(
+  scope: TeamScope,
+  schedules: HibernationSchedule[],
+): (hub: string, cd: ClusterDeployment) => Governance {
+  const byTeam = new Map<string | undefined, HibernationSchedule[]>();
+  return (hub, cd) => {
+    const team = clusterTeamOf(scope, hub, cd);
+    let mine = byTeam.get(team);
+    if (!mine) byTeam.set(team, (mine = schedules.filter((s) => actsOn(ownerTeam(s), team))));
+    return governed(mine, hub, cd);
+  };
+}
+
+/** `schedules`: those of the cluster's team and the platform-wide ones. */
+function governed(schedules: HibernationSchedule[], hub: string, cd: ClusterDeployment): Governance {
   const matches = schedules
-    .filter((s) => actsOn(ownerTeam(s), team))
     .map((s) => ({ s, m: targetMatch(s.metadata.name, s.spec.targets ?? {}, hub, cd) }))
     .filter((x) => x.m.matched);
   const candidates = matches.map((x) => x.s.metadata.name);
@@ -92,17 +113,44 @@ export function scheduleClusters(
 ): Array<ClusterFacts<NamespacedRef>> {
   const name = schedule.metadata.name;
   const out: Array<ClusterFacts<NamespacedRef>> = [];
+  const governs = governanceOf(deps, all);
+  // Every override read once: looked up per cluster, a sweep of 10,000 clusters listed them 10,000 times.
+  const overrides = overrideIndex(deps);
+  const facts = (hub: string, cd: ClusterDeployment): ClusterFacts<NamespacedRef> => {
+    const ref = { hub, namespace: cd.metadata.namespace ?? '', name: cd.metadata.name };
+    return { ref, cd, overrides: overrides.get(clusterKey(ref.hub, ref.namespace, ref.name)) ?? [] };
+  };
   // Every hub, not only targets.hubs: the opt-in label wins over the targets (targeting.ts).
   for (const { hub, object: cd } of deps.store.cachedList<ClusterDeployment>('ClusterDeployment')) {
-    const gov = governance(deps, all, hub, cd);
+    const gov = governs(hub, cd);
     if (gov.excluded && gov.excluded !== 'NotTargeted') {
       if (gov.candidates.includes(name))
-        out.push({ ...clusterFacts(deps, hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
+        out.push({ ...facts(hub, cd), excluded: { reason: gov.excluded, message: gov.why } });
       continue;
     }
-    if (gov.schedule?.metadata.name === name) out.push(clusterFacts(deps, hub, cd));
+    if (gov.schedule?.metadata.name === name) out.push(facts(hub, cd));
   }
   return out;
+}
+
+const clusterKey = (hub: string, namespace: string, name: string) => `${hub}\n${namespace}\n${name}`;
+
+/** Every cluster's overrides as the planner takes them, in cache order (as overridesOf gives them). */
+function overrideIndex(deps: StateDeps): Map<string, PowerOverride[]> {
+  const index = new Map<string, PowerOverride[]>();
+  for (const { object: o } of deps.store.cachedList<ClusterOverride>('ClusterOverride', {
+    hub: deps.stateHub,
+    namespace: deps.stateNamespace,
+  })) {
+    const c = o.spec?.cluster;
+    // As overridesOf: one that names no cluster completely applies to none.
+    if (typeof c?.hub !== 'string' || typeof c.namespace !== 'string' || typeof c.name !== 'string') continue;
+    const key = clusterKey(c.hub, c.namespace, c.name);
+    const list = index.get(key);
+    if (list) list.push(toPowerOverride(o));
+    else index.set(key, [toPowerOverride(o)]);
+  }
+  return index;
 }
 
 export function planFor(

@@ -1,5 +1,6 @@
 // The first half of a sweep job: what its first run decides and keeps in the job (ctx.once) for every later run.
-// The edge swept already or stale (done at once), else the plan from the informer cache (sweep-plan.ts), packed
+// The edge swept already or stale (done at once, as the live schedule says), else the plan from the informer cache
+// (sweep-plan.ts; made while the schedule's live GET is in flight, and made again if the GET disagrees), packed
 // (packed-plan.ts): clusters to act on and planned skips. A cluster already carrying this job's marker was changed
 // by an earlier run whose plan was lost with Redis: it is planned as an act, and the pool counts it acted.
 import { NotFound } from '../../hive/errors.js';
@@ -63,12 +64,53 @@ export function fromOlder(start: SweepStart & OlderStart): SweepStart {
   return { ...start, plan: packPlan(start.children ?? [], start.skips ?? []) };
 }
 
+/**
+ * The schedule's live GET is what the sweep acts on: it confirms `status.lastSweep`, so a replay after a Redis flush
+ * cannot act on an edge already swept (the informer cache may not have seen that record yet). The GET is sent first
+ * and the plan is made from the cached schedule while it is in flight; when the GET answers, that plan is kept only
+ * if the live schedule plans the same (same object, labels, spec and lastSweep, and the same verdict now), else the
+ * sweep decides again from the live object. Nothing acts before the GET has answered.
+ */
 export async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx: JobContext): Promise<SweepStart> {
-  const schedule = await deps.store.get<HibernationSchedule>('HibernationSchedule', stateRef(deps, p.schedule));
+  const ref = stateRef(deps, p.schedule);
+  const live = deps.store.get<HibernationSchedule>('HibernationSchedule', ref);
+  live.catch(() => {}); // awaited below
+  const cached = deps.store.cached<HibernationSchedule>('HibernationSchedule', ref);
+  let early: { schedule: HibernationSchedule; start: SweepStart } | undefined;
+  if (cached) {
+    // Planning is synchronous (about a second at 10,000 clusters): the GET must be on the wire before it starts.
+    await new Promise((r) => setImmediate(r));
+    try {
+      const start = verdict(p, cached, deps.clock.now());
+      if (!start.done) early = { schedule: cached, start: plan(deps, p, ctx, cached, start) };
+    } catch {
+      // A schedule that cannot be evaluated: decided from the live object below, which reports it.
+    }
+  }
+  const schedule = await live;
   if (!schedule) throw new NotFound(`schedule ${p.schedule} no longer exists`);
+  const start = verdict(p, schedule, deps.clock.now());
+  if (start.done) {
+    if (start.done.alreadyDone) ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
+    return start;
+  }
+  if (early && early.start.summary.mode === start.summary.mode && samePlanInputs(early.schedule, schedule))
+    return early.start;
+  if (early) ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'schedule changed since cached: planned again');
+  return plan(deps, p, ctx, schedule, start);
+}
+
+/** What of the schedule the plan depends on: a status write (nextEdge at every edge) does not change it. */
+const planInputs = (s: HibernationSchedule) =>
+  JSON.stringify([s.metadata.uid, s.metadata.labels ?? {}, s.spec, s.status?.lastSweep ?? null]);
+
+const samePlanInputs = (a: HibernationSchedule, b: HibernationSchedule) =>
+  a.metadata.resourceVersion === b.metadata.resourceVersion || planInputs(a) === planInputs(b);
+
+/** The sweep over before it plans (the edge swept already, or stale), else its summary and mode so far. */
+function verdict(p: SweepPayload, schedule: HibernationSchedule, now: number): SweepStart {
   const dryRun = Boolean(p.dryRun || schedule.spec.dryRun);
   const edgeMs = Date.parse(p.edgeAt);
-  const now = deps.clock.now();
   const summary: SweepSummary = {
     schedule: p.schedule,
     edge: { at: p.edgeAt, local: localIso(edgeMs, schedule.spec.timeZone), action: p.action, reason: p.reason },
@@ -82,10 +124,8 @@ export async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx:
   };
   const start: SweepStart = { summary, startedAt: new Date(now).toISOString(), plan: packPlan([], []) };
   const last = schedule.status?.lastSweep;
-  if (p.mode !== 'manual' && last?.finishedAt && (last.edge ?? '') >= p.edgeAt) {
-    ctx.log.info({ schedule: p.schedule, edge: p.edgeAt }, 'edge already swept');
+  if (p.mode !== 'manual' && last?.finishedAt && (last.edge ?? '') >= p.edgeAt)
     return { ...start, done: { ...summary, alreadyDone: last } };
-  }
   if (p.mode !== 'manual') {
     // A sweep that ran late (workers down, queue backed up) must not replay a stale edge: past the deadline it
     // does nothing; within it, it applies the state the schedule says now; after a newer edge it yields to that.
@@ -102,13 +142,25 @@ export async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx:
       };
     if (p.mode === 'edge' && now - edgeMs > ON_TIME_MS) summary.mode = 'catch-up';
   }
+  return start;
+}
+
+/** The plan for a sweep `verdict` let go on. */
+function plan(
+  deps: ScheduleServiceDeps,
+  p: SweepPayload,
+  ctx: JobContext,
+  schedule: HibernationSchedule,
+  start: SweepStart,
+): SweepStart {
+  const { summary } = start;
   const decisions = planSweep(
     deps,
     schedule,
     listSchedules(deps),
-    { atMs: edgeMs, action: p.action, reason: p.reason },
+    { atMs: Date.parse(p.edgeAt), action: p.action, reason: p.reason },
     summary.mode,
-    now,
+    Date.parse(start.startedAt),
   );
   const acts: SweepTarget[] = [];
   const skips: PlannedSkip[] = [];
@@ -116,7 +168,7 @@ export async function planStart(deps: ScheduleServiceDeps, p: SweepPayload, ctx:
     if (d.kind === 'act' || markedBy(deps, d.cluster, ctx.jobId)) {
       // A cluster carrying this job's marker was changed by an earlier run of it (its plan lost with Redis, the
       // cluster now "already" in state): the pool counts it as acted and writes its Event again, keyed.
-      if (dryRun) summary.acted.push({ ...d.cluster, action: d.action });
+      if (summary.dryRun) summary.acted.push({ ...d.cluster, action: d.action });
       else acts.push({ cluster: d.cluster, action: d.action, reason: d.reason });
     } else {
       skips.push({

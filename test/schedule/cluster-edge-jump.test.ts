@@ -1,0 +1,66 @@
+// A timer on a cluster-specific edge that fires later than the schedule's catchUpDeadline (the process stalled, the
+// clock jumped) replays nothing, as a start or the resync would not: a jump over a day of install grace periods
+// used to enqueue a job per cluster, each writing the cluster, all landing on the next schedule edge's sweep.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER_EDGE_ANNOTATION } from '../../src/hive/schedule/index.js';
+import type { ClusterDeployment } from '../../src/hive/types.js';
+import { jobIds } from '../../src/services/job-ids.js';
+import { adoptCluster, cd, HUB, startBed, waitJob, type Bed } from './support.js';
+
+const at = (iso: string) => Date.parse(iso);
+const NS = 'jump';
+const DAY = 24 * 3_600_000;
+let bed: Bed;
+const graceJobId = (name: string, installedMs: number) =>
+  `${HUB}.${jobIds.lapse({ hub: HUB, namespace: NS, name }, installedMs + DAY)}`;
+
+beforeAll(async () => {
+  bed = await startBed(at('2026-11-22T10:00:00Z'), { roles: ['api', 'worker', 'scheduler'] });
+  await adoptCluster(bed, NS, 'old'); // its grace period ends Monday 10:00
+  bed.clock.set(at('2026-11-22T16:30:00Z'));
+  await adoptCluster(bed, NS, 'recent'); // Monday 16:30
+  const res = await bed.app.inject({
+    method: 'POST',
+    url: '/v1/schedules',
+    payload: {
+      name: 'jump',
+      timeZone: 'UTC',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [NS] },
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'jump' }, (o) => o, {
+    timeoutMs: 10_000,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await bed?.close();
+});
+
+describe('a clock jump over cluster-specific edges', () => {
+  it('applies the one within catchUpDeadline and enqueues nothing for the one beyond it', async () => {
+    const installedAt: Record<string, number> = {};
+    for (const name of ['old', 'recent']) {
+      const live = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', {
+        hub: HUB,
+        namespace: NS,
+        name,
+      });
+      installedAt[name] = Date.parse(live!.status!.installedTimestamp!);
+    }
+    const installed = (name: string) => installedAt[name]!;
+    expect(installed('recent') - installed('old')).toBeGreaterThan(6 * 3_600_000);
+    const recentJob = graceJobId('recent', installed('recent'));
+    const oldJob = graceJobId('old', installed('old'));
+    bed.clock.set(at('2026-11-23T17:00:00Z'));
+    // The positive control: the recent one's timer fired in the same jump, and its job recorded the edge.
+    expect((await waitJob(bed, recentJob, 30_000)).state).toBe('completed');
+    expect(cd(bed, NS, 'recent').metadata.annotations?.[CLUSTER_EDGE_ANNOTATION]).toBe(
+      new Date(installed('recent') + DAY).toISOString(),
+    );
+    expect(await bed.system.queue.get(oldJob)).toBeUndefined();
+    expect(cd(bed, NS, 'old').metadata.annotations?.[CLUSTER_EDGE_ANNOTATION]).toBeUndefined();
+  }, 90_000);
+});
