@@ -43,12 +43,14 @@ describe('a clock jump over cluster-specific edges', () => {
   it('applies the one within catchUpDeadline and enqueues nothing for the one beyond it', async () => {
     const installedAt: Record<string, number> = {};
     for (const name of ['old', 'recent']) {
-      const live = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', {
-        hub: HUB,
-        namespace: NS,
-        name,
-      });
-      installedAt[name] = Date.parse(live!.status!.installedTimestamp!);
+      // Hive may report the power state before the status write that records installedTimestamp (the creation
+      // time, for an adopted cluster): wait for it rather than read it once.
+      installedAt[name] = await bed.system.store.waitFor<ClusterDeployment, number>(
+        'ClusterDeployment',
+        { hub: HUB, namespace: NS, name },
+        (o) => (o?.status?.installedTimestamp ? Date.parse(o.status.installedTimestamp) : undefined),
+        { timeoutMs: 10_000 },
+      );
     }
     const installed = (name: string) => installedAt[name]!;
     expect(installed('recent') - installed('old')).toBeGreaterThan(6 * 3_600_000);
