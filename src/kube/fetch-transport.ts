@@ -11,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import fetch, { Headers } from 'node-fetch';
+import type { SentCredential } from './exec-credential.js';
 import {
   IDLE_SOCKET_MS,
   serialize,
@@ -52,7 +53,13 @@ function reusable<A>(pool: WeakMap<KubeConfig, Pooled>, kc: KubeConfig, fresh: A
 /** Sends with node-fetch and the agent client-node makes for `kc` (kept alive and reused per KubeConfig). */
 export function createFetchSend(timeoutMs: number): HubSend {
   const agents = new WeakMap<KubeConfig, Pooled>();
-  return async <T>(kc: KubeConfig, method: Method, path: string, req: RestRequest) => {
+  return async <T>(
+    kc: KubeConfig,
+    method: Method,
+    path: string,
+    req: RestRequest,
+    sent?: (credential: SentCredential) => void,
+  ) => {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('No active cluster!');
     // Token (refreshed by exec and OIDC providers) and client certificates, per request; the agent is reused.
@@ -61,6 +68,8 @@ export function createFetchSend(timeoutMs: number): HubSend {
     headers.set('Accept', 'application/json');
     headers.set('User-Agent', USER_AGENT);
     if (req.body !== undefined) headers.set('Content-Type', req.contentType ?? 'application/json');
+    const agentOptions = (init.agent as { options?: { cert?: unknown } } | undefined)?.options;
+    sent?.({ authorization: headers.get('Authorization') ?? undefined, cert: agentOptions?.cert });
     const timeout = AbortSignal.timeout(req.timeoutMs ?? timeoutMs);
     const response = await fetch(new URL(cluster.server + withQuery(path, req.query)).toString(), {
       method,

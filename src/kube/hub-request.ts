@@ -2,6 +2,7 @@
 // JSON body guard, the headers every request carries and how long an idle connection stays open.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Invalid } from '../hive/errors.js';
+import type { SentCredential } from './exec-credential.js';
 
 export interface RestRequest {
   query?: Record<string, string | number | boolean | undefined>;
@@ -13,8 +14,17 @@ export interface RestRequest {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Sends one request with the credentials of one KubeConfig load; the body parsed as JSON. */
-export type HubSend = <T>(kc: KubeConfig, method: Method, path: string, req: RestRequest) => Promise<T>;
+/**
+ * Sends one request with the credentials of one KubeConfig load; the body parsed as JSON. `sent` is told what the
+ * request carried of the credentials, for a 401 to refuse that credential (rest-client.ts).
+ */
+export type HubSend = <T>(
+  kc: KubeConfig,
+  method: Method,
+  path: string,
+  req: RestRequest,
+  sent?: (credential: SentCredential) => void,
+) => Promise<T>;
 
 /** JSON.stringify recurses: an object nested thousands deep would overflow the stack (a RangeError, then a 500). */
 export function serialize(body: unknown): string {

@@ -4,8 +4,8 @@
 // Static credentials (a bearer token, a kubeconfig's token-file, basic auth, a client certificate, the CA,
 // insecure-skip-tls-verify, tls-server-name, impersonation) are asked for once. Tokens that refresh are asked for
 // again: an exec or OIDC auth provider's on every request (client-node caches them until they expire; an exec
-// credential without an expirationTimestamp is not cached at all, so its plugin runs for every request, where
-// client-go keeps it until a 401), the in-cluster token file's (client-node's FileAuth re-reads it every 60 s) at most
+// credential without an expirationTimestamp is kept until the hub answers 401, exec-credential.ts), the in-cluster
+// token file's (client-node's FileAuth re-reads it every 60 s) at most
 // once a second. A client certificate that changes under the same KubeConfig (an exec plugin may hand out
 // certificates) gets a new pool.
 import type https from 'node:https';

@@ -18,6 +18,7 @@ import { gunzip } from 'node:zlib';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
 import { serialize, withQuery, type HubSend, type Method, type RestRequest } from './hub-request.js';
+import type { SentCredential } from './exec-credential.js';
 import { buildRoute, refreshRoute, type HubRoute } from './hub-route.js';
 
 type Headers = Dispatcher.DispatchHandler extends { onResponseStart?(c: never, s: never, h: infer H): void }
@@ -148,7 +149,13 @@ export function createHubSend(timeoutMs: number, now: () => number = Date.now): 
     routes.set(kc, made);
     return made;
   };
-  return async <T>(kc: KubeConfig, method: Method, path: string, req: RestRequest): Promise<T> => {
+  return async <T>(
+    kc: KubeConfig,
+    method: Method,
+    path: string,
+    req: RestRequest,
+    sent?: (credential: SentCredential) => void,
+  ): Promise<T> => {
     const held = routeFor(kc);
     // A route built while this request waited has just asked for the credentials: asking again at once ran an exec
     // plugin twice for the first request when its token came back already expired.
@@ -159,6 +166,7 @@ export function createHubSend(timeoutMs: number, now: () => number = Date.now): 
     const headers =
       body === undefined ? route.headers : { ...route.headers, 'content-type': req.contentType ?? 'application/json' };
     const pool = route.pool;
+    sent?.({ authorization: route.headers.authorization as string | undefined, cert: route.tls.cert });
     return new Promise<T>((resolve, reject) => {
       const exchange = new Exchange(resolve as (v: unknown) => void, reject, req.timeoutMs ?? timeoutMs, req.signal);
       pool.dispatch({ method, path: withQuery(route.basePath + path, req.query), headers, body }, exchange);

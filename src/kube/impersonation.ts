@@ -5,7 +5,9 @@
 // Impersonate-Group line per group, one Impersonate-Extra-<key> line per value, the key's bytes that are not an HTTP
 // token character (and '%') percent-encoded, which the API server decodes with url.PathUnescape.
 import { KubeConfig } from '@kubernetes/client-node';
+import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js';
 import { parse } from 'yaml';
+import { HeldExecAuth, type SentCredential } from './exec-credential.js';
 
 export interface Impersonation {
   uid?: string;
@@ -44,9 +46,27 @@ export function impersonationOf(text: string): Map<string, Impersonation> {
   return found;
 }
 
-/** A KubeConfig whose requests carry the whole of the user's impersonation, whichever path sends them. */
+/**
+ * A KubeConfig whose requests carry the whole of the user's impersonation, whichever path sends them, and whose exec
+ * credential plugin runs as client-go runs it (exec-credential.ts).
+ */
 export class HubKubeConfig extends KubeConfig {
   impersonation = new Map<string, Impersonation>();
+  readonly exec = new HeldExecAuth();
+
+  constructor() {
+    super();
+    // client-node asks the first authenticator that claims the user, and custom ones only after its own: the held
+    // one takes ExecAuth's place (a private field, set in KubeConfig's constructor).
+    const own = this as unknown as { authenticators: Array<{ isAuthProvider: unknown }> };
+    own.authenticators = own.authenticators.map((a) => (a instanceof ExecAuth ? this.exec : a));
+  }
+
+  /** The hub answered 401 to a request that carried `sent`: true when asking again may bring a new credential. */
+  credentialRefused(sent: SentCredential): boolean {
+    const user = this.getCurrentUser();
+    return !!user && this.exec.refused(user, sent);
+  }
 
   // applyToFetchOptions (the proxy-url transport, client-node's Watch) calls this too.
   override async applyToHTTPSOptions(opts: Parameters<KubeConfig['applyToHTTPSOptions']>[0]): Promise<void> {

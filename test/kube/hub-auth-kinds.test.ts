@@ -112,10 +112,12 @@ describe('TLS', () => {
 });
 
 describe('an exec credential plugin', () => {
-  // The plugin counts its runs in a file and prints token exec-<run>, expiring when the `expiry` file says.
+  // The plugin counts its runs in a file and prints token exec-<run>, expiring when the `expiry` file says (with no
+  // expirationTimestamp when the file is empty).
   const plugin = join(dir, 'credential-plugin.sh');
   const runs = () => Number(readFileSync(join(dir, 'runs'), 'utf8').trim() || 0);
   const expireAt = (when: Date) => writeFileSync(join(dir, 'expiry'), when.toISOString());
+  const neverExpire = () => writeFileSync(join(dir, 'expiry'), '');
 
   beforeAll(() => {
     writeFileSync(join(dir, 'runs'), '0');
@@ -125,8 +127,10 @@ describe('an exec credential plugin', () => {
         '#!/bin/sh',
         `n=$(( $(cat "${dir}/runs") + 1 ))`,
         `echo "$n" > "${dir}/runs"`,
+        `expiry=$(cat "${dir}/expiry")`,
+        `stamp=$([ -n "$expiry" ] && printf ',"expirationTimestamp":"%s"' "$expiry")`,
         `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",` +
-          `"status":{"token":"exec-%s","expirationTimestamp":"%s"}}' "$n" "$(cat "${dir}/expiry")"`,
+          `"status":{"token":"exec-%s"%s}}' "$n" "$stamp"`,
       ].join('\n'),
     );
     chmodSync(plugin, 0o755);
@@ -161,6 +165,39 @@ describe('an exec credential plugin', () => {
     expect(new Set(hub.seen.slice(before).map((s) => s.headers.authorization))).toEqual(
       new Set([`Bearer exec-${expired + 1}`]),
     );
+  });
+
+  it('a credential without an expiry is kept until the hub answers 401; then the plugin runs once for all the requests refused together, and they are sent again', async () => {
+    neverExpire();
+    const kc = kubeconfig(execUser());
+    const rest = createRestClient(() => kc);
+    const before = runs();
+    for (let i = 0; i < 3; i++) await rest.request('GET', '/api/v1/namespaces');
+    await Promise.all(Array.from({ length: 4 }, () => rest.request('GET', '/api/v1/namespaces')));
+    expect(runs()).toBe(before + 1);
+
+    hub.refused.add(`Bearer exec-${before + 1}`); // the token is revoked
+    const sent = hub.seen.length;
+    await Promise.all(Array.from({ length: 8 }, () => rest.request('GET', '/api/v1/namespaces')));
+    expect(runs()).toBe(before + 2);
+    const tokens = hub.seen.slice(sent).map((s) => s.headers.authorization);
+    expect(tokens.filter((t) => t === `Bearer exec-${before + 2}`)).toHaveLength(8);
+    expect(tokens.filter((t) => t === `Bearer exec-${before + 1}`).length).toBeLessThanOrEqual(8);
+    await rest.request('GET', '/api/v1/namespaces');
+    expect(runs()).toBe(before + 2);
+  });
+
+  it('a request refused again after the plugin has run again fails with 401, having run it once more and no more', async () => {
+    neverExpire();
+    const kc = kubeconfig(execUser());
+    const rest = createRestClient(() => kc);
+    await rest.request('GET', '/api/v1/namespaces');
+    const before = runs();
+    for (let n = before; n <= before + 3; n++) hub.refused.add(`Bearer exec-${n}`);
+    const err = await rest.request('GET', '/api/v1/namespaces').catch((e: unknown) => e);
+    expect((err as ApiException<string>).code).toBe(401);
+    expect(runs()).toBe(before + 1);
+    expect(`${String(err)} ${JSON.stringify(err)}`).not.toContain(`exec-${before}`);
   });
 
   it("a refused request does not name the plugin's token", async () => {

@@ -1,7 +1,7 @@
 // A bare HTTPS server standing in for a hub's API server, which records what each request carried (headers as sent,
 // the TLS server name), for the tests of kubeconfig credential kinds the simulator does not check. It answers 200
-// with a JSON Status, or 401 as an API server refuses credentials it does not know: on path /deny and for the basic
-// auth user `refused`.
+// with a JSON Status, or 401 as an API server refuses credentials it does not know: on path /deny, for the basic
+// auth user `refused` and for the Authorization values added to `refused`.
 import { writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -31,10 +31,12 @@ export interface RecordingHub {
   /** The server's certificate (PEM), valid for 127.0.0.1, localhost and hub.internal. */
   cert: string;
   seen: Seen[];
+  /** Authorization values answered 401 (a revoked token). */
+  refused: Set<string>;
   close(): Promise<void>;
 }
 
-function refuses(req: { url?: string; headers: { authorization?: string } }): boolean {
+function refuses(req: { url?: string; headers: { authorization?: string } }, refused: Set<string>): boolean {
   const [scheme, value] = (req.headers.authorization ?? '').split(' ');
   const basicUser =
     scheme === 'Basic'
@@ -42,19 +44,20 @@ function refuses(req: { url?: string; headers: { authorization?: string } }): bo
           .toString()
           .split(':')[0]
       : undefined;
-  return !!req.url?.startsWith('/deny') || basicUser === 'refused';
+  return !!req.url?.startsWith('/deny') || basicUser === 'refused' || refused.has(req.headers.authorization ?? '');
 }
 const unauthorized = JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'Unauthorized', code: 401 });
 
 export async function startRecordingHub(): Promise<RecordingHub> {
   const tls = selfSignedCertificate('hub', ['hub.internal']);
   const seen: Seen[] = [];
+  const refused = new Set<string>();
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const lines: Array<[string, string]> = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2)
       lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
     seen.push({ path: req.url ?? '', headers: req.headers, lines, servername: (req.socket as TLSSocket).servername });
-    const [status, body] = refuses(req) ? [401, unauthorized] : [200, '{"kind":"Status"}'];
+    const [status, body] = refuses(req, refused) ? [401, unauthorized] : [200, '{"kind":"Status"}'];
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(body);
   });
@@ -63,6 +66,7 @@ export async function startRecordingHub(): Promise<RecordingHub> {
     origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cert: tls.cert,
     seen,
+    refused,
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
