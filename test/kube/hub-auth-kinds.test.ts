@@ -2,42 +2,21 @@
 // impersonation (`as`), an exec credential plugin, a cluster reached by another TLS name or with verification off.
 // Each is loaded by Beekeeper's own loader and sent through its hub client to a bare HTTPS server that records what
 // it received (the simulator checks no credential of these kinds). What a failure says must not carry the secret.
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiException, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiException } from '@kubernetes/client-node';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/kube/rest-client.js';
-import {
-  failureOf,
-  hubStatusWith,
-  kubeconfigFor,
-  sentBy,
-  startRecordingHub,
-  trusting,
-  type RecordingHub,
-} from './recording-hub.js';
+import { useRecordingHub } from './recording-hub.js';
 
 const PASSWORD = 'pa55-w0rd-never-logged';
-const dir = mkdtempSync(join(tmpdir(), 'beekeeper-auth-kinds-'));
-let hub: RecordingHub;
-
-beforeAll(async () => {
-  hub = await startRecordingHub();
-});
-afterAll(async () => {
-  await hub?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const kubeconfig = (user: Record<string, unknown>, cluster?: Record<string, unknown>): KubeConfig =>
-  kubeconfigFor(hub, user, cluster);
+const { hub, dir, kubeconfig, trusting, sentBy, failureOf, hubStatus } = useRecordingHub('auth-kinds');
 
 describe('basic auth', () => {
   const kc = (username = 'admin') => kubeconfig({ username, password: PASSWORD });
 
   it('sends the username and password as Authorization: Basic', async () => {
-    const got = await sentBy(hub, kc());
+    const got = await sentBy(kc());
     expect(got.headers.authorization).toBe(`Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`);
   });
 
@@ -49,7 +28,7 @@ describe('basic auth', () => {
     const said = `${String(err)} ${JSON.stringify(err)} ${(err as Error).stack}`;
     for (const secret of [PASSWORD, encoded]) expect(said).not.toContain(secret);
 
-    const status = await hubStatusWith(kc('refused'), dir);
+    const status = await hubStatus(kc('refused'));
     expect(status).toMatchObject({ reachable: false });
     for (const secret of [PASSWORD, encoded]) expect(JSON.stringify(status)).not.toContain(secret);
   });
@@ -57,7 +36,7 @@ describe('basic auth', () => {
 
 describe('impersonation', () => {
   it('`as` is sent as Impersonate-User beside the credentials, as client-go sends it', async () => {
-    const got = await sentBy(hub, kubeconfig({ token: 'admin-token', as: 'alice@example.com' }));
+    const got = await sentBy(kubeconfig({ token: 'admin-token', as: 'alice@example.com' }));
     expect(got.headers['impersonate-user']).toBe('alice@example.com');
     expect(got.headers.authorization).toBe('Bearer admin-token');
     expect(got.lines.filter(([name]) => name.startsWith('impersonate-'))).toHaveLength(1);
@@ -65,7 +44,6 @@ describe('impersonation', () => {
 
   it('as-uid, as-groups and as-user-extra are sent too: one line per group and per extra value, the key escaped', async () => {
     const got = await sentBy(
-      hub,
       kubeconfig({
         token: 'admin-token',
         as: 'alice@example.com',
@@ -91,18 +69,18 @@ describe('impersonation', () => {
 
 describe('TLS', () => {
   it('tls-server-name is the name sent and verified, while the connection goes to the server URL', async () => {
-    const got = await sentBy(hub, kubeconfig({ token: 't' }, { ...trusting(hub), 'tls-server-name': 'hub.internal' }));
+    const got = await sentBy(kubeconfig({ token: 't' }, { ...trusting(), 'tls-server-name': 'hub.internal' }));
     expect(got.servername).toBe('hub.internal');
     // The certificate is valid for 127.0.0.1 too: a name it does not hold fails, so the name is what is verified.
     const err = await failureOf(
-      kubeconfig({ token: 't' }, { ...trusting(hub), 'tls-server-name': 'elsewhere.internal' }),
+      kubeconfig({ token: 't' }, { ...trusting(), 'tls-server-name': 'elsewhere.internal' }),
       '/api',
     );
     expect(String((err as Error).message)).toMatch(/elsewhere\.internal|altnames/i);
   });
 
   it('insecure-skip-tls-verify reaches a server whose certificate is not trusted; without it, the request fails', async () => {
-    const got = await sentBy(hub, kubeconfig({ token: 't' }, { 'insecure-skip-tls-verify': true }));
+    const got = await sentBy(kubeconfig({ token: 't' }, { 'insecure-skip-tls-verify': true }));
     expect(got.path).toBe('/api/v1/namespaces');
     const before = hub.seen.length;
     const err = await failureOf(kubeconfig({ token: 't' }, {}), '/api');
@@ -144,11 +122,11 @@ describe('an exec credential plugin', () => {
     const kc = kubeconfig(execUser());
     const first = runs() + 1;
     expireAt(new Date(Date.now() - 1_000)); // expired by the next request
-    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first}`);
+    expect((await sentBy(kc)).headers.authorization).toBe(`Bearer exec-${first}`);
     expect(runs()).toBe(first);
     expireAt(new Date(Date.now() + 3_600_000));
-    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
-    expect((await sentBy(hub, kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
+    expect((await sentBy(kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
+    expect((await sentBy(kc)).headers.authorization).toBe(`Bearer exec-${first + 1}`);
     expect(runs()).toBe(first + 1);
   });
 

@@ -1,25 +1,14 @@
 // A hub reached through an HTTP proxy (the kubeconfig cluster's proxy-url, as client-go reads it): Beekeeper's hub
 // client tunnels to the hub with CONNECT, sends the proxy's credentials from the URL to the proxy only, verifies the
 // hub's certificate through the tunnel, and says neither the proxy's password nor the hub's token when it fails.
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  failureOf,
-  hubStatusWith,
-  kubeconfigFor,
-  sentBy,
-  startRecordingHub,
-  trusting,
-  type RecordingHub,
-} from './recording-hub.js';
+import { useRecordingHub } from './recording-hub.js';
 
 const PROXY_PASSWORD = 'proxy-secret-never-logged';
 const TOKEN = 'hub-token-never-logged';
-const dir = mkdtempSync(join(tmpdir(), 'beekeeper-proxy-url-'));
+const { hub, kubeconfig, trusting, sentBy, failureOf, hubStatus } = useRecordingHub('proxy-url');
 
 interface Tunnel {
   target: string;
@@ -59,21 +48,17 @@ async function startConnectProxy() {
   };
 }
 
-let hub: RecordingHub;
 let proxy: Awaited<ReturnType<typeof startConnectProxy>>;
 
 beforeAll(async () => {
-  hub = await startRecordingHub();
   proxy = await startConnectProxy();
 });
 afterAll(async () => {
   await proxy?.close();
-  await hub?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const viaProxy = (proxyUrl: string, user: Record<string, unknown> = { token: TOKEN }) =>
-  kubeconfigFor(hub, user, { ...trusting(hub), 'proxy-url': proxyUrl });
+  kubeconfig(user, { ...trusting(), 'proxy-url': proxyUrl });
 
 const secretsIn = (text: string) =>
   [PROXY_PASSWORD, TOKEN, Buffer.from(`beekeeper:${PROXY_PASSWORD}`).toString('base64')].filter((s) =>
@@ -83,7 +68,7 @@ const secretsIn = (text: string) =>
 describe('a hub behind an HTTP proxy (proxy-url)', () => {
   it('tunnels to the hub with CONNECT: the hub gets the request and token, the proxy its own credentials only', async () => {
     const before = proxy.tunnels.length;
-    const got = await sentBy(hub, viaProxy(`http://beekeeper:${PROXY_PASSWORD}@127.0.0.1:${proxy.port}`));
+    const got = await sentBy(viaProxy(`http://beekeeper:${PROXY_PASSWORD}@127.0.0.1:${proxy.port}`));
     expect(got.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(got.headers['proxy-authorization']).toBeUndefined();
     const tunnel = proxy.tunnels[before];
@@ -93,7 +78,6 @@ describe('a hub behind an HTTP proxy (proxy-url)', () => {
 
   it('sends the whole impersonation through the proxy too: one Impersonate-Group line per group', async () => {
     const got = await sentBy(
-      hub,
       viaProxy(`http://127.0.0.1:${proxy.port}`, { token: TOKEN, as: 'alice', 'as-groups': ['hive-admins', 'ops'] }),
     );
     expect(got.lines.filter(([name]) => name.startsWith('impersonate-'))).toEqual([
@@ -109,7 +93,7 @@ describe('a hub behind an HTTP proxy (proxy-url)', () => {
       const kc = viaProxy(`http://beekeeper:${PROXY_PASSWORD}@127.0.0.1:${proxy.port}`);
       const err = await failureOf(kc, '/api');
       expect(secretsIn(`${String(err)} ${JSON.stringify(err)} ${(err as Error).stack}`)).toEqual([]);
-      const status = await hubStatusWith(kc, dir);
+      const status = await hubStatus(kc);
       expect(status).toMatchObject({ reachable: false });
       expect(secretsIn(JSON.stringify(status))).toEqual([]);
     } finally {
@@ -126,7 +110,7 @@ describe('a hub behind an HTTP proxy (proxy-url)', () => {
     const err = await failureOf(kc, '/api');
     expect(String((err as Error).message)).toMatch(/ECONNREFUSED/);
     expect(secretsIn(`${String(err)} ${JSON.stringify(err)} ${(err as Error).stack}`)).toEqual([]);
-    const status = await hubStatusWith(kc, dir);
+    const status = await hubStatus(kc);
     expect(status).toMatchObject({ reachable: false });
     expect(secretsIn(JSON.stringify(status))).toEqual([]);
   });

@@ -2,13 +2,14 @@
 // the TLS server name), for the tests of kubeconfig credential kinds the simulator does not check. It answers 200
 // with a JSON Status, or 401 as an API server refuses credentials it does not know: on path /deny, for the basic
 // auth user `refused` and for the Authorization values added to `refused`.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { systemClock } from '../../src/clock.js';
 import { createKubeGateway } from '../../src/kube/gateway.js';
@@ -128,4 +129,45 @@ export async function hubStatusWith(kc: KubeConfig, dir: string): Promise<HubSta
   } finally {
     await gw.close();
   }
+}
+
+/**
+ * A recording hub for one test file, started before its tests and closed after them, and the helpers above bound to
+ * it and to a scratch directory (`name` names the directory).
+ */
+export function useRecordingHub(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), `beekeeper-${name}-`));
+  let started: RecordingHub | undefined;
+  beforeAll(async () => {
+    started = await startRecordingHub();
+  });
+  afterAll(async () => {
+    await started?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const at = (): RecordingHub => started ?? expect.fail('the recording hub has not started');
+  const hub: RecordingHub = {
+    get origin() {
+      return at().origin;
+    },
+    get cert() {
+      return at().cert;
+    },
+    get seen() {
+      return at().seen;
+    },
+    get refused() {
+      return at().refused;
+    },
+    close: () => at().close(),
+  };
+  return {
+    hub,
+    dir,
+    kubeconfig: (user: Record<string, unknown>, cluster?: Record<string, unknown>) => kubeconfigFor(hub, user, cluster),
+    trusting: () => trusting(hub),
+    sentBy: (kc: KubeConfig, path?: string) => sentBy(hub, kc, path),
+    failureOf,
+    hubStatus: (kc: KubeConfig) => hubStatusWith(kc, dir),
+  };
 }
