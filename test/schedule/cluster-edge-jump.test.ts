@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_EDGE_ANNOTATION } from '../../src/hive/schedule/index.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 import { jobIds } from '../../src/services/job-ids.js';
-import { adoptCluster, cd, HUB, startBed, waitJob, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, cd, HUB, startBed, waitJob, type Bed } from './support.js';
 
 const at = (iso: string) => Date.parse(iso);
 const NS = 'jump';
@@ -19,20 +19,7 @@ beforeAll(async () => {
   await adoptCluster(bed, NS, 'old'); // its grace period ends Monday 10:00
   bed.clock.set(at('2026-11-22T16:30:00Z'));
   await adoptCluster(bed, NS, 'recent'); // Monday 16:30
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'jump',
-      timeZone: 'UTC',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'jump' }, (o) => o, {
-    timeoutMs: 10_000,
-  });
+  await createOfficeHours(bed, 'jump', NS, { timeZone: 'UTC' });
 }, 120_000);
 
 afterAll(async () => {

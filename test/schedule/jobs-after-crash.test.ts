@@ -8,7 +8,7 @@ import { startScheduleTimers, type ScheduleTimers } from '../../src/schedules/sc
 import type { JobView } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
-import { adoptCluster, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, events, HUB, startBed, waitJob, waitPower, type Bed } from './support.js';
 import { countHibernations, expectSweptOnce } from './swept-once.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 
@@ -53,36 +53,12 @@ beforeAll(async () => {
   });
   for (const name of SWEPT) await adoptCluster(bed, NS, name, { labels: { swept: 'yes' } });
   await adoptCluster(bed, NS, 'solo');
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'crashy',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS], labelSelector: { matchLabels: { swept: 'yes' } } },
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
+  await createOfficeHours(bed, 'crashy', NS, {
+    targets: { namespaces: [NS], labelSelector: { matchLabels: { swept: 'yes' } } },
+    firstDay: true,
   });
-  expect(res.statusCode, res.body).toBe(201);
   await adoptCluster(bed, STRICT_NS, 'e1');
-  const strict = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'strict',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [STRICT_NS] },
-      enforce: true,
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
-  });
-  expect(strict.statusCode, strict.body).toBe(201);
-  for (const name of ['crashy', 'strict'])
-    await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name }, (o) => o, {
-      timeoutMs: 10_000,
-    });
+  await createOfficeHours(bed, 'strict', STRICT_NS, { enforce: true, firstDay: true });
 }, 120_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../src/services/ports.js';
 import { jobIds } from '../../src/services/job-ids.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
-import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, events, HUB, startBed, waitJob, type Bed } from './support.js';
 import type { ClusterDeployment } from '../../src/hive/types.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -32,21 +32,7 @@ beforeAll(async () => {
   });
   for (let i = 0; i < CLUSTERS; i += 10) await Promise.all(names.slice(i, i + 10).map((n) => adoptCluster(bed, NS, n)));
   bed.clock.set(at('2026-11-23T12:00:00Z')); // past the install grace period
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'fleet',
-      timeZone: 'UTC',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-      catchUpDeadline: '2h',
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'fleet' }, (o) => o, {
-    timeoutMs: 10_000,
-  });
+  await createOfficeHours(bed, 'fleet', NS, { timeZone: 'UTC', catchUpDeadline: '2h' });
 }, 180_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import { createTestClock, type TestClock } from '../../src/clock.js';
 import type { JobCatalog } from '../../src/jobs/catalog.js';
 import { loadConfig, withEmbeddedHub } from '../../src/config.js';
@@ -186,4 +187,33 @@ export async function events(
     KubeObject & { reason?: string; message?: string; type?: string; involvedObject?: { name?: string } }
   >('Event', HUB, { namespace });
   return all.filter((e) => e.involvedObject?.name === name);
+}
+
+/**
+ * Creates, through the API, a weekday office-hours schedule (08:00–18:00, Europe/Berlin unless `timeZone` says
+ * otherwise) for one namespace, and resolves once the state hub's cache holds it. `firstDay` allows hibernating the
+ * clusters a test has just adopted; `more` adds or replaces payload fields (`targets`, `enforce`, `catchUpDeadline`).
+ */
+export async function createOfficeHours(
+  bed: Bed,
+  name: string,
+  namespace: string,
+  { firstDay = false, ...more }: { firstDay?: boolean } & Record<string, unknown> = {},
+): Promise<void> {
+  const res = await bed.app.inject({
+    method: 'POST',
+    url: '/v1/schedules',
+    payload: {
+      name,
+      timeZone: 'Europe/Berlin',
+      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
+      targets: { namespaces: [namespace] },
+      ...(firstDay && { safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } } }),
+      ...more,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: STATE_NS, name }, (o) => o, {
+    timeoutMs: 10_000,
+  });
 }

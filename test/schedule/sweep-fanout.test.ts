@@ -9,7 +9,17 @@ import { jobOf } from '../../src/services/job-definition.js';
 import { SWEEP_JOB } from '../../src/services/schedules/schedule-jobs.js';
 import type { HibernationSchedule } from '../../src/services/schedules/schedule-resource.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
-import { adoptCluster, events, HUB, STATE_NS, startBed, waitJob, waitPower, type Bed } from './support.js';
+import {
+  adoptCluster,
+  createOfficeHours,
+  events,
+  HUB,
+  STATE_NS,
+  startBed,
+  waitJob,
+  waitPower,
+  type Bed,
+} from './support.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -21,21 +31,7 @@ beforeAll(async () => {
   bed = await startBed(SATURDAY, { env: { BEEKEEPER_CONCURRENCY: '1' } });
   expect(bed.system.config.hubs[0]!.concurrency).toBe(1);
   for (const name of NAMES) await adoptCluster(bed, NS, name);
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'solo',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'solo' }, (o) => o, {
-    timeoutMs: 10_000,
-  });
+  await createOfficeHours(bed, 'solo', NS, { firstDay: true });
 }, 120_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
-import { adoptCluster, events, HUB, startBed, waitJob, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, events, startBed, waitJob, type Bed } from './support.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -15,21 +15,7 @@ let bed: Bed;
 beforeAll(async () => {
   bed = await startBed(SATURDAY);
   for (const name of NAMES) await adoptCluster(bed, NS, name);
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'flaky',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'flaky' }, (o) => o, {
-    timeoutMs: 10_000,
-  });
+  await createOfficeHours(bed, 'flaky', NS, { firstDay: true });
 }, 120_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { queueName } from '../../src/jobs/queue-names.js';
 import type { JobView } from '../../src/services/ports.js';
 import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import type { System } from '../../src/system.js';
-import { adoptCluster, HUB, startBed, waitJob, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, HUB, startBed, waitJob, type Bed } from './support.js';
 import { countHibernations, expectSweptOnce } from './swept-once.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
@@ -30,26 +30,7 @@ beforeAll(async () => {
     env: { BEEKEEPER_JOB_LOCK_MS: '2000', BEEKEEPER_JOB_STALLED_INTERVAL_MS: '1000', BEEKEEPER_SHUTDOWN_GRACE_MS: '0' },
   });
   for (const name of SWEPT) await adoptCluster(bed, NS, name);
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'unwritten',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor(
-    'HibernationSchedule',
-    { hub: HUB, namespace: 'beekeeper', name: 'unwritten' },
-    (o) => o,
-    {
-      timeoutMs: 10_000,
-    },
-  );
+  await createOfficeHours(bed, 'unwritten', NS, { firstDay: true });
 }, 120_000);
 
 afterAll(async () => {

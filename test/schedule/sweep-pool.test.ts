@@ -10,7 +10,7 @@ import type { SweepSummary } from '../../src/services/schedules/sweep.js';
 import { createKubeClient } from '../../src/sim/client/index.js';
 import { adoptClusters } from '../drills/clusters.js';
 import { UNAVAILABLE_TRIES } from '../../src/services/schedules/sweep-cluster.js';
-import { adoptCluster, HUB, startBed, waitJob, type Bed } from './support.js';
+import { adoptCluster, createOfficeHours, HUB, startBed, waitJob, type Bed } from './support.js';
 
 // Saturday noon in Berlin: outside the weekday window, so the schedule says Hibernating.
 const SATURDAY = Date.parse('2026-11-21T11:00:00Z');
@@ -99,21 +99,7 @@ beforeAll(async () => {
     seen.set(k, spec);
   });
   for (const c of CLUSTERS) seen.set(key(c), cdOf(c)?.spec?.powerState ?? 'Running');
-  const res = await bed.app.inject({
-    method: 'POST',
-    url: '/v1/schedules',
-    payload: {
-      name: 'pool',
-      timeZone: 'Europe/Berlin',
-      windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-      targets: { namespaces: [NS] },
-      safety: { allowHibernationInFirstDay: { reason: 'clusters adopted by this test just now' } },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  await bed.system.store.waitFor('HibernationSchedule', { hub: HUB, namespace: 'beekeeper', name: 'pool' }, (o) => o, {
-    timeoutMs: 10_000,
-  });
+  await createOfficeHours(bed, 'pool', NS, { firstDay: true });
 }, 180_000);
 
 afterAll(async () => {
@@ -249,26 +235,7 @@ describe('a sweep over two hubs, through its own pool', () => {
   it('keeps waiting while the hub answers 429 to every PATCH of a cluster, past the tries a 5xx would get', async () => {
     // A schedule of one cluster, so every 429 the hub sends is an answer to that cluster's PATCH.
     await adoptCluster(bed, 'team-solo', 'solo');
-    const res = await bed.app.inject({
-      method: 'POST',
-      url: '/v1/schedules',
-      payload: {
-        name: 'solo',
-        timeZone: 'Europe/Berlin',
-        windows: [{ days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start: '08:00', end: '18:00' }],
-        targets: { namespaces: ['team-solo'] },
-        safety: { allowHibernationInFirstDay: { reason: 'a cluster adopted by this test just now' } },
-      },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    await bed.system.store.waitFor(
-      'HibernationSchedule',
-      { hub: HUB, namespace: 'beekeeper', name: 'solo' },
-      (o) => o,
-      {
-        timeoutMs: 10_000,
-      },
-    );
+    await createOfficeHours(bed, 'solo', 'team-solo', { firstDay: true });
     // The hub's 429s as an operator sees them (each one also pauses the hub's requests for its Retry-After).
     const throttled = async () => {
       const res = await bed.app.inject({ method: 'GET', url: '/metrics' });
