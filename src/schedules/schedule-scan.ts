@@ -12,6 +12,7 @@ import {
   compile,
   governance,
   listSchedules,
+  planFor,
   RECONCILE_CLUSTER_JOB,
   stateRef,
   SWEEP_JOB,
@@ -121,7 +122,8 @@ export function lapseJob(e: ClusterEdge): FixedJob {
 
 /**
  * Still to apply: not older than the governing schedule's catchUpDeadline and, once lapsed, on a cluster that a
- * schedule governs (for any other there is nothing to apply) and whose record does not show it handled.
+ * schedule governs (for any other there is nothing to apply) and whose record does not show it handled. A lapsed
+ * install grace period is owed only where it is an edge of the cluster's plan (graceActs).
  */
 function owed(
   deps: ScheduleScanDeps,
@@ -129,23 +131,50 @@ function owed(
   cd: ClusterDeployment | undefined,
   atMs: number,
   now: number,
+  kind: 'override' | 'grace',
 ): boolean {
   const schedule = cd && governance(deps, listSchedules(deps), hub, cd).schedule;
   if (beyondDeadline(schedule, atMs, now)) return false;
   if (atMs > now) return true;
-  return schedule !== undefined && cd !== undefined && !clusterEdgeHandled(cd, atMs);
+  if (schedule === undefined || cd === undefined || clusterEdgeHandled(cd, atMs)) return false;
+  return kind === 'override' || graceActs(deps, schedule, hub, cd, atMs);
+}
+
+/**
+ * Whether the end of the install grace period at `atMs` is an edge of the cluster's plan. It is one only where the
+ * schedule says Hibernating at that instant (cluster-plan.ts); elsewhere (office hours, a schedule that waives the
+ * grace period) the lapse changes nothing, and its reconcile job found no action and still wrote the cluster to
+ * record it: a job and a PATCH per cluster. Such a lapse needs no record either: a start or the resync asks this
+ * again and finds nothing owed. Decided when the timer fires, not when it is armed: the schedule may change between.
+ * A keep-awake lapse keeps its job whatever the schedule says: the job marks the override Expired.
+ */
+function graceActs(
+  deps: ScheduleScanDeps,
+  schedule: HibernationSchedule,
+  hub: string,
+  cd: ClusterDeployment,
+  atMs: number,
+): boolean {
+  try {
+    return planFor(deps, schedule, hub, cd, atMs - 1, atMs).edges.some((e) => Date.parse(e.at) === atMs);
+  } catch {
+    return true; // a schedule written straight to Kubernetes may not compile: its job reports why
+  }
 }
 
 const beyondDeadline = (schedule: HibernationSchedule | undefined, atMs: number, now: number) =>
   atMs < now - (schedule ? catchUpDeadlineMs(schedule) : 3_600_000);
 
 /**
- * Whether an armed cluster-specific edge is older than its schedule's catchUpDeadline now: a timer that fires that
- * late (the process stalled, the clock jumped) is not replayed, as a start or the resync would not replay it.
+ * Whether an armed cluster-specific edge is to be dropped when its timer fires: older than its schedule's
+ * catchUpDeadline now (the process stalled, the clock jumped), which a start or the resync would not replay either,
+ * or the end of an install grace period that is no edge of the cluster's plan (graceActs).
  */
-export function clusterEdgeExpired(deps: ScheduleScanDeps, e: ClusterEdge, now: number): boolean {
+export function clusterEdgeDropped(deps: ScheduleScanDeps, e: ClusterEdge, now: number): boolean {
   const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', e);
-  return beyondDeadline(cd && governance(deps, listSchedules(deps), e.hub, cd).schedule, e.atMs, now);
+  const schedule = cd && governance(deps, listSchedules(deps), e.hub, cd).schedule;
+  if (beyondDeadline(schedule, e.atMs, now)) return true;
+  return !e.override && schedule !== undefined && cd !== undefined && !graceActs(deps, schedule, e.hub, cd, e.atMs);
 }
 
 /** The lapse of a keep-awake override, if it is still to apply. */
@@ -154,7 +183,7 @@ export function overrideEdge(deps: ScheduleScanDeps, o: ClusterOverride, now: nu
   const p = toPowerOverride(o);
   const { hub, namespace, name } = o.spec.cluster;
   const cd = deps.store.cached<ClusterDeployment>('ClusterDeployment', o.spec.cluster);
-  if (p.untilMs === undefined || !owed(deps, hub, cd, p.untilMs, now)) return undefined;
+  if (p.untilMs === undefined || !owed(deps, hub, cd, p.untilMs, now, 'override')) return undefined;
   return {
     key: `override/${o.metadata.name}`,
     hub,
@@ -174,7 +203,7 @@ export function graceEdge(
   now: number,
 ): ClusterEdge | undefined {
   const installed = installedAtMs(cd);
-  if (installed === undefined || !owed(deps, hub, cd, installed + INSTALL_GRACE_MS, now)) return undefined;
+  if (installed === undefined || !owed(deps, hub, cd, installed + INSTALL_GRACE_MS, now, 'grace')) return undefined;
   const namespace = cd.metadata.namespace ?? '';
   return {
     key: `grace/${hub}/${namespace}/${cd.metadata.name}`,

@@ -20,7 +20,7 @@ import {
   type HibernationSchedule,
 } from '../services/schedules/index.js';
 import {
-  clusterEdgeExpired,
+  clusterEdgeDropped,
   graceEdge,
   lapseJob,
   overrideEdge,
@@ -118,8 +118,9 @@ export function startScheduleTimers(deps: ScheduleTimersDeps): ScheduleTimers {
     const fire = () => {
       clusterTimers.delete(e.key);
       // A clock jump fires every edge it passes at once (a day of install grace periods: thousands of jobs and
-      // PATCHes landing on the next sweep). Those beyond the deadline are dropped as a start drops them, unlogged.
-      if (clusterEdgeExpired(deps, e, deps.clock.now())) return;
+      // PATCHes landing on the next sweep). Those beyond the deadline are dropped as a start drops them, unlogged,
+      // and so is a grace period ending where the schedule says Running (nothing to do, nothing to record).
+      if (clusterEdgeDropped(deps, e, deps.clock.now())) return;
       void enqueue(lapseJob(e));
     };
     if (e.atMs <= deps.clock.now()) return fire();

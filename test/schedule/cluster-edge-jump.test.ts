@@ -15,10 +15,12 @@ const graceJobId = (name: string, installedMs: number) =>
   `${HUB}.${jobIds.lapse({ hub: HUB, namespace: NS, name }, installedMs + DAY)}`;
 
 beforeAll(async () => {
-  bed = await startBed(at('2026-11-22T10:00:00Z'), { roles: ['api', 'worker', 'scheduler'] });
-  await adoptCluster(bed, NS, 'old'); // its grace period ends Monday 10:00
-  bed.clock.set(at('2026-11-22T16:30:00Z'));
-  await adoptCluster(bed, NS, 'recent'); // Monday 16:30
+  // Both grace periods end in the evening, where the schedule says Hibernating: a lapse where it says Running is no
+  // edge at all (grace-lapse-running.test.ts), which would make the positive control below prove nothing.
+  bed = await startBed(at('2026-11-22T20:00:00Z'), { roles: ['api', 'worker', 'scheduler'] });
+  await adoptCluster(bed, NS, 'old'); // Sunday 20:00: its grace period ends Monday 20:00
+  bed.clock.set(at('2026-11-23T19:30:00Z'));
+  await adoptCluster(bed, NS, 'recent'); // Monday 19:30
   await createOfficeHours(bed, 'jump', NS, { timeZone: 'UTC' });
 }, 120_000);
 
@@ -43,7 +45,7 @@ describe('a clock jump over cluster-specific edges', () => {
     expect(installed('recent') - installed('old')).toBeGreaterThan(6 * 3_600_000);
     const recentJob = graceJobId('recent', installed('recent'));
     const oldJob = graceJobId('old', installed('old'));
-    bed.clock.set(at('2026-11-23T17:00:00Z'));
+    bed.clock.set(at('2026-11-24T20:00:00Z'));
     // The positive control: the recent one's timer fired in the same jump, and its job recorded the edge.
     expect((await waitJob(bed, recentJob, 30_000)).state).toBe('completed');
     expect(cd(bed, NS, 'recent').metadata.annotations?.[CLUSTER_EDGE_ANNOTATION]).toBe(
