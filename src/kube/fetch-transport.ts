@@ -11,16 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import fetch, { Headers } from 'node-fetch';
-import type { SentCredential } from './exec-credential.js';
-import {
-  IDLE_SOCKET_MS,
-  serialize,
-  USER_AGENT,
-  withQuery,
-  type HubSend,
-  type Method,
-  type RestRequest,
-} from './hub-request.js';
+import { IDLE_SOCKET_MS, serialize, USER_AGENT, withQuery, type HubSend } from './hub-request.js';
 
 type TlsOptions = Pick<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized'>;
 const TLS_KEYS: ReadonlyArray<keyof TlsOptions> = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized'];
@@ -53,13 +44,7 @@ function reusable<A>(pool: WeakMap<KubeConfig, Pooled>, kc: KubeConfig, fresh: A
 /** Sends with node-fetch and the agent client-node makes for `kc` (kept alive and reused per KubeConfig). */
 export function createFetchSend(timeoutMs: number): HubSend {
   const agents = new WeakMap<KubeConfig, Pooled>();
-  return async <T>(
-    kc: KubeConfig,
-    method: Method,
-    path: string,
-    req: RestRequest,
-    sent?: (credential: SentCredential) => void,
-  ) => {
+  return async <T>(...[kc, method, path, req, sent]: Parameters<HubSend>): Promise<T> => {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('No active cluster!');
     // Token (refreshed by exec and OIDC providers) and client certificates, per request; the agent is reused.

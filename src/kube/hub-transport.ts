@@ -17,8 +17,7 @@
 import { gunzip } from 'node:zlib';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
-import { serialize, withQuery, type HubSend, type Method, type RestRequest } from './hub-request.js';
-import type { SentCredential } from './exec-credential.js';
+import { serialize, withQuery, type HubSend } from './hub-request.js';
 import { buildRoute, refreshRoute, type HubRoute } from './hub-route.js';
 
 type Headers = Dispatcher.DispatchHandler extends { onResponseStart?(c: never, s: never, h: infer H): void }
@@ -149,13 +148,7 @@ export function createHubSend(timeoutMs: number, now: () => number = Date.now): 
     routes.set(kc, made);
     return made;
   };
-  return async <T>(
-    kc: KubeConfig,
-    method: Method,
-    path: string,
-    req: RestRequest,
-    sent?: (credential: SentCredential) => void,
-  ): Promise<T> => {
+  return async <T>(...[kc, method, path, req, sent]: Parameters<HubSend>): Promise<T> => {
     const held = routeFor(kc);
     // A route built while this request waited has just asked for the credentials: asking again at once ran an exec
     // plugin twice for the first request when its token came back already expired.
