@@ -2,7 +2,11 @@
 // controller on the source hub reads the destination's kubeconfig from a Secret (REFERENCE.md §6), so everything
 // Beekeeper's own connection refers to by path (CA, client certificate and key, a service account's token file) is
 // inlined, and only the context in use is kept. Exec and auth-provider plugins run on Beekeeper's machine, not on
-// the hub: such a hub cannot be handed over, and the error says so. The result holds credentials: never log it.
+// the hub: such a hub cannot be handed over, and the error says so. A cluster's proxy-url is carried: the hub's
+// server is then only known to be reachable through that proxy, client-go (Hive) honours proxy-url as client-node
+// does, and dropping it would send Hive straight at an address the proxy stands in front of; a source hub that
+// cannot reach the proxy fails the move in Hive's own terms (docs/relocations.md). The result holds credentials (a
+// proxy-url may too): never log it.
 import { readFileSync } from 'node:fs';
 import { loadKubeConfig, type HubConnection } from './kubeconfig.js';
 
@@ -35,6 +39,7 @@ export function exportKubeconfig(hub: HubConnection): string {
           ...(caData ? { 'certificate-authority-data': caData } : {}),
           ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
           ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
+          ...(cluster.proxyUrl ? { 'proxy-url': cluster.proxyUrl } : {}),
         },
       },
     ],

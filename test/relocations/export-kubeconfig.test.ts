@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { exportKubeconfig } from '../../src/kube/export-kubeconfig.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bk-kubeconfig-'));
 const file = (name: string, text: string) => {
@@ -69,6 +70,27 @@ describe('the kubeconfig Beekeeper hands to Hive for a destination hub', () => {
     );
     const out = JSON.parse(exportKubeconfig({ name: 'c', kubeconfig }));
     expect(out.users).toEqual([{ name: 'c', user: { token: 'sekret', ...as } }]);
+  });
+
+  it('carries the proxy-url a hub is reached through, as client-go reads it', () => {
+    const proxyUrl = 'http://relay:pa55@proxy.example:3128';
+    const kubeconfig = file(
+      'proxied',
+      toYaml({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://c.example:6443', 'proxy-url': proxyUrl } }],
+        users: [{ name: 'u', user: { token: 'sekret' } }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'x',
+      }),
+    );
+    const out = exportKubeconfig({ name: 'c', kubeconfig });
+    expect(JSON.parse(out).clusters).toEqual([
+      { name: 'c', cluster: { server: 'https://c.example:6443', 'proxy-url': proxyUrl } },
+    ]);
+    // Read back as a hub's kubeconfig is read: the same proxy.
+    expect(loadKubeConfig({ name: 'c', kubeconfigData: out }).getCurrentCluster()?.proxyUrl).toBe(proxyUrl);
   });
 
   it('refuses a hub reached through an exec plugin, which would run on the source hub', () => {
