@@ -2,12 +2,10 @@
 // impersonation (`as`), an exec credential plugin, a cluster reached by another TLS name or with verification off.
 // Each is loaded by Beekeeper's own loader and sent through its hub client to a bare HTTPS server that records what
 // it received (the simulator checks no credential of these kinds). What a failure says must not carry the secret.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ApiException } from '@kubernetes/client-node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRestClient } from '../../src/kube/rest-client.js';
-import { useRecordingHub } from './recording-hub.js';
+import { credentialPlugin, useRecordingHub } from './recording-hub.js';
 
 const PASSWORD = 'pa55-w0rd-never-logged';
 const { hub, dir, kubeconfig, trusting, sentBy, failureOf, hubStatus } = useRecordingHub('auth-kinds');
@@ -90,33 +88,7 @@ describe('TLS', () => {
 });
 
 describe('an exec credential plugin', () => {
-  // The plugin counts its runs in a file and prints token exec-<run>, expiring when the `expiry` file says (with no
-  // expirationTimestamp when the file is empty).
-  const plugin = join(dir, 'credential-plugin.sh');
-  const runs = () => Number(readFileSync(join(dir, 'runs'), 'utf8').trim() || 0);
-  const expireAt = (when: Date) => writeFileSync(join(dir, 'expiry'), when.toISOString());
-  const neverExpire = () => writeFileSync(join(dir, 'expiry'), '');
-
-  beforeAll(() => {
-    writeFileSync(join(dir, 'runs'), '0');
-    writeFileSync(
-      plugin,
-      [
-        '#!/bin/sh',
-        `n=$(( $(cat "${dir}/runs") + 1 ))`,
-        `echo "$n" > "${dir}/runs"`,
-        `expiry=$(cat "${dir}/expiry")`,
-        `stamp=$([ -n "$expiry" ] && printf ',"expirationTimestamp":"%s"' "$expiry")`,
-        `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",` +
-          `"status":{"token":"exec-%s"%s}}' "$n" "$stamp"`,
-      ].join('\n'),
-    );
-    chmodSync(plugin, 0o755);
-  });
-
-  const execUser = () => ({
-    exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
-  });
+  const { user: execUser, runs, expireAt, neverExpire } = credentialPlugin(dir);
 
   it("sends the plugin's token, runs it again once the token has expired, and not while it is valid", async () => {
     const kc = kubeconfig(execUser());

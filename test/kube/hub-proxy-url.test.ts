@@ -4,11 +4,13 @@
 import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRecordingHub } from './recording-hub.js';
+import { createRestClient } from '../../src/kube/rest-client.js';
+import { credentialPlugin, useRecordingHub } from './recording-hub.js';
 
 const PROXY_PASSWORD = 'proxy-secret-never-logged';
 const TOKEN = 'hub-token-never-logged';
-const { hub, kubeconfig, trusting, sentBy, failureOf, hubStatus } = useRecordingHub('proxy-url');
+const { hub, dir, kubeconfig, trusting, sentBy, failureOf, hubStatus } = useRecordingHub('proxy-url');
+const plugin = credentialPlugin(dir);
 
 interface Tunnel {
   target: string;
@@ -84,6 +86,23 @@ describe('a hub behind an HTTP proxy (proxy-url)', () => {
       ['impersonate-user', 'alice'],
       ['impersonate-group', 'hive-admins'],
       ['impersonate-group', 'ops'],
+    ]);
+  });
+
+  it("keeps an exec plugin's credential that has no expiry until the hub answers 401, then runs the plugin once and sends again", async () => {
+    plugin.neverExpire();
+    const kc = viaProxy(`http://127.0.0.1:${proxy.port}`, plugin.user());
+    const rest = createRestClient(() => kc);
+    const first = plugin.runs() + 1;
+    for (let i = 0; i < 3; i++) await rest.request('GET', '/api/v1/namespaces');
+    expect(plugin.runs()).toBe(first);
+    hub.refused.add(`Bearer exec-${first}`);
+    const sent = hub.seen.length;
+    await rest.request('GET', '/api/v1/namespaces');
+    expect(plugin.runs()).toBe(first + 1);
+    expect(hub.seen.slice(sent).map((s) => s.headers.authorization)).toEqual([
+      `Bearer exec-${first}`,
+      `Bearer exec-${first + 1}`,
     ]);
   });
 

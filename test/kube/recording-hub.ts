@@ -2,7 +2,7 @@
 // the TLS server name), for the tests of kubeconfig credential kinds the simulator does not check. It answers 200
 // with a JSON Status, or 401 as an API server refuses credentials it does not know: on path /deny, for the basic
 // auth user `refused` and for the Authorization values added to `refused`.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -169,5 +169,39 @@ export function useRecordingHub(name: string) {
     sentBy: (kc: KubeConfig, path?: string) => sentBy(hub, kc, path),
     failureOf,
     hubStatus: (kc: KubeConfig) => hubStatusWith(kc, dir),
+  };
+}
+
+/**
+ * An exec credential plugin in `dir` that counts its runs in a file and prints token exec-<run>, expiring when
+ * `expireAt` said last (with no expirationTimestamp after `neverExpire`). Written when the file's tests start.
+ */
+export function credentialPlugin(dir: string) {
+  const plugin = join(dir, 'credential-plugin.sh');
+  beforeAll(() => {
+    writeFileSync(join(dir, 'runs'), '0');
+    writeFileSync(join(dir, 'expiry'), '');
+    writeFileSync(
+      plugin,
+      [
+        '#!/bin/sh',
+        `n=$(( $(cat "${dir}/runs") + 1 ))`,
+        `echo "$n" > "${dir}/runs"`,
+        `expiry=$(cat "${dir}/expiry")`,
+        `stamp=$([ -n "$expiry" ] && printf ',"expirationTimestamp":"%s"' "$expiry")`,
+        `printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",` +
+          `"status":{"token":"exec-%s"%s}}' "$n" "$stamp"`,
+      ].join('\n'),
+    );
+    chmodSync(plugin, 0o755);
+  });
+  return {
+    /** The kubeconfig user that runs it. */
+    user: () => ({
+      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
+    }),
+    runs: () => Number(readFileSync(join(dir, 'runs'), 'utf8').trim() || 0),
+    expireAt: (when: Date) => writeFileSync(join(dir, 'expiry'), when.toISOString()),
+    neverExpire: () => writeFileSync(join(dir, 'expiry'), ''),
   };
 }
