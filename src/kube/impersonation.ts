@@ -62,6 +62,12 @@ export class HubKubeConfig extends KubeConfig {
     own.authenticators = own.authenticators.map((a) => (a instanceof ExecAuth ? this.exec : a));
   }
 
+  /** Whether the current user's credential comes from an exec plugin (held until a 401: credentialRefused). */
+  hasExecPlugin(): boolean {
+    const user = this.getCurrentUser();
+    return !!user && this.exec.isAuthProvider(user);
+  }
+
   /** The hub answered 401 to a request that carried `sent`: true when asking again may bring a new credential. */
   credentialRefused(sent: SentCredential): boolean {
     const user = this.getCurrentUser();

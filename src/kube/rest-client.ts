@@ -30,17 +30,27 @@ export function createRestClient(
   const direct = createHubSend(timeoutMs);
   let proxied: HubSend | undefined;
   return {
-    async request<T>(method: Method, path: string, req: RestRequest = {}): Promise<T> {
+    request<T>(method: Method, path: string, req: RestRequest = {}): Promise<T> {
       const kc = kubeConfig();
       const send = kc.getCurrentCluster()?.proxyUrl ? (proxied ??= createFetchSend(timeoutMs)) : direct;
-      if (!(kc instanceof HubKubeConfig)) return send<T>(kc, method, path, req);
-      let carried: SentCredential = {};
-      try {
-        return await send<T>(kc, method, path, req, (c) => (carried = c));
-      } catch (err) {
-        if (!(err instanceof ApiException) || err.code !== 401 || !kc.credentialRefused(carried)) throw err;
-        return send<T>(kc, method, path, req);
-      }
+      if (!(kc instanceof HubKubeConfig) || !kc.hasExecPlugin()) return send<T>(kc, method, path, req);
+      return sendAgainOn401(send, kc, method, path, req);
     },
   };
+}
+
+async function sendAgainOn401<T>(
+  send: HubSend,
+  kc: HubKubeConfig,
+  method: Method,
+  path: string,
+  req: RestRequest,
+): Promise<T> {
+  let carried: SentCredential = {};
+  try {
+    return await send<T>(kc, method, path, req, (c) => (carried = c));
+  } catch (err) {
+    if (!(err instanceof ApiException) || err.code !== 401 || !kc.credentialRefused(carried)) throw err;
+    return send<T>(kc, method, path, req);
+  }
 }
