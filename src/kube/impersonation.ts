@@ -1,13 +1,11 @@
 // Impersonation beyond `as`. client-node 1.4 reads a kubeconfig user's `as` (Impersonate-User) and drops `as-uid`,
 // `as-groups` and `as-user-extra` without a word, so a hub configured to act as alice in group hive-admins was
 // reached as alice alone: fewer rights, and 403s nobody could explain from the kubeconfig. They are read here from
-// the kubeconfig text and sent as client-go sends them (k8s.io/client-go/transport/round_trippers.go): one
+// the kubeconfig text, and HubKubeConfig (hub-kubeconfig.ts) sends them as client-go sends them
+// (k8s.io/client-go/transport/round_trippers.go): one
 // Impersonate-Group line per group, one Impersonate-Extra-<key> line per value, the key's bytes that are not an HTTP
 // token character (and '%') percent-encoded, which the API server decodes with url.PathUnescape.
-import { KubeConfig } from '@kubernetes/client-node';
-import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js';
 import { parse } from 'yaml';
-import { HeldExecAuth, type SentCredential } from './exec-credential.js';
 
 export interface Impersonation {
   uid?: string;
@@ -44,46 +42,4 @@ export function impersonationOf(text: string): Map<string, Impersonation> {
     if (uid || groups.length || Object.keys(extra).length) found.set(entry.name, { uid, groups, extra });
   }
   return found;
-}
-
-/**
- * A KubeConfig whose requests carry the whole of the user's impersonation, whichever path sends them, and whose exec
- * credential plugin runs as client-go runs it (exec-credential.ts).
- */
-export class HubKubeConfig extends KubeConfig {
-  impersonation = new Map<string, Impersonation>();
-  readonly exec = new HeldExecAuth();
-
-  constructor() {
-    super();
-    // client-node asks the first authenticator that claims the user, and custom ones only after its own: the held
-    // one takes ExecAuth's place (a private field, set in KubeConfig's constructor).
-    const own = this as unknown as { authenticators: Array<{ isAuthProvider: unknown }> };
-    own.authenticators = own.authenticators.map((a) => (a instanceof ExecAuth ? this.exec : a));
-  }
-
-  /** Whether the current user's credential comes from an exec plugin (held until a 401: credentialRefused). */
-  hasExecPlugin(): boolean {
-    const user = this.getCurrentUser();
-    return !!user && this.exec.isAuthProvider(user);
-  }
-
-  /** The hub answered 401 to a request that carried `sent`: true when asking again may bring a new credential. */
-  credentialRefused(sent: SentCredential): boolean {
-    const user = this.getCurrentUser();
-    return !!user && this.exec.refused(user, sent);
-  }
-
-  // applyToFetchOptions (the proxy-url transport, client-node's Watch) calls this too.
-  override async applyToHTTPSOptions(opts: Parameters<KubeConfig['applyToHTTPSOptions']>[0]): Promise<void> {
-    await super.applyToHTTPSOptions(opts);
-    const name = this.getCurrentUser()?.name;
-    const imp = name === undefined ? undefined : this.impersonation.get(name);
-    if (!imp) return;
-    const headers = (opts.headers ??= {}) as Record<string, string | string[]>;
-    if (imp.uid) headers['Impersonate-Uid'] = imp.uid;
-    if (imp.groups.length) headers['Impersonate-Group'] = imp.groups;
-    for (const [key, values] of Object.entries(imp.extra))
-      if (values.length) headers[`Impersonate-Extra-${headerKeyEscape(key)}`] = values;
-  }
 }

@@ -2,7 +2,8 @@
 // or the pod's service account (in-cluster).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { HubKubeConfig, impersonationOf } from './impersonation.js';
+import { HubKubeConfig } from './hub-kubeconfig.js';
+import { impersonationOf } from './impersonation.js';
 
 /** Where the kubelet mounts the pod's projected ServiceAccount token and CA (client-node's loadFromCluster reads them). */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -7,7 +7,7 @@ import type { SentCredential } from './exec-credential.js';
 import { createFetchSend } from './fetch-transport.js';
 import type { HubSend, Method, RestRequest } from './hub-request.js';
 import { createHubSend } from './hub-transport.js';
-import { HubKubeConfig } from './impersonation.js';
+import { HubKubeConfig } from './hub-kubeconfig.js';
 
 export type { RestRequest } from './hub-request.js';
 
