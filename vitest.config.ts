@@ -52,8 +52,8 @@ export default defineConfig({
     // BEEKEEPER_TEST_LANES=1: two lanes side by side in two workers, each lane one file at a time
     // (test/support/lanes.ts): the drills, which mostly wait on their own redis-server and processes, and every other
     // file, so the drills' waiting can fill idle time. Opt-in: its one full run (load average ~13 on 2 cores) took
-    // 1729 s with test/deploy/least-privilege's delete-after test over its 30 s, so the default stays one file at a
-    // time. One project, not two: vitest 4 gives two projects of one worker each a single worker between them (one
+    // 1729 s with test/deploy/least-privilege's delete-after test over its 30 s, so by default no drill runs beside
+    // another file (the projects below). One project, not two: vitest 4 gives two projects of one worker each a single worker between them (one
     // group, maxWorkers 1), and between files of two projects it ends a worker and starts a new one.
     ...(lanes
       ? {
