@@ -2,8 +2,9 @@
 // longest first. The drills run last, a few side by side (a project group of their own), so the run ends when the
 // last drill does: starting the long ones first (redis-down's outage and heartbeat minute, restart-redis's two
 // drills) keeps a long drill from starting last, alone, while the other workers sit idle. Expected times come from
-// test/support/file-seconds.json (as for test/support/lane-sequencer.ts), not from vitest's cache: a clean clone
-// has no cache, and the cache holds each file's tests without its setup (a drill's processes start in beforeAll).
+// test/support/file-seconds.json (as for test/support/lane-sequencer.ts; a drill's entry is its file's time, setup
+// included, three at a time), not from vitest's cache: a clean clone has no cache, and the cache holds each file's
+// tests without its setup (a drill's processes start in beforeAll).
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
