@@ -1,6 +1,6 @@
 // A global setup: when the run includes test/typecheck.test.ts (a whole-suite run such as `npm test`), `tsc --noEmit`
 // starts at once beside the tests, at a lower CPU priority, instead of taking its ~35 s in turn: the test files
-// run one at a time and leave the second core mostly idle. test/typecheck.test.ts waits for its result; it runs
+// mostly wait on their simulators and processes, and leave CPU to spare. test/typecheck.test.ts waits for its result; it runs
 // tsc itself when nothing was started here (a run of other files, or a filter this cannot read).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';

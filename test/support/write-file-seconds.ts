@@ -1,7 +1,7 @@
-// Writes test/support/file-seconds.json, the expected time of each test file that test/support/lane-sequencer.ts
+// Writes test/support/file-seconds.json, the expected time of each test file that test/support/longest-first-sequencer.ts
 // orders the files by, from a vitest JSON report (BEEKEEPER_TEST_REPORT=/tmp/r.json DRILL_SCALE=0.25 npx vitest run):
 //   npx tsx test/support/write-file-seconds.ts /tmp/r.json
-// A file's time in the report includes what it waited for its lane, so a run on a quiet machine gives the best table.
+// A file's time depends on what runs beside it, so a run on a quiet machine gives the best table.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
