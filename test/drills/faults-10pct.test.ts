@@ -195,7 +195,14 @@ describe(`drill: 10 % simulator faults during a sweep of ${SWEPT}, ${HIBERNATED}
       async () => {
         await mapLimit([...open], 10, async ([what, id]) => {
           const res = await drill.api<{ job: JobView }>('GET', `/v1/jobs/${id}?wait=2`);
-          lastAnswer.set(what, `${id}: ${res.status} ${res.body?.job?.state ?? JSON.stringify(res.body)}`);
+          const job = res.body?.job;
+          // The state, attempts and last steps: what a job that never ends was doing (printed below).
+          lastAnswer.set(
+            what,
+            job
+              ? `${id}: ${job.state}, attempt ${job.attempts}, steps ${JSON.stringify(job.steps.slice(-3))}`
+              : `${id}: ${res.status} ${JSON.stringify(res.body)}`,
+          );
           if (res.status !== 200) return;
           if (res.body.job.state === 'completed') open.delete(what);
           if (res.body.job.state === 'failed') {
@@ -206,10 +213,23 @@ describe(`drill: 10 % simulator faults during a sweep of ${SWEPT}, ${HIBERNATED}
         return open.size === 0;
       },
       120_000,
-    ).catch((err: Error) => {
-      throw new Error(
-        `${err.message}; still open: ${JSON.stringify([...open.keys()].map((k) => [k, lastAnswer.get(k)]))}`,
+    ).catch(async (err: Error) => {
+      // Everything there is to know about each open job, since the drill's logs go with it: its view, the object on
+      // the hub and the roles' log lines about it.
+      const about = await Promise.all(
+        [...open].map(async ([what, id]) => {
+          const ns = creates.includes(what) || claims.includes(what) ? CI : single.includes(what) ? ONE_NS : '';
+          const kind = claims.includes(what) ? R.clusterClaim : R.clusterDeployment;
+          const obj = ns ? await read(() => drill.kube().tryGet(kind, ns, what)).catch(String) : undefined;
+          const hub = obj && typeof obj === 'object' ? { spec: obj.spec, status: obj.status } : obj;
+          return [
+            `${what} (${lastAnswer.get(what)})`,
+            `  on the hub: ${JSON.stringify(hub)}`,
+            ...drill.logsAbout(id, 15).map((l) => `  ${l}`),
+          ].join('\n');
+        }),
       );
+      throw new Error(`${err.message}; still open:\n${about.join('\n')}`);
     });
     await until(
       'every claim has a cluster and every cluster is Hibernating',

@@ -87,6 +87,11 @@ export interface Drill {
   faults(spec: FaultSpec | undefined, hub?: string): Promise<void>;
   /** Names of the objects in `namespace` that have an Event with this reason, once per Event. */
   eventsFor(namespace: string, reason: string, hub?: string): Promise<string[]>;
+  /**
+   * The last `limit` lines of every role's log that contain `text` (a job id, a cluster name), each prefixed with
+   * its process name: what a failed drill prints, since its directory goes when it closes.
+   */
+  logsAbout(text: string, limit?: number): string[];
   close(): Promise<void>;
 }
 
@@ -248,6 +253,20 @@ export async function startDrill(opts: DrillOptions = {}): Promise<Drill> {
       async eventsFor(namespace, reason, hub) {
         const list = await kube(hub).list(EVENTS, namespace);
         return list.items.filter((e) => e.reason === reason).map((e) => String(e.involvedObject?.name));
+      },
+      logsAbout(text, limit = 20) {
+        return [...started, ...roles].flatMap((p) => {
+          let lines: string[];
+          try {
+            lines = readFileSync(p.logFile, 'utf8').split('\n');
+          } catch {
+            return [];
+          }
+          return lines
+            .filter((l) => l.includes(text))
+            .slice(-limit)
+            .map((l) => `${p.name}: ${l}`);
+        });
       },
       close,
     };
