@@ -1,25 +1,12 @@
 // The pino root logger. Pretty output only on a terminal (JSON lines everywhere else, for log pipelines), and
-// secrets are redacted by path so that a careless `log.info({ req })` cannot leak a token or a kubeconfig.
+// secrets are redacted by key (log-redaction.ts) so that a careless `log.info({ req })` cannot leak a token or a
+// kubeconfig: in what a line logs, in a child's bindings and in a logged error's fields.
 import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config.js';
+import { redactSecrets } from './log-redaction.js';
 
 export type { Logger } from 'pino';
-
-const SECRET_KEYS = ['authorization', 'kubeconfig', 'kubeconfigData', 'password', 'token', 'pullSecret', 'stringData'];
-
-/** Secret keys at the top level and up to three levels down, plus Secret `data` maps. */
-export const REDACT_PATHS = [
-  ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*.*.*.${k}`]),
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  '*.headers.authorization',
-  'data.*',
-  '*.data.*',
-  'auth.tokens',
-  '*.auth.tokens',
-];
 
 export interface LoggerSettings {
   level: LogLevel;
@@ -33,16 +20,37 @@ export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     level: settings.level,
     base: { service: 'beekeeper' },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // The err serializer runs after formatters.log: its output (message and stack kept) is redacted there.
+    formatters: { log: (obj) => redactSecrets(obj, 'err') },
+    serializers: { err: (err: unknown) => redactSecrets({ ...pino.stdSerializers.err(err as Error) }) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   const pretty = settings.pretty ?? (settings.destination === undefined && process.stdout.isTTY === true);
   if (pretty && prettyInstalled())
-    return pino({
-      ...options,
-      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } },
-    });
-  return settings.destination ? pino(options, settings.destination as pino.DestinationStream) : pino(options);
+    return redactingChildren(
+      pino({
+        ...options,
+        transport: {
+          target: 'pino-pretty',
+          options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' },
+        },
+      }),
+    );
+  return redactingChildren(
+    settings.destination ? pino(options, settings.destination as pino.DestinationStream) : pino(options),
+  );
+}
+
+/**
+ * A child's bindings are written into each of its lines as they were given: pino applies formatters.bindings to the
+ * root's base only, so every child (they inherit `child` from the root) redacts its bindings as it is made.
+ */
+function redactingChildren(root: Logger): Logger {
+  const child = root.child;
+  root.child = function (this: Logger, bindings, opts) {
+    return child.call(this, redactSecrets(bindings), opts);
+  } as Logger['child'];
+  return root;
 }
 
 /**

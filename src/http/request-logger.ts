@@ -1,5 +1,5 @@
-// request.log without a pino child per request. Fastify makes one for every request (binding its id), and with our
-// redaction paths a child costs more than the rest of a cached GET's logging put together; yet request.log is
+// request.log without a pino child per request. Fastify makes one for every request (binding its id), and a child
+// (its bindings redacted and serialised once) costs more than the rest of a cached GET's logging; yet request.log is
 // written only on rare paths (a failed sign-in, Fastify's own warnings). The child is made when a line is written
 // at an enabled level, so the line still carries reqId.
 import type { FastifyBaseLogger } from 'fastify';

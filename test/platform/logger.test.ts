@@ -2,27 +2,79 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 
+/** A logger writing to memory, and the lines it wrote so far, parsed. */
+function capture() {
+  const out = new PassThrough();
+  const raw: string[] = [];
+  out.on('data', (d: Buffer) => raw.push(...d.toString().trim().split('\n')));
+  const log = createLogger({ level: 'info', destination: out });
+  const lines = async () => {
+    await new Promise((r) => setImmediate(r));
+    return raw;
+  };
+  return { log, lines };
+}
+
 describe('logger', () => {
   it('redacts tokens, kubeconfigs, passwords, pull secrets and Secret data wherever they appear', async () => {
-    const out = new PassThrough();
-    const lines: string[] = [];
-    out.on('data', (d: Buffer) => lines.push(...d.toString().trim().split('\n')));
-    const log = createLogger({ level: 'info', destination: out }).child({ hub: 'east', jobId: 'east.1' });
+    const { log: root, lines } = capture();
+    const log = root.child({ hub: 'east', jobId: 'east.1' });
     log.info(
       {
-        req: { headers: { authorization: 'Bearer sekret-1' } },
+        req: { headers: { authorization: 'Bearer sekret-1', cookie: 'session=sekret-7', accept: '*/*' } },
         connection: { kubeconfig: 'apiVersion: v1 sekret-2' },
         payload: { platform: { aws: { password: 'sekret-3' } }, pullSecret: 'sekret-4' },
         secret: { data: { '.dockerconfigjson': 'sekret-5' } },
+        hubs: [{ name: 'west', token: 'sekret-8' }],
+        config: { auth: { tokens: ['sekret-9'], open: false } },
         token: 'sekret-6',
         cluster: 'c1',
       },
       'did something',
     );
-    await new Promise((r) => setImmediate(r));
-    const line = JSON.parse(lines[0]!);
+    const [text] = await lines();
+    const line = JSON.parse(text!);
     expect(line).toMatchObject({ hub: 'east', jobId: 'east.1', cluster: 'c1', msg: 'did something' });
-    expect(lines[0]).not.toMatch(/sekret/);
+    expect(text).not.toMatch(/sekret/);
     expect(line.payload.platform.aws.password).toBe('[redacted]');
+    expect(line.req.headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]', accept: '*/*' });
+    expect(line.hubs).toEqual([{ name: 'west', token: '[redacted]' }]);
+    expect(line.config.auth).toEqual({ tokens: '[redacted]', open: false });
+  });
+
+  it("redacts a child's bindings and a logged error's fields, keeping the error's message and stack", async () => {
+    const { log: root, lines } = capture();
+    const log = root.child({ hub: 'east', connection: { token: 'sekret-1' } });
+    const err = Object.assign(new Error('the hub refused the request'), {
+      code: 'Forbidden',
+      request: { headers: { authorization: 'Bearer sekret-2' } },
+    });
+    log.warn({ err, cluster: 'c1' }, 'failed');
+    const [text] = await lines();
+    const line = JSON.parse(text!);
+    expect(text).not.toMatch(/sekret/);
+    expect(line.connection).toEqual({ token: '[redacted]' });
+    expect(line.err).toMatchObject({
+      type: 'Error',
+      message: 'the hub refused the request',
+      code: 'Forbidden',
+      request: { headers: { authorization: '[redacted]' } },
+    });
+    expect(line.err.stack).toContain('the hub refused the request');
+  });
+
+  it('leaves what was logged as it was, and logs lines without secrets unchanged', async () => {
+    const { log, lines } = capture();
+    const logged = { cluster: 'c1', spec: { token: 'sekret-1', labels: { team: 'a' } }, at: new Date(0) };
+    log.info(logged, 'first');
+    log.info({ cluster: 'c2', counts: [1, 2] }, 'second');
+    const [first, second] = await lines();
+    expect(logged.spec.token).toBe('sekret-1');
+    expect(JSON.parse(first!)).toMatchObject({
+      cluster: 'c1',
+      spec: { token: '[redacted]', labels: { team: 'a' } },
+      at: '1970-01-01T00:00:00.000Z',
+    });
+    expect(JSON.parse(second!)).toMatchObject({ cluster: 'c2', counts: [1, 2] });
   });
 });
