@@ -182,6 +182,8 @@ export async function startSimHost(simOpts: Omit<SimulatorOptions, 'clock'>, sta
   );
   return {
     ...ready,
+    /** The simulator's process, for CPU figures (/proc/<pid>/stat). */
+    pid: child.pid!,
     async advance(ms: number) {
       const done = next((m) => (m.advanced !== undefined ? true : undefined));
       child.send({ advance: ms });

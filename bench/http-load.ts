@@ -1,6 +1,6 @@
 // A closed-loop HTTP load generator in a child process (its own event loop, so the server under test in the parent
 // does not share a loop with its clients): `connections` clients each send GETs back to back for `durationMs`,
-// cycling through `paths`. Sends { count, errors, p50, p99, durationMs, cpuMs } (ms; cpuMs: this client's own CPU,
+// cycling through `paths` (or until `requests` were sent, when given: one pass to warm a server up). Sends { count, errors, p50, p99, durationMs, cpuMs } (ms; cpuMs: this client's own CPU,
 // user + system) to the parent over IPC.
 // Forked by bench/reads.ts, which sends the load as its first IPC message. (Not a worker thread: tsx does not load .ts there.)
 import { Pool } from 'undici';
@@ -11,11 +11,17 @@ interface Load {
   headers?: Record<string, string>;
   connections: number;
   durationMs: number;
+  requests?: number;
 }
 
-const { origin, paths, headers, connections, durationMs } = await new Promise<Load>((r) =>
-  process.once('message', (m) => r(m as Load)),
-);
+const {
+  origin,
+  paths,
+  headers,
+  connections,
+  durationMs,
+  requests = Infinity,
+} = await new Promise<Load>((r) => process.once('message', (m) => r(m as Load)));
 const pool = new Pool(origin, { connections, pipelining: 1 });
 const latencies: number[] = [];
 let errors = 0;
@@ -24,7 +30,7 @@ const cpu0 = process.cpuUsage();
 const end = performance.now() + durationMs;
 await Promise.all(
   Array.from({ length: connections }, async () => {
-    while (performance.now() < end) {
+    while (performance.now() < end && next < requests) {
       const path = paths[next++ % paths.length]!;
       const t0 = performance.now();
       try {

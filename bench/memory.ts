@@ -13,10 +13,9 @@
 // MEMORY_RUNTIME=tsx: the roles from src/ under tsx and the baseline under tsx too (`npm run start:<role>`, the
 // figures before issue 14 measured this way; tsx alone costs ~40 MB per process).
 // Run: npx tsx bench/memory.ts [clusters]
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +23,8 @@ import { createTestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createKubeClient, R } from '../src/sim/client/index.js';
-import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile-parse.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
+import { buildOnce, IMAGE_NODE_OPTIONS, startRole, stopChild } from './role-process.js';
 import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
@@ -33,35 +32,14 @@ const NS = 'bench-memory';
 const CHURN_MINUTES = Number(process.env.MEMORY_CHURN_MINUTES ?? 0);
 const UNDER_TSX = process.env.MEMORY_RUNTIME === 'tsx';
 const RUNTIME = UNDER_TSX ? 'tsx' : 'node';
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const imageEnv = Object.assign(
-  {},
-  ...parseDockerfile(readFileSync(join(repo, 'Dockerfile'), 'utf8'))
-    .at(-1)!
-    .steps.filter((step) => step.keyword === 'ENV')
-    .map((step) => parsePairs(step.args)),
-) as Record<string, string>;
-const NODE_OPTIONS = process.env.MEMORY_NODE_OPTIONS ?? imageEnv.NODE_OPTIONS ?? '';
+const NODE_OPTIONS = process.env.MEMORY_NODE_OPTIONS ?? IMAGE_NODE_OPTIONS;
 console.log(`memory: roles and baseline run with NODE_OPTIONS="${NODE_OPTIONS}"`);
-// The production build, once per run: a dist/ left from an older checkout would measure other code.
-if (!UNDER_TSX)
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
-const roleCommand = (name: 'api' | 'worker') =>
-  UNDER_TSX
-    ? ['--import', 'tsx', fileURLToPath(new URL(`../src/main/${name}.ts`, import.meta.url))]
-    : [fileURLToPath(new URL(`../dist/main/${name}.js`, import.meta.url))];
+if (!UNDER_TSX) buildOnce();
 
 const rssOf = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m![1]) * 1024;
 };
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 /** The V8 heap as the role's own /metrics tells it (used / total, MiB): RSS growth that is garbage shows here. */
 async function heapOf(base: string): Promise<string> {
   const text = await (await fetch(`${base}/metrics`)).text();
@@ -89,13 +67,7 @@ async function flatRss(pid: number, what: string, orLast = false): Promise<numbe
   }
   return last;
 }
-const stop = (p: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (p.exitCode !== null || p.signalCode !== null) return resolve();
-    p.once('exit', () => resolve());
-    p.kill('SIGTERM');
-    setTimeout(() => p.kill('SIGKILL'), 25_000).unref();
-  });
+const stop = stopChild;
 
 const host = await startSimHost({ hubNames: [HUB], speed: 1000, controllers: false }, Date.now());
 const tmp = mkdtempSync(join(tmpdir(), 'bk-bench-memory-'));
@@ -134,22 +106,15 @@ try {
   await stop(bare);
 
   const role = async (name: 'api' | 'worker') => {
-    const port = await freePort();
-    const p = spawn(process.execPath, roleCommand(name), {
-      env: {
-        ...process.env,
-        NODE_OPTIONS,
-        REDIS_URL,
-        BEEKEEPER_REDIS_PREFIX: prefix,
-        BEEKEEPER_HUBS: `${HUB}=${kubeconfig}`,
-        BEEKEEPER_AUTH_OPEN: 'true',
-        BEEKEEPER_LOG_LEVEL: 'warn',
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const r = await startRole(name, {
+      hubs: `${HUB}=${kubeconfig}`,
+      redisUrl: REDIS_URL,
+      redisPrefix: prefix,
+      runtime: RUNTIME,
+      nodeOptions: NODE_OPTIONS,
     });
-    procs.push(p);
-    return { p, base: `http://127.0.0.1:${port}` };
+    procs.push(r.process);
+    return { p: r.process, base: r.base };
   };
   const api = await role('api');
   await until(

@@ -1,6 +1,8 @@
 // Reads over real HTTP (issue 14, benchmark 2). N ClusterDeployments (labelled team=t0..t9, so a filter matches a
-// tenth) on a simulated hub in its own process, Hive's controllers off; Beekeeper's api (+ worker) in this process,
-// listening on loopback. A closed-loop client of 16 connections in a child process (bench/http-load.ts) sends, for
+// tenth) on a simulated hub in its own process, Hive's controllers off; Beekeeper's api role in its own process as
+// the image runs it (`node dist/main/api.js`, the image's NODE_OPTIONS, default settings: bench/role-process.ts),
+// listening on loopback, so each server has a process to itself. READS_RUNTIME=tsx: the role from src/ under tsx;
+// READS_NODE_OPTIONS replaces the image's NODE_OPTIONS; READS_NODE_ARGS adds `node` flags (`--cpu-prof`). A closed-loop client of 16 connections in a child process (bench/http-load.ts) sends, for
 // DURATION each:
 //  - GET /v1/clusters?labelSelector=team=tK&limit=100 (and limit=1000): the first page of a filtered list, K cycling;
 //  - GET /v1/clusters/{hub}/{ns}/{name}: single gets cycling over every cluster;
@@ -11,9 +13,29 @@
 // the machine's other load does not move the way it moves rates and tails on a shared 2-core machine.
 // Run: npx tsx --expose-gc bench/reads.ts [clusters] [seconds]
 import { fork } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adoptMany, HUB, median, report, row, startBed, until, type Row } from './support.js';
+import { createTestClock } from '../src/clock.js';
+import { loadConfig, withEmbeddedHub } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createKubeClient } from '../src/sim/client/index.js';
+import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
+import { startRole, type RoleProcess } from './role-process.js';
+import {
+  adoptMany,
+  deleteKeys,
+  HUB,
+  median,
+  REDIS_URL,
+  report,
+  row,
+  startSimHost,
+  until,
+  type Row,
+} from './support.js';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
 const SECONDS = Number(process.argv[3] ?? 8);
@@ -44,22 +66,7 @@ function cpuMsOf(pid: number): number {
   }
 }
 
-/** The simulator's process: this process's child running bench/sim-host.ts (startBed's simProcess). */
-function simulatorPid(): number | undefined {
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  for (const d of children) {
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('sim-host')) return Number(d);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
-/** CPU (ms per second) `pid` uses with no requests: Beekeeper's process also holds informers and a worker. */
+/** CPU (ms per second) `pid` uses with no requests: Beekeeper's api keeps its informers and probes going. */
 async function idleCpu(pid: number): Promise<number> {
   const before = cpuMsOf(pid);
   await new Promise((r) => setTimeout(r, 3000));
@@ -77,14 +84,20 @@ async function withCpu(
   return { ...result, serverCpuMs: cpuMsOf(pid) - before - (idleMsPerSecond * result.durationMs) / 1000 };
 }
 
-function load(origin: string, paths: string[], headers?: Record<string, string>): Promise<LoadResult> {
+function load(origin: string, paths: string[], headers?: Record<string, string>, warmUp = false): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const w = fork(fileURLToPath(new URL('./http-load.ts', import.meta.url)), [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     // Over IPC, not argv: 10,000 paths exceed the kernel's limit for one argument.
-    w.send({ origin, paths, headers, connections: CONNECTIONS, durationMs: SECONDS * 1000 });
+    w.send({
+      origin,
+      paths,
+      headers,
+      connections: CONNECTIONS,
+      ...(warmUp ? { durationMs: 120_000, requests: paths.length } : { durationMs: SECONDS * 1000 }),
+    });
     w.once('message', (m) => resolve(m as LoadResult));
     w.once('error', reject);
     w.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited ${code}`)));
@@ -94,29 +107,59 @@ function load(origin: string, paths: string[], headers?: Record<string, string>)
 const perRequest = (xs: Array<LoadResult & { serverCpuMs: number }>, k: 'cpuMs' | 'serverCpuMs') =>
   median(xs.map((x) => (x[k] * 1000) / x.count));
 
-const bed = await startBed({
-  sim: { controllers: false },
-  simProcess: true, // The per-caller rate limit (600/min by default) is off: the bench is one caller asking as fast as it can.
-  env: { BEEKEEPER_AUTH_OPEN: 'true', BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0' },
-});
+const host = await startSimHost({ hubNames: [HUB], speed: 1000, controllers: false }, Date.now());
+const tmp = mkdtempSync(join(tmpdir(), 'bk-bench-reads-'));
+const prefix = `{bk-bench-${randomUUID().slice(0, 8)}}`;
+let api: RoleProcess | undefined;
 const rows: Row[] = [];
 try {
+  const client = createKubeClient({ server: host.url, token: host.token, insecureSkipTLSVerify: true });
   const names: string[] = [];
   // adoptMany labels all alike; ten batches give ten teams.
   const per = Math.ceil(COUNT / 10);
   for (let t = 0; t < 10; t++) {
     const ns = `${NS}-${t}`;
-    const made = await adoptMany(bed.client, ns, per, { kubeconfigs: false, labels: { team: `t${t}` } });
+    const made = await adoptMany(client, ns, per, { kubeconfigs: false, labels: { team: `t${t}` } });
     names.push(...made.map((n) => `${ns}/${n}`));
   }
+  const kubeconfig = join(tmp, 'kubeconfig');
+  writeFileSync(kubeconfig, host.kubeconfig);
+  const config = withEmbeddedHub(loadConfig({ REDIS_URL, BEEKEEPER_REDIS_PREFIX: prefix }), {
+    name: HUB,
+    kubeconfigData: host.kubeconfig,
+  });
+  await prepareEmbeddedHub({
+    hub: config.hubs[0]!,
+    namespace: config.stateNamespace,
+    clock: createTestClock(),
+    log: createLogger({ level: 'silent' }),
+  });
+  // The per-caller rate limit (600/min by default) is off: the bench is one caller asking as fast as it can.
+  api = await startRole('api', {
+    hubs: `${HUB}=${kubeconfig}`,
+    redisUrl: REDIS_URL,
+    redisPrefix: prefix,
+    runtime: process.env.READS_RUNTIME === 'tsx' ? 'tsx' : 'node',
+    ...(process.env.READS_NODE_OPTIONS !== undefined ? { nodeOptions: process.env.READS_NODE_OPTIONS } : {}),
+    ...(process.env.READS_NODE_ARGS ? { nodeArgs: process.env.READS_NODE_ARGS.split(' ') } : {}),
+    env: { BEEKEEPER_RATE_LIMIT_PER_MINUTE: '0' },
+  });
+  const address = api.base;
+  const role = api;
   await until(
-    'the cache holds every cluster',
-    () => bed.system.store.cachedList('ClusterDeployment', { hub: HUB }).length >= per * 10,
+    'the api role lists every cluster',
+    async () => {
+      if (role.exited()) throw new Error('the api role exited before it was ready');
+      try {
+        const res = await fetch(`${address}/v1/clusters?limit=1`);
+        return res.ok && ((await res.json()) as { total: number }).total === per * 10;
+      } catch {
+        return false;
+      }
+    },
     300_000,
   );
-  const app = bed.system.app;
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const hub = bed.hubs[0]!;
+  const hub = { url: host.url, token: host.token };
   const auth = { authorization: `Bearer ${hub.token}` };
   const teams = Array.from({ length: 10 }, (_, t) => `t${t}`);
   const probe = await fetch(`${address}/v1/clusters?labelSelector=team%3Dt3&limit=100`);
@@ -148,14 +191,19 @@ try {
       }),
     },
   ];
-  const simPid = simulatorPid() ?? -1;
-  const idle = { beekeeper: await idleCpu(process.pid), simulator: await idleCpu(simPid) };
+  const simPid = host.pid;
+  const idle = { beekeeper: await idleCpu(api.pid), simulator: await idleCpu(simPid) };
   console.log(`idle CPU: beekeeper ${idle.beekeeper.toFixed(0)} ms/s, simulator ${idle.simulator.toFixed(0)} ms/s`);
   for (const c of cases.filter((x) => !ONLY || ONLY.includes(x.key))) {
     const s: Array<LoadResult & { serverCpuMs: number }> = [];
     const b: Array<LoadResult & { serverCpuMs: number }> = [];
+    // Each server is measured warm: one untimed pass over every path first, as a server that has been up a while
+    // (Beekeeper builds a cluster's answer on its first read and keeps it until the cluster changes, the API server
+    // serialises an object once when it is written; both JIT-compile their paths).
+    await load(address, c.subject, undefined, true);
+    await load(hub.url, c.base, auth, true);
     for (let r = 0; r < ROUNDS; r++) {
-      s.push(await withCpu(process.pid, idle.beekeeper, () => load(address, c.subject)));
+      s.push(await withCpu(api.pid, idle.beekeeper, () => load(address, c.subject)));
       b.push(await withCpu(simPid, idle.simulator, () => load(hub.url, c.base, auth)));
     }
     const errors = [...s, ...b].reduce((n, x) => n + x.errors, 0);
@@ -182,6 +230,9 @@ try {
     );
   }
 } finally {
-  await bed.close();
+  await api?.stop();
+  await host.close();
+  rmSync(tmp, { recursive: true, force: true });
+  await deleteKeys(prefix);
 }
 report(rows);
