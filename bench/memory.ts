@@ -15,16 +15,12 @@
 // Run: npx tsx bench/memory.ts [clusters]
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestClock } from '../src/clock.js';
-import { loadConfig, withEmbeddedHub } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
 import { createKubeClient, R } from '../src/sim/client/index.js';
-import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
-import { buildOnce, IMAGE_NODE_OPTIONS, startRole, stopChild } from './role-process.js';
+import { buildOnce, IMAGE_NODE_OPTIONS, prepareHubForRoles, startRole, stopChild } from './role-process.js';
 import { adoptMany, deleteKeys, HUB, REDIS_URL, report, row, startSimHost, until, type Row } from './support.js';
 
 const COUNT = Number(process.argv[2] ?? 10_000);
@@ -77,18 +73,7 @@ const rows: Row[] = [];
 try {
   const client = createKubeClient({ server: host.url, token: host.token, insecureSkipTLSVerify: true });
   await adoptMany(client, NS, COUNT, { kubeconfigs: false, labels: { team: 'bench' } });
-  const kubeconfig = join(tmp, 'kubeconfig');
-  writeFileSync(kubeconfig, host.kubeconfig);
-  const config = withEmbeddedHub(loadConfig({ REDIS_URL, BEEKEEPER_REDIS_PREFIX: prefix }), {
-    name: HUB,
-    kubeconfigData: host.kubeconfig,
-  });
-  await prepareEmbeddedHub({
-    hub: config.hubs[0]!,
-    namespace: config.stateNamespace,
-    clock: createTestClock(),
-    log: createLogger({ level: 'silent' }),
-  });
+  const hubs = await prepareHubForRoles(host.kubeconfig, tmp, prefix);
 
   // The bare baseline: parsed JSON of the same LIST, held.
   const bare = fork(fileURLToPath(new URL('./memory-bare.js', import.meta.url)), [], {
@@ -107,7 +92,7 @@ try {
 
   const role = async (name: 'api' | 'worker') => {
     const r = await startRole(name, {
-      hubs: `${HUB}=${kubeconfig}`,
+      hubs,
       redisUrl: REDIS_URL,
       redisPrefix: prefix,
       runtime: RUNTIME,

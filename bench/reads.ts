@@ -14,16 +14,12 @@
 // Run: npx tsx --expose-gc bench/reads.ts [clusters] [seconds]
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestClock } from '../src/clock.js';
-import { loadConfig, withEmbeddedHub } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
 import { createKubeClient } from '../src/sim/client/index.js';
-import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
-import { startRole, type RoleProcess } from './role-process.js';
+import { prepareHubForRoles, startRole, type RoleProcess } from './role-process.js';
 import {
   adoptMany,
   deleteKeys,
@@ -122,21 +118,10 @@ try {
     const made = await adoptMany(client, ns, per, { kubeconfigs: false, labels: { team: `t${t}` } });
     names.push(...made.map((n) => `${ns}/${n}`));
   }
-  const kubeconfig = join(tmp, 'kubeconfig');
-  writeFileSync(kubeconfig, host.kubeconfig);
-  const config = withEmbeddedHub(loadConfig({ REDIS_URL, BEEKEEPER_REDIS_PREFIX: prefix }), {
-    name: HUB,
-    kubeconfigData: host.kubeconfig,
-  });
-  await prepareEmbeddedHub({
-    hub: config.hubs[0]!,
-    namespace: config.stateNamespace,
-    clock: createTestClock(),
-    log: createLogger({ level: 'silent' }),
-  });
+  const hubs = await prepareHubForRoles(host.kubeconfig, tmp, prefix);
   // The per-caller rate limit (600/min by default) is off: the bench is one caller asking as fast as it can.
   api = await startRole('api', {
-    hubs: `${HUB}=${kubeconfig}`,
+    hubs,
     redisUrl: REDIS_URL,
     redisPrefix: prefix,
     runtime: process.env.READS_RUNTIME === 'tsx' ? 'tsx' : 'node',

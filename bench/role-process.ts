@@ -4,11 +4,16 @@
 // `runtime: 'tsx'` starts the role from src/ under tsx instead (`npm run start:<role>`; tsx alone costs ~40 MB per
 // process and some CPU at start-up).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestClock } from '../src/clock.js';
+import { loadConfig, withEmbeddedHub } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile-parse.js';
+import { HUB, REDIS_URL } from './bed.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,6 +37,26 @@ export function buildOnce(): void {
   built = true;
 }
 
+/**
+ * The simulated hub made ready for roles started from outside: its kubeconfig written to `dir`, Beekeeper's CRDs and
+ * namespace applied (as `kubectl apply -f deploy/crds/` would). Returns the roles' `BEEKEEPER_HUBS`.
+ */
+export async function prepareHubForRoles(kubeconfigText: string, dir: string, redisPrefix: string): Promise<string> {
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigText);
+  const config = withEmbeddedHub(loadConfig({ REDIS_URL, BEEKEEPER_REDIS_PREFIX: redisPrefix }), {
+    name: HUB,
+    kubeconfigData: kubeconfigText,
+  });
+  await prepareEmbeddedHub({
+    hub: config.hubs[0]!,
+    namespace: config.stateNamespace,
+    clock: createTestClock(),
+    log: createLogger({ level: 'silent' }),
+  });
+  return `${HUB}=${kubeconfig}`;
+}
+
 export type RoleName = 'api' | 'worker';
 
 export interface RoleProcess {
@@ -45,7 +70,7 @@ export interface RoleProcess {
 }
 
 export interface RoleOptions {
-  /** `BEEKEEPER_HUBS`, e.g. `east=/tmp/kubeconfig`. */
+  /** `BEEKEEPER_HUBS`, e.g. `east=/tmp/kubeconfig` (prepareHubForRoles). */
   hubs: string;
   redisUrl: string;
   redisPrefix: string;
