@@ -66,15 +66,18 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
   it('each exits within its grace period; everything finishes or is handed back and finished, once', async () => {
     const assignments = watchAssignments(drill.kube(), 'tclaims');
     try {
-      // The work: a manual sweep, hibernates, CI jobs claiming (4 at a time, so claims are still waiting later).
-      const run = await drill.api<{ job: JobView }>('POST', '/v1/schedules/nightly/run');
-      expect(run.status, JSON.stringify(run.body)).toBe(202);
-      const jobIds = new Map<string, string>([['sweep', run.body.job.id]]);
+      // The work: hibernates, a manual sweep, CI jobs claiming (4 at a time, so claims are still waiting later).
+      // The sweep is asked for after the hibernates: on a loaded machine asking for 25 hibernates took long enough
+      // for a sweep asked first to finish before the signals, with nothing of it left in flight.
+      const jobIds = new Map<string, string>();
       await mapLimit(hibernated, 20, async (name) => {
         const res = await apiRetrying<{ job: JobView }>(drill, 'POST', `/v1/clusters/east/thib/${name}/hibernate`);
         expect(res.status, JSON.stringify(res.body)).toBe(202);
         jobIds.set(name, res.body.job.id);
       });
+      const run = await drill.api<{ job: JobView }>('POST', '/v1/schedules/nightly/run');
+      expect(run.status, JSON.stringify(run.body)).toBe(202);
+      jobIds.set('sweep', run.body.job.id);
       const runs: CiRun[] = [];
       let claiming = 0;
       const ci = mapLimit(claims, 4, async (claim) => {
