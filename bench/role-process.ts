@@ -5,12 +5,12 @@
 // process and some CPU at start-up).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestClock } from '../src/clock.js';
 import { loadConfig, withEmbeddedHub } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { freePort } from '../src/redis/bootstrap.js';
 import { prepareEmbeddedHub } from '../src/system/embedded-hub.js';
 import { parseDockerfile, parsePairs } from '../test/deploy/dockerfile-parse.js';
 import { HUB, REDIS_URL } from './bed.js';
@@ -81,14 +81,6 @@ export interface RoleOptions {
   /** More environment (over open access; everything else at its default, as the image runs it). */
   env?: Record<string, string>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 export function stopChild(p: ChildProcess): Promise<void> {
   return new Promise<void>((resolve) => {
