@@ -1,14 +1,11 @@
 // The cluster use cases behind /v1/hubs and /v1/clusters. Requests validate and check everything they can before
 // writing anything; long work goes to jobs (job-handlers.ts) that follow Hive through informer events.
-import { relocatingMessage } from '../../hive/relocation-marks.js';
 import { jobOf } from '../job-definition.js';
-import { ANNOTATIONS } from '../../hive/constants.js';
-import { Conflict, NotFound, type FieldIssue } from '../../hive/errors.js';
-import { isTruthy } from '../../hive/go-bool.js';
-import type { ClusterDeployment, ClusterImageSet, Secret } from '../../hive/types.js';
+import { Conflict, NotFound } from '../../hive/errors.js';
+import type { ClusterDeployment } from '../../hive/types.js';
 import type { HubStatus, JobView, NamespacedRef } from '../ports.js';
 import { adminCredentials, adminKubeconfig, type AdminCredentials } from './access.js';
-import { buildPlan, isSecretFor, referencedSecrets, writtenSecretNames } from './build-objects.js';
+import { buildPlan } from './build-objects.js';
 import { summarize, type ClusterSummary } from './cluster-summary.js';
 import { createRequestIssues, throwIfIssues, type CreateClusterRequest } from './create-request.js';
 import type { ClusterServiceDeps } from './deps.js';
@@ -18,12 +15,12 @@ import { requestActor, type AuditOrigin } from '../expiry/expiry-record.js';
 import { writeCreate } from './create-writes.js';
 import { withQuotaExpiry } from './quota-expiry.js';
 import { listClusters, type ClusterPage, type ListClustersQuery } from './list-clusters.js';
-import type { DeletePayload } from './delete-job.js';
+import { requestDelete, type DeleteOptions } from './delete-request.js';
+import { checkAgainstHub } from './create-hub-checks.js';
 import type { Operations } from '../operations/operations.js';
 import { targetOf, type Requester } from '../operations/operation.js';
 import { checkPowerable, desired, POWER_JOB_TYPES, writePowerState, type PowerTarget } from './power-change.js';
-import { retryOnConflict } from '../retry-on-conflict.js';
-import { CREATE_JOB, DELETE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
+import { CREATE_JOB, HIBERNATE_JOB, RESUME_JOB } from './cluster-jobs.js';
 import type { PowerPayload } from './power-job.js';
 
 export interface ClusterService {
@@ -43,16 +40,12 @@ export interface ClusterService {
   create(req: CreateClusterRequest, origin?: AuditOrigin, requester?: Requester): Promise<JobView>;
   hibernate(ref: NamespacedRef, requester?: Requester): Promise<JobView>;
   resume(ref: NamespacedRef, requester?: Requester): Promise<JobView>;
-  delete(ref: NamespacedRef, opts?: { liftProtection?: boolean; requester?: Requester }): Promise<JobView>;
+  delete(ref: NamespacedRef, opts?: DeleteOptions): Promise<JobView>;
   setExpiry(ref: NamespacedRef, req: ExpiryRequest, origin: AuditOrigin): Promise<ExpiryResult>;
   kubeconfig(ref: NamespacedRef): Promise<string>;
   credentials(ref: NamespacedRef): Promise<AdminCredentials>;
 }
 
-/**
- * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
- * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
- */
 /**
  * A single cluster's view by cached object (without `raw`), weakly held: a watch event replaces the object, and its
  * view goes with it. Views are shared between answers (and the route keys its serialised body by them): nothing may
@@ -70,6 +63,10 @@ function viewOf(hub: string, cd: ClusterDeployment): ClusterSummary {
   return view;
 }
 
+/**
+ * With a PolicyHome, ExpiryPolicies cap the expiry a request may ask for (refused up front, not capped later).
+ * Every 202 is accepted through `operations` (intent first: the change is made before the answer).
+ */
 export function createClusterService(
   deps: ClusterServiceDeps & PolicyHome & { operations: Operations },
 ): ClusterService {
@@ -89,60 +86,6 @@ export function createClusterService(
       (await store.get<ClusterDeployment>('ClusterDeployment', ref));
     if (!cd) throw new NotFound(`ClusterDeployment ${ref.namespace}/${ref.name} not found on hub ${ref.hub}`);
     return cd;
-  };
-
-  /**
-   * Checks only a live look at the hub can make, for the fields that are valid so far; added to `issues` so the
-   * caller hears about every problem at once. An existing cluster is a 409 of its own.
-   */
-  const checkAgainstHub = async (
-    req: CreateClusterRequest,
-    issues: FieldIssue[],
-  ): Promise<{ namespaceExists: boolean }> => {
-    const bad = (field: string) => issues.some((i) => i.field === field || i.field.startsWith(`${field}.`));
-    if (!store.hubNames().includes(req.hub)) {
-      if (!bad('hub'))
-        issues.push({ field: 'hub', reason: `unknown hub "${req.hub}"; configured: ${store.hubNames().join(', ')}` });
-      return { namespaceExists: false };
-    }
-    if (bad('namespace')) return { namespaceExists: false };
-    const ref = { hub: req.hub, namespace: req.namespace, name: req.name };
-    if (!bad('name') && (store.cached('ClusterDeployment', ref) ?? (await store.get('ClusterDeployment', ref)))) {
-      throw new Conflict(`ClusterDeployment ${req.namespace}/${req.name} already exists on hub ${req.hub}`);
-    }
-    const ns = await store.get('Namespace', { hub: req.hub, name: req.namespace });
-    if (ns?.metadata.deletionTimestamp) issues.push({ field: 'namespace', reason: 'the namespace is being deleted' });
-    if (!ns && !req.createNamespace)
-      issues.push({
-        field: 'namespace',
-        reason: `does not exist on hub ${req.hub}; set createNamespace: true to create it`,
-      });
-    // Checked before anything is written, so a request refused for it leaves nothing behind; Beekeeper never
-    // overwrites or removes a Secret it did not write for this cluster.
-    if (ns && !bad('name')) {
-      for (const name of writtenSecretNames(req)) {
-        const secret = await store.get<Secret>('Secret', { hub: req.hub, namespace: req.namespace, name });
-        if (secret && !isSecretFor(secret, req.name)) {
-          throw new Conflict(
-            `Secret ${req.namespace}/${name} already exists and is not Beekeeper's for this cluster; Beekeeper leaves it alone ` +
-              '(choose another cluster name, or refer to an existing Secret with pullSecretRef or credentialsSecretRef)',
-          );
-        }
-      }
-    }
-    if (req.imageSet && !bad('imageSet')) {
-      const imageSet =
-        store.cached<ClusterImageSet>('ClusterImageSet', { hub: req.hub, name: req.imageSet }) ??
-        (await store.get('ClusterImageSet', { hub: req.hub, name: req.imageSet }));
-      if (!imageSet)
-        issues.push({ field: 'imageSet', reason: `no ClusterImageSet named ${req.imageSet} on hub ${req.hub}` });
-    }
-    for (const { field, name } of referencedSecrets(req)) {
-      if (bad(field)) continue;
-      const secret = ns ? await store.get('Secret', { hub: req.hub, namespace: req.namespace, name }) : undefined;
-      if (!secret) issues.push({ field, reason: `no Secret named ${name} in namespace ${req.namespace}` });
-    }
-    return { namespaceExists: !!ns };
   };
 
   const power = async (ref: NamespacedRef, to: PowerTarget, requester?: Requester): Promise<JobView> => {
@@ -191,7 +134,7 @@ export function createClusterService(
 
     async create(asked, origin, requester) {
       const issues = createRequestIssues(asked, clock.now());
-      const { namespaceExists } = await checkAgainstHub(asked, issues);
+      const { namespaceExists } = await checkAgainstHub(store, asked, issues);
       // Only an expiry that is valid so far can be checked against the policy cap.
       if (!issues.some((i) => ['expiresIn', 'expiresAt', 'labels'].includes(i.field.split('.')[0]!)))
         issues.push(...createExpiryIssues(deps, asked, clock.now()));
@@ -229,64 +172,7 @@ export function createClusterService(
     resume: (ref, requester) => power(ref, 'Running', requester),
 
     async delete(ref, opts = {}) {
-      const cd = await find(ref);
-      // Deleting a CD mid-move aborts the move and then deprovisions the cluster the normal way, though parts of it
-      // may already be on the destination (REFERENCE.md §6): refused until the relocation is over or aborted.
-      const relocating = cd.metadata.deletionTimestamp ? undefined : relocatingMessage(cd);
-      if (relocating)
-        throw new Conflict(`ClusterDeployment ${ref.namespace}/${ref.name} cannot be deleted now: ${relocating}`);
-      const protectedDelete = isTruthy(cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]);
-      if (protectedDelete && !cd.metadata.deletionTimestamp && !opts.liftProtection) {
-        throw new Conflict(
-          `ClusterDeployment ${ref.namespace}/${ref.name} is protected by ` +
-            `${ANNOTATIONS.protectedDelete}=${cd.metadata.annotations?.[ANNOTATIONS.protectedDelete]}; ` +
-            'repeat with liftProtection=true to lift the protection and delete it',
-        );
-      }
-      const uid = cd.metadata.uid;
-      const lift = protectedDelete && !cd.metadata.deletionTimestamp;
-      const payload: DeletePayload = {
-        ...ref,
-        ...(uid ? { uid } : {}),
-        ...(opts.liftProtection ? { liftProtection: true } : {}),
-        ...(cd.metadata.deletionTimestamp ? {} : { byRequest: { protectionLifted: lift } }),
-      };
-      const job = await operations.accept({
-        ...jobOf(DELETE_JOB, payload),
-        target: targetOf('ClusterDeployment', ref, uid),
-        ...(opts.requester ? { requester: opts.requester } : {}),
-        against: (other) => (other.spec.type === DELETE_JOB.type ? 'join' : undefined),
-        write: async () => {
-          if (cd.metadata.deletionTimestamp) return;
-          const lifted = await retryOnConflict(async () => {
-            // Live, for the version: the cache may be a step behind Hive's own status writes.
-            const live = await store.get<ClusterDeployment>('ClusterDeployment', ref);
-            if (!live || (uid && live.metadata.uid !== uid) || live.metadata.deletionTimestamp) return false;
-            if (!lift || !isTruthy(live.metadata.annotations?.[ANNOTATIONS.protectedDelete])) return true;
-            // Hive's webhook refuses DELETE while the annotation is truthy; "false" keeps the opt-out explicit
-            // (§8). Conditional on the version just judged; Hive's controllers write the object often (status,
-            // version labels), so a conflict is read again and judged again, not handed to the caller.
-            await store.mergePatch(
-              'ClusterDeployment',
-              ref,
-              { metadata: { annotations: { [ANNOTATIONS.protectedDelete]: 'false' } } },
-              { resourceVersion: live.metadata.resourceVersion },
-            );
-            return true;
-          });
-          if (!lifted) return;
-          await store
-            .delete('ClusterDeployment', ref, { ...(uid ? { uid } : {}), propagation: 'Background' })
-            .catch((err: unknown) => {
-              if (!(err instanceof NotFound)) throw err;
-            });
-        },
-      });
-      log.info(
-        { ...ref, jobId: job.id, liftProtection: opts.liftProtection === true },
-        'cluster deleted; deprovision is followed by a job',
-      );
-      return job;
+      return requestDelete({ store, log, operations }, ref, await find(ref), opts);
     },
 
     async setExpiry(ref, req, origin) {
