@@ -16,6 +16,23 @@ export interface LoggerSettings {
   destination?: NodeJS.WritableStream;
 }
 
+/**
+ * pino's isoTime, formatted once per millisecond: under load many lines fall in the same one, and toISOString was a
+ * few per cent of a single GET's CPU.
+ */
+export function isoTimeOncePerMs(now: () => number = Date.now): () => string {
+  let ms = Number.NaN;
+  let field = '';
+  return () => {
+    const t = now();
+    if (t !== ms) {
+      ms = t;
+      field = `,"time":"${new Date(t).toISOString()}"`;
+    }
+    return field;
+  };
+}
+
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     level: settings.level,
@@ -23,7 +40,7 @@ export function createLogger(settings: LoggerSettings): Logger {
     // The err serializer runs after formatters.log: its output (message and stack kept) is redacted there.
     formatters: { log: (obj) => redactSecrets(obj, 'err') },
     serializers: { err: (err: unknown) => redactSecrets({ ...pino.stdSerializers.err(err as Error) }) },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimeOncePerMs(),
   };
   const pretty = settings.pretty ?? (settings.destination === undefined && process.stdout.isTTY === true);
   if (pretty && prettyInstalled())

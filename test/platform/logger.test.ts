@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, isoTimeOncePerMs } from '../../src/logger.js';
 
 /** A logger writing to memory, and the lines it wrote so far, parsed. */
 function capture() {
@@ -76,5 +76,27 @@ describe('logger', () => {
       at: '1970-01-01T00:00:00.000Z',
     });
     expect(JSON.parse(second!)).toMatchObject({ cluster: 'c2', counts: [1, 2] });
+  });
+
+  it('stamps each line with the millisecond it was written in, formatted once per millisecond', async () => {
+    let now = Date.parse('2026-12-02T10:00:00.000Z');
+    const time = isoTimeOncePerMs(() => now);
+    expect(time()).toBe(',"time":"2026-12-02T10:00:00.000Z"');
+    expect(time()).toBe(',"time":"2026-12-02T10:00:00.000Z"');
+    now += 1;
+    expect(time()).toBe(',"time":"2026-12-02T10:00:00.001Z"');
+    now += 86_400_000;
+    expect(time()).toBe(',"time":"2026-12-03T10:00:00.001Z"');
+
+    const { log, lines } = capture();
+    const before = Date.now();
+    log.info('one');
+    await new Promise((r) => setTimeout(r, 5));
+    log.info('two');
+    const after = Date.now();
+    const [one, two] = (await lines()).map((l) => Date.parse(JSON.parse(l).time as string));
+    expect(one).toBeGreaterThanOrEqual(before);
+    expect(two! - one!).toBeGreaterThanOrEqual(4);
+    expect(two).toBeLessThanOrEqual(after);
   });
 });
