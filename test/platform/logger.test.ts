@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, isoTimeOncePerMs } from '../../src/logger.js';
 
@@ -98,5 +100,20 @@ describe('logger', () => {
     expect(one).toBeGreaterThanOrEqual(before);
     expect(two! - one!).toBeGreaterThanOrEqual(4);
     expect(two).toBeLessThanOrEqual(after);
+  });
+
+  it('has written a line to standard output when the call returns: a SIGKILL right after loses none', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/log-then-kill.ts', import.meta.url));
+    // `node --import tsx` (not npx): the process that logs is the one killed. stdout is a pipe, as in a container.
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const signal = await new Promise((r) => child.once('close', (_code, s) => r(s)));
+    expect(signal).toBe('SIGKILL');
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; msg: string });
+    expect(lines.map((l) => [l.line, l.msg])).toEqual([0, 1, 2].map((i) => [i, 'before the kill']));
   });
 });
