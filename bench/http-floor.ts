@@ -1,7 +1,7 @@
 // The floor under a single cached GET (issue 14, benchmark 2's single get; not in run.ts, ~2 min): how much of
 // Beekeeper's CPU per answer the HTTP stack and the request log line cost before any of its own work. Each server
 // answers GET /v1/clusters/{hub}/{namespace}/{name} from 10,000 answers serialised once, in its own process, loaded
-// by bench/http-load.ts (16 connections, closed loop, a child process), rounds alternating over the servers:
+// by bench/http-load.ts through http-load-client.ts (16 connections, closed loop, a child process), rounds alternating over the servers:
 //  - node:http: what the simulator does, bytes from a Map (the baseline);
 //  - fastify: the same strings through a bare Fastify route;
 //  - + headers: Beekeeper's answer headers (the four OWASP REST ones, X-Request-Id from the client's or a UUID);
@@ -17,18 +17,11 @@ import { pino } from 'pino';
 import { API_SECURITY_HEADERS, requestIdOf } from '../src/http/edge.js';
 import { createLogger } from '../src/logger.js';
 import { median, report, row, type Row } from './figures.js';
+import { runLoad, type LoadResult as Load } from './http-load-client.js';
 
 const COUNT = 10_000;
 const VARIANTS = ['node:http', 'fastify', '+ headers', '+ log, pino default', "+ log, Beekeeper's logger"] as const;
 type Variant = (typeof VARIANTS)[number];
-
-interface Load {
-  count: number;
-  errors: number;
-  p99: number;
-  durationMs: number;
-  cpuMs: number;
-}
 
 const answer = (i: number) =>
   JSON.stringify({
@@ -115,14 +108,8 @@ async function serve(variant: Variant): Promise<void> {
 const reply = <T>(child: ChildProcess) => new Promise<T>((r) => child.once('message', (m) => r(m as T)));
 const paths = Array.from({ length: COUNT }, (_, i) => `/v1/clusters/bench/bench-reads-0/cd-${i}`);
 
-function load(origin: string, durationMs: number, requests?: number): Promise<Load> {
-  const child = fork(fileURLToPath(new URL('./http-load.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child.send({ origin, paths, connections: 16, durationMs, ...(requests ? { requests } : {}) });
-  return reply<Load>(child);
-}
+const load = (origin: string, durationMs: number, requests?: number): Promise<Load> =>
+  runLoad({ origin, paths, connections: 16, durationMs, ...(requests ? { requests } : {}) });
 
 async function main(seconds: number, rounds: number): Promise<void> {
   const servers = new Map<Variant, { child: ChildProcess; origin: string }>();

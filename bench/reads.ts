@@ -12,13 +12,12 @@
 // request of each server (Beekeeper's process against the simulator's, from /proc on Linux) and of the client, which
 // the machine's other load does not move the way it moves rates and tails on a shared 2-core machine.
 // Run: npx tsx --expose-gc bench/reads.ts [clusters] [seconds]
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createKubeClient } from '../src/sim/client/index.js';
+import { runLoad, type LoadResult } from './http-load-client.js';
 import { prepareHubForRoles, startRole, type RoleProcess } from './role-process.js';
 import {
   adoptMany,
@@ -40,16 +39,6 @@ const CONNECTIONS = 16;
 /** READS_CASES=single (or list100, list1000, comma-separated): only those cases, to measure one change quickly. */
 const ONLY = process.env.READS_CASES?.split(',');
 const NS = 'bench-reads';
-
-interface LoadResult {
-  count: number;
-  errors: number;
-  p50: number;
-  p99: number;
-  durationMs: number;
-  /** The client's own CPU (ms). */
-  cpuMs: number;
-}
 
 /** CPU (ms, user + system) a process has used so far, from /proc (Linux; clock ticks of 10 ms); NaN elsewhere. */
 function cpuMsOf(pid: number): number {
@@ -81,22 +70,12 @@ async function withCpu(
 }
 
 function load(origin: string, paths: string[], headers?: Record<string, string>, warmUp = false): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const w = fork(fileURLToPath(new URL('./http-load.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    // Over IPC, not argv: 10,000 paths exceed the kernel's limit for one argument.
-    w.send({
-      origin,
-      paths,
-      headers,
-      connections: CONNECTIONS,
-      ...(warmUp ? { durationMs: 120_000, requests: paths.length } : { durationMs: SECONDS * 1000 }),
-    });
-    w.once('message', (m) => resolve(m as LoadResult));
-    w.once('error', reject);
-    w.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited ${code}`)));
+  return runLoad({
+    origin,
+    paths,
+    ...(headers ? { headers } : {}),
+    connections: CONNECTIONS,
+    ...(warmUp ? { durationMs: 120_000, requests: paths.length } : { durationMs: SECONDS * 1000 }),
   });
 }
 
