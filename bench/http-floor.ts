@@ -6,7 +6,7 @@
 //  - fastify: the same strings through a bare Fastify route;
 //  - + headers: Beekeeper's answer headers (the four OWASP REST ones, X-Request-Id from the client's or a UUID);
 //  - + log, pino's default: its request log line through pino's default stdout stream (libuv's thread pool);
-//  - + log, Beekeeper's logger: the same line through src/logger.ts (redaction, stdout written synchronously).
+//  - + log, Beekeeper's logger: the same line through src/logger.ts (redaction, stdout written from the main thread).
 // CPU per request is the server process's own (process.cpuUsage: every thread, the thread pool's too).
 // Run: npx tsx bench/http-floor.ts [seconds per round] [rounds]
 import { fork, type ChildProcess } from 'node:child_process';

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config.js';
 import { redactSecrets } from './log-redaction.js';
+import { stdoutLines } from './stdout-lines.js';
 
 export type { Logger } from 'pino';
 
@@ -53,18 +54,14 @@ export function createLogger(settings: LoggerSettings): Logger {
         },
       }),
     );
-  return redactingChildren(pino(options, settings.destination ?? stdoutLines()));
-}
-
-/**
- * Standard output, written synchronously: a line is out of the process when the call returns, as Node writes
- * stdout to files and pipes on Linux. pino's default writes each line from libuv's thread pool instead, so the lines
- * logged just before a SIGKILL or an OOM kill (the ones that say why) were lost, and every line cost a thread hand-off
- * (issue 14: a few µs of a cached GET's CPU). A log reader that stalls now slows the process instead of growing its
- * memory without bound.
- */
-function stdoutLines(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: true });
+  if (settings.destination) return redactingChildren(pino(options, settings.destination));
+  let root: Logger | undefined = undefined;
+  const out = stdoutLines({
+    onDropped: (dropped) =>
+      root?.warn({ dropped }, 'log lines dropped: standard output was not read while they were written'),
+  });
+  root = redactingChildren(pino(options, out));
+  return root;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, isoTimeOncePerMs } from '../../src/logger.js';
+import { stdoutLines } from '../../src/stdout-lines.js';
 
 /** A logger writing to memory, and the lines it wrote so far, parsed. */
 function capture() {
@@ -115,5 +116,67 @@ describe('logger', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { line: number; msg: string });
     expect(lines.map((l) => [l.line, l.msg])).toEqual([0, 1, 2].map((i) => [i, 'before the kill']));
+  });
+
+  it('never waits for a reader that has stopped reading, and every line arrives once it reads again', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/log-burst-unread.ts', import.meta.url));
+    // 20,000 lines are about 3 MB, far more than a pipe holds (64 KiB): a writer that waits for the pipe would
+    // still be writing when the reader starts, and the test would time out waiting for "logged".
+    const count = 20_000;
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, String(count)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pause();
+    let err = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.includes(`logged ${count}`)) resolve();
+      });
+      child.once('close', (code) => reject(new Error(`exited ${code} before it had logged: ${err}`)));
+      setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('still logging 15 s after it started, with its reader stopped: logging waits for the reader'));
+      }, 15_000).unref();
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.resume();
+    await new Promise((r) => child.once('close', r));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { line: number }).line);
+    expect(lines).toEqual(Array.from({ length: count }, (_, i) => i));
+  });
+
+  it('drops lines past its backlog while the reader is stopped, and says how many once it has drained', async () => {
+    let release: (() => void) | undefined;
+    const written: string[] = [];
+    // A reader that takes each chunk only when released, as a stopped pipe reader would.
+    const out = new Writable({
+      highWaterMark: 64,
+      write(chunk: Buffer, _enc, done) {
+        written.push(chunk.toString());
+        release = done;
+      },
+    });
+    const dropped: number[] = [];
+    const dest = stdoutLines({ out, maxBacklogBytes: 100, onDropped: (n) => dropped.push(n) });
+    for (let i = 0; i < 10; i++) dest.write(`line ${i} ${'x'.repeat(30)}\n`);
+    // Lines of 38 bytes: the queue (the line being written included) passes 100 bytes with the third; the
+    // seven after it are dropped, and nothing is said of them until the queue has drained.
+    expect(dropped).toEqual([]);
+    while (release) {
+      const r = release;
+      release = undefined;
+      r();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written.map((w) => w.split(' ')[1])).toEqual(['0', '1', '2']);
+    expect(dropped).toEqual([7]);
+    dest.write('after\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.at(-1)).toBe('after\n');
   });
 });
