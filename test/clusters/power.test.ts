@@ -201,4 +201,59 @@ describe('power', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().detail).toMatch(/not installed yet/);
   });
+
+  it("refuses hibernating or resuming an unclaimed pool cluster, whose power Hive's pool controller sets", async () => {
+    // runningCount 1: Hive keeps the pool's one unclaimed cluster Running and would undo a hibernation by hand.
+    await bed.system.store.create('ClusterPool', HUB, {
+      apiVersion: 'hive.openshift.io/v1',
+      kind: 'ClusterPool',
+      metadata: { name: 'hot', namespace: ns },
+      spec: {
+        size: 1,
+        runningCount: 1,
+        baseDomain: 'example.com',
+        imageSetRef: { name: 'openshift-v4.16.3' },
+        pullSecretRef: { name: 'pull-secret' },
+        platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
+      },
+    } as KubeObject);
+    const member = await new Promise<ClusterDeployment>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the pool made no installed cluster in 30 s')), 30_000);
+      const poll = setInterval(() => {
+        const cd = bed.system.store
+          .cachedList<ClusterDeployment>('ClusterDeployment', { hub: HUB })
+          .map((c) => c.object)
+          .find((c) => c.spec.clusterPoolRef?.poolName === 'hot' && c.spec.installed);
+        if (cd) {
+          clearInterval(poll);
+          clearTimeout(timer);
+          resolve(cd);
+        }
+      }, 50);
+    });
+    const at = `/v1/clusters/${HUB}/${member.metadata.namespace}/${member.metadata.name}`;
+    for (const action of ['hibernate', 'resume']) {
+      const res = await bed.app.inject({ method: 'POST', url: `${at}/${action}` });
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json().detail).toBe(
+        `ClusterDeployment ${member.metadata.namespace}/${member.metadata.name} cannot change power: unclaimed ` +
+          'cluster of pool hot: the pool controller owns its power state, and Hive overwrites a change made to it ' +
+          "by hand; claim the cluster, or change the pool's spec.runningCount",
+      );
+    }
+    // Nothing written: the spec as the pool controller left it, no Operation named on it, no Operation for it.
+    const live = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', {
+      hub: HUB,
+      namespace: member.metadata.namespace!,
+      name: member.metadata.name!,
+    });
+    expect(live!.spec.powerState).toBe('Running');
+    expect(live!.metadata.annotations?.['beekeeper.io/power-operation']).toBeUndefined();
+    // Every accepted request is an Operation on the hub first (the creates of beforeAll are there).
+    const ops = await bed.system.store.list<KubeObject & { spec: { target: { name: string } } }>('Operation', HUB);
+    const targets = ops.map((o) => o.spec.target.name);
+    expect(targets).toContain('sleepy');
+    expect(targets).not.toContain(member.metadata.name);
+  });
 });

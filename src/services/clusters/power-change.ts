@@ -57,13 +57,14 @@ export function hopeless(cd: ClusterDeployment, target: PowerTarget): Invalid | 
  * The refusals a person's request does not make, where a schedule's run skips. A person asks for a state, and the
  * job waits for Hive to reach it: a cluster mid-transition or already there is followed, not refused (the job
  * reports Already<state>). Hive's own verdicts (powerstate-pause, Unsupported) fail the job with Hive's reason, as
- * Hive would answer. Unclaimed pool clusters are not refused today; refusing them would change what the API
- * answers, so it is left as it is. A cluster a relocation is moving is refused: a power change written to the
- * source mid-move may never reach the copy (Hive copies the ClusterDeployment once), and Hive's hibernation
- * controller does not check the relocate annotation (REFERENCE.md §6 caveats).
+ * Hive would answer. An unclaimed pool cluster is refused: Hive's pool controller sets its spec.powerState on every
+ * reconcile (the pool's runningCount decides which stay Running) and overwrites a change made by hand (REFERENCE.md
+ * §4.3, "Running versus hibernating"), so the job could only fail once Hive undid it. A cluster a relocation is
+ * moving is refused: a power change written to the source mid-move may never reach the copy (Hive copies the
+ * ClusterDeployment once), and Hive's hibernation controller does not check the relocate annotation (REFERENCE.md
+ * §6 caveats).
  */
 const REQUEST_WAIVES = [
-  'UnclaimedPoolCluster',
   'PowerStatePaused',
   'Unsupported',
   'AlreadyInState',
@@ -74,6 +75,9 @@ type RequestRefusal = Exclude<SkipReason, (typeof REQUEST_WAIVES)[number]>;
 
 /** What the request answers (409) for each refusal it makes; a new SkipReason must be placed here or waived. */
 const REQUEST_REFUSALS: Record<RequestRefusal, (ref: { namespace: string; name: string }, why: string) => string> = {
+  UnclaimedPoolCluster: (ref, why) =>
+    `ClusterDeployment ${ref.namespace}/${ref.name} cannot change power: ${why}, and Hive overwrites a change made ` +
+    "to it by hand; claim the cluster, or change the pool's spec.runningCount",
   Relocating: (ref, why) => `ClusterDeployment ${ref.namespace}/${ref.name} cannot change power now: ${why}`,
   Deleting: (ref) => `ClusterDeployment ${ref.namespace}/${ref.name} is being deleted`,
   NotInstalled: (ref) =>
