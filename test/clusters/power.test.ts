@@ -216,7 +216,7 @@ describe('power', () => {
         pullSecretRef: { name: 'pull-secret' },
         platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       },
-    } as KubeObject);
+    });
     const member = await new Promise<ClusterDeployment>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the pool made no installed cluster in 30 s')), 30_000);
       const poll = setInterval(() => {
@@ -246,7 +246,7 @@ describe('power', () => {
     const live = await bed.system.store.get<ClusterDeployment>('ClusterDeployment', {
       hub: HUB,
       namespace: member.metadata.namespace!,
-      name: member.metadata.name!,
+      name: member.metadata.name,
     });
     expect(live!.spec.powerState).toBe('Running');
     expect(live!.metadata.annotations?.['beekeeper.io/power-operation']).toBeUndefined();
