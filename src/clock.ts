@@ -62,8 +62,11 @@ export function createTestClock(start: number = Date.now()): TestClock {
 
   const now = () => Date.now() + offset;
 
-  const fireDue = () => {
-    const due = [...pending].filter((p) => p.atMs <= now()).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq);
+  // `upTo`: the time a jump landed on, read once. Reading now() again here would count the real milliseconds that
+  // passed since the jump, and a timer 1 ms after the time jumped to could fire with it (issue 14: a claim's 1h
+  // warning fired on set(dueAt - 1) in one CI run in a few).
+  const fireDue = (upTo: number = now()) => {
+    const due = [...pending].filter((p) => p.atMs <= upTo).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq);
     for (const p of due) {
       pending.delete(p);
       p.fn();
@@ -76,7 +79,7 @@ export function createTestClock(start: number = Date.now()): TestClock {
     handle = undefined;
     if (pending.size === 0) return;
     const next = Math.min(...[...pending].map((p) => p.atMs));
-    handle = setTimeout(fireDue, Math.max(0, Math.min(next - now(), 2 ** 31 - 1)));
+    handle = setTimeout(() => fireDue(), Math.max(0, Math.min(next - now(), 2 ** 31 - 1)));
     handle.unref?.();
   };
 
@@ -93,11 +96,14 @@ export function createTestClock(start: number = Date.now()): TestClock {
     },
     advance(ms) {
       if (ms < 0) throw new Error('a clock only moves forward');
+      const landing = now() + ms;
       offset += ms;
-      fireDue();
+      fireDue(landing);
     },
     set(atMs) {
-      this.advance(Math.max(0, atMs - now()));
+      const t = now();
+      if (atMs > t) offset += atMs - t;
+      fireDue(Math.max(atMs, t));
     },
   };
 }

@@ -1,6 +1,7 @@
-// The drills' clock knob (src/main/test-clock.ts): a deployment cannot run on a shifted clock by accident.
+// The drills' clock knob (src/main/test-clock.ts): a deployment cannot run on a shifted clock by accident. And the
+// tests' clock (createTestClock): a jump fires what is due at the time jumped to, and nothing after it.
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { createTestClock, systemClock } from '../../src/clock.js';
 import { ConfigError } from '../../src/config.js';
 import { clockFromEnv } from '../../src/main/test-clock.js';
 
@@ -40,5 +41,32 @@ describe('the roles clock', () => {
       setTimeout(() => resolve(false), 10_000).unref();
     });
     expect(fired).toBe(true);
+  });
+});
+
+describe("the tests' clock", () => {
+  it('fires on a jump the timers due by the time jumped to, never one a millisecond later', () => {
+    // The clock follows real time between jumps; a jump's due check once counted the real milliseconds that passed
+    // during the jump, so a timer 1 ms after the target fired now and then. Many jumps make that near certain.
+    let early = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const clock = createTestClock(1_000_000);
+      const due = clock.now() + 3_600_000;
+      let fired = 0;
+      const cancel = clock.at(due, () => fired++);
+      clock.set(due - 1);
+      early += fired;
+      clock.set(due);
+      expect(fired).toBe(1);
+      cancel();
+    }
+    expect(early).toBe(0);
+    const clock = createTestClock(1_000_000);
+    const order: string[] = [];
+    clock.at(clock.now() + 20, () => order.push('b'));
+    clock.at(clock.now() + 10, () => order.push('a'));
+    clock.at(clock.now() + 60_000, () => order.push('c'));
+    clock.advance(30);
+    expect(order).toEqual(['a', 'b']);
   });
 });
