@@ -55,12 +55,16 @@ export function createLogger(settings: LoggerSettings): Logger {
       }),
     );
   if (settings.destination) return redactingChildren(pino(options, settings.destination));
-  let root: Logger | undefined = undefined;
-  const out = stdoutLines({
-    onDropped: (dropped) =>
-      root?.warn({ dropped }, 'log lines dropped: standard output was not read while they were written'),
-  });
-  root = redactingChildren(pino(options, out));
+  // onDropped runs only after a drain, long after root is made.
+  const root: Logger = redactingChildren(
+    pino(
+      options,
+      stdoutLines({
+        onDropped: (dropped) =>
+          root.warn({ dropped }, 'log lines dropped: standard output was not read while they were written'),
+      }),
+    ),
+  );
   return root;
 }
 

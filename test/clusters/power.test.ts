@@ -217,19 +217,18 @@ describe('power', () => {
         platform: { aws: { region: 'us-east-1', credentialsSecretRef: { name: 'aws-creds' } } },
       },
     });
+    // The pool's cluster, as the cache sees it become installed (the cache's change feed, not a poll).
+    const isMember = (c: ClusterDeployment) => c.spec.clusterPoolRef?.poolName === 'hot' && c.spec.installed;
     const member = await new Promise<ClusterDeployment>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the pool made no installed cluster in 30 s')), 30_000);
-      const poll = setInterval(() => {
-        const cd = bed.system.store
-          .cachedList<ClusterDeployment>('ClusterDeployment', { hub: HUB })
-          .map((c) => c.object)
-          .find((c) => c.spec.clusterPoolRef?.poolName === 'hot' && c.spec.installed);
-        if (cd) {
-          clearInterval(poll);
-          clearTimeout(timer);
-          resolve(cd);
-        }
-      }, 50);
+      const timer = setTimeout(() => (stop(), reject(new Error('the pool made no installed cluster in 30 s'))), 30_000);
+      const done = (cd: ClusterDeployment) => (clearTimeout(timer), stop(), resolve(cd));
+      const stop = bed.system.store.onChange<ClusterDeployment>('ClusterDeployment', (_hub, _type, cd) => {
+        if (isMember(cd)) done(cd);
+      });
+      const already = bed.system.store
+        .cachedList<ClusterDeployment>('ClusterDeployment', { hub: HUB })
+        .find((c) => isMember(c.object));
+      if (already) done(already.object);
     });
     const at = `/v1/clusters/${HUB}/${member.metadata.namespace}/${member.metadata.name}`;
     for (const action of ['hibernate', 'resume']) {
