@@ -6,11 +6,12 @@ import { systemClock } from '../clock.js';
 import { loadConfig, withEmbeddedHub } from '../config.js';
 import { createLogger } from '../logger.js';
 import { prepareEmbeddedHub } from '../system/embedded-hub.js';
-import { startSimulator, type SimulatorOptions } from '../sim/simulator.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { type Durations, defaultDurations, durationNames } from '../sim/durations.js';
 import { formatGoDuration, parseGoDuration } from '../sim/hive/go-values.js';
 import { validateFaultSpec } from '../sim/apiserver/faults.js';
 import { writeKubeconfigFile } from '../system/kubeconfig-file.js';
+import { exitOnceWritten } from './exit-once-written.js';
 
 const HELP = `Usage: npm run sim -- [options]
 
@@ -186,25 +187,32 @@ options.log = (obj, msg) => log.info(obj, msg);
 // The kubeconfig appears only once the hubs serve (a health check may wait for it): one from an earlier run would
 // name ports and tokens that died with it.
 for (const path of [kubeconfigOut, localhostKubeconfigOut]) if (path) rmSync(path, { force: true });
-let sim;
-try {
-  sim = await startSimulator(options);
-  if (installBeekeeper) {
-    // This process reaches the first hub at its listen address, whatever the kubeconfig advertises.
-    const first = sim.hubs[0]!;
-    const listening = new URL(first.url).hostname.replace(/^\[|\]$/g, '');
-    const config = withEmbeddedHub(loadConfig({}), { name: first.name, kubeconfigData: sim.kubeconfigYaml(listening) });
-    await prepareEmbeddedHub({
-      hub: config.hubs[0]!,
-      namespace: config.stateNamespace,
-      clock: systemClock,
-      log: log.child({ component: 'kube' }),
-    });
+// A failed start ends the process once its fatal line is out.
+async function startOrExit(): Promise<Simulator> {
+  try {
+    const sim = await startSimulator(options);
+    if (installBeekeeper) {
+      // This process reaches the first hub at its listen address, whatever the kubeconfig advertises.
+      const first = sim.hubs[0]!;
+      const listening = new URL(first.url).hostname.replace(/^\[|\]$/g, '');
+      const config = withEmbeddedHub(loadConfig({}), {
+        name: first.name,
+        kubeconfigData: sim.kubeconfigYaml(listening),
+      });
+      await prepareEmbeddedHub({
+        hub: config.hubs[0]!,
+        namespace: config.stateNamespace,
+        clock: systemClock,
+        log: log.child({ component: 'kube' }),
+      });
+    }
+    return sim;
+  } catch (err) {
+    log.fatal({ err }, 'simulator failed to start');
+    return exitOnceWritten(1);
   }
-} catch (err) {
-  log.fatal({ err }, 'simulator failed to start');
-  process.exit(1);
 }
+const sim = await startOrExit();
 if (kubeconfigOut) writeKubeconfigFile(kubeconfigOut, sim.kubeconfigYaml());
 if (localhostKubeconfigOut) writeKubeconfigFile(localhostKubeconfigOut, sim.kubeconfigYaml('127.0.0.1'));
 const d = { ...defaultDurations, ...options.durations };
@@ -228,7 +236,7 @@ const stop = async (signal: string) => {
   stopping = true;
   log.info({ signal }, 'stopping simulator');
   await sim.close();
-  process.exit(0);
+  await exitOnceWritten(0);
 };
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));

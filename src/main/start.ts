@@ -10,6 +10,7 @@ import { RedisMissing } from '../redis/bootstrap.js';
 import { createSystem, type Role, type System } from '../system.js';
 import { removeKubeconfigFile, writeKubeconfigFile } from '../system/kubeconfig-file.js';
 import { readVersionInfo } from '../version.js';
+import { exitOnceWritten } from './exit-once-written.js';
 import { clockFromEnv } from './test-clock.js';
 
 export interface StartOptions {
@@ -70,7 +71,7 @@ export async function start(opts: StartOptions): Promise<void> {
   } catch (err) {
     if (err instanceof RedisMissing) process.stderr.write(`${err.message}\n`);
     else log.fatal({ err }, 'start-up failed');
-    process.exit(1);
+    return exitOnceWritten(1);
   }
 
   // The embedded hub's kubeconfig, so that `kubectl get cd -A` works on the demo. A convenience: if it cannot be
@@ -102,7 +103,7 @@ export async function start(opts: StartOptions): Promise<void> {
     if (kubeconfig) removeKubeconfigFile(kubeconfig.path, kubeconfig.yaml);
     await system.close();
     log.info({}, 'stopped');
-    process.exit(0);
+    await exitOnceWritten(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -115,7 +116,7 @@ export async function start(opts: StartOptions): Promise<void> {
     log.fatal({ err }, code === 'EADDRINUSE' ? `port ${port} is in use: set PORT to another one` : 'cannot listen');
     if (kubeconfig) removeKubeconfigFile(kubeconfig.path, kubeconfig.yaml);
     await system.close();
-    process.exit(1);
+    return exitOnceWritten(1);
   }
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const base = `http://${shown}:${(system.app.server.address() as { port: number }).port}`;
