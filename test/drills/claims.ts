@@ -106,8 +106,17 @@ export async function apiRetrying<T = any>(
   }
 }
 
-/** One CI job: claim from `pool`, wait until the claim runs, fetch its kubeconfig, release it. */
-export async function ciRun(drill: Drill, pool: string, namespace: string, claim: string): Promise<CiRun> {
+/**
+ * One CI job: claim from `pool`, wait until the claim runs, fetch its kubeconfig, run its tests (until `testsRun`
+ * settles; none by default), release it.
+ */
+export async function ciRun(
+  drill: Drill,
+  pool: string,
+  namespace: string,
+  claim: string,
+  testsRun: Promise<unknown> = Promise.resolve(),
+): Promise<CiRun> {
   const path = `/v1/claims/east/${namespace}/${claim}`;
   const created = await apiRetrying(drill, 'POST', '/v1/claims', { pool, name: claim });
   // 409: a first try got through before its connection was cut; the claim is ours.
@@ -123,6 +132,7 @@ export async function ciRun(drill: Drill, pool: string, namespace: string, claim
   }
   const kubeconfig = await apiRetryingText(drill, `${path}/kubeconfig`);
   expect(kubeconfig, `kubeconfig of ${claim}`).toContain('apiVersion');
+  await testsRun;
   const released = await apiRetrying<{ job: JobView }>(drill, 'DELETE', path);
   expect(released.status, JSON.stringify(released.body)).toBe(202);
   return { claim, cluster: view.cluster!.id, releaseJob: released.body.job.id };

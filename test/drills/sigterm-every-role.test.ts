@@ -80,9 +80,13 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
       jobIds.set('sweep', run.body.job.id);
       const runs: CiRun[] = [];
       let claiming = 0;
+      // The CI jobs' tests run until the signals are sent, as a real suite takes minutes: on a fast machine the
+      // claims were all served and released before the sweep was under way, with none of them left in flight.
+      let signalled!: () => void;
+      const testsRun = new Promise<void>((r) => (signalled = r));
       const ci = mapLimit(claims, 4, async (claim) => {
         claiming++;
-        runs.push(await ciRun(drill, pool, 'tclaims', claim));
+        runs.push(await ciRun(drill, pool, 'tclaims', claim, testsRun));
         claiming--;
       });
 
@@ -101,8 +105,11 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
         (['worker', 'scheduler', 'api'] as const).map(async (role: Role) => {
           const proc = drill.roles.find((r) => r.role === role && r.running())!;
           const t0 = Date.now();
+          const exiting = proc.kill('SIGTERM');
+          // The first CI jobs release their claims and the next ones claim through the gap, retrying.
+          signalled();
           const exit = await Promise.race([
-            proc.kill('SIGTERM'),
+            exiting,
             new Promise<undefined>((r) => setTimeout(() => r(undefined), GRACE_MS).unref()),
           ]);
           exits[role] = { ms: Date.now() - t0, code: exit?.code ?? null, signal: exit?.signal ?? null };
@@ -153,6 +160,7 @@ describe('drill: SIGTERM to the worker, the scheduler and the api with a sweep, 
       // The positive control: work was in flight for every role.
       expect(inFlight.sweepAsked).toBeLessThan(SWEPT);
       expect(inFlight.ciDone).toBeLessThan(CLAIMS);
+      expect(inFlight.ciRunning).toBeGreaterThan(0);
       for (const role of ['worker', 'scheduler', 'api']) expect(exits[role], role).toMatchObject({ code: 0 });
       for (const [part, t] of Object.entries(parts))
         expect(t, `${part}: ${JSON.stringify(t.examples)}`).toMatchObject(CLEAN);
