@@ -131,7 +131,16 @@ describe('warnings due while Redis is down', () => {
     const recovered = new Promise((resolve) => bed.system.resync!.onRun((r) => r.trigger === 'recovery' && resolve(r)));
     await redis.start();
 
-    expect(await recovered).toMatchObject({ trigger: 'recovery', repairs: { warning: LONG.length } });
+    // The recovery resync sends the warnings the outage held back. Nearly always all 20; a few fewer when the
+    // scheduler's enqueue went out on the connection just before it saw Redis go: ioredis sends a command still
+    // unanswered again when its first reconnect succeeds (the producer's maxRetriesPerRequest is 1), and that job
+    // then delivers its warning (seen once in CI: 18 repaired).
+    // Either way each warning arrives once (below).
+    const run = (await recovered) as { trigger: string; repairs: { warning?: number } };
+    expect(run.trigger).toBe('recovery');
+    const repaired = run.repairs.warning ?? 0;
+    expect(repaired).toBeGreaterThan(LONG.length / 2);
+    expect(repaired).toBeLessThanOrEqual(LONG.length);
     await arrived(LONG.length);
     const byClaim = new Map<string, number>();
     for (const p of posts) byClaim.set(p.claim!.name, (byClaim.get(p.claim!.name) ?? 0) + 1);
@@ -153,9 +162,9 @@ describe('warnings due while Redis is down', () => {
       );
     }
     const resync = (await bed.app.inject({ method: 'GET', url: '/v1/resync' })).json();
-    expect(resync.lastResync).toMatchObject({ trigger: 'recovery', repairs: { warning: LONG.length } });
+    expect(resync.lastResync).toMatchObject({ trigger: 'recovery', repairs: { warning: repaired } });
     expect(await bed.system.metrics.registry.getSingleMetricAsString('beekeeper_resync_repairs_total')).toContain(
-      `beekeeper_resync_repairs_total{repair="warning"} ${LONG.length}`,
+      `beekeeper_resync_repairs_total{repair="warning"} ${repaired}`,
     );
     expect((await bed.system.resync!.runOnce('after-recovery'))?.repairs).toEqual({});
     bed.clock.set(last + 90 * MINUTE);
