@@ -133,9 +133,9 @@ describe('warnings due while Redis is down', () => {
 
     // The recovery resync sends the warnings the outage held back. Nearly always all 20; a few fewer when the
     // scheduler's enqueue went out on the connection just before it saw Redis go: presumably ioredis sends a
-    // command still unanswered again when its first reconnect succeeds (the producer's maxRetriesPerRequest is 1), and that job
-    // then delivers its warning (seen once in CI: 18 repaired).
-    // Either way each warning arrives once (below).
+    // command still unanswered again when its first reconnect succeeds (the producer's maxRetriesPerRequest is
+    // 1), and that job then delivers its warning (seen once in CI: 18 repaired). Either way each warning arrives
+    // once (below).
     const run = (await recovered) as { trigger: string; repairs: { warning?: number } };
     expect(run.trigger).toBe('recovery');
     const repaired = run.repairs.warning ?? 0;
